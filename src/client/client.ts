@@ -1,0 +1,116 @@
+// The client library: one persistent connection, typed calls with concurrent replies matched by
+// id, and event subscriptions. Uses node:net so it runs under Node as well as Bun; depends on
+// src/protocol only.
+import { connect as netConnect, type Socket } from "node:net";
+import { RpcError, type WireError } from "../protocol/errors.ts";
+import { LineSplitter } from "../protocol/framing.ts";
+import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
+import { defaultSocketPath } from "../protocol/paths.ts";
+import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Listener = (e: EventMessage) => void;
+
+export class ConnectionClosedError extends Error {}
+
+export class Client {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Set<Listener>();
+  private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+  private closedError: Error | null = null;
+  readonly closed: Promise<void>;
+
+  constructor(private readonly socket: Socket, readonly socketPath: string) {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.closed = promise;
+    socket.on("data", (chunk: Buffer) => {
+      for (const f of this.splitter.push(chunk)) if ("line" in f) this.onLine(f.line);
+    });
+    socket.on("close", () => {
+      this.fail(new ConnectionClosedError(`connection to ${socketPath} closed`));
+      resolve();
+    });
+    socket.on("error", (err) => this.fail(err));
+  }
+
+  private fail(err: Error): void {
+    this.closedError ??= err;
+    for (const p of this.pending.values()) p.reject(this.closedError);
+    this.pending.clear();
+  }
+
+  private onLine(line: string): void {
+    let msg: { id?: number; result?: unknown; error?: WireError; method?: string; params?: EventMessage };
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (msg.method === "event" && msg.params) {
+      for (const l of this.listeners) l(msg.params);
+      return;
+    }
+    const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
+    if (!p) return;
+    this.pending.delete(msg.id!);
+    if (msg.error) p.reject(RpcError.fromWire(msg.error));
+    else p.resolve(msg.result);
+  }
+
+  /** Calls a native method; rejects with RpcError (error.name is the code name) on an error reply. */
+  call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = this.nextId++;
+    const { promise, resolve, reject } = Promise.withResolvers<unknown>();
+    this.pending.set(id, { resolve, reject });
+    this.socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }) + "\n");
+    return promise as Promise<ResultOf<M>>;
+  }
+
+  /** Every event notification this connection receives. Returns the way to stop listening. */
+  onEvent(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Subscribes and listens in one step; events arriving after the reply reach `fn`. */
+  async subscribe(params: SubscribeInput, fn: Listener): Promise<{ from?: number; unsubscribe: () => Promise<void> }> {
+    const off = this.onEvent(fn);
+    try {
+      const r = await this.call("session.subscribe", params);
+      return {
+        from: r.from,
+        unsubscribe: async () => {
+          off();
+          if (!this.closedError) await this.call("session.unsubscribe", { session: params.session, events: params.events });
+        },
+      };
+    } catch (err) {
+      off();
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.socket.end();
+    this.socket.destroy();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/** Connects to the daemon at `socketPath` (default: TERMD_SOCKET or the per-user default). */
+export function connect(socketPath: string = defaultSocketPath()): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(socketPath);
+    const onError = (err: Error) => reject(err);
+    socket.once("error", onError);
+    socket.once("connect", () => {
+      socket.off("error", onError);
+      resolve(new Client(socket, socketPath));
+    });
+  });
+}

@@ -1,0 +1,39 @@
+// The method table: every native method, one file each.
+import type { Command } from "../command.ts";
+import systemPing from "./system.ping.ts";
+import systemStats from "./system.stats.ts";
+import systemShutdown from "./system.shutdown.ts";
+import sessionCreate from "./session.create.ts";
+import sessionList from "./session.list.ts";
+import sessionInfo from "./session.info.ts";
+import sessionInput from "./session.input.ts";
+import sessionScreen from "./session.screen.ts";
+import sessionWait from "./session.wait.ts";
+import sessionResize from "./session.resize.ts";
+import sessionSignal from "./session.signal.ts";
+import sessionStop from "./session.stop.ts";
+import sessionRemove from "./session.remove.ts";
+import sessionOutput from "./session.output.ts";
+import sessionSubscribe from "./session.subscribe.ts";
+import sessionUnsubscribe from "./session.unsubscribe.ts";
+
+const ALL: Command<any, any>[] = [
+  systemPing,
+  systemStats,
+  systemShutdown,
+  sessionCreate,
+  sessionList,
+  sessionInfo,
+  sessionInput,
+  sessionScreen,
+  sessionWait,
+  sessionResize,
+  sessionSignal,
+  sessionStop,
+  sessionRemove,
+  sessionOutput,
+  sessionSubscribe,
+  sessionUnsubscribe,
+];
+
+export const COMMANDS: ReadonlyMap<string, Command<any, any>> = new Map(ALL.map((c) => [c.name, c]));

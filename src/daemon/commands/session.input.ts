@@ -1,0 +1,21 @@
+import { InputSchema } from "../../protocol/schemas.ts";
+import { command } from "../command.ts";
+import { encodeKeys } from "../../terminal/keys.ts";
+import { safeSubmit } from "../../session/submit.ts";
+
+export default command({
+  name: "session.input",
+  params: InputSchema,
+  exec: async (p, { daemon, signal }) => {
+    const s = daemon.store.get(p.session);
+    if (p.submit && p.text !== undefined) return { bytes: await safeSubmit(s, p.text, signal) };
+    let data: string | Uint8Array;
+    if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.screen.modes.application_cursor });
+    else if (p.paste !== undefined)
+      data = s.screen.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
+    else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
+    else data = p.text ?? "";
+    s.writeInput(data);
+    return { bytes: typeof data === "string" ? Buffer.byteLength(data) : data.length };
+  },
+});

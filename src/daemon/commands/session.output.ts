@@ -1,0 +1,16 @@
+import { OutputSchema } from "../../protocol/schemas.ts";
+import { command } from "../command.ts";
+
+const DEFAULT_MAX = 1024 * 1024;
+
+export default command({
+  name: "session.output",
+  params: OutputSchema,
+  exec: (p, { daemon }) => {
+    const s = daemon.store.get(p.session);
+    const from = Math.min(p.from ?? s.ring.start, s.ring.end);
+    const bytes = s.readOutput(from, p.max_bytes ?? DEFAULT_MAX);
+    const to = from + bytes.length;
+    return { base64: Buffer.from(bytes).toString("base64"), from, to, eof: !s.running && to === s.ring.end };
+  },
+});

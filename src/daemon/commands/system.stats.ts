@@ -1,0 +1,19 @@
+import { NoParamsSchema } from "../../protocol/schemas.ts";
+import { command } from "../command.ts";
+
+export default command({
+  name: "system.stats",
+  params: NoParamsSchema,
+  exec: (_p, { daemon }) => {
+    const sessions = daemon.store.list();
+    return {
+      sessions: sessions.length,
+      running: sessions.filter((s) => s.running).length,
+      uptime_s: daemon.uptimeS(),
+      memory_rss_bytes: process.memoryUsage.rss(),
+      bytes_in: daemon.counters.bytesIn,
+      requests: daemon.counters.requests,
+      connections: daemon.counters.connections,
+    };
+  },
+});

@@ -1,0 +1,59 @@
+// The one place where a parsed JSON-RPC message becomes a reply: it checks the envelope,
+// validates params against the method's schema, runs the handler, and turns whatever it threw
+// into an error object. Nothing thrown here ever reaches the socket layer.
+import * as v from "valibot";
+import { RpcError, toRpcError, type WireError } from "../protocol/errors.ts";
+import type { CallContext, Command } from "./command.ts";
+import { COMMANDS } from "./commands/index.ts";
+
+type Id = string | number | null;
+export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
+
+export function errorReply(id: Id, err: unknown): Reply {
+  const e = toRpcError(err);
+  if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
+  return { jsonrpc: "2.0", id, error: e.toWire() };
+}
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .map((i) => {
+      const path = i.path?.map((p) => String(p.key)).join(".");
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join("; ");
+}
+
+function isId(x: unknown): x is Id {
+  return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
+}
+
+/** Runs one request object; resolves to its reply, or null for a notification. */
+export async function dispatch(msg: unknown, ctx: CallContext): Promise<Reply | null> {
+  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
+    return errorReply(null, new RpcError("INVALID_REQUEST", "a request must be a JSON object"));
+  }
+  const req = msg as Record<string, unknown>;
+  const id: Id = isId(req.id) ? req.id : null;
+  if (req.jsonrpc !== "2.0" || typeof req.method !== "string" || ("id" in req && !isId(req.id))) {
+    return errorReply(id, new RpcError("INVALID_REQUEST", 'a request needs "jsonrpc":"2.0", a string "method" and an optional id'));
+  }
+  const notification = !("id" in req);
+  const reply = await run(req.method, req.params, ctx).then(
+    (result): Reply => ({ jsonrpc: "2.0", id, result }),
+    (err): Reply => errorReply(id, err),
+  );
+  return notification ? null : reply;
+}
+
+async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+  const cmd = COMMANDS.get(method) as Command | undefined;
+  if (!cmd) throw new RpcError("METHOD_NOT_FOUND", `unknown method ${JSON.stringify(method)}`, { method });
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+    throw new RpcError("INVALID_PARAMS", `${method}: params must be an object`);
+  }
+  const parsed = v.safeParse(cmd.params, params);
+  if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`);
+  ctx.daemon.counters.requests++;
+  return await cmd.exec(parsed.output, ctx);
+}

@@ -1,0 +1,77 @@
+// Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
+// a live socket, a stale socket from a dead daemon replaced, and a lock so two daemons starting
+// at the same moment cannot both take the path.
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { connect } from "node:net";
+import { dirname } from "node:path";
+
+export class DaemonStartError extends Error {}
+
+export function prepareSocketDir(socketPath: string): void {
+  const dir = dirname(socketPath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  const uid = process.getuid?.() ?? 0;
+  if (st.uid !== uid) throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
+  if ((st.mode & 0o077) !== 0 && dir !== "/tmp") chmodSync(dir, 0o700);
+}
+
+/** Does something accept connections on this socket? */
+export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect(path);
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    sock.once("connect", () => done(true));
+    sock.once("error", () => done(false));
+  });
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes `${socket}.lock` (O_EXCL, holding our pid); returns its release. A dead holder's lock is taken over. */
+export function takeLock(socketPath: string): () => void {
+  const lockPath = `${socketPath}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx", 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
+        } catch {}
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(readFileSync(lockPath, "utf8").trim());
+      if (holder > 0 && holder !== process.pid && pidAlive(holder)) {
+        throw new DaemonStartError(`a termd daemon (pid ${holder}) already runs on ${socketPath}`);
+      }
+      try {
+        unlinkSync(lockPath);
+      } catch {}
+    }
+  }
+  throw new DaemonStartError(`could not take the lock ${lockPath}`);
+}
+
+/** Refuses a live socket; removes a stale one. */
+export async function clearStaleSocket(socketPath: string): Promise<void> {
+  if (!existsSync(socketPath)) return;
+  if (await socketAnswers(socketPath)) {
+    throw new DaemonStartError(`a termd daemon already answers on ${socketPath}; stop it first (termd daemon stop)`);
+  }
+  unlinkSync(socketPath);
+}

@@ -1,0 +1,72 @@
+// One client's interest in one session's events. Output is delivered in order with no gaps: while
+// the connection's send queue is over its limit, output events are held back as an offset, and
+// once it drains the subscriber is caught up from the ring (or the log) instead of being dropped.
+import type { EventMessage, EventType } from "../protocol/schemas.ts";
+import type { Session, SessionEvent } from "../session/session.ts";
+
+const CATCH_UP_CHUNK = 256 * 1024;
+
+export interface EventSink {
+  /** True while the sink can take more without growing its queue past its limit. */
+  readonly writable: boolean;
+  sendEvent(e: EventMessage): void;
+}
+
+export class Subscription {
+  readonly events = new Set<EventType>();
+  /** Offset up to which output has been handed to the sink. */
+  private sent: number;
+  private readonly off: () => void;
+
+  constructor(
+    readonly session: Session,
+    private readonly sink: EventSink,
+    replayFrom: number | null,
+  ) {
+    this.sent = replayFrom ?? session.ring.end;
+    this.off = session.on((e) => this.onEvent(e));
+  }
+
+  /** Where output delivery starts: the client can tell what came before from session.output. */
+  get from(): number {
+    return this.sent;
+  }
+
+  private emit(type: EventType, data: Record<string, unknown>): void {
+    this.sink.sendEvent({ type, session: this.session.name, timestamp: new Date().toISOString(), data });
+  }
+
+  private onEvent(e: SessionEvent): void {
+    switch (e.type) {
+      case "output":
+        if (this.events.has("output")) this.catchUp();
+        break;
+      case "title":
+        if (this.events.has("title")) this.emit("title", { title: e.title });
+        break;
+      case "state":
+        if (this.events.has("state")) this.emit("state", { state: e.state });
+        break;
+      case "exit":
+        if (this.events.has("output")) this.catchUp();
+        if (this.events.has("exit")) this.emit("exit", { exit_code: e.exit_code, signal: e.signal });
+        break;
+    }
+  }
+
+  /** Sends every output byte not yet sent, as far as the sink has room. */
+  catchUp(): void {
+    if (!this.events.has("output")) return;
+    while (this.sent < this.session.ring.end && this.sink.writable) {
+      const bytes = this.session.readOutput(this.sent, CATCH_UP_CHUNK);
+      if (bytes.length === 0) break;
+      const from = this.sent;
+      this.sent += bytes.length;
+      this.emit("output", { from, to: this.sent, base64: Buffer.from(bytes).toString("base64") });
+    }
+  }
+
+  dispose(): void {
+    this.off();
+  }
+}

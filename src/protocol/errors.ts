@@ -1,0 +1,65 @@
+// Errors travel as data: handlers throw RpcError (or anything else); the dispatcher is the one
+// place that turns them into JSON-RPC error objects. Application errors carry a readable name in
+// error.data.code so clients never have to remember numbers.
+
+export const JSONRPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+} as const;
+
+/** Application error names and their numeric codes (JSON-RPC's server-error range). */
+export const APP_CODES = {
+  SESSION_NOT_FOUND: -32001,
+  SESSION_NOT_RUNNING: -32002,
+  NAME_TAKEN: -32003,
+  TIMEOUT: -32004,
+  PAYLOAD_TOO_LARGE: -32005,
+  SPAWN_FAILED: -32006,
+  NOT_A_SHELL: -32007,
+  UNAUTHORIZED: -32008,
+} as const;
+
+export type ErrorName =
+  | keyof typeof APP_CODES
+  | "PARSE_ERROR"
+  | "INVALID_REQUEST"
+  | "METHOD_NOT_FOUND"
+  | "INVALID_PARAMS"
+  | "INTERNAL_ERROR";
+
+const CODE_OF: Record<ErrorName, number> = { ...JSONRPC, ...APP_CODES };
+
+export interface WireError {
+  code: number;
+  message: string;
+  data: { code: ErrorName; [key: string]: unknown };
+}
+
+export class RpcError extends Error {
+  constructor(
+    override readonly name: ErrorName,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  toWire(): WireError {
+    return { code: CODE_OF[this.name], message: this.message, data: { ...this.details, code: this.name } };
+  }
+
+  static fromWire(e: WireError): RpcError {
+    const { code, ...details } = e.data ?? { code: "INTERNAL_ERROR" };
+    return new RpcError(code ?? "INTERNAL_ERROR", e.message, details);
+  }
+}
+
+/** Anything thrown that is not an RpcError becomes a plain internal error; its stack stays here. */
+export function toRpcError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new RpcError("INTERNAL_ERROR", `internal error: ${message}`);
+}

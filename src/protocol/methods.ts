@@ -1,0 +1,32 @@
+// The native method table as types: what a client sends and what it gets back. The daemon's
+// commands/ implement exactly these names; the client's call() is typed by this map.
+import type * as v from "valibot";
+import type * as S from "./schemas.ts";
+
+type In<T extends v.GenericSchema> = v.InferInput<T>;
+
+export interface Methods {
+  "system.ping": { params: Record<string, never> | undefined; result: { version: string; protocol: number; pid: number; uptime_s: number } };
+  "system.stats": {
+    params: Record<string, never> | undefined;
+    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number };
+  };
+  "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
+  "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };
+  "session.list": { params: Record<string, never> | undefined; result: { sessions: S.SessionInfo[] } };
+  "session.info": { params: In<typeof S.SessionOnlySchema>; result: S.SessionInfo };
+  "session.input": { params: In<typeof S.InputSchema>; result: { bytes: number } };
+  "session.screen": { params: In<typeof S.ScreenSchema>; result: S.ScreenSnapshot };
+  "session.wait": { params: In<typeof S.WaitSchema>; result: S.WaitResult };
+  "session.resize": { params: In<typeof S.ResizeSchema>; result: { size: S.Size } };
+  "session.signal": { params: In<typeof S.SignalSchema>; result: { signal_sent: string } };
+  "session.stop": { params: In<typeof S.StopSchema>; result: S.SessionInfo };
+  "session.remove": { params: In<typeof S.RemoveSchema>; result: { removed: string } };
+  "session.output": { params: In<typeof S.OutputSchema>; result: S.OutputResult };
+  "session.subscribe": { params: In<typeof S.SubscribeSchema>; result: { subscribed: string[]; from?: number } };
+  "session.unsubscribe": { params: In<typeof S.UnsubscribeSchema>; result: { subscribed: string[] } };
+}
+
+export type MethodName = keyof Methods;
+export type ParamsOf<M extends MethodName> = Methods[M]["params"];
+export type ResultOf<M extends MethodName> = Methods[M]["result"];

@@ -1,0 +1,75 @@
+// session.wait: resolves on the first of the asked conditions, or on the session's end, or on
+// the timeout. Evaluated on every screen change and exit, plus one timer for the quiet period, so
+// a pending wait costs nothing while nothing happens and never blocks other requests.
+import { RpcError } from "../protocol/errors.ts";
+import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
+import type { Match } from "../terminal/screen.ts";
+import type { Session } from "./session.ts";
+
+function compileRegex(src: string): RegExp {
+  try {
+    return new RegExp(src);
+  } catch (err) {
+    throw new RpcError("INVALID_PARAMS", `invalid regex: ${(err as Error).message}`);
+  }
+}
+
+export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
+  const regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
+  const startOffset = s.ring.end;
+  const { promise, resolve } = Promise.withResolvers<WaitResult>();
+  let settleTimer: Timer | undefined;
+  let done = false;
+
+  const finish = (outcome: WaitOutcome, match?: Match) => {
+    if (done) return;
+    done = true;
+    cleanup();
+    const result: WaitResult = { outcome, screen: s.screen.snapshot("text") };
+    if (match) result.match = match;
+    if (!s.running) {
+      result.exit_code = s.exitCode;
+      result.signal = s.signal;
+    }
+    resolve(result);
+  };
+
+  const evaluate = () => {
+    if (done) return;
+    const lines = s.screen.lines();
+    if (p.text !== undefined) {
+      const m = s.screen.find(p.text, lines);
+      if (m) return finish("matched", m);
+    }
+    if (regex) {
+      const m = s.screen.find(regex, lines);
+      if (m) return finish("matched", m);
+    }
+    if (p.gone !== undefined && !s.screen.find(p.gone, lines)) return finish("matched");
+    if (p.changed_from !== undefined && s.screen.hash(lines) !== p.changed_from) return finish("changed");
+    if (p.activity && s.ring.end > startOffset) return finish("activity");
+    if (p.settle_ms !== undefined) {
+      const quietFor = performance.now() - s.lastActivity;
+      if (quietFor >= p.settle_ms && s.screenCurrent && s.running) return finish("settled");
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(evaluate, Math.max(1, p.settle_ms - quietFor));
+    }
+    if (!s.running) return finish("exited");
+  };
+
+  const off = s.on((e) => {
+    if (e.type === "screen" || e.type === "exit" || (e.type === "output" && p.activity)) evaluate();
+  });
+  const timeout = setTimeout(() => finish("timeout"), p.timeout_ms);
+  const onAbort = () => finish("timeout");
+  abort.addEventListener("abort", onAbort);
+  function cleanup() {
+    off();
+    clearTimeout(timeout);
+    clearTimeout(settleTimer);
+    abort.removeEventListener("abort", onAbort);
+  }
+
+  evaluate();
+  return promise;
+}

@@ -9,6 +9,14 @@ import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+// Promise.withResolvers arrived in Node 22; this client also runs on Node 20.
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: Error) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
 type Listener = (e: EventMessage) => void;
 
 export class ConnectionClosedError extends Error {}
@@ -22,7 +30,7 @@ export class Client {
   readonly closed: Promise<void>;
 
   constructor(private readonly socket: Socket, readonly socketPath: string) {
-    const { promise, resolve } = Promise.withResolvers<void>();
+    const { promise, resolve } = deferred<void>();
     this.closed = promise;
     socket.on("data", (chunk: Buffer) => {
       for (const f of this.splitter.push(chunk)) if ("line" in f) this.onLine(f.line);
@@ -62,7 +70,7 @@ export class Client {
   call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
-    const { promise, resolve, reject } = Promise.withResolvers<unknown>();
+    const { promise, resolve, reject } = deferred<unknown>();
     this.pending.set(id, { resolve, reject });
     this.socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }) + "\n");
     return promise as Promise<ResultOf<M>>;

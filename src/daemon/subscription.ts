@@ -16,6 +16,8 @@ export class Subscription {
   readonly events = new Set<EventType>();
   /** Offset up to which output has been handed to the sink. */
   private sent: number;
+  /** The exit event waits until every output byte before it has been sent. */
+  private exitPending: { exit_code: number | null; signal: string | null } | null = null;
   private readonly off: () => void;
 
   constructor(
@@ -25,6 +27,8 @@ export class Subscription {
   ) {
     this.sent = replayFrom ?? session.ring.end;
     this.off = session.on((e) => this.onEvent(e));
+    // Subscribing to a session that already ended still tells the subscriber how it ended.
+    if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
   }
 
   /** Where output delivery starts: the client can tell what came before from session.output. */
@@ -48,21 +52,26 @@ export class Subscription {
         if (this.events.has("state")) this.emit("state", { state: e.state });
         break;
       case "exit":
-        if (this.events.has("output")) this.catchUp();
-        if (this.events.has("exit")) this.emit("exit", { exit_code: e.exit_code, signal: e.signal });
+        this.exitPending = { exit_code: e.exit_code, signal: e.signal };
+        this.catchUp();
         break;
     }
   }
 
-  /** Sends every output byte not yet sent, as far as the sink has room. */
+  /** Sends every output byte not yet sent, as far as the sink has room; then a pending exit. */
   catchUp(): void {
-    if (!this.events.has("output")) return;
-    while (this.sent < this.session.ring.end && this.sink.writable) {
+    const wantOutput = this.events.has("output");
+    while (wantOutput && this.sent < this.session.ring.end && this.sink.writable) {
       const bytes = this.session.readOutput(this.sent, CATCH_UP_CHUNK);
       if (bytes.length === 0) break;
       const from = this.sent;
       this.sent += bytes.length;
       this.emit("output", { from, to: this.sent, base64: Buffer.from(bytes).toString("base64") });
+    }
+    if (this.exitPending && (!wantOutput || this.sent >= this.session.ring.end)) {
+      const exit = this.exitPending;
+      this.exitPending = null;
+      if (this.events.has("exit")) this.emit("exit", exit);
     }
   }
 

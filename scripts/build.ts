@@ -1,0 +1,18 @@
+// bun run build: dist/termd, the whole program as one executable (Bun itself included), and
+// dist/termd-client.mjs, the client-side commands as one file for Node ≥ 20 or Bun.
+import { rmSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const dist = join(root, "dist");
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+const run = async (cmd: string[]) => {
+  const p = Bun.spawn(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
+  if ((await p.exited) !== 0) throw new Error(`failed: ${cmd.join(" ")}`);
+};
+
+await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "--outfile", join(dist, "termd")]);
+await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
+console.log("built dist/termd and dist/termd-client.mjs");

@@ -1,0 +1,82 @@
+// A small flag parser: long flags with values or booleans, repeatable flags kept in the order
+// given (send's --text/--keys/--paste depend on that order), `--` ending flags.
+
+export type FlagKind = "string" | "boolean" | "number";
+
+export interface FlagSpec {
+  kind: FlagKind;
+  short?: string;
+  repeat?: boolean;
+}
+
+export interface Parsed {
+  positional: string[];
+  /** After `--`, untouched. */
+  rest: string[];
+  flags: Map<string, (string | number | boolean)[]>;
+  /** Every flag with its value, in command-line order. */
+  ordered: { name: string; value: string | number | boolean }[];
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parsed {
+  const out: Parsed = { positional: [], rest: [], flags: new Map(), ordered: [] };
+  const byShort = new Map(Object.entries(spec).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      out.rest = argv.slice(i + 1);
+      break;
+    }
+    let name: string | undefined;
+    let inline: string | undefined;
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
+    } else if (/^-[A-Za-z]$/.test(arg)) {
+      name = byShort.get(arg.slice(1));
+      if (!name) throw new UsageError(`unknown option ${arg}`);
+    } else {
+      out.positional.push(arg);
+      continue;
+    }
+    const s = spec[name];
+    if (!s) throw new UsageError(`unknown option --${name}`);
+    let value: string | number | boolean;
+    if (s.kind === "boolean") {
+      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+      value = true;
+    } else {
+      const raw = inline ?? argv[++i];
+      if (raw === undefined) throw new UsageError(`--${name} needs a value`);
+      if (s.kind === "number") {
+        if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} needs a whole number, not ${JSON.stringify(raw)}`);
+        value = Number(raw);
+      } else value = raw;
+    }
+    const list = out.flags.get(name) ?? [];
+    if (list.length > 0 && !s.repeat) throw new UsageError(`--${name} given twice`);
+    list.push(value);
+    out.flags.set(name, list);
+    out.ordered.push({ name, value });
+  }
+  return out;
+}
+
+export function str(p: Parsed, name: string): string | undefined {
+  return p.flags.get(name)?.[0] as string | undefined;
+}
+
+export function num(p: Parsed, name: string): number | undefined {
+  return p.flags.get(name)?.[0] as number | undefined;
+}
+
+export function bool(p: Parsed, name: string): boolean {
+  return p.flags.has(name);
+}
+
+export function strs(p: Parsed, name: string): string[] {
+  return (p.flags.get(name) ?? []) as string[];
+}

@@ -1,0 +1,55 @@
+// Starting the daemon on demand: a detached process in its own session (setsid), its stderr in
+// the state dir's daemon.log, and a wait until its socket answers.
+import { spawn } from "node:child_process";
+import { mkdirSync, openSync, closeSync } from "node:fs";
+import { join } from "node:path";
+import { defaultStateDir } from "../protocol/paths.ts";
+import { connect, type Client } from "../client/client.ts";
+
+const START_TIMEOUT_MS = 10_000;
+
+/** How to run this very program again: the compiled binary alone, or the runtime plus the script. */
+function selfCommand(): string[] {
+  const script = process.argv[1];
+  const compiled = !script || script.startsWith("/$bunfs/") || script === process.execPath;
+  return compiled ? [process.execPath] : [process.execPath, script];
+}
+
+export async function connectOrStart(socketPath: string): Promise<Client> {
+  try {
+    return await connect(socketPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ECONNREFUSED") throw err;
+  }
+  const stateDir = defaultStateDir();
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const log = openSync(join(stateDir, "daemon.log"), "a", 0o600);
+  const [cmd, ...args] = selfCommand();
+  const child = spawn(cmd!, [...args, "daemon"], {
+    detached: true,
+    stdio: ["ignore", log, log],
+    cwd: "/",
+    env: { ...process.env, TERMD_SOCKET: socketPath },
+  });
+  closeSync(log);
+  let exited: number | null = null;
+  child.once("exit", (code) => (exited = code ?? 1));
+  child.unref();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  // Poll the socket: the daemon may also lose a start race to another autostart, which is fine.
+  for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await connect(socketPath);
+    } catch {}
+    if (exited !== null && exited !== 0) {
+      try {
+        return await connect(socketPath);
+      } catch {
+        throw new Error(`the termd daemon exited with code ${exited} while starting; see ${join(stateDir, "daemon.log")}`);
+      }
+    }
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${join(stateDir, "daemon.log")}`);
+}

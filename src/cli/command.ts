@@ -1,0 +1,29 @@
+// What a CLI subcommand is: a declarative entry with its flags, help text and run function.
+// Subcommands return an exit code and report errors by throwing; main.ts maps errors to codes.
+import type { Client } from "../client/client.ts";
+import type { FlagSpec, Parsed } from "./args.ts";
+
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4 } as const;
+
+export interface CliContext {
+  socketPath: string;
+  json: boolean;
+  /** The daemon connection, started on first use (autostarting the daemon where possible). */
+  client(): Promise<Client>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  /** Full --help text after the usage line. */
+  help: string;
+  usage: string;
+  flags: Record<string, FlagSpec>;
+  run(args: Parsed, ctx: CliContext): Promise<number>;
+}
+
+export function cliCommand(c: CliCommand): CliCommand {
+  return c;
+}

@@ -1,0 +1,53 @@
+import { num, str, UsageError } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson } from "../format.ts";
+import { defaultStateDir } from "../../protocol/paths.ts";
+import { connect } from "../../client/client.ts";
+import type { DaemonOptions } from "../../daemon/daemon.ts";
+
+/** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
+export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
+  cliCommand({
+  name: "daemon",
+  summary: "run the daemon in the foreground, or stop / query it",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  help: [
+    "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
+    "                      every session and exits on SIGTERM or SIGINT",
+    "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
+    "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
+  ].join("\n"),
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, grace: { kind: "number" } },
+  async run(a, ctx) {
+    const action = a.positional[0];
+    if (action === "stop" || action === "status") {
+      let client;
+      try {
+        client = await connect(ctx.socketPath);
+      } catch {
+        ctx.err(`termd: no daemon answers on ${ctx.socketPath}`);
+        return EXIT.FAILURE;
+      }
+      if (action === "status") {
+        const [ping, stats] = await Promise.all([client.call("system.ping"), client.call("system.stats")]);
+        if (ctx.json) printJson(ctx, { ...ping, ...stats, socket: ctx.socketPath });
+        else ctx.out(`termd ${ping.version} pid ${ping.pid} up ${ping.uptime_s}s, ${stats.running}/${stats.sessions} sessions running, socket ${ctx.socketPath}`);
+        client.close();
+        return EXIT.OK;
+      }
+      await client.call("system.shutdown", { grace_ms: num(a, "grace") });
+      await client.closed;
+      return EXIT.OK;
+    }
+    if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);
+    if (!run) {
+      ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
+      return EXIT.FAILURE;
+    }
+    return run({
+      socketPath: ctx.socketPath,
+      stateDir: str(a, "state-dir") ?? defaultStateDir(),
+      stopGraceMs: num(a, "stop-grace") ?? 5000,
+    });
+  },
+  });

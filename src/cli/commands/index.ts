@@ -1,0 +1,15 @@
+// The subcommands that talk to a running daemon: shared by the full binary and the Node client stub.
+import type { CliCommand } from "../command.ts";
+import start from "./start.ts";
+import ls from "./ls.ts";
+import info from "./info.ts";
+import send from "./send.ts";
+import screen from "./screen.ts";
+import wait from "./wait.ts";
+import resize from "./resize.ts";
+import signal from "./signal.ts";
+import stop from "./stop.ts";
+import rm from "./rm.ts";
+import logs from "./logs.ts";
+
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs];

@@ -1,0 +1,23 @@
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson, statusOf, table } from "../format.ts";
+
+export default cliCommand({
+  name: "ls",
+  summary: "list sessions",
+  usage: "termd ls [--json]",
+  help: "Lists every session the daemon knows, running or ended.",
+  flags: {},
+  async run(_a, ctx) {
+    const { sessions } = await (await ctx.client()).call("session.list");
+    if (ctx.json) printJson(ctx, sessions);
+    else if (sessions.length === 0) ctx.out("no sessions");
+    else
+      ctx.out(
+        table([
+          ["NAME", "ID", "STATE", "PID", "SIZE", "COMMAND"],
+          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
+        ]),
+      );
+    return EXIT.OK;
+  },
+});

@@ -1,0 +1,17 @@
+import { bool } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson } from "../format.ts";
+import { sessionArg } from "./shared.ts";
+
+export default cliCommand({
+  name: "rm",
+  summary: "forget an ended session",
+  usage: "termd rm SESSION [--force] [--json]",
+  help: "Removes an ended session with its screen and output. --force stops a running one first.",
+  flags: { force: { kind: "boolean", short: "f" } },
+  async run(a, ctx) {
+    const r = await (await ctx.client()).call("session.remove", { session: sessionArg(a), force: bool(a, "force") });
+    if (ctx.json) printJson(ctx, r);
+    return EXIT.OK;
+  },
+});

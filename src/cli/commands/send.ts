@@ -1,0 +1,41 @@
+import { UsageError } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson } from "../format.ts";
+import { sessionArg } from "./shared.ts";
+
+export default cliCommand({
+  name: "send",
+  summary: "type text, keys and pastes into a session",
+  usage: "termd send SESSION [--text TEXT | --keys 'KEY ...' | --paste TEXT | --submit TEXT]... [--json]",
+  help: [
+    "Sends each --text, --keys, --paste and --submit in the order given.",
+    "  --text TEXT     the text as typed (no Enter added)",
+    "  --keys KEYS     key tokens separated by spaces: Enter Escape Tab Up F5 C-c M-x <C-w> Ctrl+Alt+Delete ...",
+    "  --paste TEXT    a paste, bracketed when the program asked for bracketed paste",
+    "  --submit TEXT   the text, then Enter once the program has settled (at least 150 ms later)",
+  ].join("\n"),
+  flags: {
+    text: { kind: "string", repeat: true },
+    keys: { kind: "string", repeat: true },
+    paste: { kind: "string", repeat: true },
+    submit: { kind: "string", repeat: true },
+  },
+  async run(a, ctx) {
+    const session = sessionArg(a);
+    if (a.ordered.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste or --submit");
+    const client = await ctx.client();
+    let bytes = 0;
+    for (const { name, value } of a.ordered) {
+      const v = String(value);
+      const params =
+        name === "keys"
+          ? { session, keys: v.split(/\s+/).filter(Boolean) }
+          : name === "submit"
+            ? { session, text: v, submit: true }
+            : { session, [name]: v };
+      bytes += (await client.call("session.input", params)).bytes;
+    }
+    if (ctx.json) printJson(ctx, { bytes });
+    return EXIT.OK;
+  },
+});

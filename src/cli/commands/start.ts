@@ -1,0 +1,44 @@
+import { num, str, strs } from "../args.ts";
+import { UsageError } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson } from "../format.ts";
+
+export default cliCommand({
+  name: "start",
+  summary: "start a program in a new session",
+  usage: "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--json] [-- COMMAND ARGS...]",
+  help: "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.\nThe daemon is started first if none answers.",
+  flags: {
+    name: { kind: "string", short: "n" },
+    cwd: { kind: "string" },
+    env: { kind: "string", repeat: true },
+    rows: { kind: "number" },
+    cols: { kind: "number" },
+    scrollback: { kind: "number" },
+    term: { kind: "string" },
+  },
+  async run(a, ctx) {
+    const command = a.rest.length > 0 ? a.rest : a.positional.length > 0 ? a.positional : undefined;
+    if (a.rest.length > 0 && a.positional.length > 0) throw new UsageError(`unexpected ${a.positional[0]} before --`);
+    const env: Record<string, string> = {};
+    for (const kv of strs(a, "env")) {
+      const eq = kv.indexOf("=");
+      if (eq <= 0) throw new UsageError(`--env needs KEY=VALUE, not ${JSON.stringify(kv)}`);
+      env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    const client = await ctx.client();
+    const info = await client.call("session.create", {
+      command,
+      name: str(a, "name"),
+      cwd: str(a, "cwd") ?? process.cwd(),
+      env: Object.keys(env).length > 0 ? env : undefined,
+      rows: num(a, "rows"),
+      cols: num(a, "cols"),
+      scrollback: num(a, "scrollback"),
+      term: str(a, "term"),
+    });
+    if (ctx.json) printJson(ctx, info);
+    else ctx.out(info.name);
+    return EXIT.OK;
+  },
+});

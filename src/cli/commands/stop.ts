@@ -1,0 +1,18 @@
+import { num } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson, statusOf } from "../format.ts";
+import { sessionArg } from "./shared.ts";
+
+export default cliCommand({
+  name: "stop",
+  summary: "stop a session's program (SIGTERM, then SIGKILL)",
+  usage: "termd stop SESSION [--grace MS] [--json]",
+  help: "Sends SIGTERM, waits up to --grace ms (default: the daemon's, 5000), then SIGKILL; prints the final state.",
+  flags: { grace: { kind: "number" } },
+  async run(a, ctx) {
+    const info = await (await ctx.client()).call("session.stop", { session: sessionArg(a), grace_ms: num(a, "grace") });
+    if (ctx.json) printJson(ctx, info);
+    else ctx.out(statusOf(info));
+    return EXIT.OK;
+  },
+});

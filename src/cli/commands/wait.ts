@@ -1,0 +1,52 @@
+import { bool, num, str } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { printJson } from "../format.ts";
+import { sessionArg } from "./shared.ts";
+
+export default cliCommand({
+  name: "wait",
+  summary: "wait for text, exit, activity or quiet",
+  usage:
+    "termd wait SESSION [--text T] [--regex RE] [--gone T] [--exit] [--activity] [--settle MS] [--changed-from HASH] [--timeout MS] [--screen] [--json]",
+  help: [
+    "Waits until the first of the conditions holds, then prints the outcome",
+    "(matched, exited, activity, settled, changed, or timeout). --screen also prints the screen.",
+    "Exit code: 0 when a condition held (or the session exited and --exit was asked), 3 on timeout,",
+    "1 when the session ended before any other condition held.",
+  ].join("\n"),
+  flags: {
+    text: { kind: "string" },
+    regex: { kind: "string" },
+    gone: { kind: "string" },
+    exit: { kind: "boolean" },
+    activity: { kind: "boolean" },
+    settle: { kind: "number" },
+    "changed-from": { kind: "string" },
+    timeout: { kind: "number" },
+    screen: { kind: "boolean" },
+  },
+  async run(a, ctx) {
+    const r = await (await ctx.client()).call("session.wait", {
+      session: sessionArg(a),
+      text: str(a, "text"),
+      regex: str(a, "regex"),
+      gone: str(a, "gone"),
+      exit: bool(a, "exit") || undefined,
+      activity: bool(a, "activity") || undefined,
+      settle_ms: num(a, "settle"),
+      changed_from: str(a, "changed-from"),
+      timeout_ms: num(a, "timeout"),
+    });
+    if (ctx.json) printJson(ctx, r);
+    else {
+      let line = r.outcome;
+      if (r.match) line += ` at ${r.match.row},${r.match.col}: ${r.match.text}`;
+      if (r.outcome === "exited") line += r.signal ? ` (signal ${r.signal})` : ` (code ${r.exit_code})`;
+      ctx.out(line);
+      if (bool(a, "screen")) ctx.out(r.screen.lines.join("\n"));
+    }
+    if (r.outcome === "timeout") return EXIT.TIMEOUT;
+    if (r.outcome === "exited" && !bool(a, "exit")) return EXIT.FAILURE;
+    return EXIT.OK;
+  },
+});

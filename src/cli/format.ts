@@ -1,0 +1,36 @@
+// Printing helpers shared by subcommands: JSON when asked, aligned tables otherwise.
+import type { SessionInfo } from "../protocol/schemas.ts";
+import type { CliContext } from "./command.ts";
+
+export function printJson(ctx: CliContext, value: unknown): void {
+  ctx.out(JSON.stringify(value, null, 2));
+}
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
+}
+
+export function statusOf(s: SessionInfo): string {
+  if (s.state === "running") return "running";
+  if (s.signal) return `${s.state} (${s.signal})`;
+  return `${s.state} (${s.exit_code})`;
+}
+
+export function describeSession(s: SessionInfo): string {
+  const lines: [string, string][] = [
+    ["name", s.name],
+    ["id", s.id],
+    ["state", statusOf(s)],
+    ["pid", String(s.pid ?? "-")],
+    ["command", s.command.join(" ")],
+    ["cwd", s.cwd],
+    ["size", `${s.size.rows}x${s.size.cols}`],
+    ["title", s.title],
+    ["created", s.created_at],
+    ["ended", s.ended_at ?? "-"],
+    ["output", `${s.bytes_out} bytes`],
+  ];
+  if (s.error) lines.push(["error", s.error]);
+  return lines.map(([k, v]) => `${(k + ":").padEnd(9)}${v}`).join("\n");
+}

@@ -1,0 +1,91 @@
+// The command-line front: global flags, dispatch to a subcommand, help, and the one place where
+// errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found).
+import { connect, type Client } from "../client/client.ts";
+import { RpcError } from "../protocol/errors.ts";
+import { defaultSocketPath } from "../protocol/paths.ts";
+import { VERSION } from "../protocol/version.ts";
+import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
+import { EXIT, type CliCommand, type CliContext } from "./command.ts";
+
+const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+  socket: { kind: "string" },
+  json: { kind: "boolean" },
+  help: { kind: "boolean", short: "h" },
+};
+
+export interface CliOptions {
+  commands: CliCommand[];
+  /** How to reach the daemon; the full binary starts one if none answers. */
+  connect?: (socketPath: string) => Promise<Client>;
+}
+
+function overview(commands: CliCommand[]): string {
+  const w = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
+    "",
+    "usage: termd COMMAND [ARGS] [--socket PATH] [--json]",
+    "",
+    ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
+    "",
+    "termd COMMAND --help shows a command's options. termd --version prints the version.",
+    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found.",
+  ].join("\n");
+}
+
+const EXIT_OF: Partial<Record<string, number>> = {
+  SESSION_NOT_FOUND: EXIT.NOT_FOUND,
+  TIMEOUT: EXIT.TIMEOUT,
+  INVALID_PARAMS: EXIT.USAGE,
+};
+
+export async function runCli(argv: string[], opts: CliOptions): Promise<number> {
+  const out = (s: string) => void process.stdout.write(s.endsWith("\n") ? s : s + "\n");
+  const err = (s: string) => void process.stderr.write(s.endsWith("\n") ? s : s + "\n");
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    out(overview(opts.commands));
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    out(`termd ${VERSION}`);
+    return EXIT.OK;
+  }
+  const cmd = opts.commands.find((c) => c.name === name);
+  if (!cmd) {
+    err(`termd: unknown command ${JSON.stringify(name)}; see termd --help`);
+    return EXIT.USAGE;
+  }
+  let client: Client | undefined;
+  try {
+    const args = parseArgs(rest, { ...GLOBAL_FLAGS, ...cmd.flags });
+    if (args.flags.has("help")) {
+      out(`usage: ${cmd.usage}\n\n${cmd.help}\n\nEvery command takes --socket PATH (default: $TERMD_SOCKET or the per-user socket).`);
+      return EXIT.OK;
+    }
+    const socketPath = (args.flags.get("socket")?.[0] as string | undefined) ?? defaultSocketPath();
+    const ctx: CliContext = {
+      socketPath,
+      json: args.flags.has("json"),
+      client: async () => (client ??= await (opts.connect ?? connect)(socketPath)),
+      out,
+      err,
+    };
+    return await cmd.run(args, ctx);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`termd ${name}: ${e.message}\nusage: ${cmd.usage}`);
+      return EXIT.USAGE;
+    }
+    if (e instanceof RpcError) {
+      err(`termd ${name}: ${e.message}`);
+      return EXIT_OF[e.name] ?? EXIT.FAILURE;
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ECONNREFUSED") err(`termd ${name}: no termd daemon answers (${(e as Error).message})`);
+    else err(`termd ${name}: ${(e as Error).message}`);
+    return EXIT.FAILURE;
+  } finally {
+    client?.close();
+  }
+}

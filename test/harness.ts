@@ -1,0 +1,96 @@
+// A private daemon per test file: its own temp socket and state dir, started as a real process
+// through the CLI (`termd daemon`), reaped on dispose. `bin` picks what runs: the source through
+// Bun (default) or the compiled dist/termd.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { connect, type Client } from "../src/client/index.ts";
+
+export const ROOT = join(import.meta.dir, "..");
+export const SOURCE_BIN = [process.execPath, join(ROOT, "src/cli/main.ts")];
+export const DIST_BIN = [join(ROOT, "dist/termd")];
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class TestDaemon {
+  private readonly clients: Client[] = [];
+
+  private constructor(
+    readonly dir: string,
+    readonly socket: string,
+    readonly stateDir: string,
+    readonly bin: string[],
+    readonly proc: Subprocess<"ignore", "pipe", "pipe">,
+  ) {}
+
+  /** Environment for anything that should find this daemon and nothing else. */
+  get env(): Record<string, string> {
+    return { ...(process.env as Record<string, string>), TERMD_SOCKET: this.socket, TERMD_STATE_DIR: this.stateDir };
+  }
+
+  static async start(opts: { bin?: string[]; args?: string[] } = {}): Promise<TestDaemon> {
+    const bin = opts.bin ?? SOURCE_BIN;
+    const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
+    const socket = join(dir, "run", "termd.sock");
+    const stateDir = join(dir, "state");
+    const proc = Bun.spawn([...bin, "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000", ...(opts.args ?? [])], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
+    });
+    // The daemon says "listening" on stderr once its socket accepts connections.
+    const reader = proc.stderr.getReader();
+    let seen = "";
+    while (!seen.includes("listening on")) {
+      const { value, done } = await reader.read();
+      if (done) {
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`daemon did not start: ${seen}`);
+      }
+      seen += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    void proc.stderr.pipeTo(new WritableStream({ write: (c) => void process.stderr.write(c) })).catch(() => {});
+    return new TestDaemon(dir, socket, stateDir, bin, proc);
+  }
+
+  /** A new connection, closed on dispose. */
+  async client(): Promise<Client> {
+    const c = await connect(this.socket);
+    this.clients.push(c);
+    return c;
+  }
+
+  /** Runs `termd ARGS` against this daemon. */
+  async cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+    const p = Bun.spawn([...this.bin, ...args], {
+      stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...this.env, ...opts.env },
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, stdout, stderr };
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    for (const c of this.clients) c.close();
+    if (this.proc.exitCode === null) {
+      try {
+        const c = await connect(this.socket);
+        await c.call("system.shutdown", { grace_ms: 500 }).catch(() => {});
+        c.close();
+      } catch {}
+      const killer = setTimeout(() => this.proc.kill("SIGKILL"), 5000);
+      await this.proc.exited;
+      clearTimeout(killer);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

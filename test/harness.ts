@@ -33,10 +33,11 @@ export class TestDaemon {
     return { ...(process.env as Record<string, string>), TERMD_SOCKET: this.socket, TERMD_STATE_DIR: this.stateDir };
   }
 
-  static async start(opts: { bin?: string[]; args?: string[] } = {}): Promise<TestDaemon> {
+  /** `socket` reuses a path (say, a dead daemon's); by default each daemon gets a fresh temp one. */
+  static async start(opts: { bin?: string[]; args?: string[]; socket?: string } = {}): Promise<TestDaemon> {
     const bin = opts.bin ?? SOURCE_BIN;
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
-    const socket = join(dir, "run", "termd.sock");
+    const socket = opts.socket ?? join(dir, "run", "termd.sock");
     const stateDir = join(dir, "state");
     const proc = Bun.spawn([...bin, "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000", ...(opts.args ?? [])], {
       stdin: "ignore",

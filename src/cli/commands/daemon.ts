@@ -5,6 +5,15 @@ import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
@@ -35,8 +44,11 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
         client.close();
         return EXIT.OK;
       }
+      const { pid } = await client.call("system.ping");
       await client.call("system.shutdown", { grace_ms: num(a, "grace") });
       await client.closed;
+      // Return once the process is gone, so a script can start a new daemon right after.
+      for (let i = 0; i < 500 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);

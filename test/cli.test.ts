@@ -1,0 +1,182 @@
+// The command line, end to end, run twice: from source through Bun and as the compiled
+// dist/termd (built by `npm test` before the suite runs).
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DIST_BIN, ROOT, SOURCE_BIN, TestDaemon } from "./harness.ts";
+
+const BINS: [string, string[]][] = [
+  ["source", SOURCE_BIN],
+  ["dist/termd", DIST_BIN],
+];
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "termd-cli-"));
+}
+
+describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
+  if (bin === DIST_BIN && !existsSync(DIST_BIN[0]!)) throw new Error("dist/termd is missing: run `bun run build` first (npm test does)");
+
+  test("vim edits and saves a file through start, send, wait and ls", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const dir = tempDir();
+    const file = join(dir, "notes.txt");
+    try {
+      expect((await d.cli(["start", "--name", "ed", "--", "vim", "--clean", file])).stdout.trim()).toBe("ed");
+      expect((await d.cli(["wait", "ed", "--text", "notes.txt"])).code).toBe(0);
+      const sent = await d.cli(["send", "ed", "--keys", "i", "--text", "hello", "--keys", "Escape", "--text", ":wq", "--keys", "Enter"]);
+      expect(sent).toMatchObject({ code: 0, stderr: "" });
+      const waited = await d.cli(["wait", "ed", "--exit"]);
+      expect(waited).toMatchObject({ code: 0, stdout: "exited (code 0)\n" });
+      expect(readFileSync(file, "utf8")).toBe("hello\n");
+      const ls = await d.cli(["ls"]);
+      expect(ls.stdout).toMatch(/^NAME\s+ID\s+STATE/);
+      expect(ls.stdout).toMatch(/\ned\s+\w+\s+exited \(0\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("send delivers --text, --keys and --paste in the order given", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "sh", "--env", "PS1=$ ", "--", "bash", "--norc", "--noprofile"]);
+    await d.cli(["send", "sh", "--text", "echo ", "--paste", "one", "--text", "-two", "--keys", "Space", "--text", "three", "--keys", "Enter"]);
+    const w = await d.cli(["wait", "sh", "--regex", "^one-two three$", "--screen"]);
+    expect(w.code).toBe(0);
+    expect(w.stdout).toStartWith("matched at ");
+  });
+
+  test("--json prints machine-readable results", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const started = JSON.parse((await d.cli(["start", "--json", "--name", "j", "--", "bash", "-c", "echo ok; sleep 30"])).stdout);
+    expect(started).toMatchObject({ name: "j", state: "running", size: { rows: 24, cols: 80 } });
+    const w = JSON.parse((await d.cli(["wait", "j", "--text", "ok", "--json"])).stdout);
+    expect(w).toMatchObject({ outcome: "matched", match: { row: 0, col: 0, text: "ok" } });
+    const screen = JSON.parse((await d.cli(["screen", "j", "--json"])).stdout);
+    expect(screen.lines[0]).toBe("ok");
+    expect(screen.hash).toMatch(/^[0-9a-f]{16}$/);
+    const list = JSON.parse((await d.cli(["ls", "--json"])).stdout);
+    expect(list.map((s: { name: string }) => s.name)).toEqual(["j"]);
+    const stopped = JSON.parse((await d.cli(["stop", "j", "--grace", "200", "--json"])).stdout);
+    expect(stopped.state).toBe("stopped");
+  });
+
+  test("exit codes: 2 for usage, 3 for a timeout, 4 for an unknown session", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "c", "--", "cat"]);
+    expect((await d.cli(["send", "c", "--bogus"])).code).toBe(2);
+    expect((await d.cli(["resize", "c", "x", "y"])).code).toBe(2);
+    expect((await d.cli(["nonsense"])).code).toBe(2);
+    expect((await d.cli(["send", "c", "--keys", "NoSuchKey"])).stderr).toContain("NoSuchKey");
+    expect((await d.cli(["wait", "c", "--text", "never", "--timeout", "50"]))).toMatchObject({ code: 3, stdout: "timeout\n" });
+    const missing = await d.cli(["info", "nope"]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('no session "nope"');
+  });
+
+  test("every command has --help, and --version prints the version", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+    expect((await d.cli(["--version"])).stdout).toBe(`termd ${version}\n`);
+    const overview = await d.cli(["--help"]);
+    const names = ["start", "ls", "info", "send", "screen", "wait", "resize", "signal", "stop", "rm", "logs", "daemon"];
+    for (const n of names) {
+      expect(overview.stdout).toContain(`  ${n} `);
+      const h = await d.cli([n, "--help"]);
+      expect(h.code).toBe(0);
+      expect(h.stdout).toStartWith(`usage: termd ${n}`);
+    }
+  });
+
+  test("signal, resize, screen, info, logs and rm work on a live session", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "b", "--env", "PS1=$ ", "--", "bash", "--norc", "--noprofile"]);
+    expect((await d.cli(["resize", "b", "30", "100"])).code).toBe(0);
+    await d.cli(["send", "b", "--text", "stty size; printf '\\e[31mred\\e[0m\\n'", "--keys", "Enter"]);
+    expect((await d.cli(["wait", "b", "--text", "30 100"])).code).toBe(0);
+    await d.cli(["wait", "b", "--regex", "^red$"]);
+    expect((await d.cli(["screen", "b", "--ansi"])).stdout).toMatch(/\x1b\[31mred/);
+    expect((await d.cli(["info", "b"])).stdout).toMatch(/size:\s+30x100/);
+    await d.cli(["send", "b", "--text", "sleep 100", "--keys", "Enter"]);
+    await d.cli(["wait", "b", "--settle", "100"]);
+    expect((await d.cli(["signal", "b", "KILL"])).code).toBe(0);
+    expect((await d.cli(["wait", "b", "--exit"])).stdout).toBe("exited (signal SIGKILL)\n");
+    expect((await d.cli(["info", "b"])).stdout).toMatch(/state:\s+killed \(SIGKILL\)/);
+    const logs = await d.cli(["logs", "b"]);
+    expect(logs.stdout).toContain("\x1b[31mred\x1b[0m\r\n");
+    expect((await d.cli(["rm", "b"])).code).toBe(0);
+    expect((await d.cli(["info", "b"])).code).toBe(4);
+  });
+
+  test("logs --follow streams output until the session ends", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "f", "--", "bash", "-c", "read x; echo got-$x; exit 0"]);
+    const follow = d.cli(["logs", "f", "--follow"]);
+    await d.cli(["wait", "f", "--settle", "50"]);
+    await d.cli(["send", "f", "--text", "ping", "--keys", "Enter"]);
+    const r = await follow;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("got-ping\r\n");
+  });
+
+  test("a command autostarts the daemon; daemon status and stop manage it", async () => {
+    const dir = tempDir();
+    const env = { TERMD_SOCKET: join(dir, "sock", "auto.sock"), TERMD_STATE_DIR: join(dir, "state") };
+    const run = async (args: string[]) => {
+      const p = Bun.spawn([...bin, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      return { stdout, stderr, code };
+    };
+    try {
+      expect((await run(["daemon", "status"])).code).toBe(1);
+      expect(await run(["start", "--name", "auto", "--", "cat"])).toMatchObject({ code: 0, stdout: "auto\n" });
+      const status = await run(["daemon", "status", "--json"]);
+      expect(JSON.parse(status.stdout)).toMatchObject({ sessions: 1, running: 1, socket: env.TERMD_SOCKET });
+      expect(statSync(env.TERMD_SOCKET).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, "sock")).mode & 0o777).toBe(0o700);
+      expect((await run(["daemon", "stop"])).code).toBe(0);
+      expect((await run(["daemon", "status"])).code).toBe(1);
+      expect(existsSync(env.TERMD_SOCKET)).toBe(false);
+    } finally {
+      await run(["daemon", "stop"]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a second daemon refuses a live socket, and a dead daemon's stale socket is replaced", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const second = await d.cli(["daemon", "--socket", d.socket, "--state-dir", d.stateDir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("already");
+    d.proc.kill("SIGKILL");
+    await d.proc.exited;
+    expect(existsSync(d.socket)).toBe(true);
+    await using again = await TestDaemon.start({ bin, socket: d.socket });
+    const c = await again.client();
+    expect((await c.call("system.ping")).pid).toBe(again.proc.pid);
+  });
+});
+
+test("the Node client stub drives a running daemon with no node_modules", async () => {
+  const stub = join(ROOT, "dist", "termd-client.mjs");
+  await using d = await TestDaemon.start();
+  const dir = tempDir();
+  try {
+    // A copy outside the repository proves it needs nothing beside it.
+    writeFileSync(join(dir, "termd-client.mjs"), readFileSync(stub));
+    const node = Bun.which("node");
+    if (!node) throw new Error("node is not on PATH");
+    const run = async (args: string[]) => {
+      const p = Bun.spawn([node, join(dir, "termd-client.mjs"), ...args], { env: d.env, cwd: dir, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      return { stdout, stderr, code };
+    };
+    expect((await run(["start", "--name", "n", "--", "bash", "-c", "echo from-node; sleep 30"])).stdout).toBe("n\n");
+    expect((await run(["wait", "n", "--text", "from-node"])).code).toBe(0);
+    expect((await run(["ls"])).stdout).toContain("running");
+    expect((await run(["stop", "n", "--grace", "100"])).stdout).toBe("stopped (SIGTERM)\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

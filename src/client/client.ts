@@ -7,16 +7,10 @@ import { LineSplitter } from "../protocol/framing.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
+import { deferred } from "./deferred.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
-// Promise.withResolvers arrived in Node 22; this client also runs on Node 20.
-function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: Error) => void } {
-  let resolve!: (v: T) => void;
-  let reject!: (e: Error) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
 type Listener = (e: EventMessage) => void;
 
 export class ConnectionClosedError extends Error {}
@@ -98,6 +92,15 @@ export class Client {
       off();
       throw err;
     }
+  }
+
+  /** Stops reading from the daemon (it holds output back meanwhile, losing nothing). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
   }
 
   close(): void {

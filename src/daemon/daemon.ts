@@ -27,6 +27,8 @@ export class Daemon {
     mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
     const baseEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TERMD_")) baseEnv[k] = v;
+    // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
+    baseEnv.TERMD_SOCKET = options.socketPath;
     this.store = new SessionStore({ stateDir: options.stateDir, baseEnv });
   }
 

@@ -158,6 +158,8 @@ export interface ScreenSnapshot {
   modes: Modes;
   seq: number;
   hash: string;
+  /** Output byte offset the screen reflects: subscribe with replay from here to continue it. */
+  offset: number;
   ansi?: string;
 }
 

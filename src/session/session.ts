@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync } from "n
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { RpcError } from "../protocol/errors.ts";
-import type { SessionInfo, SessionState, Size } from "../protocol/schemas.ts";
+import type { ScreenSnapshot, SessionInfo, SessionState, Size } from "../protocol/schemas.ts";
 import { Screen } from "../terminal/screen.ts";
 import { RingBuffer } from "./ring.ts";
 import { parseSignal, signalNumber } from "./signals.ts";
@@ -116,6 +116,11 @@ export class Session {
   /** Has the screen caught up with every byte the program wrote? */
   get screenCurrent(): boolean {
     return this.screenOffset === this.ring.end;
+  }
+
+  /** The screen, with the output offset it reflects. */
+  snapshot(format: "text" | "ansi" = "text", scrollback = 0): ScreenSnapshot {
+    return { ...this.screen.snapshot(format, scrollback), offset: this.screenOffset };
   }
 
   on(fn: (e: SessionEvent) => void): () => void {

@@ -25,7 +25,7 @@ export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<W
     if (done) return;
     done = true;
     cleanup();
-    const result: WaitResult = { outcome, screen: s.screen.snapshot("text") };
+    const result: WaitResult = { outcome, screen: s.snapshot("text") };
     if (match) result.match = match;
     if (!s.running) {
       result.exit_code = s.exitCode;

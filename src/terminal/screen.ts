@@ -125,10 +125,10 @@ export class Screen {
     return null;
   }
 
-  snapshot(format: "text" | "ansi" = "text", scrollback = 0): ScreenSnapshot {
+  snapshot(format: "text" | "ansi" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset"> {
     const visible = this.lines();
     const above = scrollback > 0 ? this.scrollbackLines(scrollback) : [];
-    const snap: ScreenSnapshot = {
+    const snap: Omit<ScreenSnapshot, "offset"> = {
       lines: [...above, ...visible],
       scrollback_lines: above.length,
       cursor: this.cursor(),

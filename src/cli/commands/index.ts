@@ -11,5 +11,6 @@ import signal from "./signal.ts";
 import stop from "./stop.ts";
 import rm from "./rm.ts";
 import logs from "./logs.ts";
+import attach from "./attach.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach];

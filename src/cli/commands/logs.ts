@@ -1,6 +1,7 @@
 import { bool, num } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { sessionArg } from "./shared.ts";
+import { deferred } from "../../client/deferred.ts";
 
 const CHUNK = 1024 * 1024;
 
@@ -27,8 +28,7 @@ export default cliCommand({
       }
       return EXIT.OK;
     }
-    let resolve!: () => void;
-    const ended = new Promise<void>((r) => (resolve = r));
+    const { promise: ended, resolve } = deferred<void>();
     let chain = Promise.resolve();
     await client.subscribe({ session, events: ["output", "exit"], replay: from }, (e) => {
       if (e.type === "output") {

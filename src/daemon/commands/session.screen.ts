@@ -4,5 +4,5 @@ import { command } from "../command.ts";
 export default command({
   name: "session.screen",
   params: ScreenSchema,
-  exec: (p, { daemon }) => daemon.store.get(p.session).screen.snapshot(p.format, p.scrollback ?? 0),
+  exec: (p, { daemon }) => daemon.store.get(p.session).snapshot(p.format, p.scrollback ?? 0),
 });

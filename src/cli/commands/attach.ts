@@ -1,0 +1,93 @@
+import { bool, str, UsageError } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { encodeKey } from "../../terminal/keys.ts";
+import { sessionArg } from "./shared.ts";
+import { deferred } from "../../client/deferred.ts";
+
+// What attach leaves behind must be the user's own terminal: every mode a program may have
+// switched on through the live stream is switched off again.
+const RESTORE =
+  "\x1b[?1049l" + // back to the main screen, as it was before attach
+  "\x1b[0m\x1b[?25h\x1b[?1l\x1b>" + // attributes, cursor, cursor keys, keypad
+  "\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l" + // paste, mouse, focus
+  "\x1b[<u"; // kitty keyboard flags
+
+function writeOut(bytes: Uint8Array | string): Promise<void> {
+  return new Promise((resolve) => (process.stdout.write(bytes) ? resolve() : process.stdout.once("drain", resolve)));
+}
+
+export default cliCommand({
+  name: "attach",
+  summary: "use a session from this terminal (Ctrl-\\ detaches)",
+  usage: "termd attach SESSION [--read-only] [--detach-key KEY]",
+  help: [
+    "Shows the session's screen at once, then its live output; keys and window resizes go to the",
+    "session. The detach key (default C-\\, any key token) returns to this terminal, restored.",
+    "Several terminals can attach at once: the session takes the size of the smallest.",
+    "--read-only watches without typing.",
+  ].join("\n"),
+  flags: { "read-only": { kind: "boolean", short: "r" }, "detach-key": { kind: "string" } },
+  async run(a, ctx) {
+    const session = sessionArg(a);
+    if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError("attach needs a terminal on stdin and stdout");
+    let detachByte: string;
+    try {
+      detachByte = encodeKey(str(a, "detach-key") ?? "C-\\", { applicationCursor: false });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const readOnly = bool(a, "read-only");
+    const client = await ctx.client();
+    const size = () => ({ rows: process.stdout.rows || 24, cols: process.stdout.columns || 80 });
+
+    await client.call("session.resize", { session, ...size() });
+    const snap = await client.call("session.screen", { session, format: "ansi" });
+
+    const { promise: finished, resolve: finish } = deferred<string>();
+    let chain = Promise.resolve();
+    const onResize = () => void client.call("session.resize", { session, ...size() }).catch(() => {});
+    const onInput = (chunk: Buffer) => {
+      const text = chunk.toString("latin1");
+      const at = text.indexOf(detachByte);
+      const keys = at >= 0 ? chunk.subarray(0, Buffer.byteLength(text.slice(0, at), "latin1")) : chunk;
+      if (!readOnly && keys.length > 0) void client.call("session.input", { session, base64: keys.toString("base64") }).catch(() => {});
+      if (at >= 0) finish(`[detached from ${session}]`);
+    };
+
+    let message = `[detached from ${session}]`;
+    process.stdin.setRawMode(true);
+    process.stdin.resume();
+    try {
+      await writeOut("\x1b[?1049h\x1b[H\x1b[2J" + snap.ansi);
+      await client.subscribe({ session, events: ["output", "exit"], replay: snap.offset }, (e) => {
+        if (e.type === "output") {
+          const bytes = Buffer.from(String(e.data.base64), "base64");
+          chain = chain.then(async () => {
+            if (!process.stdout.write(bytes)) {
+              client.pause();
+              await new Promise((r) => process.stdout.once("drain", r));
+              client.resume();
+            }
+          });
+        } else if (e.type === "exit") {
+          const how = e.data.signal ? `signal ${e.data.signal}` : `code ${e.data.exit_code}`;
+          void chain.then(() => finish(`[${session} exited (${how})]`));
+        }
+      });
+      process.stdin.on("data", onInput);
+      process.stdout.on("resize", onResize);
+      void client.closed.then(() => finish("[the daemon closed the connection]"));
+      message = await finished;
+      await chain;
+      return EXIT.OK;
+    } finally {
+      process.stdin.off("data", onInput);
+      process.stdout.off("resize", onResize);
+      process.stdin.setRawMode(false);
+      process.stdin.pause();
+      await writeOut(RESTORE);
+      ctx.err(message);
+    }
+  },
+});
+

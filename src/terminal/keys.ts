@@ -82,10 +82,11 @@ function parseToken(token: string): { mods: Mods; base: string } {
   if (vim) t = vim[1]!;
   const mods: Mods = { shift: false, alt: false, ctrl: false };
   for (;;) {
-    const m = /^(ctrl|control|alt|meta|shift|c|m|s|a)[+-](.+)$/i.exec(t);
+    // tmux's one-letter prefixes are C- M- S- in either case; vim adds A- inside <…> only,
+    // so a bare "a-b" is not mistaken for Alt+b.
+    const m = (vim ? /^(ctrl|control|alt|meta|shift|c|m|s|a)[+-](.+)$/i : /^(ctrl|control|alt|meta|shift|c|m|s)[+-](.+)$/i).exec(t);
     if (!m) break;
     const mod = m[1]!.toLowerCase();
-    // "C-" / "S-" / "M-" are single-letter prefixes; a lone "-" key would otherwise match.
     if (mod === "c" || mod === "ctrl" || mod === "control") mods.ctrl = true;
     else if (mod === "m" || mod === "alt" || mod === "meta" || mod === "a") mods.alt = true;
     else mods.shift = true;

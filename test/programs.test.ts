@@ -165,7 +165,8 @@ describe("python3", () => {
     await c.call("session.input", { session: "py", keys: ["Enter"] });
     const w = await c.call("session.wait", { session: "py", regex: "^42$" });
     expect(w.outcome).toBe("matched");
-    expect(w.screen.lines.slice(0, 3)).toEqual([">>> 6*7", "42", ">>> "]);
+    // The next prompt may not be drawn yet when 42 is: only the lines up to the answer are certain.
+    expect(w.screen.lines.slice(0, 2)).toEqual([">>> 6*7", "42"]);
     await c.call("session.input", { session: "py", keys: ["C-d"] });
     expect((await c.call("session.wait", { session: "py", exit: true })).exit_code).toBe(0);
   });

@@ -80,3 +80,11 @@ export function bool(p: Parsed, name: string): boolean {
 export function strs(p: Parsed, name: string): string[] {
   return (p.flags.get(name) ?? []) as string[];
 }
+
+/** "90s", "30m", "24h", "2d", "500ms", or plain seconds → milliseconds. */
+export function parseDuration(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--${flag} needs a duration like 90s, 30m, 24h or 2d, not ${JSON.stringify(text)}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? "s") as "ms" | "s" | "m" | "h" | "d"];
+  return Math.round(Number(m[1]) * unit);
+}

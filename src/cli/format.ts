@@ -12,9 +12,9 @@ export function table(rows: string[][]): string {
 }
 
 export function statusOf(s: SessionInfo): string {
-  if (s.state === "running") return "running";
   if (s.signal) return `${s.state} (${s.signal})`;
-  return `${s.state} (${s.exit_code})`;
+  if (s.exit_code !== null) return `${s.state} (${s.exit_code})`;
+  return s.state;
 }
 
 export function describeSession(s: SessionInfo): string {

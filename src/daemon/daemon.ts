@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, unlinkSync } from "node:fs";
 import type { TCPSocketListener, UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
+import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 
@@ -11,7 +12,12 @@ export interface DaemonOptions {
   stateDir: string;
   /** Grace between SIGTERM and SIGKILL for session.stop and shutdown. */
   stopGraceMs: number;
+  /** How long an ended session is kept before it is forgotten. */
+  ttlMs: number;
 }
+
+/** Eviction runs at most this often (and more often for short TTLs). */
+const EVICT_EVERY_MS = 60_000;
 
 export class Daemon {
   readonly store: SessionStore;
@@ -21,6 +27,8 @@ export class Daemon {
   private listener: UnixSocketListener<ConnData> | TCPSocketListener<ConnData> | null = null;
   private releaseLock: (() => void) | null = null;
   private shuttingDown: Promise<void> | null = null;
+  private readonly records: SqliteRecords;
+  private evictTimer: Timer | null = null;
   readonly stopped = Promise.withResolvers<void>();
 
   constructor(readonly options: DaemonOptions) {
@@ -29,7 +37,8 @@ export class Daemon {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TERMD_")) baseEnv[k] = v;
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
-    this.store = new SessionStore({ stateDir: options.stateDir, baseEnv });
+    this.records = new SqliteRecords(options.stateDir);
+    this.store = new SessionStore({ stateDir: options.stateDir, baseEnv, records: this.records });
   }
 
   uptimeS(): number {
@@ -42,6 +51,9 @@ export class Daemon {
     this.releaseLock = takeLock(path);
     try {
       await clearStaleSocket(path);
+      this.store.restore();
+      this.store.evict(this.options.ttlMs);
+      this.evictTimer = setInterval(() => this.store.evict(this.options.ttlMs), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
       const old = process.umask(0o177);
       try {
         this.listener = Bun.listen<ConnData>({
@@ -81,6 +93,8 @@ export class Daemon {
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
     this.store.killAll();
+    if (this.evictTimer) clearInterval(this.evictTimer);
+    this.evictTimer = null;
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;

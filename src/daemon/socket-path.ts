@@ -31,12 +31,18 @@ export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> 
   });
 }
 
+/** Alive and not a zombie: a killed daemon may linger unreaped where nothing reaps orphans. */
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
   }
 }
 

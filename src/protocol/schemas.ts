@@ -113,7 +113,7 @@ export const UnsubscribeSchema = v.object({
 
 // ---- results ----
 
-export type SessionState = "running" | "exited" | "stopped" | "killed" | "failed";
+export type SessionState = "running" | "exited" | "stopped" | "killed" | "failed" | "lost";
 
 export interface Size {
   rows: number;

@@ -2,7 +2,9 @@
 // buffer for readers, append-only log file for every byte, headless Screen for what is shown),
 // and its lifecycle. Output is never dropped: the screen consumes the byte stream at its own pace
 // from the ring (or, if it fell that far behind, the log), so a flood costs latency, not bytes.
-import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync } from "node:fs";
+// A session restored after a daemon restart has no child: its ring and screen are rebuilt from
+// the log, so its output and final screen stay readable.
+import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { RpcError } from "../protocol/errors.ts";
@@ -23,8 +25,29 @@ export interface SessionSpec {
   logDir: string;
 }
 
+/** What outlives the daemon: enough to list a session and rebuild its screen from the log. */
+export interface SessionRecord {
+  id: string;
+  name: string;
+  command: string[];
+  cwd: string;
+  pid: number | null;
+  state: SessionState;
+  exit_code: number | null;
+  signal: string | null;
+  error: string | null;
+  created_at: string;
+  ended_at: string | null;
+  rows: number;
+  cols: number;
+  scrollback: number;
+  term: string;
+}
+
 export type SessionEvent =
   | { type: "output"; from: number; to: number; data: Uint8Array }
+  | { type: "input"; data: string | Uint8Array }
+  | { type: "resize"; size: Size }
   | { type: "screen"; seq: number }
   | { type: "title"; title: string }
   | { type: "state"; state: SessionState }
@@ -36,73 +59,128 @@ const SLICE_BUDGET_MS = 8;
 /** How long an exited child's last bytes may take to drain from the PTY. */
 const DRAIN_MS = 250;
 
+export function logPathOf(logDir: string, id: string): string {
+  return join(logDir, `${id}.log`);
+}
+
 export class Session {
   readonly id: string;
   name: string;
   readonly command: string[];
   readonly cwd: string;
-  readonly createdAt = new Date();
+  readonly createdAt: Date;
+  readonly term: string;
+  readonly scrollback: number;
   endedAt: Date | null = null;
   state: SessionState = "running";
   exitCode: number | null = null;
   signal: string | null = null;
-  error: string | undefined;
+  error: string | null = null;
   readonly ring = new RingBuffer();
   readonly screen: Screen;
   readonly logPath: string;
   /** Offset up to which the screen has parsed the output. */
   screenOffset = 0;
-  /** performance.now() of the last output byte or screen change; wait's "settled" clock. */
+  /** performance.now() of the last output byte, input or screen change; wait's "settled" clock. */
   lastActivity = performance.now();
-  private logFd: number | null;
-  private readonly proc: Subprocess;
+  private logFd: number | null = null;
+  private proc: Subprocess | null = null;
+  private pid: number | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private pumping = false;
   private stopRequested = false;
   private killSent: string | null = null;
-  private ptyClosed = Promise.withResolvers<void>();
   readonly ended: Promise<void>;
+  private markEnded: () => void = () => {};
 
-  constructor(spec: SessionSpec) {
-    this.id = spec.id;
-    this.name = spec.name;
-    this.command = spec.command;
-    this.cwd = spec.cwd;
+  private constructor(r: SessionRecord, logDir: string) {
+    this.id = r.id;
+    this.name = r.name;
+    this.command = r.command;
+    this.cwd = r.cwd;
+    this.createdAt = new Date(r.created_at);
+    this.term = r.term;
+    this.scrollback = r.scrollback;
+    this.logPath = logPathOf(logDir, r.id);
+    this.screen = new Screen({
+      rows: r.rows,
+      cols: r.cols,
+      scrollback: r.scrollback,
+      onReply: (reply) => this.running && this.writeInput(reply),
+    });
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  /** Starts the program on a new PTY. Throws SPAWN_FAILED with the reason when it cannot. */
+  static spawn(spec: SessionSpec): Session {
     let isDir = false;
     try {
       isDir = statSync(spec.cwd).isDirectory();
     } catch {}
     if (!isDir) throw new RpcError("SPAWN_FAILED", `cwd ${spec.cwd} is not a directory`);
     mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
-    this.logPath = join(spec.logDir, `${spec.id}.log`);
-    this.logFd = openSync(this.logPath, "a", 0o600);
-    this.screen = new Screen({
-      ...spec.size,
-      scrollback: spec.scrollback,
-      onReply: (reply) => this.writeInput(reply),
-    });
+    const s = new Session(
+      {
+        id: spec.id,
+        name: spec.name,
+        command: spec.command,
+        cwd: spec.cwd,
+        pid: null,
+        state: "running",
+        exit_code: null,
+        signal: null,
+        error: null,
+        created_at: new Date().toISOString(),
+        ended_at: null,
+        rows: spec.size.rows,
+        cols: spec.size.cols,
+        scrollback: spec.scrollback,
+        term: spec.term,
+      },
+      spec.logDir,
+    );
+    s.logFd = openSync(s.logPath, "a", 0o600);
+    const ptyClosed = Promise.withResolvers<void>();
     try {
-      this.proc = Bun.spawn(spec.command, {
+      s.proc = Bun.spawn(spec.command, {
         cwd: spec.cwd,
         env: { ...spec.env, TERM: spec.term },
         terminal: {
           rows: spec.size.rows,
           cols: spec.size.cols,
           name: spec.term,
-          data: (_t, data) => this.onOutput(data),
-          exit: () => this.ptyClosed.resolve(),
+          data: (_t, data) => s.onOutput(data),
+          exit: () => ptyClosed.resolve(),
         },
       });
     } catch (err) {
-      this.closeLog();
-      this.screen.dispose();
+      s.closeLog();
+      s.screen.dispose();
       throw new RpcError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
     }
-    this.ended = this.proc.exited.then(() => this.onExit());
+    s.pid = s.proc.pid;
+    void s.proc.exited.then(() => s.onExit(ptyClosed.promise));
+    return s;
   }
 
-  get pid(): number {
-    return this.proc.pid;
+  /**
+   * A session from an earlier daemon: no child, output from its log, screen rebuilt by replaying
+   * the log. One that was running when that daemon died is `lost`.
+   */
+  static restore(r: SessionRecord, logDir: string): Session {
+    const s = new Session(r, logDir);
+    s.pid = r.pid;
+    s.state = r.state === "running" ? "lost" : r.state;
+    s.exitCode = r.exit_code;
+    s.signal = r.signal;
+    s.error = r.state === "running" ? "the daemon ended while the program ran" : r.error;
+    s.endedAt = r.ended_at ? new Date(r.ended_at) : new Date();
+    const size = existsSync(s.logPath) ? statSync(s.logPath).size : 0;
+    s.ring.end = Math.max(0, size - s.ring.capacity);
+    s.ring.append(s.readLog(s.ring.end, size - s.ring.end));
+    s.markEnded();
+    s.pumpScreen();
+    return s;
   }
 
   get running(): boolean {
@@ -156,6 +234,7 @@ export class Session {
     const title = this.screen.title;
     while (this.screenOffset < this.ring.end) {
       const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
+      if (chunk.length === 0) break;
       this.screenOffset += chunk.length;
       this.screen.writeSync(chunk);
       if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
@@ -174,15 +253,22 @@ export class Session {
   /** Output bytes [from, from+max) from the ring, or from the log file once the ring moved on. */
   readOutput(from: number, max: number): Uint8Array {
     const start = Math.min(from, this.ring.end);
-    const fromRing = this.ring.read(start, max);
-    if (fromRing) return fromRing;
-    const len = Math.min(max, this.ring.end - start);
+    return this.ring.read(start, max) ?? this.readLog(start, Math.min(max, this.ring.end - start));
+  }
+
+  private readLog(from: number, len: number): Uint8Array {
     const out = new Uint8Array(len);
-    const fd = openSync(this.logPath, "r");
+    if (len === 0) return out;
+    let fd: number;
+    try {
+      fd = openSync(this.logPath, "r");
+    } catch {
+      return out.subarray(0, 0);
+    }
     try {
       let got = 0;
       while (got < len) {
-        const n = readSync(fd, out, got, len - got, start + got);
+        const n = readSync(fd, out, got, len - got, from + got);
         if (n <= 0) break;
         got += n;
       }
@@ -193,23 +279,26 @@ export class Session {
   }
 
   writeInput(data: string | Uint8Array): number {
-    if (!this.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
-    const t = this.proc.terminal;
-    if (!t || t.closed) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} has no terminal`);
+    const t = this.proc?.terminal;
+    if (!this.running || !t || t.closed) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
-    return t.write(data);
+    const n = t.write(data);
+    this.emit({ type: "input", data });
+    return n;
   }
 
   resize(size: Size): void {
-    if (this.running) this.proc.terminal?.resize(size.cols, size.rows);
+    if (size.rows === this.size.rows && size.cols === this.size.cols) return;
+    if (this.running) this.proc?.terminal?.resize(size.cols, size.rows);
     this.screen.resize(size);
     this.lastActivity = performance.now();
+    this.emit({ type: "resize", size });
   }
 
   sendSignal(sig: string | number): string {
-    if (!this.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
     const { name } = parseSignal(sig);
+    if (!this.running || !this.proc) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
     this.killSent = name;
     this.proc.kill(name);
     return name;
@@ -217,45 +306,68 @@ export class Session {
 
   /** SIGTERM, then SIGKILL once `graceMs` passed; resolves when the child is gone. */
   async stop(graceMs: number): Promise<void> {
-    if (this.running) {
+    if (this.running && this.proc) {
+      const proc = this.proc;
       this.stopRequested = true;
-      this.proc.kill("SIGTERM");
-      const timer = setTimeout(() => this.running && this.proc.kill("SIGKILL"), graceMs);
+      proc.kill("SIGTERM");
+      const timer = setTimeout(() => this.running && proc.kill("SIGKILL"), graceMs);
       await this.ended;
       clearTimeout(timer);
     }
     await this.ended;
   }
 
-  private async onExit(): Promise<void> {
+  private async onExit(ptyClosed: Promise<void>): Promise<void> {
+    const proc = this.proc!;
     // The last bytes may still sit in the PTY after the child exited; give them a moment.
     let timer: Timer | undefined;
-    await Promise.race([this.ptyClosed.promise, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+    await Promise.race([ptyClosed, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
     clearTimeout(timer);
-    this.proc.terminal?.close();
+    proc.terminal?.close();
     this.pumpScreen();
-    const code = this.proc.signalCode;
+    const code = proc.signalCode;
     const sig = typeof code === "number" ? parseSignal(code).name : code;
     this.signal = sig ?? null;
-    this.exitCode = sig ? 128 + signalNumber(sig) : this.proc.exitCode;
+    this.exitCode = sig ? 128 + signalNumber(sig) : proc.exitCode;
     this.endedAt = new Date();
     if (this.stopRequested) this.state = "stopped";
     else if (sig && sig === this.killSent) this.state = "killed";
     else if (sig || this.exitCode !== 0) this.state = "failed";
     else this.state = "exited";
     this.closeLog();
+    this.markEnded();
     this.emit({ type: "state", state: this.state });
     this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
   }
 
   /** Kills the child without grace; used when the daemon itself goes away. */
   kill(): void {
-    if (this.running) this.proc.kill("SIGKILL");
+    if (this.running) this.proc?.kill("SIGKILL");
   }
 
   private closeLog(): void {
     if (this.logFd !== null) closeSync(this.logFd);
     this.logFd = null;
+  }
+
+  record(): SessionRecord {
+    return {
+      id: this.id,
+      name: this.name,
+      command: this.command,
+      cwd: this.cwd,
+      pid: this.pid,
+      state: this.state,
+      exit_code: this.exitCode,
+      signal: this.signal,
+      error: this.error,
+      created_at: this.createdAt.toISOString(),
+      ended_at: this.endedAt?.toISOString() ?? null,
+      rows: this.size.rows,
+      cols: this.size.cols,
+      scrollback: this.scrollback,
+      term: this.term,
+    };
   }
 
   info(): SessionInfo {
@@ -264,7 +376,7 @@ export class Session {
       name: this.name,
       command: this.command,
       cwd: this.cwd,
-      pid: this.proc?.pid ?? null,
+      pid: this.pid,
       state: this.state,
       exit_code: this.exitCode,
       signal: this.signal,

@@ -1,20 +1,42 @@
-// The registry of sessions: ids, unique names, lookup by either, and disposal. The only owner of
-// Session objects; everything else looks them up here.
+// The registry of sessions: ids, unique names, lookup by either, persistence of their records,
+// eviction of ended ones after a TTL, and disposal. The only owner of Session objects.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
-import { Session } from "./session.ts";
+import { Session, type SessionRecord } from "./session.ts";
+
+/** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
+export interface RecordStore {
+  save(r: SessionRecord): void;
+  delete(id: string): void;
+  all(): SessionRecord[];
+}
 
 export interface StoreOptions {
   stateDir: string;
   /** Environment every session starts from (the daemon's own, normally). */
   baseEnv: Record<string, string>;
+  records?: RecordStore;
 }
 
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
+  private readonly logDir: string;
 
-  constructor(private readonly opts: StoreOptions) {}
+  constructor(private readonly opts: StoreOptions) {
+    this.logDir = join(opts.stateDir, "logs");
+  }
+
+  /** Brings back the sessions an earlier daemon left: listed, readable, none running. */
+  restore(): void {
+    for (const r of this.opts.records?.all() ?? []) {
+      if (this.byId.has(r.id)) continue;
+      const s = Session.restore(r, this.logDir);
+      this.byId.set(s.id, s);
+      if (r.state !== s.state) this.opts.records?.save(s.record());
+    }
+  }
 
   private newId(): string {
     for (;;) {
@@ -36,7 +58,7 @@ export class SessionStore {
     const name = p.name ?? id;
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
-    const session = new Session({
+    const session = Session.spawn({
       id,
       name,
       command,
@@ -45,9 +67,16 @@ export class SessionStore {
       size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
       scrollback: p.scrollback ?? 1000,
       term: p.term ?? "xterm-256color",
-      logDir: join(this.opts.stateDir, "logs"),
+      logDir: this.logDir,
     });
     this.byId.set(id, session);
+    const records = this.opts.records;
+    if (records) {
+      records.save(session.record());
+      session.on((e) => {
+        if (e.type === "state" || e.type === "resize") records.save(session.record());
+      });
+    }
     return session;
   }
 
@@ -62,9 +91,24 @@ export class SessionStore {
     return [...this.byId.values()];
   }
 
+  /** Forgets a session: its record, its log, its screen. */
   remove(s: Session): void {
     this.byId.delete(s.id);
     s.dispose();
+    this.opts.records?.delete(s.id);
+    rmSync(s.logPath, { force: true });
+  }
+
+  /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */
+  evict(ttlMs: number, now = Date.now()): number {
+    let n = 0;
+    for (const s of this.list()) {
+      if (!s.running && s.endedAt && now - s.endedAt.getTime() >= ttlMs) {
+        this.remove(s);
+        n++;
+      }
+    }
+    return n;
   }
 
   async stopAll(graceMs: number): Promise<void> {

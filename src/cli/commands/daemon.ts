@@ -1,9 +1,11 @@
-import { num, str, UsageError } from "../args.ts";
+import { num, parseDuration, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
+
+const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 
 function processAlive(pid: number): boolean {
   try {
@@ -19,14 +21,17 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] | termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: [
     "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
     "                      every session and exits on SIGTERM or SIGINT",
+    "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
+    "  --stop-grace MS     SIGTERM-to-SIGKILL grace of session.stop and shutdown (default 5000)",
+    "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
     "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
     "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, grace: { kind: "number" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -60,6 +65,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       socketPath: ctx.socketPath,
       stateDir: str(a, "state-dir") ?? defaultStateDir(),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
+      ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
     });
   },
   });

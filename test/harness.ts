@@ -33,12 +33,12 @@ export class TestDaemon {
     return { ...(process.env as Record<string, string>), TERMD_SOCKET: this.socket, TERMD_STATE_DIR: this.stateDir };
   }
 
-  /** `socket` reuses a path (say, a dead daemon's); by default each daemon gets a fresh temp one. */
-  static async start(opts: { bin?: string[]; args?: string[]; socket?: string } = {}): Promise<TestDaemon> {
+  /** `socket` and `stateDir` reuse a dead daemon's; by default each daemon gets fresh temp ones. */
+  static async start(opts: { bin?: string[]; args?: string[]; socket?: string; stateDir?: string } = {}): Promise<TestDaemon> {
     const bin = opts.bin ?? SOURCE_BIN;
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
     const socket = opts.socket ?? join(dir, "run", "termd.sock");
-    const stateDir = join(dir, "state");
+    const stateDir = opts.stateDir ?? join(dir, "state");
     const proc = Bun.spawn([...bin, "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000", ...(opts.args ?? [])], {
       stdin: "ignore",
       stdout: "pipe",

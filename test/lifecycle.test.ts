@@ -1,0 +1,95 @@
+// Sessions outlive the daemon's restarts: records in sqlite, output in logs, states that say how
+// each one ended, eviction after the TTL, and no child left behind when the daemon dies.
+import { expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { TestDaemon } from "./harness.ts";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // An exited child whose parent (the killed daemon) is not reaped yet is a zombie: gone.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+}
+
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+test("the log holds every byte a flood of random bytes wrote, checksum for checksum", async () => {
+  await using d = await TestDaemon.start();
+  const file = join(d.dir, "random.bin");
+  const random = new Uint8Array(8 * 1024 * 1024);
+  for (let i = 0; i < random.length; i += 65536) crypto.getRandomValues(random.subarray(i, i + 65536));
+  writeFileSync(file, random);
+  const c = await d.client();
+  // Raw output mode: the line discipline passes the bytes through unchanged (no \n → \r\n).
+  await c.call("session.create", { name: "flood", command: ["bash", "-c", `stty raw -echo -opost; cat ${file}`] });
+  expect((await c.call("session.wait", { session: "flood", exit: true, timeout_ms: 60_000 })).outcome).toBe("exited");
+  const info = await c.call("session.info", { session: "flood" });
+  const log = readFileSync(join(d.stateDir, "logs", `${info.id}.log`));
+  const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+  expect(log.length).toBe(8 * 1024 * 1024);
+  expect(sha(log)).toBe(sha(readFileSync(file)));
+  expect(info.bytes_out).toBe(8 * 1024 * 1024);
+});
+
+test("after kill -9 the daemon's children are gone and a new daemon lists its sessions, readable", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "done", command: ["bash", "-c", "printf '\\e]2;the-title\\a'; echo finished-output; exit 4"] });
+  const live = await c.call("session.create", { name: "live", command: ["bash", "-c", "echo still-running; exec sleep 1000"] });
+  await c.call("session.wait", { session: "done", exit: true });
+  await c.call("session.wait", { session: "live", text: "still-running" });
+
+  d.proc.kill("SIGKILL");
+  await d.proc.exited;
+  await until(() => !alive(live.pid!), "the orphaned child to end");
+
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const c2 = await again.client();
+  const { sessions } = await c2.call("session.list");
+  const byName = Object.fromEntries(sessions.map((s) => [s.name, s]));
+  expect(byName.done).toMatchObject({ state: "failed", exit_code: 4, title: "the-title" });
+  expect(byName.live).toMatchObject({ state: "lost", error: "the daemon ended while the program ran" });
+  expect((await c2.call("session.screen", { session: "done" })).lines[0]).toBe("finished-output");
+  expect((await c2.call("session.screen", { session: "live" })).lines[0]).toBe("still-running");
+  const out = await c2.call("session.output", { session: "live", from: 0 });
+  expect(Buffer.from(out.base64, "base64").toString()).toBe("still-running\r\n");
+  expect(out.eof).toBe(true);
+  // A restored session can be waited on (it has ended) but not typed into.
+  expect((await c2.call("session.wait", { session: "live", exit: true })).outcome).toBe("exited");
+  await expect(c2.call("session.input", { session: "live", text: "x" })).rejects.toMatchObject({ name: "SESSION_NOT_RUNNING" });
+  await c2.call("session.remove", { session: "live" });
+  expect(existsSync(join(d.stateDir, "logs", `${live.id}.log`))).toBe(false);
+});
+
+test("sessions stopped by daemon stop are listed as stopped after the restart", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "cat", command: ["cat"] });
+  expect((await d.cli(["daemon", "stop", "--grace", "200"])).code).toBe(0);
+  await d.proc.exited;
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const info = await (await again.client()).call("session.info", { session: "cat" });
+  expect(info).toMatchObject({ state: "stopped", signal: "SIGTERM", exit_code: 143 });
+});
+
+test("ended sessions are evicted once the TTL has passed; running ones are kept", async () => {
+  await using d = await TestDaemon.start({ args: ["--ttl", "200ms"] });
+  const c = await d.client();
+  await c.call("session.create", { name: "short", command: ["true"] });
+  await c.call("session.create", { name: "long", command: ["cat"] });
+  await c.call("session.wait", { session: "short", exit: true });
+  await until(async () => (await c.call("session.list")).sessions.length === 1, "eviction");
+  expect((await c.call("session.list")).sessions.map((s) => s.name)).toEqual(["long"]);
+});

@@ -1,17 +1,33 @@
 // One client connection: NDJSON framing in, concurrent dispatch, replies and events out through a
 // queue that respects socket backpressure. A bad line gets an error reply; an oversized line gets
-// one and the connection is closed; nothing here can take down the daemon or another client.
+// one and the connection is closed; nothing here can take down the daemon or another client. A
+// client that stops reading holds up its own requests, and the memory they cost stays bounded.
 import type { Socket } from "bun";
 import { RpcError } from "../protocol/errors.ts";
-import { LineSplitter } from "../protocol/framing.ts";
+import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
-import { dispatch, errorReply } from "./dispatch.ts";
+import type { CallContext } from "./command.ts";
+import { dispatch, errorReply, refuse } from "./dispatch.ts";
 import { Subscription, type EventSink } from "./subscription.ts";
 
 /** Queue size past which output events wait for the socket to drain. */
 const HIGH_WATER = 4 * 1024 * 1024;
+/**
+ * Reply bytes a client may leave unread before its next requests wait for it to read (and the
+ * most one batch may ask for): a 100-byte session.output request can cost an 11 MB reply, so
+ * without a bound a client that pipelines them and never reads grows the daemon without end.
+ */
+const MAX_UNREAD = 16 * 1024 * 1024;
+
+type HeldFrame = Exclude<Frame, { tooLong: number }>;
+
+/** Resolves once `p` settles or after one turn of the event loop, whichever comes first. */
+function settledOrNextTurn(p: Promise<unknown>): Promise<unknown> {
+  const turn = new Promise<void>((resolve) => setImmediate(resolve));
+  return Promise.race([p, turn]).catch((err) => console.error("termd: request failed:", err));
+}
 
 export interface ConnData {
   conn?: Connection;
@@ -25,6 +41,11 @@ export class Connection implements EventSink {
   private readonly abort = new AbortController();
   private readonly subs = new Map<string, Subscription>();
   private readonly encoder = new TextEncoder();
+  /** Lines received and not handled yet: they wait while the client is behind on its replies. */
+  private held: HeldFrame[] = [];
+  private heldAt = 0;
+  private heldChars = 0;
+  private releasing = false;
 
   constructor(
     private readonly socket: Socket<ConnData>,
@@ -36,6 +57,9 @@ export class Connection implements EventSink {
   }
 
   onData(chunk: Uint8Array): void {
+    // socket.end() only half-closes: what the client sent before it saw the close may still
+    // arrive, and none of it may run (a request after an oversized line must not take effect).
+    if (this.closed) return;
     this.daemon.counters.bytesIn += chunk.length;
     for (const frame of this.splitter.push(chunk)) {
       if ("tooLong" in frame) {
@@ -44,38 +68,99 @@ export class Connection implements EventSink {
         this.end();
         return;
       }
-      if ("invalidUtf8" in frame) {
-        this.send(errorReply(null, new RpcError("PARSE_ERROR", "request line is not valid UTF-8")));
-        continue;
-      }
-      if (frame.line.trim() === "") continue;
-      this.handleLine(frame.line);
+      if ("line" in frame && frame.line.trim() === "") continue;
+      this.held.push(frame);
+      this.heldChars += "line" in frame ? frame.line.length : 1;
     }
+    // Requests waiting for a client that does not read are bounded like one line: past that it is cut off.
+    if (this.heldChars > MAX_LINE_BYTES && this.queued >= MAX_UNREAD) {
+      const err = new RpcError("PAYLOAD_TOO_LARGE", `over ${MAX_LINE_BYTES} bytes of requests wait for replies to be read; closing`);
+      this.send(errorReply(null, err));
+      this.end();
+      return;
+    }
+    void this.release();
   }
 
-  private handleLine(line: string): void {
+  /**
+   * Handles held lines in order while the client keeps up: with MAX_UNREAD bytes queued, the rest
+   * wait until it reads. Each line's reply is queued before the next line runs (a long call such
+   * as session.wait gets one turn of the event loop, then goes on alongside the next ones), so the
+   * queue is checked against what the requests before actually produced.
+   */
+  private async release(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    while (this.heldAt < this.held.length && !this.closed && this.queued < MAX_UNREAD) {
+      const frame = this.held[this.heldAt++]!;
+      this.heldChars -= "line" in frame ? frame.line.length : 1;
+      const done = this.handleFrame(frame);
+      // Only a line with more behind it waits; a lone one goes its way as before.
+      if (this.heldAt < this.held.length) await settledOrNextTurn(done);
+    }
+    if (this.heldAt === this.held.length) {
+      this.held = [];
+      this.heldAt = 0;
+    }
+    this.releasing = false;
+  }
+
+  private handleFrame(frame: HeldFrame): Promise<unknown> {
+    if ("invalidUtf8" in frame) {
+      this.send(errorReply(null, new RpcError("PARSE_ERROR", "request line is not valid UTF-8")));
+      return Promise.resolve();
+    }
     let msg: unknown;
     try {
-      msg = JSON.parse(line);
+      msg = JSON.parse(frame.line);
     } catch (err) {
       this.send(errorReply(null, new RpcError("PARSE_ERROR", `invalid JSON: ${(err as Error).message}`)));
-      return;
+      return Promise.resolve();
     }
     const ctx = { daemon: this.daemon, conn: this, signal: this.abort.signal };
     if (Array.isArray(msg)) {
-      if (msg.length === 0) return this.send(errorReply(null, new RpcError("INVALID_REQUEST", "empty batch")));
-      void Promise.all(msg.map((m) => dispatch(m, ctx))).then((replies) => {
-        const out = replies.filter((r) => r !== null);
-        if (out.length > 0) this.send(out);
-      });
-      return;
+      if (msg.length > 0) return this.handleBatch(msg, ctx);
+      this.send(errorReply(null, new RpcError("INVALID_REQUEST", "empty batch")));
+      return Promise.resolve();
     }
-    void dispatch(msg, ctx).then((reply) => reply && this.send(reply));
+    return dispatch(msg, ctx).then((reply) => reply && this.send(reply));
+  }
+
+  /**
+   * A batch's requests run in order, paced like separate lines, and its replies go out together.
+   * Once they pass MAX_UNREAD the remaining requests are refused unrun (as geth does), so one
+   * line cannot ask for unbounded output.
+   */
+  private async handleBatch(msgs: unknown[], ctx: CallContext): Promise<void> {
+    let size = 0;
+    const replies: Promise<string | null>[] = [];
+    for (const [i, m] of msgs.entries()) {
+      if (size > MAX_UNREAD) {
+        const err = new RpcError("PAYLOAD_TOO_LARGE", `batch reply over ${MAX_UNREAD} bytes; send this request again`);
+        const reply = refuse(m, err);
+        replies.push(Promise.resolve(reply && JSON.stringify(reply)));
+        continue;
+      }
+      const line = dispatch(m, ctx).then((reply) => {
+        if (!reply) return null;
+        const json = JSON.stringify(reply);
+        size += json.length;
+        return json;
+      });
+      replies.push(line);
+      if (i < msgs.length - 1) await settledOrNextTurn(line);
+    }
+    const out = (await Promise.all(replies)).filter((r) => r !== null);
+    if (out.length > 0) this.sendLine(`[${out.join(",")}]`);
   }
 
   send(msg: unknown): void {
+    this.sendLine(JSON.stringify(msg));
+  }
+
+  private sendLine(json: string): void {
     if (this.closed) return;
-    this.queue.push(this.encoder.encode(JSON.stringify(msg) + "\n"));
+    this.queue.push(this.encoder.encode(json + "\n"));
     this.queued += this.queue.at(-1)!.length;
     this.flush();
   }
@@ -97,6 +182,7 @@ export class Connection implements EventSink {
       }
       this.queue.shift();
     }
+    if (this.queued < MAX_UNREAD) void this.release();
     if (this.queued < HIGH_WATER) for (const sub of this.subs.values()) sub.catchUp();
   }
 
@@ -106,8 +192,7 @@ export class Connection implements EventSink {
       sub = new Subscription(session, this, replayFrom);
       this.subs.set(session.id, sub);
     }
-    for (const e of events) sub.events.add(e);
-    sub.catchUp();
+    sub.add(events);
     return sub;
   }
 
@@ -134,6 +219,8 @@ export class Connection implements EventSink {
     this.closed = true;
     this.queue.length = 0;
     this.queued = 0;
+    this.held = [];
+    this.heldAt = 0;
     this.abort.abort();
     for (const sub of this.subs.values()) sub.dispose();
     this.subs.clear();

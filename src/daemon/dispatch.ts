@@ -28,8 +28,15 @@ function isId(x: unknown): x is Id {
   return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
 }
 
-/** Runs one request object; resolves to its reply, or null for a notification. */
-export async function dispatch(msg: unknown, ctx: CallContext): Promise<Reply | null> {
+interface Request {
+  id: Id;
+  notification: boolean;
+  method: string;
+  params: unknown;
+}
+
+/** The request in a parsed message, or the reply refusing it. */
+function parseRequest(msg: unknown): Request | Reply {
   if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
     return errorReply(null, new RpcError("INVALID_REQUEST", "a request must be a JSON object"));
   }
@@ -38,12 +45,25 @@ export async function dispatch(msg: unknown, ctx: CallContext): Promise<Reply | 
   if (req.jsonrpc !== "2.0" || typeof req.method !== "string" || ("id" in req && !isId(req.id))) {
     return errorReply(id, new RpcError("INVALID_REQUEST", 'a request needs "jsonrpc":"2.0", a string "method" and an optional id'));
   }
-  const notification = !("id" in req);
+  return { id, notification: !("id" in req), method: req.method, params: req.params };
+}
+
+/** Runs one request object; resolves to its reply, or null for a notification. */
+export async function dispatch(msg: unknown, ctx: CallContext): Promise<Reply | null> {
+  const req = parseRequest(msg);
+  if (!("method" in req)) return req;
   const reply = await run(req.method, req.params, ctx).then(
-    (result): Reply => ({ jsonrpc: "2.0", id, result }),
-    (err): Reply => errorReply(id, err),
+    (result): Reply => ({ jsonrpc: "2.0", id: req.id, result }),
+    (err): Reply => errorReply(req.id, err),
   );
-  return notification ? null : reply;
+  return req.notification ? null : reply;
+}
+
+/** The reply to a request answered with `err` without running it; null for a notification. */
+export function refuse(msg: unknown, err: RpcError): Reply | null {
+  const req = parseRequest(msg);
+  if (!("method" in req)) return req;
+  return req.notification ? null : errorReply(req.id, err);
 }
 
 async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {

@@ -26,15 +26,18 @@ export class Subscription {
     replayFrom: number | null,
   ) {
     this.sent = replayFrom ?? session.ring.end;
+    this.from = this.sent;
     this.off = session.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
     if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
   }
 
-  /** Where output delivery starts: the client can tell what came before from session.output. */
-  get from(): number {
-    return this.sent;
-  }
+  /**
+   * Where output delivery starts for the latest subscribe call: the client can tell what came
+   * before from session.output. Kept apart from `sent`, which the catch-up on subscribing moves on
+   * at once (a replay from 0 used to report the end of the catch-up instead of 0).
+   */
+  from: number;
 
   private emit(type: EventType, data: Record<string, unknown>): void {
     this.sink.sendEvent({ type, session: this.session.name, timestamp: new Date().toISOString(), data });
@@ -56,6 +59,13 @@ export class Subscription {
         this.catchUp();
         break;
     }
+  }
+
+  /** Adds event types, then sends what is due from `from` on. */
+  add(events: EventType[]): void {
+    for (const e of events) this.events.add(e);
+    this.from = this.sent;
+    this.catchUp();
   }
 
   /** Sends every output byte not yet sent, as far as the sink has room; then a pending exit. */

@@ -88,6 +88,7 @@ export class Session {
   private pid: number | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private pumping = false;
+  private pumpScheduled = false;
   private stopRequested = false;
   private killSent: string | null = null;
   readonly ended: Promise<void>;
@@ -225,9 +226,13 @@ export class Session {
     this.pumpScreen();
   }
 
-  /** Feeds pending output to the screen in slices, yielding to the event loop under a flood. */
+  /**
+   * Feeds pending output to the screen in slices, yielding to the event loop under a flood. Once
+   * a slice is scheduled, new output only queues behind it: parsing inline on every read would
+   * let a flood of reads starve every other client.
+   */
   private pumpScreen(): void {
-    if (this.pumping) return;
+    if (this.pumping || this.pumpScheduled) return;
     this.pumping = true;
     const started = performance.now();
     const seq = this.screen.seq;
@@ -238,7 +243,11 @@ export class Session {
       this.screenOffset += chunk.length;
       this.screen.writeSync(chunk);
       if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
-        setImmediate(() => this.pumpScreen());
+        this.pumpScheduled = true;
+        setImmediate(() => {
+          this.pumpScheduled = false;
+          this.pumpScreen();
+        });
         break;
       }
     }
@@ -324,7 +333,11 @@ export class Session {
     await Promise.race([ptyClosed, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
     clearTimeout(timer);
     proc.terminal?.close();
-    this.pumpScreen();
+    // "Ended" promises a final screen that shows every byte: let a flood's backlog parse first.
+    while (!this.screenCurrent) {
+      this.pumpScreen();
+      await new Promise((r) => setImmediate(r));
+    }
     const code = proc.signalCode;
     const sig = typeof code === "number" ? parseSignal(code).name : code;
     this.signal = sig ?? null;

@@ -1,0 +1,669 @@
+// Bad input of every kind gets a clear error reply or a closed connection, never a crash: after
+// each case the daemon still answers everyone else, and no session loses output on the way.
+// Clients here talk raw sockets wherever the client library would refuse to send garbage.
+import { expect, test } from "bun:test";
+import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { connect as netConnect, type Socket } from "node:net";
+import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
+import { LineSplitter } from "../src/protocol/framing.ts";
+import type { RpcError } from "../src/protocol/errors.ts";
+import { TestDaemon } from "./harness.ts";
+
+// What comes back on the wire (replies of a batch arrive as an array of these): loosely typed,
+// since these tests look into replies of every shape, wrong ones included.
+type Msg = any;
+
+/** A raw connection: sends any bytes, collects every line that comes back. */
+class Raw {
+  private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+  private readonly inbox: Msg[] = [];
+  private readonly waiters = new Set<() => void>();
+  private ended = false;
+  /** Bytes received so far, replies and events alike. */
+  received = 0;
+  readonly closed: Promise<void>;
+
+  private constructor(readonly socket: Socket) {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.closed = promise;
+    socket.on("data", (chunk: Buffer) => {
+      this.received += chunk.length;
+      for (const f of this.splitter.push(chunk)) if ("line" in f) this.inbox.push(JSON.parse(f.line));
+      this.wake();
+    });
+    // Writes into a connection the daemon closed fail with EPIPE; the close that follows is what counts.
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      this.ended = true;
+      this.wake();
+      resolve();
+    });
+  }
+
+  static open(path: string): Promise<Raw> {
+    return new Promise((resolve, reject) => {
+      const s = netConnect(path);
+      s.once("error", reject);
+      s.once("connect", () => {
+        s.off("error", reject);
+        resolve(new Raw(s));
+      });
+    });
+  }
+
+  private wake(): void {
+    for (const w of this.waiters) w();
+  }
+
+  send(data: string | Uint8Array): void {
+    this.socket.write(data);
+  }
+
+  request(id: number, method: string, params?: unknown): void {
+    this.send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) }) + "\n");
+  }
+
+  /** The first message (in arrival order) that `pred` accepts, taken out of the inbox. */
+  take(pred: (m: Msg) => boolean = () => true): Promise<Msg> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const i = this.inbox.findIndex(pred);
+        if (i >= 0) {
+          this.waiters.delete(check);
+          resolve(this.inbox.splice(i, 1)[0]);
+        } else if (this.ended) {
+          this.waiters.delete(check);
+          reject(new Error(`connection closed; unclaimed messages: ${JSON.stringify(this.inbox).slice(0, 500)}`));
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  reply(id: unknown): Promise<Msg> {
+    return this.take((m) => !Array.isArray(m) && m.id === id && m.method === undefined);
+  }
+
+  /** Sends one request and waits for its reply. */
+  async call(id: number, method: string, params?: unknown): Promise<Msg> {
+    this.request(id, method, params);
+    return this.reply(id);
+  }
+
+  /** Messages received and not yet taken. */
+  get pending(): readonly Msg[] {
+    return this.inbox;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.socket.destroy();
+    await this.closed;
+  }
+}
+
+/**
+ * Writes `data` on a fresh connection as fast as the daemon takes it, collecting what comes back,
+ * until the daemon closes. Bun's own socket, because node:net drops what was received as soon as a
+ * write fails with EPIPE, and a daemon that refuses an oversized line closes mid-write by design.
+ */
+async function writeUntilClosed(path: string, data: Uint8Array): Promise<{ replies: Msg[]; written: number }> {
+  const splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+  const replies: Msg[] = [];
+  const closed = Promise.withResolvers<void>();
+  let written = 0;
+  const pump = (s: { write(d: Uint8Array): number }) => {
+    while (written < data.length) {
+      const n = s.write(data.subarray(written));
+      if (n <= 0) return;
+      written += n;
+    }
+  };
+  await Bun.connect({
+    unix: path,
+    socket: {
+      open: pump,
+      drain: pump,
+      data: (_s, chunk) => {
+        for (const f of splitter.push(chunk)) if ("line" in f) replies.push(JSON.parse(f.line));
+      },
+      close: () => closed.resolve(),
+      error: () => {},
+    },
+  });
+  await closed.promise;
+  return { replies, written };
+}
+
+function rpcError(code: number, name: string) {
+  return { jsonrpc: "2.0", error: { code, message: expect.any(String), data: expect.objectContaining({ code: name }) } };
+}
+
+/** The client library rejects with RpcError; this resolves to it (or fails if the call succeeded). */
+async function callError(p: Promise<unknown>): Promise<RpcError> {
+  return p.then(
+    (r) => {
+      throw new Error(`expected an error, got ${JSON.stringify(r)}`);
+    },
+    (e: RpcError) => e,
+  );
+}
+
+/** The daemon process is alive and a fresh connection gets a ping answered. */
+async function expectAlive(d: TestDaemon): Promise<void> {
+  expect(d.proc.exitCode).toBeNull();
+  await using r = await Raw.open(d.socket);
+  const pong = await r.call(1, "system.ping");
+  expect(pong.result.pid).toBe(d.proc.pid);
+}
+
+/** A file of base64 lines from random bytes, and what a PTY makes of it (ONLCR: \n becomes \r\n). */
+function generatedFile(dir: string, randomLength: number): { path: string; expected: Buffer } {
+  const text = randomBytes(randomLength).toString("base64").replace(/.{100}/g, "$&\n") + "\n";
+  const path = join(dir, `data-${randomLength}.txt`);
+  writeFileSync(path, text);
+  return { path, expected: Buffer.from(text.replaceAll("\n", "\r\n")) };
+}
+
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+/** Every byte of the session's output, read back through session.output from offset 0 until eof. */
+async function readAllOutput(c: Client, session: string, maxBytes: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (;;) {
+    const o = await c.call("session.output", { session, from, max_bytes: maxBytes });
+    expect(o.from).toBe(from);
+    parts.push(Buffer.from(o.base64, "base64"));
+    expect(parts.at(-1)!.length).toBe(o.to - o.from);
+    from = o.to;
+    if (o.eof) break;
+  }
+  return Buffer.concat(parts);
+}
+
+test("invalid JSON gets a PARSE_ERROR reply with a null id, and the connection keeps serving", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  for (const garbage of ['{"jsonrpc":"2.0","id":1,', "not json at all", "{'single':'quotes'}", '{"a":1}}', "[1,2", "\x00\x01"]) {
+    r.send(garbage + "\n");
+    expect(await r.take()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringContaining("invalid JSON"), data: { code: "PARSE_ERROR" } },
+    });
+  }
+  // Nesting deep enough to exhaust a recursive parser is a parse error, or else a batch of one
+  // invalid request: a reply either way.
+  r.send("[".repeat(100_000) + "]".repeat(100_000) + "\n");
+  const deep = await r.take();
+  if (Array.isArray(deep)) expect(deep).toEqual([{ ...rpcError(-32600, "INVALID_REQUEST"), id: null }]);
+  else expect(deep).toEqual({ ...rpcError(-32700, "PARSE_ERROR"), id: null });
+  expect(await r.call(2, "system.ping")).toMatchObject({ jsonrpc: "2.0", id: 2, result: { pid: d.proc.pid } });
+  await expectAlive(d);
+});
+
+test("a message that is not a request object gets INVALID_REQUEST", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  const invalid = rpcError(-32600, "INVALID_REQUEST");
+  for (const line of ["5", '"a string"', "null", "true", "{}"]) {
+    r.send(line + "\n");
+    expect(await r.take()).toEqual({ ...invalid, id: null });
+  }
+  // The id is echoed when it is a valid one, so the caller can tell which request was refused.
+  r.send('{"id":3,"method":"system.ping"}\n'); // no jsonrpc
+  expect(await r.reply(3)).toEqual({ ...invalid, id: 3 });
+  r.send('{"jsonrpc":"1.0","id":4,"method":"system.ping"}\n');
+  expect(await r.reply(4)).toEqual({ ...invalid, id: 4 });
+  r.send('{"jsonrpc":"2.0","id":"five"}\n'); // no method
+  expect(await r.reply("five")).toEqual({ ...invalid, id: "five" });
+  r.send('{"jsonrpc":"2.0","id":6,"method":42}\n');
+  expect(await r.reply(6)).toEqual({ ...invalid, id: 6 });
+  r.send('{"jsonrpc":"2.0","id":{"an":"object"},"method":"system.ping"}\n');
+  expect(await r.take()).toEqual({ ...invalid, id: null });
+  expect(await r.call(7, "system.ping")).toMatchObject({ id: 7, result: { pid: d.proc.pid } });
+  await expectAlive(d);
+});
+
+test("a batch gets an array of replies; an empty batch is INVALID_REQUEST; notifications get none", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  r.send(
+    JSON.stringify([
+      { jsonrpc: "2.0", id: 1, method: "system.ping" },
+      { jsonrpc: "2.0", id: 2, method: "no.such.method" },
+      7,
+      { jsonrpc: "2.0", method: "system.ping" }, // a notification: runs, no reply
+      { jsonrpc: "2.0", id: 3, method: "session.info", params: { session: "" } },
+    ]) + "\n",
+  );
+  const batch: Msg[] = await r.take();
+  expect(Array.isArray(batch)).toBe(true);
+  expect(batch).toHaveLength(4);
+  const byId = (id: unknown) => batch.filter((m) => m.id === id);
+  expect(byId(1)).toEqual([{ jsonrpc: "2.0", id: 1, result: expect.objectContaining({ pid: d.proc.pid }) }]);
+  expect(byId(2)).toEqual([{ ...rpcError(-32601, "METHOD_NOT_FOUND"), id: 2 }]);
+  expect(byId(null)).toEqual([{ ...rpcError(-32600, "INVALID_REQUEST"), id: null }]);
+  expect(byId(3)).toEqual([{ ...rpcError(-32602, "INVALID_PARAMS"), id: 3 }]);
+
+  r.send("[]\n");
+  expect(await r.take()).toEqual({ ...rpcError(-32600, "INVALID_REQUEST"), id: null });
+  // A batch of notifications only, and a lone notification, produce no reply at all: the next
+  // message on the connection is the ping's.
+  r.send('[{"jsonrpc":"2.0","method":"system.ping"},{"jsonrpc":"2.0","method":"nope"}]\n');
+  r.send('{"jsonrpc":"2.0","method":"system.ping"}\n');
+  r.request(9, "system.ping");
+  expect(await r.take()).toMatchObject({ id: 9, result: { pid: d.proc.pid } });
+  expect(r.pending).toEqual([]);
+  await expectAlive(d);
+});
+
+test("params of the wrong type get INVALID_PARAMS naming the field", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  const cases: [method: string, params: unknown, field: string][] = [
+    ["session.input", { session: "s", text: 5 }, "text"],
+    ["session.input", { session: "s", keys: "Enter" }, "keys"],
+    ["session.input", { session: 12, text: "x" }, "session"],
+    ["session.resize", { session: "s", rows: "x", cols: 80 }, "rows"],
+    ["session.resize", { session: "s", rows: -1, cols: 80 }, "rows"],
+    ["session.resize", { session: "s", rows: 24, cols: 2.5 }, "cols"],
+    ["session.output", { session: "s", from: -5 }, "from"],
+    ["session.output", { session: "s", max_bytes: 0 }, "max_bytes"],
+    ["session.wait", { session: "s", text: "x", timeout_ms: -1 }, "timeout_ms"],
+    ["session.create", { command: "bash" }, "command"],
+    ["session.create", { command: [] }, "command"],
+    ["session.create", { name: "has space" }, "name"],
+    ["session.create", { env: { A: 1 } }, "env"],
+    ["session.signal", { session: "s", signal: -9 }, "signal"],
+    ["session.subscribe", { events: ["nonsense"] }, "events"],
+    ["system.shutdown", { grace_ms: "soon" }, "grace_ms"],
+  ];
+  let id = 0;
+  for (const [method, params, field] of cases) r.request(++id, method, params);
+  id = 0;
+  for (const [method, , field] of cases) {
+    const reply = await r.reply(++id);
+    expect(reply).toEqual({ ...rpcError(-32602, "INVALID_PARAMS"), id });
+    expect(reply.error.message).toStartWith(`${method}: `);
+    expect(reply.error.message).toContain(field);
+  }
+  // params that are not an object at all
+  for (const params of [[1, 2], "s", 5, null]) {
+    r.request(++id, "session.info", params);
+    const reply = await r.reply(id);
+    expect(reply).toEqual({ ...rpcError(-32602, "INVALID_PARAMS"), id });
+    expect(reply.error.message).toContain("params must be an object");
+  }
+  // Nothing was created or shut down along the way.
+  expect((await r.call(++id, "session.list")).result).toEqual({ sessions: [] });
+  await expectAlive(d);
+});
+
+test("an unknown method gets METHOD_NOT_FOUND naming it", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  for (const method of ["session.explode", "", "__proto__", "constructor", "toString"]) {
+    const reply = await r.call(1, method);
+    expect(reply).toEqual({ ...rpcError(-32601, "METHOD_NOT_FOUND"), id: 1 });
+    expect(reply.error.message).toContain(JSON.stringify(method));
+  }
+  await expectAlive(d);
+});
+
+test("a line over 10 MiB gets PAYLOAD_TOO_LARGE and only that connection is closed", async () => {
+  await using d = await TestDaemon.start();
+  const other = await d.client();
+  // 20 MB inside one JSON line, written while another client keeps pinging.
+  const line = Buffer.alloc(20 * 1024 * 1024 + 64, 0x61);
+  line.write('{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"x":"');
+  line.write('"}}\n', line.length - 4);
+  let done = false;
+  const big = writeUntilClosed(d.socket, line).finally(() => (done = true));
+  let pings = 0;
+  while (!done) {
+    expect((await other.call("system.ping")).pid).toBe(d.proc.pid);
+    pings++;
+  }
+  const { replies, written } = await big;
+  expect(replies).toEqual([{ ...rpcError(-32005, "PAYLOAD_TOO_LARGE"), id: null }]);
+  // Refused once past the limit, not after swallowing the whole line.
+  expect(written).toBeLessThan(line.length);
+  expect(pings).toBeGreaterThan(0);
+  expect((await other.call("system.ping")).pid).toBe(d.proc.pid);
+  await expectAlive(d);
+});
+
+test("an oversized line without a newline is refused as soon as it passes the limit", async () => {
+  await using d = await TestDaemon.start();
+  // Blank and never terminated; a request after it in the same stream is never run.
+  const data = Buffer.concat([
+    Buffer.alloc(11 * 1024 * 1024, 0x20),
+    Buffer.from('\n{"jsonrpc":"2.0","id":2,"method":"session.create","params":{"name":"sneaky","command":["cat"]}}\n'),
+  ]);
+  expect((await writeUntilClosed(d.socket, data)).replies).toEqual([{ ...rpcError(-32005, "PAYLOAD_TOO_LARGE"), id: null }]);
+  await using r = await Raw.open(d.socket);
+  expect((await r.call(1, "session.list")).result).toEqual({ sessions: [] });
+  await expectAlive(d);
+});
+
+test("invalid UTF-8 in a line gets PARSE_ERROR and the connection stays usable", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  const prefix = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"session.info","params":{"session":"');
+  const suffix = Buffer.from('"}}\n');
+  for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+    r.send(Buffer.concat([prefix, Buffer.from(bad), suffix]));
+    expect(await r.take()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringContaining("UTF-8"), data: { code: "PARSE_ERROR" } },
+    });
+  }
+  expect(await r.call(2, "system.ping")).toMatchObject({ id: 2, result: { pid: d.proc.pid } });
+  await expectAlive(d);
+});
+
+test("a request written byte by byte, with multi-byte characters split, is answered", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  const name = "ünïcødé→✓🎉";
+  const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.info", params: { session: name } }) + "\r\n");
+  for (const b of bytes) {
+    // Each byte goes out in its own write once the previous one reached the kernel.
+    await new Promise<void>((resolve, reject) => r.socket.write(Uint8Array.of(b), (err) => (err ? reject(err) : resolve())));
+  }
+  // The name survived the split intact: the daemon looked up exactly it.
+  expect(await r.reply(1)).toEqual({
+    jsonrpc: "2.0",
+    id: 1,
+    error: { code: -32001, message: expect.any(String), data: { code: "SESSION_NOT_FOUND", session: name } },
+  });
+  await expectAlive(d);
+});
+
+test("several requests in one write each get their reply", async () => {
+  await using d = await TestDaemon.start();
+  await using r = await Raw.open(d.socket);
+  const req = (id: number, method: string) => JSON.stringify({ jsonrpc: "2.0", id, method });
+  r.send([req(1, "system.ping"), "", req(2, "system.stats"), "garbage", req(3, "nope"), req(4, "session.list"), ""].join("\n"));
+  const replies = await Promise.all([r.reply(1), r.reply(2), r.reply(null), r.reply(3), r.reply(4)]);
+  expect(replies[0].result.pid).toBe(d.proc.pid);
+  expect(replies[1].result.sessions).toBe(0);
+  expect(replies[2].error.data.code).toBe("PARSE_ERROR");
+  expect(replies[3].error.data.code).toBe("METHOD_NOT_FOUND");
+  expect(replies[4].result).toEqual({ sessions: [] });
+  expect(r.pending).toEqual([]);
+  await expectAlive(d);
+});
+
+test("a client that goes away in the middle of a large reply does not hurt anyone", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const { path, expected } = generatedFile(d.dir, 2_000_000); // 2.7 MB of base64 lines
+  await c.call("session.create", { name: "big", command: ["cat", path], scrollback: 100_000 });
+  expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited", exit_code: 0 });
+
+  // Gone after the first bytes of a 3.6 MB reply arrived, far more than a socket buffers: the
+  // daemon is mid-write.
+  const r1 = await Raw.open(d.socket);
+  r1.request(1, "session.output", { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 });
+  await new Promise<void>((resolve) => r1.socket.once("data", () => resolve()));
+  r1.destroy();
+  await r1.closed;
+  // Gone right after asking, before any reply: the daemon answers into a closed socket.
+  for (const [method, params] of [
+    ["session.output", { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 }],
+    ["session.screen", { session: "big", format: "ansi", scrollback: 100_000 }],
+  ] as const) {
+    const r2 = await Raw.open(d.socket);
+    r2.request(1, method, params);
+    r2.socket.end();
+    r2.destroy();
+    await r2.closed;
+  }
+  expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+  // A reader that stays gets the whole reply, and the output is intact.
+  expect(sha256(await readAllOutput(c, "big", 8 * 1024 * 1024))).toBe(sha256(expected));
+  await expectAlive(d);
+}, 30_000);
+
+test("a client that goes away during a pending session.wait does not hurt anyone", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "cat", command: ["cat"] });
+  const r = await Raw.open(d.socket);
+  r.request(1, "session.wait", { session: "cat", text: "never shown", timeout_ms: 60_000 });
+  // Requests on one connection are dispatched in order, so once the ping is answered the wait is pending.
+  expect((await r.call(2, "system.ping")).result.pid).toBe(d.proc.pid);
+  r.destroy();
+  await r.closed;
+  // The session keeps working, including the screen changes the abandoned wait listened to.
+  await c.call("session.input", { session: "cat", text: "still here\r" });
+  expect(await c.call("session.wait", { session: "cat", text: "still here", timeout_ms: 5000 })).toMatchObject({ outcome: "matched" });
+  expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+  await expectAlive(d);
+});
+
+test("a session flooding output does not starve other clients, and stops on request", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const other = await d.client();
+  await c.call("session.create", { name: "flood", command: ["yes", "flood flood flood flood flood flood flood flood"] });
+  await c.call("session.wait", { session: "flood", activity: true, timeout_ms: 5000 });
+  // Ping round trips complete while the flood runs, for as long as it takes the flood to write
+  // another 4 MB (the PTY is read in bursts, so count bytes, not pings).
+  const before = (await other.call("session.info", { session: "flood" })).bytes_out;
+  let bytesOut = before;
+  let pings = 0;
+  while (pings < 20 || bytesOut < before + 4 * 1024 * 1024) {
+    expect((await other.call("system.ping")).pid).toBe(d.proc.pid);
+    pings++;
+    bytesOut = (await other.call("session.info", { session: "flood" })).bytes_out;
+  }
+  const screen = await other.call("session.screen", { session: "flood" });
+  expect(screen.lines.join("\n")).toContain("flood flood");
+  const stopped = await c.call("session.stop", { session: "flood", grace_ms: 2000 });
+  expect(stopped.state).toBe("stopped");
+  await expectAlive(d);
+}, 20_000);
+
+test("no output is lost: every byte a program wrote reads back through session.output and events", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const { path, expected } = generatedFile(d.dir, 5_000_000);
+  await c.call("session.create", { name: "cat", command: ["cat", path] });
+  // A subscriber replaying from offset 0 sees the same bytes, in order, with no gaps, whether they
+  // still sit in the ring or only in the log by the time it catches up.
+  const sub = await d.client();
+  const events: Buffer[] = [];
+  let eventTo = 0;
+  const exited = Promise.withResolvers<void>();
+  sub.onEvent((e) => {
+    if (e.type === "output") {
+      expect(e.data.from).toBe(eventTo);
+      eventTo = e.data.to as number;
+      events.push(Buffer.from(e.data.base64 as string, "base64"));
+    }
+    if (e.type === "exit") exited.resolve();
+  });
+  expect((await sub.call("session.subscribe", { session: "cat", events: ["output", "exit"], replay: 0 })).from).toBe(0);
+  expect(await c.call("session.wait", { session: "cat", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited", exit_code: 0 });
+  await exited.promise;
+
+  const log = await readAllOutput(c, "cat", 1024 * 1024);
+  expect(log.length).toBe(expected.length);
+  expect(sha256(log)).toBe(sha256(expected));
+  expect((await c.call("session.info", { session: "cat" })).bytes_out).toBe(log.length);
+  const streamed = Buffer.concat(events);
+  expect(streamed.length).toBe(expected.length);
+  expect(sha256(streamed)).toBe(sha256(expected));
+  await expectAlive(d);
+}, 30_000);
+
+test("a subscriber that stops reading stalls neither the session nor other clients, and loses nothing", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "flood", command: ["yes", "x".repeat(200)], cols: 200 });
+  // Two subscribers stop reading: one goes away while its queue is full, one resumes at the end.
+  await using gone = await Raw.open(d.socket);
+  await using slow = await Raw.open(d.socket);
+  const sub = { session: "flood", events: ["output", "exit"] };
+  expect((await gone.call(1, "session.subscribe", sub)).result.subscribed).toEqual(["output", "exit"]);
+  const from: number = (await slow.call(1, "session.subscribe", sub)).result.from;
+  gone.socket.pause();
+  slow.socket.pause();
+  // Well past what the socket buffers and the connection's own queue hold, the session still runs
+  // and other requests are answered.
+  const start = (await c.call("session.info", { session: "flood" })).bytes_out;
+  let bytesOut = start;
+  let pings = 0;
+  while (bytesOut < start + 12 * 1024 * 1024) {
+    expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+    pings++;
+    bytesOut = (await c.call("session.info", { session: "flood" })).bytes_out;
+  }
+  expect(pings).toBeGreaterThan(0);
+  expect(slow.received).toBeLessThan(bytesOut - from);
+  gone.destroy();
+  await gone.closed;
+  const stopped = await c.call("session.stop", { session: "flood", grace_ms: 2000 });
+  expect(stopped.state).toBe("stopped");
+
+  // Once it reads again, the slow subscriber gets every byte, in order, then the exit.
+  slow.socket.resume();
+  await slow.take((m) => m.method === "event" && m.params.type === "exit");
+  let at = from;
+  for (const m of slow.pending) {
+    expect(m).toMatchObject({ method: "event", params: { type: "output", data: { from: at } } });
+    expect(Buffer.from(m.params.data.base64, "base64").length).toBe(m.params.data.to - at);
+    at = m.params.data.to;
+  }
+  expect(at).toBe(stopped.bytes_out);
+  await expectAlive(d);
+}, 30_000);
+
+test("a client that pipelines requests for large replies and never reads only holds up itself", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const { path, expected } = generatedFile(d.dir, 2_000_000); // each reply: 2.7 MB of output as base64
+  await c.call("session.create", { name: "big", command: ["cat", path] });
+  expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
+
+  // 30 replies of 3.6 MB each would be 109 MB held for a client that reads none of them.
+  await using stuck = await Raw.open(d.socket);
+  stuck.socket.pause();
+  const output = { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 };
+  let lines = "";
+  for (let id = 1; id <= 30; id++) lines += JSON.stringify({ jsonrpc: "2.0", id, method: "session.output", params: output }) + "\n";
+  lines += JSON.stringify({ jsonrpc: "2.0", id: 31, method: "session.create", params: { name: "late", command: ["cat"] } }) + "\n";
+  // bytes_in counts what the daemon read from everyone: here the lines and the probe's own polls.
+  await using probe = await Raw.open(d.socket);
+  const poll = '{"jsonrpc":"2.0","id":0,"method":"system.stats"}\n';
+  const bytesIn = async (): Promise<number> => (await probe.call(0, "system.stats")).result.bytes_in;
+  expect(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "system.stats" }) + "\n").toBe(poll);
+  const before = await bytesIn();
+  stuck.send(lines);
+  // Once the daemon has read all of it (and a ping went round after), it has run what it will.
+  let polls = 0;
+  while ((await bytesIn()) < before + lines.length + ++polls * poll.length);
+  expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+  // The requests behind the unread replies wait: the last one has not run.
+  expect((await c.call("session.list")).sessions.map((s) => s.name)).toEqual(["big"]);
+
+  // Reading again releases them, in order, with nothing lost.
+  stuck.socket.resume();
+  for (let id = 1; id <= 30; id++) {
+    const reply = await stuck.reply(id);
+    expect(sha256(Buffer.from(reply.result.base64, "base64"))).toBe(sha256(expected));
+  }
+  expect((await stuck.reply(31)).result.name).toBe("late");
+  expect((await c.call("session.list")).sessions.map((s) => s.name).sort()).toEqual(["big", "late"]);
+  await expectAlive(d);
+}, 30_000);
+
+test("a batch whose replies grow past 16 MiB has the rest refused unrun with PAYLOAD_TOO_LARGE", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const { path, expected } = generatedFile(d.dir, 2_000_000);
+  await c.call("session.create", { name: "big", command: ["cat", path] });
+  expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
+  await using r = await Raw.open(d.socket);
+  const output = { jsonrpc: "2.0", method: "session.output", params: { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 } };
+  const batch: unknown[] = [];
+  for (let id = 1; id <= 10; id++) batch.push({ ...output, id });
+  batch.push({ jsonrpc: "2.0", method: "session.create", params: { name: "refused", command: ["cat"] } }); // a notification
+  batch.push({ jsonrpc: "2.0", id: 11, method: "system.ping" });
+  r.send(JSON.stringify(batch) + "\n");
+  const replies: Msg[] = await r.take();
+  // In order: results while the batch's reply is under the limit, then refusals (none for the notification).
+  expect(replies.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  const ran = replies.filter((m) => m.result !== undefined);
+  expect(ran.length).toBeGreaterThan(0);
+  expect(ran.length).toBeLessThan(10);
+  expect(ran.length * ran[0].result.base64.length).toBeLessThan(16 * 1024 * 1024 + ran[0].result.base64.length * 2);
+  for (const m of ran) expect(sha256(Buffer.from(m.result.base64, "base64"))).toBe(sha256(expected));
+  for (const m of replies.slice(ran.length)) expect(m).toEqual({ ...rpcError(-32005, "PAYLOAD_TOO_LARGE"), id: m.id });
+  expect((await c.call("session.list")).sessions.map((s) => s.name)).toEqual(["big"]);
+  // The connection goes on as before.
+  expect((await r.call(12, "system.ping")).result.pid).toBe(d.proc.pid);
+  await expectAlive(d);
+}, 30_000);
+
+test("application errors carry their names: not found, name taken, not running, spawn failed, bad regex", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const nf = await callError(c.call("session.info", { session: "ghost" }));
+  expect([nf.name, nf.details.session]).toEqual(["SESSION_NOT_FOUND", "ghost"]);
+  const errors = await Promise.all(
+    [
+      c.call("session.input", { session: "ghost", text: "x" }),
+      c.call("session.wait", { session: "ghost", text: "x" }),
+      c.call("session.output", { session: "ghost" }),
+      c.call("session.stop", { session: "ghost" }),
+      c.call("session.subscribe", { session: "ghost" }),
+    ].map(callError),
+  );
+  expect(errors.map((e) => e.name)).toEqual(Array(5).fill("SESSION_NOT_FOUND"));
+
+  await c.call("session.create", { name: "dup", command: ["cat"] });
+  const taken = await callError(c.call("session.create", { name: "dup", command: ["cat"] }));
+  expect([taken.name, taken.details.name]).toEqual(["NAME_TAKEN", "dup"]);
+
+  await c.call("session.create", { name: "done", command: ["true"] });
+  expect(await c.call("session.wait", { session: "done", exit: true })).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect((await callError(c.call("session.input", { session: "done", text: "x" }))).name).toBe("SESSION_NOT_RUNNING");
+  expect((await callError(c.call("session.signal", { session: "done", signal: "INT" }))).name).toBe("SESSION_NOT_RUNNING");
+
+  for (const params of [{ command: ["/nonexistent/program"] }, { command: ["no-such-program-anywhere"] }, { command: ["true"], cwd: "/nonexistent/dir" }]) {
+    expect((await callError(c.call("session.create", params))).name).toBe("SPAWN_FAILED");
+  }
+  // A failed spawn leaves nothing behind.
+  expect((await c.call("session.list")).sessions.map((s) => s.name).sort()).toEqual(["done", "dup"]);
+
+  const re = await callError(c.call("session.wait", { session: "dup", regex: "([unclosed" }));
+  expect(re.name).toBe("INVALID_PARAMS");
+  expect(re.message).toContain("regex");
+  // Values only a live session can judge are INVALID_PARAMS too, naming what was wrong.
+  const key = await callError(c.call("session.input", { session: "dup", keys: ["Enter", "NotAKey"] }));
+  expect([key.name, key.message]).toEqual(["INVALID_PARAMS", expect.stringContaining("NotAKey")]);
+  const sig = await callError(c.call("session.signal", { session: "dup", signal: "SIGNOPE" }));
+  expect([sig.name, sig.message]).toEqual(["INVALID_PARAMS", expect.stringContaining("SIGNOPE")]);
+  // A NUL byte cannot reach exec: refused, not crashed on.
+  expect((await callError(c.call("session.create", { command: ["ca\u0000t"] }))).name).toBe("SPAWN_FAILED");
+  expect((await callError(c.call("session.create", { command: ["cat"], env: { A: "x\u0000y" } }))).name).toBe("SPAWN_FAILED");
+
+  // On the wire, application errors use the server-error range with the name in data.code.
+  await using r = await Raw.open(d.socket);
+  expect(await r.call(1, "session.input", { session: "done", text: "x" })).toEqual({ ...rpcError(-32002, "SESSION_NOT_RUNNING"), id: 1 });
+  expect(await r.call(2, "session.create", { name: "dup" })).toEqual({ ...rpcError(-32003, "NAME_TAKEN"), id: 2 });
+  expect(await r.call(3, "session.create", { command: ["/nonexistent/program"] })).toEqual({ ...rpcError(-32006, "SPAWN_FAILED"), id: 3 });
+  await expectAlive(d);
+});

@@ -103,10 +103,21 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["signal", "b", "KILL"])).code).toBe(0);
     expect((await d.cli(["wait", "b", "--exit"])).stdout).toBe("exited (signal SIGKILL)\n");
     expect((await d.cli(["info", "b"])).stdout).toMatch(/state:\s+killed \(SIGKILL\)/);
-    const logs = await d.cli(["logs", "b"]);
-    expect(logs.stdout).toContain("\x1b[31mred\x1b[0m\r\n");
+    expect((await d.cli(["logs", "b", "--raw"])).stdout).toContain("\x1b[31mred\x1b[0m\r\n");
+    const text = (await d.cli(["logs", "b"])).stdout;
+    expect(text).toContain("\nred\n");
+    expect(text).not.toContain("\x1b");
     expect((await d.cli(["rm", "b"])).code).toBe(0);
     expect((await d.cli(["info", "b"])).code).toBe(4);
+  });
+
+  test("logs --tail prints the last lines, as text or raw", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "t", "--", "bash", "-c", "for i in 1 2 3 4 5; do printf '\\e[1mrow %d\\e[0m\\n' $i; done"]);
+    await d.cli(["wait", "t", "--exit"]);
+    expect((await d.cli(["logs", "t", "--tail", "2"])).stdout).toBe("row 4\nrow 5\n");
+    expect((await d.cli(["logs", "t", "--tail", "1", "--raw"])).stdout).toBe("\x1b[1mrow 5\x1b[0m\r\n");
+    expect((await d.cli(["logs", "t", "--tail", "1", "--from", "0"])).code).toBe(2);
   });
 
   test("logs --follow streams output until the session ends", async () => {
@@ -117,7 +128,7 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     await d.cli(["send", "f", "--text", "ping", "--keys", "Enter"]);
     const r = await follow;
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("got-ping\r\n");
+    expect(r.stdout).toBe("ping\ngot-ping\n");
   });
 
   test("a command autostarts the daemon; daemon status and stop manage it", async () => {

@@ -1,40 +1,95 @@
-import { bool, num } from "../args.ts";
+import { bool, num, UsageError } from "../args.ts";
+import type { Client } from "../../client/client.ts";
+import { deferred } from "../../client/deferred.ts";
+import { PlainText } from "../../terminal/plain-text.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { sessionArg } from "./shared.ts";
-import { deferred } from "../../client/deferred.ts";
 
 const CHUNK = 1024 * 1024;
 
-function writeOut(bytes: Uint8Array): Promise<void> {
+function writeOut(bytes: Uint8Array | string): Promise<void> {
   return new Promise((resolve) => (process.stdout.write(bytes) ? resolve() : process.stdout.once("drain", resolve)));
+}
+
+async function read(client: Client, session: string, from: number, max = CHUNK): Promise<{ bytes: Uint8Array; to: number }> {
+  const r = await client.call("session.output", { session, from, max_bytes: max });
+  return { bytes: Buffer.from(r.base64, "base64"), to: r.to };
+}
+
+/** Offset where the last `lines` lines start, found by reading backwards from the end. */
+async function tailStart(client: Client, session: string, end: number, lines: number): Promise<number> {
+  let newlines = 0;
+  for (let to = end; to > 0; ) {
+    const from = Math.max(0, to - CHUNK);
+    const { bytes } = await read(client, session, from, to - from);
+    for (let i = bytes.length - 1; i >= 0; i--) {
+      // A newline that ends the output does not start a line after it.
+      if (bytes[i] === 0x0a && from + i !== end - 1 && ++newlines === lines) return from + i + 1;
+    }
+    to = from;
+  }
+  return 0;
 }
 
 export default cliCommand({
   name: "logs",
-  summary: "print a session's raw output",
-  usage: "termd logs SESSION [--from OFFSET] [--follow]",
-  help: "Prints every byte the program wrote (from the log file), from --from (a byte offset, default 0).\n--follow keeps streaming new output until the session ends.",
-  flags: { from: { kind: "number" }, follow: { kind: "boolean", short: "f" } },
+  summary: "print a session's output, as text or raw",
+  usage: "termd logs SESSION [--raw] [--tail N] [--from OFFSET] [--follow]",
+  help: [
+    "Prints what the program wrote, from the session's log file (every byte, also after a restart).",
+    "  --raw          the bytes as written, escape sequences and all (default: plain text)",
+    "  --tail N       only the last N lines",
+    "  --from OFFSET  start at this byte offset",
+    "  --follow       keep printing new output until the session ends",
+  ].join("\n"),
+  flags: { raw: { kind: "boolean" }, tail: { kind: "number" }, from: { kind: "number" }, follow: { kind: "boolean", short: "f" } },
   async run(a, ctx) {
     const session = sessionArg(a);
+    if (a.flags.has("tail") && a.flags.has("from")) throw new UsageError("give --tail or --from, not both");
     const client = await ctx.client();
+    const strip = bool(a, "raw") ? null : new PlainText();
+    const tail = num(a, "tail");
     let from = num(a, "from") ?? 0;
-    if (!bool(a, "follow")) {
+    if (tail !== undefined) from = await tailStart(client, session, (await client.call("session.info", { session })).bytes_out, tail);
+    const follow = bool(a, "follow");
+    // Plain text of a tail may hold more lines than asked (lone CRs count as line ends): trim it.
+    let held = tail !== undefined && strip && !follow ? "" : null;
+    const emit = (bytes: Uint8Array): Promise<void> | void => {
+      if (!strip) return writeOut(bytes);
+      const text = strip.push(bytes);
+      if (held !== null) held += text;
+      else if (text) return writeOut(text);
+    };
+    const finish = async () => {
+      if (!strip) return;
+      const rest = strip.end();
+      if (held !== null) {
+        const lines = (held + rest).split("\n");
+        const last = lines.at(-1) === "" ? lines.slice(-tail! - 1) : lines.slice(-tail!);
+        held = null;
+        return writeOut(last.join("\n"));
+      }
+      if (rest) await writeOut(rest);
+    };
+
+    if (!follow) {
       for (;;) {
-        const r = await client.call("session.output", { session, from, max_bytes: CHUNK });
-        await writeOut(Buffer.from(r.base64, "base64"));
-        if (r.to === r.from) break;
+        const r = await read(client, session, from);
+        if (r.to === from) break;
+        await emit(r.bytes);
         from = r.to;
       }
+      await finish();
       return EXIT.OK;
     }
+    // Following: from `from` on, replayed then live, in order, until the exit event.
     const { promise: ended, resolve } = deferred<void>();
     let chain = Promise.resolve();
     await client.subscribe({ session, events: ["output", "exit"], replay: from }, (e) => {
       if (e.type === "output") {
         const bytes = Buffer.from(String(e.data.base64), "base64");
-        chain = chain.then(() => writeOut(bytes));
-      } else if (e.type === "exit") chain.then(resolve);
+        chain = chain.then(() => emit(bytes));
+      } else if (e.type === "exit") void chain.then(finish).then(resolve);
     });
     await Promise.race([ended, client.closed]);
     return EXIT.OK;

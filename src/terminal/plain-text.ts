@@ -1,0 +1,63 @@
+// Terminal output as plain text: what `termd logs` prints without --raw. The vt parser drops
+// every escape sequence (so colours, cursor moves and titles vanish whole, even split across
+// chunks); printable text, tabs and line ends remain. CR LF becomes LF, and a lone CR (a progress
+// bar redrawing its line) becomes LF too, so each state of the line stays readable.
+import { NoopPerformer, Parser, codepointsToString } from "../vt/index.ts";
+
+const LF = 0x0a;
+const CR = 0x0d;
+const TAB = 0x09;
+
+class TextPerformer extends NoopPerformer {
+  out = "";
+  pendingCr = false;
+
+  private flushCr(): void {
+    if (this.pendingCr) this.out += "\n";
+    this.pendingCr = false;
+  }
+
+  override print(codes: Uint32Array, start: number, end: number): void {
+    this.flushCr();
+    this.out += codepointsToString(codes, start, end);
+  }
+
+  override execute(code: number): void {
+    if (code === CR) {
+      // CR CR LF is what a PTY makes of a program's own "\r\n" (ONLCR): one line end.
+      this.pendingCr = true;
+    } else if (code === LF) {
+      this.pendingCr = false;
+      this.out += "\n";
+    } else if (code === TAB) {
+      this.flushCr();
+      this.out += "\t";
+    }
+  }
+}
+
+/** Strips a byte stream chunk by chunk; state carries across chunks. */
+export class PlainText {
+  private readonly performer = new TextPerformer();
+  private readonly parser = new Parser(this.performer);
+
+  /** The text of `chunk`; a trailing CR is held back until the next byte shows what it was. */
+  push(chunk: Uint8Array): string {
+    this.parser.parse(chunk);
+    const text = this.performer.out;
+    this.performer.out = "";
+    return text;
+  }
+
+  /** What is still held back at the end of the stream. */
+  end(): string {
+    const text = this.performer.pendingCr ? "\n" : "";
+    this.performer.pendingCr = false;
+    return text;
+  }
+}
+
+export function plainText(bytes: Uint8Array): string {
+  const p = new PlainText();
+  return p.push(bytes) + p.end();
+}

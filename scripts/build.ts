@@ -1,6 +1,7 @@
-// bun run build: dist/termd, the whole program as one executable (Bun itself included), and
-// dist/termd-client.mjs, the client-side commands as one file for Node ≥ 20 or Bun.
-import { rmSync, mkdirSync } from "node:fs";
+// bun run build: dist/termd, the whole program as one executable (Bun itself included),
+// dist/interminai, a symlink to it, and dist/termd-client.mjs, the client-side commands as one
+// file for Node ≥ 20 or Bun.
+import { rmSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -15,4 +16,6 @@ const run = async (cmd: string[]) => {
 
 await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "--outfile", join(dist, "termd")]);
 await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
-console.log("built dist/termd and dist/termd-client.mjs");
+// The same binary under interminai's name behaves as interminai (it reads the name it was run by).
+symlinkSync("termd", join(dist, "interminai"));
+console.log("built dist/termd, dist/interminai (a link to it) and dist/termd-client.mjs");

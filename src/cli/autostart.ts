@@ -31,6 +31,8 @@ export async function connectOrStart(socketPath: string): Promise<Client> {
     stdio: ["ignore", log, log],
     cwd: "/",
     env: { ...process.env, TERMD_SOCKET: socketPath },
+    // A binary run as `interminai` (a copy's execPath is that name) must start a termd daemon.
+    argv0: "termd",
   });
   closeSync(log);
   let exited: number | null = null;

@@ -22,6 +22,8 @@ export interface CliCommand {
   usage: string;
   flags: Record<string, FlagSpec>;
   run(args: Parsed, ctx: CliContext): Promise<number>;
+  /** A command that parses its own arguments (a personality, such as interminai): gets them untouched. */
+  passthrough?: (argv: string[]) => Promise<number>;
 }
 
 export function cliCommand(c: CliCommand): CliCommand {

@@ -9,6 +9,8 @@ import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   socket: { kind: "string" },
+  /** The daemon's socket under a name no command takes for itself (`start --socket` is the session's). */
+  "daemon-socket": { kind: "string" },
   json: { kind: "boolean" },
   help: { kind: "boolean", short: "h" },
 };
@@ -24,7 +26,7 @@ function overview(commands: CliCommand[]): string {
   return [
     `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
     "",
-    "usage: termd COMMAND [ARGS] [--socket PATH] [--json]",
+    "usage: termd COMMAND [ARGS] [--socket PATH | --daemon-socket PATH] [--json]",
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
@@ -56,14 +58,22 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     err(`termd: unknown command ${JSON.stringify(name)}; see termd --help`);
     return EXIT.USAGE;
   }
+  if (cmd.passthrough) return cmd.passthrough(rest);
   let client: Client | undefined;
   try {
     const args = parseArgs(rest, { ...GLOBAL_FLAGS, ...cmd.flags });
+    // A command with a --socket of its own (start: the session's socket) reaches the daemon
+    // through --daemon-socket or $TERMD_SOCKET.
+    const ownSocket = "socket" in cmd.flags;
     if (args.flags.has("help")) {
-      out(`usage: ${cmd.usage}\n\n${cmd.help}\n\nEvery command takes --socket PATH (default: $TERMD_SOCKET or the per-user socket).`);
+      const daemonSocket = ownSocket
+        ? "The daemon's socket: --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket)."
+        : "Every command takes --socket PATH, or --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket).";
+      out(`usage: ${cmd.usage}\n\n${cmd.help}\n\n${daemonSocket}`);
       return EXIT.OK;
     }
-    const socketPath = (args.flags.get("socket")?.[0] as string | undefined) ?? defaultSocketPath();
+    const flag = (f: string) => args.flags.get(f)?.[0] as string | undefined;
+    const socketPath = flag("daemon-socket") ?? (ownSocket ? undefined : flag("socket")) ?? defaultSocketPath();
     const ctx: CliContext = {
       socketPath,
       json: args.flags.has("json"),

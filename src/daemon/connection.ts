@@ -9,8 +9,10 @@ import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
 import type { CallContext } from "./command.ts";
-import { dispatch, errorReply, refuse } from "./dispatch.ts";
-import { Subscription, type EventSink } from "./subscription.ts";
+import { dispatch, errorReply, refuse, run } from "./dispatch.ts";
+import { pickDialect } from "../protocol/dialects/index.ts";
+import type { Dialect, NativeCaller } from "../protocol/dialects/dialect.ts";
+import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
 
 /** Queue size past which output events wait for the socket to drain. */
 const HIGH_WATER = 4 * 1024 * 1024;
@@ -38,6 +40,8 @@ export class Connection implements EventSink {
   private readonly queue: Uint8Array[] = [];
   private queued = 0;
   private closed = false;
+  /** end() was called: nothing more is read or queued; the close follows the last queued byte. */
+  private ending = false;
   private readonly abort = new AbortController();
   private readonly subs = new Map<string, Subscription>();
   private readonly encoder = new TextEncoder();
@@ -47,9 +51,18 @@ export class Connection implements EventSink {
   private heldChars = 0;
   private releasing = false;
 
+  /** null: native JSON-RPC; otherwise the dialect the first message picked. */
+  private dialect: Dialect | null = null;
+  private sawFirst = false;
+  private readonly eventListeners = new Set<(e: EventMessage) => void>();
+
   constructor(
     private readonly socket: Socket<ConnData>,
     private readonly daemon: Daemon,
+    /** The session a per-session socket stands for. */
+    readonly impliedSession?: string,
+    /** The dialect of a per-session socket, for a first line no dialect claims (or not JSON). */
+    private readonly socketDialect: Dialect | null = null,
   ) {}
 
   get writable(): boolean {
@@ -59,7 +72,7 @@ export class Connection implements EventSink {
   onData(chunk: Uint8Array): void {
     // socket.end() only half-closes: what the client sent before it saw the close may still
     // arrive, and none of it may run (a request after an oversized line must not take effect).
-    if (this.closed) return;
+    if (this.closed || this.ending) return;
     this.daemon.counters.bytesIn += chunk.length;
     for (const frame of this.splitter.push(chunk)) {
       if ("tooLong" in frame) {
@@ -91,7 +104,7 @@ export class Connection implements EventSink {
   private async release(): Promise<void> {
     if (this.releasing) return;
     this.releasing = true;
-    while (this.heldAt < this.held.length && !this.closed && this.queued < MAX_UNREAD) {
+    while (this.heldAt < this.held.length && !this.closed && !this.ending && this.queued < MAX_UNREAD) {
       const frame = this.held[this.heldAt++]!;
       this.heldChars -= "line" in frame ? frame.line.length : 1;
       const done = this.handleFrame(frame);
@@ -105,19 +118,39 @@ export class Connection implements EventSink {
     this.releasing = false;
   }
 
+  private malformed(message: string): void {
+    if (!this.sawFirst && this.socketDialect) {
+      this.sawFirst = true;
+      this.dialect = this.socketDialect;
+    }
+    this.send(this.dialect ? this.dialect.malformed(message) : errorReply(null, new RpcError("PARSE_ERROR", message)));
+    if (this.dialect?.oneShot) this.end();
+  }
+
   private handleFrame(frame: HeldFrame): Promise<unknown> {
     if ("invalidUtf8" in frame) {
-      this.send(errorReply(null, new RpcError("PARSE_ERROR", "request line is not valid UTF-8")));
+      this.malformed("request line is not valid UTF-8");
       return Promise.resolve();
     }
     let msg: unknown;
     try {
       msg = JSON.parse(frame.line);
     } catch (err) {
-      this.send(errorReply(null, new RpcError("PARSE_ERROR", `invalid JSON: ${(err as Error).message}`)));
+      this.malformed(`invalid JSON: ${(err as Error).message}`);
       return Promise.resolve();
     }
     const ctx = { daemon: this.daemon, conn: this, signal: this.abort.signal };
+    if (!this.sawFirst) {
+      this.sawFirst = true;
+      this.dialect = pickDialect(msg, this.socketDialect);
+    }
+    const dialect = this.dialect;
+    if (dialect) {
+      return dialect.handle(msg, this.nativeCaller(ctx)).then((reply) => {
+        if (reply !== null) this.send(reply);
+        if (dialect.oneShot) this.end();
+      });
+    }
     if (Array.isArray(msg)) {
       if (msg.length > 0) return this.handleBatch(msg, ctx);
       this.send(errorReply(null, new RpcError("INVALID_REQUEST", "empty batch")));
@@ -159,14 +192,36 @@ export class Connection implements EventSink {
   }
 
   private sendLine(json: string): void {
-    if (this.closed) return;
+    if (this.closed || this.ending) return;
     this.queue.push(this.encoder.encode(json + "\n"));
     this.queued += this.queue.at(-1)!.length;
     this.flush();
   }
 
   sendEvent(e: EventMessage): void {
-    this.send({ jsonrpc: "2.0", method: "event", params: e });
+    // A dialect reshapes events; so does ralph's subscribe on a native per-session connection.
+    if (this.dialect || this.eventListeners.size > 0) for (const fn of this.eventListeners) fn(e);
+    else this.send({ jsonrpc: "2.0", method: "event", params: e });
+  }
+
+  private caller: NativeCaller | null = null;
+
+  /**
+   * How a dialect (or a ralph alias) reaches the native methods and events from this connection:
+   * one object per connection, so per-connection dialect state can be keyed by it.
+   */
+  nativeCaller(ctx: CallContext): NativeCaller {
+    return (this.caller ??= {
+      call: (method, params) => run(method, params, ctx) as Promise<never>,
+      onEvent: (fn) => {
+        this.eventListeners.add(fn);
+        return () => this.eventListeners.delete(fn);
+      },
+      session: this.impliedSession,
+      send: (msg) => this.send(msg),
+      end: () => this.end(),
+      signal: ctx.signal,
+    });
   }
 
   /** Writes as much of the queue as the socket takes; the rest waits for drain. */
@@ -182,18 +237,32 @@ export class Connection implements EventSink {
       }
       this.queue.shift();
     }
+    if (this.ending) {
+      if (this.queue.length === 0 && !this.closed) {
+        this.socket.end();
+        this.onClose();
+      }
+      return;
+    }
     if (this.queued < MAX_UNREAD) void this.release();
     if (this.queued < HIGH_WATER) for (const sub of this.subs.values()) sub.catchUp();
   }
 
-  subscribe(session: Session, events: EventType[], replayFrom: number | null): Subscription {
-    let sub = this.subs.get(session.id);
-    if (!sub) {
-      sub = new Subscription(session, this, replayFrom);
-      this.subs.set(session.id, sub);
+  subscribe(session: Session, events: EventType[], replayFrom: number | null, opts: AttachOptions = {}): Subscription {
+    const existing = this.subs.get(session.id);
+    if (existing) {
+      existing.add(events, opts, replayFrom);
+      return existing;
     }
-    sub.add(events);
+    const sub = new Subscription(session, this, replayFrom);
+    this.subs.set(session.id, sub);
+    sub.add(events, opts);
     return sub;
+  }
+
+  /** This connection's subscription to `session`, if it has one (an attached terminal, say). */
+  subscription(session: Session): Subscription | undefined {
+    return this.subs.get(session.id);
   }
 
   unsubscribe(session: Session, events: EventType[]): Set<EventType> {
@@ -207,11 +276,14 @@ export class Connection implements EventSink {
     return sub.events;
   }
 
-  /** Ends the connection after what is queued has been written. */
+  /**
+   * Ends the connection after what is queued has been written: a reply larger than the socket
+   * takes at once (an interminai screen with its scrollback) goes out whole before the close.
+   */
   end(): void {
-    this.flush();
-    this.socket.end();
-    this.onClose();
+    if (this.closed) return;
+    this.ending = true;
+    this.flush(); // closes now if all is written, else on the drain that writes the last byte
   }
 
   onClose(): void {
@@ -222,6 +294,7 @@ export class Connection implements EventSink {
     this.held = [];
     this.heldAt = 0;
     this.abort.abort();
+    this.eventListeners.clear();
     for (const sub of this.subs.values()) sub.dispose();
     this.subs.clear();
     this.daemon.connections.delete(this);

@@ -1,11 +1,23 @@
 // The daemon: owns the session store and the listening socket, tracks connections, and shuts
 // everything down in order (sessions first, then the socket, then the process).
-import { chmodSync, mkdirSync, unlinkSync } from "node:fs";
-import type { TCPSocketListener, UnixSocketListener } from "bun";
+import { chmodSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
+import { dirname } from "node:path";
+import { RpcError } from "../protocol/errors.ts";
+import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
+import { dialectNamed } from "../protocol/dialects/index.ts";
+import type { Dialect } from "../protocol/dialects/dialect.ts";
+
+/** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
+export interface SessionSocketOptions {
+  /** Spoken when a connection's first line picks no dialect. */
+  dialect?: string;
+  /** On close: unlink the file (default), keep it (refusing connections), or unlink it and its folder. */
+  cleanup?: "unlink" | "keep" | "rmdir";
+}
 
 export interface DaemonOptions {
   socketPath: string;
@@ -14,6 +26,12 @@ export interface DaemonOptions {
   stopGraceMs: number;
   /** How long an ended session is kept before it is forgotten. */
   ttlMs: number;
+  /** Size of each session's unhandled-sequence log (default 10). */
+  debugBuffer?: number;
+  /** Shut down once session.remove leaves no session (a daemon hosting one, `interminai start --no-daemon`). */
+  exitWhenEmpty?: boolean;
+  /** A file holding the daemon's pid while it runs (the console server's server.pid). */
+  pidFile?: string;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -22,13 +40,14 @@ const EVICT_EVERY_MS = 60_000;
 export class Daemon {
   readonly store: SessionStore;
   readonly connections = new Set<Connection>();
-  readonly counters = { bytesIn: 0, requests: 0, connections: 0 };
+  readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
-  private listener: UnixSocketListener<ConnData> | TCPSocketListener<ConnData> | null = null;
+  private listener: UnixSocketListener<ConnData> | null = null;
   private releaseLock: (() => void) | null = null;
   private shuttingDown: Promise<void> | null = null;
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
+  private readonly sessionSockets = new Map<string, { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }>();
   readonly stopped = Promise.withResolvers<void>();
 
   constructor(readonly options: DaemonOptions) {
@@ -38,7 +57,7 @@ export class Daemon {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.store = new SessionStore({ stateDir: options.stateDir, baseEnv, records: this.records });
+    this.store = new SessionStore({ stateDir: options.stateDir, baseEnv, records: this.records, debugBuffer: options.debugBuffer });
   }
 
   uptimeS(): number {
@@ -54,31 +73,84 @@ export class Daemon {
       this.store.restore();
       this.store.evict(this.options.ttlMs);
       this.evictTimer = setInterval(() => this.store.evict(this.options.ttlMs), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      const old = process.umask(0o177);
-      try {
-        this.listener = Bun.listen<ConnData>({
-          unix: path,
-          socket: {
-            open: (socket) => {
-              const conn = new Connection(socket, this);
-              socket.data = { conn };
-              this.connections.add(conn);
-              this.counters.connections++;
-            },
-            data: (socket, chunk) => socket.data.conn?.onData(chunk),
-            drain: (socket) => socket.data.conn?.flush(),
-            close: (socket) => socket.data.conn?.onClose(),
-            error: (socket) => socket.data.conn?.onClose(),
-          },
-        });
-      } finally {
-        process.umask(old);
-      }
-      chmodSync(path, 0o600);
+      this.listener = this.openSocket(path);
     } catch (err) {
       this.releaseLock();
       throw err;
     }
+  }
+
+  /** Listens on `path` (created 0600); connections there imply `session` when it is given. */
+  private openSocket(path: string, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
+    const old = process.umask(0o177);
+    try {
+      const listener = Bun.listen<ConnData>({
+        unix: path,
+        socket: {
+          open: (socket) => {
+            const conn = new Connection(socket, this, session, dialect);
+            socket.data = { conn };
+            this.connections.add(conn);
+            this.counters.connections++;
+          },
+          data: (socket, chunk) => socket.data.conn?.onData(chunk),
+          drain: (socket) => socket.data.conn?.flush(),
+          close: (socket) => socket.data.conn?.onClose(),
+          error: (socket) => socket.data.conn?.onClose(),
+        },
+      });
+      chmodSync(path, 0o600);
+      return listener;
+    } finally {
+      process.umask(old);
+    }
+  }
+
+  /**
+   * Gives a session a socket of its own (interminai's and ralph's model): requests there need
+   * not name the session. A stale socket file at `path` is replaced; a live one is refused.
+   */
+  async openSessionSocket(sessionId: string, path: string, opts: SessionSocketOptions = {}): Promise<void> {
+    if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
+    const dialect = opts.dialect === undefined ? undefined : dialectNamed(opts.dialect);
+    if (opts.dialect !== undefined && !dialect) throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
+    let listener: UnixSocketListener<ConnData>;
+    try {
+      await clearStaleSocket(path);
+      listener = this.openSocket(path, sessionId, dialect);
+    } catch (err) {
+      throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
+    }
+    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup });
+  }
+
+  closeSessionSocket(sessionId: string): void {
+    const s = this.sessionSockets.get(sessionId);
+    if (!s) return;
+    this.sessionSockets.delete(sessionId);
+    if (s.cleanup === "keep") {
+      // Bun unlinks a unix socket when its listener stops; moved aside, the file survives, dead.
+      const aside = `${s.path}.closing-${process.pid}`;
+      try {
+        renameSync(s.path, aside);
+      } catch {}
+      s.listener.stop(false);
+      try {
+        renameSync(aside, s.path);
+      } catch {}
+    } else {
+      s.listener.stop(false);
+      try {
+        unlinkSync(s.path);
+      } catch {}
+      if (s.cleanup === "rmdir") {
+        try {
+          rmdirSync(dirname(s.path)); // only an empty folder: nothing but the socket was in it
+        } catch {}
+      }
+    }
+    // Its clients go last: one that sees its connection close must find the file settled.
+    for (const c of this.connections) if (c.impliedSession === sessionId) c.end();
   }
 
   /** Stops every session (SIGTERM, then SIGKILL after the grace), closes the socket, resolves `stopped`. */
@@ -93,6 +165,7 @@ export class Daemon {
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
     this.store.killAll();
+    for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;
     if (this.listener) {

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { RpcError, toRpcError, type WireError } from "../protocol/errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
+import { RALPH_METHODS } from "../protocol/dialects/ralph.ts";
 
 type Id = string | number | null;
 export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
@@ -66,11 +67,24 @@ export function refuse(msg: unknown, err: RpcError): Reply | null {
   return req.notification ? null : errorReply(req.id, err);
 }
 
-async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+/** Validates and runs one native method; what dialects call too. Throws RpcError. */
+export async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
   const cmd = COMMANDS.get(method) as Command | undefined;
-  if (!cmd) throw new RpcError("METHOD_NOT_FOUND", `unknown method ${JSON.stringify(method)}`, { method });
+  if (!cmd) {
+    // ralph's methods are native aliases on a per-session socket; they map onto native calls.
+    const onSessionSocket = ctx.conn.impliedSession !== undefined;
+    const alias = onSessionSocket ? RALPH_METHODS.get(method) : undefined;
+    if (alias) return await alias(params, ctx.conn.nativeCaller(ctx));
+    const message = onSessionSocket ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
+    throw new RpcError("METHOD_NOT_FOUND", message, { method });
+  }
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
     throw new RpcError("INVALID_PARAMS", `${method}: params must be an object`);
+  }
+  // On a per-session socket the session is implied (the interminai and ralph model).
+  const implied = ctx.conn.impliedSession;
+  if (implied !== undefined && (params === undefined || !("session" in (params as object)))) {
+    params = { ...(params as object | undefined), session: implied };
   }
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`);

@@ -1,6 +1,19 @@
 // Running the daemon as a process: listen, stop cleanly on SIGTERM/SIGINT, never die of a stray
 // exception (log it and keep serving), and exit once shut down.
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
+
+/** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
+function writePidFile(path: string): () => void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, String(process.pid), { mode: 0o644 });
+  return () => {
+    try {
+      if (readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
+    } catch {}
+  };
+}
 
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
   const daemon = new Daemon(opts);
@@ -11,6 +24,11 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   process.on("SIGHUP", () => {});
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());
+  // Written once the socket answers, so a script that waits for the file can connect at once.
+  if (opts.pidFile) {
+    const removePidFile = writePidFile(opts.pidFile);
+    process.on("exit", removePidFile);
+  }
   console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}`);
   onReady?.();
   await daemon.stopped.promise;

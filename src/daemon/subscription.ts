@@ -1,8 +1,11 @@
 // One client's interest in one session's events. Output is delivered in order with no gaps: while
 // the connection's send queue is over its limit, output events are held back as an offset, and
 // once it drains the subscriber is caught up from the ring (or the log) instead of being dropped.
-import type { EventMessage, EventType } from "../protocol/schemas.ts";
+// An attached terminal's stream has the daemon's own queries taken out (stripQueries), so the
+// terminal does not answer what the daemon already did; from/to still count the session's bytes.
+import type { EventMessage, EventType, Size } from "../protocol/schemas.ts";
 import type { Session, SessionEvent } from "../session/session.ts";
+import { QueryFilter } from "../terminal/query-filter.ts";
 
 const CATCH_UP_CHUNK = 256 * 1024;
 
@@ -12,13 +15,28 @@ export interface EventSink {
   sendEvent(e: EventMessage): void;
 }
 
+/** What makes a subscriber an attached terminal rather than a watcher. */
+export interface AttachOptions {
+  /** Output without the queries the daemon answers itself. */
+  stripQueries?: boolean;
+  /** This connection may not type into the session. */
+  readOnly?: boolean;
+  /** The terminal's size: the session follows the smallest attached one. */
+  size?: Size;
+}
+
 export class Subscription {
   readonly events = new Set<EventType>();
+  readOnly = false;
+  /** Set once this subscriber is an attached terminal with a size. */
+  private attachedSize: Size | null = null;
   /** Offset up to which output has been handed to the sink. */
   private sent: number;
   /** The exit event waits until every output byte before it has been sent. */
   private exitPending: { exit_code: number | null; signal: string | null } | null = null;
   private readonly off: () => void;
+  /** Set while this subscriber's output goes without the queries the daemon answers. */
+  private filter: QueryFilter | null = null;
 
   constructor(
     readonly session: Session,
@@ -51,6 +69,12 @@ export class Subscription {
       case "title":
         if (this.events.has("title")) this.emit("title", { title: e.title });
         break;
+      case "bell":
+        if (this.events.has("bell")) this.emit("bell", { count: e.count });
+        break;
+      case "mode":
+        if (this.events.has("mode")) this.emit("mode", { mode: e.mode, value: e.value });
+        break;
       case "state":
         if (this.events.has("state")) this.emit("state", { state: e.state });
         break;
@@ -61,9 +85,17 @@ export class Subscription {
     }
   }
 
-  /** Adds event types, then sends what is due from `from` on. */
-  add(events: EventType[]): void {
+  /**
+   * Adds event types (and attach options), then sends what is due from `from` on. A replay
+   * offset given while output is not subscribed yet moves the start there (attach subscribes
+   * first, then paints the screen, then asks for output from the offset that screen reflects).
+   */
+  add(events: EventType[], opts: AttachOptions = {}, replayFrom: number | null = null): void {
+    if (replayFrom !== null && !this.events.has("output")) this.sent = replayFrom;
     for (const e of events) this.events.add(e);
+    if (opts.stripQueries !== undefined) this.filter = opts.stripQueries ? (this.filter ?? new QueryFilter()) : null;
+    if (opts.readOnly !== undefined) this.readOnly = opts.readOnly;
+    if (opts.size) this.setSize(opts.size);
     this.from = this.sent;
     this.catchUp();
   }
@@ -76,16 +108,32 @@ export class Subscription {
       if (bytes.length === 0) break;
       const from = this.sent;
       this.sent += bytes.length;
-      this.emit("output", { from, to: this.sent, base64: Buffer.from(bytes).toString("base64") });
+      const out = this.filter ? this.filter.filter(bytes) : bytes;
+      this.emit("output", { from, to: this.sent, base64: Buffer.from(out).toString("base64") });
     }
     if (this.exitPending && (!wantOutput || this.sent >= this.session.ring.end)) {
+      // The stream ended inside a sequence: what the filter held back is still output.
+      if (this.filter?.pending && wantOutput) {
+        this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(this.filter.flush()).toString("base64") });
+      }
       const exit = this.exitPending;
       this.exitPending = null;
       if (this.events.has("exit")) this.emit("exit", exit);
     }
   }
 
+  /** Records this attached terminal's size; the session resizes to the smallest one. */
+  setSize(size: Size): void {
+    this.attachedSize = size;
+    this.session.setClientSize(this, size);
+  }
+
+  get attached(): boolean {
+    return this.attachedSize !== null;
+  }
+
   dispose(): void {
     this.off();
+    this.session.setClientSize(this, null);
   }
 }

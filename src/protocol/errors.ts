@@ -20,6 +20,8 @@ export const APP_CODES = {
   SPAWN_FAILED: -32006,
   NOT_A_SHELL: -32007,
   UNAUTHORIZED: -32008,
+  /** exec.run on a shell that is already running one (TRL's SESSION_BUSY). */
+  SESSION_BUSY: -32009,
 } as const;
 
 export type ErrorName =

@@ -9,7 +9,7 @@ export interface Methods {
   "system.ping": { params: Record<string, never> | undefined; result: { version: string; protocol: number; pid: number; uptime_s: number } };
   "system.stats": {
     params: Record<string, never> | undefined;
-    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number };
+    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number };
   };
   "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };
@@ -23,8 +23,11 @@ export interface Methods {
   "session.stop": { params: In<typeof S.StopSchema>; result: S.SessionInfo };
   "session.remove": { params: In<typeof S.RemoveSchema>; result: { removed: string } };
   "session.output": { params: In<typeof S.OutputSchema>; result: S.OutputResult };
+  "session.debug": { params: In<typeof S.DebugSchema>; result: S.DebugResult };
   "session.subscribe": { params: In<typeof S.SubscribeSchema>; result: { subscribed: string[]; from?: number } };
   "session.unsubscribe": { params: In<typeof S.UnsubscribeSchema>; result: { subscribed: string[] } };
+  "exec.run": { params: In<typeof S.ExecRunSchema>; result: S.ExecResult };
+  "exec.cancel": { params: In<typeof S.ExecCancelSchema>; result: { cancelled: boolean; signal_sent: string | null } };
 }
 
 export type MethodName = keyof Methods;

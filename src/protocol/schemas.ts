@@ -26,6 +26,21 @@ export const CreateSchema = v.optional(
     cols: v.optional(Dim("cols", 1000)),
     scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
     term: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** A socket of the session's own, where requests need not name it (interminai, ralph). */
+    socket: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** The dialect spoken there when a connection's first line picks none (e.g. is not JSON). */
+    socket_dialect: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /**
+     * What happens to the socket file when the session's socket closes: `unlink` (default),
+     * `keep` (left in place, refusing connections), `rmdir` (unlinked with its folder, one made for it).
+     */
+    socket_cleanup: v.optional(v.picklist(["unlink", "keep", "rmdir"])),
+    /** A file that also receives every output byte (truncated first), as `script -f` writes one. */
+    log_path: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** Append to log_path instead of truncating it (interminai's --pty-dump). */
+    log_append: v.optional(v.boolean()),
+    /** exec.run's timeout in this session when a call names none; 0 or absent: none (TRL's timeout_s). */
+    exec_timeout_ms: v.optional(Ms),
   }),
   {},
 );
@@ -52,7 +67,7 @@ export type InputInput = v.InferOutput<typeof InputSchema>;
 
 export const ScreenSchema = v.object({
   session: SessionRef,
-  format: v.optional(v.picklist(["text", "ansi"]), "text"),
+  format: v.optional(v.picklist(["text", "ansi", "cells"]), "text"),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
@@ -96,15 +111,40 @@ export const OutputSchema = v.object({
   max_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8 * 1024 * 1024))),
 });
 
-export const EVENT_TYPES = ["output", "state", "exit", "title", "*"] as const;
+export const EVENT_TYPES = ["output", "state", "exit", "title", "bell", "mode", "*"] as const;
 export type EventType = Exclude<(typeof EVENT_TYPES)[number], "*">;
 
 export const SubscribeSchema = v.object({
   session: v.optional(SessionRef),
   events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES)), v.minLength(1)), ["*"]),
   replay: v.optional(v.union([v.boolean(), v.pipe(v.number(), v.integer(), v.minValue(0))])),
+  /** Attach options (termd attach): the terminal's size, read-only, and query stripping. */
+  size: v.optional(v.object({ rows: Dim("rows", 1000), cols: Dim("cols", 1000) })),
+  read_only: v.optional(v.boolean()),
+  strip_queries: v.optional(v.boolean()),
 });
 export type SubscribeInput = v.InferOutput<typeof SubscribeSchema>;
+
+const EnvName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "env names must be shell variable names"));
+
+export const ExecRunSchema = v.object({
+  session: SessionRef,
+  command: v.pipe(v.string(), v.minLength(1, "command must not be empty")),
+  /** Absent: the session's exec_timeout_ms (none if it has none); 0: no limit. */
+  timeout_ms: v.optional(Ms),
+  /** Fed to the command's standard input (default: /dev/null, so nothing waits on the terminal). */
+  stdin: v.optional(v.string()),
+  /** Variables set for this command only; the shell's own are restored afterwards. */
+  env: v.optional(v.record(EnvName, v.string())),
+});
+export type ExecRunInput = v.InferOutput<typeof ExecRunSchema>;
+
+export const ExecCancelSchema = v.object({
+  session: SessionRef,
+  signal: v.optional(v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))])),
+});
+
+export const DebugSchema = v.object({ session: SessionRef, clear: v.optional(v.boolean(), false) });
 
 export const UnsubscribeSchema = v.object({
   session: v.optional(SessionRef),
@@ -134,26 +174,49 @@ export interface SessionInfo {
   ended_at: string | null;
   size: Size;
   title: string;
+  /** The directory the program last reported with OSC 7; null until it does (`cwd` is where it started). */
+  current_cwd: string | null;
+  modes: Modes;
+  /** BEL characters the program wrote. */
+  bells: number;
+  /** The exit status of the last command a shell reported with OSC 133 D. */
+  last_exit_code: number | null;
   bytes_out: number;
+  /** TERM as the program got it. */
+  term: string;
+  /** Scrollback capacity in lines. */
+  scrollback: number;
+  /** The session's own socket, when it has one. */
+  socket?: string;
+  /** An exec.run is running a command in this shell. */
+  busy: boolean;
 }
 
+/** The modes the app turned on, as the session's vt tap saw them in the output. */
 export interface Modes {
   application_cursor: boolean;
   application_keypad: boolean;
   bracketed_paste: boolean;
   mouse: "none" | "x10" | "vt200" | "drag" | "any";
+  /** Mouse reports in SGR form (1006). */
+  mouse_sgr: boolean;
   focus: boolean;
   synchronized_output: boolean;
   alternate: boolean;
   cursor_visible: boolean;
+  /** The kitty keyboard protocol's flags in force (CSI > n u); 0 when the app pushed none. */
+  kitty_keyboard: number;
 }
 
 export interface ScreenSnapshot {
   lines: string[];
   scrollback_lines: number;
+  /** Lines held above the screen (what scrollback: N can reach at most). */
+  scrollback_total: number;
   cursor: { row: number; col: number; visible: boolean };
   size: Size;
   title: string;
+  current_cwd: string | null;
   alternate: boolean;
   modes: Modes;
   seq: number;
@@ -161,6 +224,35 @@ export interface ScreenSnapshot {
   /** Output byte offset the screen reflects: subscribe with replay from here to continue it. */
   offset: number;
   ansi?: string;
+  /** With format "cells": each of `lines` as styled runs. */
+  cells?: CellRun[][];
+}
+
+/** A palette index (0-255) or "#rrggbb"; absent means the default colour. */
+export type CellColor = number | string;
+
+export interface CellStyle {
+  fg?: CellColor;
+  bg?: CellColor;
+  bold?: true;
+  dim?: true;
+  italic?: true;
+  underline?: true;
+  blink?: true;
+  inverse?: true;
+  hidden?: true;
+  strike?: true;
+}
+
+/**
+ * Cells of one style from column `col`, `w` cells wide: one UTF-16 unit per cell, or with
+ * `cluster` a single cell (a wide or combined character). Trailing blank default cells are left out.
+ */
+export interface CellRun extends CellStyle {
+  col: number;
+  w: number;
+  text: string;
+  cluster?: true;
 }
 
 export type WaitOutcome = "matched" | "exited" | "activity" | "settled" | "changed" | "timeout";
@@ -178,6 +270,44 @@ export interface OutputResult {
   from: number;
   to: number;
   eof: boolean;
+}
+
+export interface Termios {
+  /** "cooked" while ICANON is on (line editing), else "raw". */
+  mode: "cooked" | "raw";
+  /** The flags that are on, by their termios names (ECHO, ICANON, ISIG, ICRNL, OPOST, ONLCR …). */
+  flags: string[];
+  hex: { iflag: string; oflag: string; lflag: string; cflag: string };
+  /** Control characters in ^X form (VINTR: "^C"); empty when they could not be read. */
+  c_cc: Record<string, string>;
+}
+
+export interface DebugResult {
+  /** Sequences neither termd nor xterm.js implements, oldest first. */
+  unhandled: { sequence: string; raw_hex: string }[];
+  /** Sequences that fell out of the full log. */
+  dropped: number;
+  /** null once the session's terminal is closed. */
+  termios: Termios | null;
+  modes: Modes;
+  /** The last shell-integration marks (OSC 133), oldest first. */
+  marks: { kind: "A" | "B" | "C" | "D"; exit_code?: number | null; time: string }[];
+}
+
+export interface ExecResult {
+  /** What the command wrote to its standard output. */
+  output: string;
+  /** What it wrote to its standard error, kept apart. */
+  stderr: string;
+  /** $? after the command; the shell's own code if the command ended the shell; null if it never finished. */
+  exit_code: number | null;
+  duration_ms: number;
+  /** The timeout hit and the command was interrupted. */
+  timed_out: boolean;
+  /** exec.cancel interrupted it. */
+  cancelled: boolean;
+  /** output or stderr was cut at its size limit. */
+  truncated: boolean;
 }
 
 export interface EventMessage {

@@ -1,6 +1,7 @@
 // One session: a child on a PTY (Bun.spawn with `terminal`), its output kept three ways (ring
 // buffer for readers, append-only log file for every byte, headless Screen for what is shown),
-// and its lifecycle. Output is never dropped: the screen consumes the byte stream at its own pace
+// read first by the vt tap (modes, title, cwd, marks, bells, unhandled sequences), and its
+// lifecycle. Output is never dropped: the screen consumes the byte stream at its own pace
 // from the ring (or, if it fell that far behind, the log), so a flood costs latency, not bytes.
 // A session restored after a daemon restart has no child: its ring and screen are rebuilt from
 // the log, so its output and final screen stay readable.
@@ -8,8 +9,11 @@ import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync, existsSy
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { RpcError } from "../protocol/errors.ts";
-import type { ScreenSnapshot, SessionInfo, SessionState, Size } from "../protocol/schemas.ts";
+import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
+import { VERSION } from "../protocol/version.ts";
 import { Screen } from "../terminal/screen.ts";
+import { VtTap, type TapEvent } from "../terminal/vt-tap.ts";
+import { describeTermios, readControlChars } from "./termios.ts";
 import { RingBuffer } from "./ring.ts";
 import { parseSignal, signalNumber } from "./signals.ts";
 
@@ -23,6 +27,8 @@ export interface SessionSpec {
   scrollback: number;
   term: string;
   logDir: string;
+  /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
+  debugBuffer?: number;
 }
 
 /** What outlives the daemon: enough to list a session and rebuild its screen from the log. */
@@ -49,7 +55,7 @@ export type SessionEvent =
   | { type: "input"; data: string | Uint8Array }
   | { type: "resize"; size: Size }
   | { type: "screen"; seq: number }
-  | { type: "title"; title: string }
+  | TapEvent
   | { type: "state"; state: SessionState }
   | { type: "exit"; exit_code: number | null; signal: string | null };
 
@@ -76,8 +82,13 @@ export class Session {
   exitCode: number | null = null;
   signal: string | null = null;
   error: string | null = null;
+  /** The session's own socket, when the daemon gave it one. */
+  socketPath: string | null = null;
+  /** Set while exec.run runs a command in this shell (src/session/exec.ts). */
+  busy = false;
   readonly ring = new RingBuffer();
   readonly screen: Screen;
+  readonly tap: VtTap;
   readonly logPath: string;
   /** Offset up to which the screen has parsed the output. */
   screenOffset = 0;
@@ -89,12 +100,13 @@ export class Session {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private pumping = false;
   private pumpScheduled = false;
+  private readonly clientSizes = new Map<object, Size>();
   private stopRequested = false;
   private killSent: string | null = null;
   readonly ended: Promise<void>;
   private markEnded: () => void = () => {};
 
-  private constructor(r: SessionRecord, logDir: string) {
+  private constructor(r: SessionRecord, logDir: string, debugBuffer?: number) {
     this.id = r.id;
     this.name = r.name;
     this.command = r.command;
@@ -108,7 +120,9 @@ export class Session {
       cols: r.cols,
       scrollback: r.scrollback,
       onReply: (reply) => this.running && this.writeInput(reply),
+      version: `termd(${VERSION})`,
     });
+    this.tap = new VtTap({ debugBuffer, onEvent: (e) => this.emit(e) });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
 
@@ -139,6 +153,7 @@ export class Session {
         term: spec.term,
       },
       spec.logDir,
+      spec.debugBuffer,
     );
     s.logFd = openSync(s.logPath, "a", 0o600);
     const ptyClosed = Promise.withResolvers<void>();
@@ -168,8 +183,8 @@ export class Session {
    * A session from an earlier daemon: no child, output from its log, screen rebuilt by replaying
    * the log. One that was running when that daemon died is `lost`.
    */
-  static restore(r: SessionRecord, logDir: string): Session {
-    const s = new Session(r, logDir);
+  static restore(r: SessionRecord, logDir: string, debugBuffer?: number): Session {
+    const s = new Session(r, logDir, debugBuffer);
     s.pid = r.pid;
     s.state = r.state === "running" ? "lost" : r.state;
     s.exitCode = r.exit_code;
@@ -178,7 +193,10 @@ export class Session {
     s.endedAt = r.ended_at ? new Date(r.ended_at) : new Date();
     const size = existsSync(s.logPath) ? statSync(s.logPath).size : 0;
     s.ring.end = Math.max(0, size - s.ring.capacity);
-    s.ring.append(s.readLog(s.ring.end, size - s.ring.end));
+    const tail = s.readLog(s.ring.end, size - s.ring.end);
+    // The tap too, so a lost session still shows its last title, directory and modes.
+    s.tap.feed(tail);
+    s.ring.append(tail);
     s.markEnded();
     s.pumpScreen();
     return s;
@@ -197,9 +215,20 @@ export class Session {
     return this.screenOffset === this.ring.end;
   }
 
-  /** The screen, with the output offset it reflects. */
-  snapshot(format: "text" | "ansi" = "text", scrollback = 0): ScreenSnapshot {
-    return { ...this.screen.snapshot(format, scrollback), offset: this.screenOffset };
+  /** The modes as of the last output byte (the screen may still be parsing up to it). */
+  get modes(): Modes {
+    return this.tap.modes;
+  }
+
+  /** The screen, with the output offset it reflects; title, cwd and modes from the tap. */
+  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): ScreenSnapshot {
+    return {
+      ...this.screen.snapshot(format, scrollback),
+      title: this.tap.title,
+      current_cwd: this.tap.cwd,
+      modes: this.tap.modes,
+      offset: this.screenOffset,
+    };
   }
 
   on(fn: (e: SessionEvent) => void): () => void {
@@ -218,6 +247,8 @@ export class Session {
   }
 
   private onOutput(data: Uint8Array): void {
+    // The tap first, so modes and title are current before anyone reads the new bytes.
+    this.tap.feed(data);
     const from = this.ring.end;
     this.ring.append(data);
     if (this.logFd !== null) writeSync(this.logFd, data);
@@ -236,7 +267,6 @@ export class Session {
     this.pumping = true;
     const started = performance.now();
     const seq = this.screen.seq;
-    const title = this.screen.title;
     while (this.screenOffset < this.ring.end) {
       const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
       if (chunk.length === 0) break;
@@ -256,7 +286,6 @@ export class Session {
       this.lastActivity = performance.now();
       this.emit({ type: "screen", seq: this.screen.seq });
     }
-    if (this.screen.title !== title) this.emit({ type: "title", title: this.screen.title });
   }
 
   /** Output bytes [from, from+max) from the ring, or from the log file once the ring moved on. */
@@ -295,6 +324,26 @@ export class Session {
     const n = t.write(data);
     this.emit({ type: "input", data });
     return n;
+  }
+
+  /** The PTY's termios (flags from Bun, control characters through stty); null once it closed. */
+  async termios(): Promise<Termios | null> {
+    const t = this.proc?.terminal;
+    if (!this.running || !t || t.closed) return null;
+    const flags = { iflag: t.inputFlags, oflag: t.outputFlags, lflag: t.localFlags, cflag: t.controlFlags };
+    return describeTermios(flags, await readControlChars(this.pid));
+  }
+
+  /**
+   * An attached terminal's size (null: it left). While any are attached the session takes the
+   * smallest rows and the smallest columns among them, as tmux does, so every one can show it all.
+   */
+  setClientSize(client: object, size: Size | null): void {
+    if (size) this.clientSizes.set(client, size);
+    else if (!this.clientSizes.delete(client)) return;
+    if (this.clientSizes.size === 0) return;
+    const all = [...this.clientSizes.values()];
+    this.resize({ rows: Math.min(...all.map((s) => s.rows)), cols: Math.min(...all.map((s) => s.cols)) });
   }
 
   resize(size: Size): void {
@@ -397,8 +446,16 @@ export class Session {
       created_at: this.createdAt.toISOString(),
       ended_at: this.endedAt?.toISOString() ?? null,
       size: this.size,
-      title: this.screen.title,
+      title: this.tap.title,
+      current_cwd: this.tap.cwd,
+      modes: this.tap.modes,
+      bells: this.tap.bells,
+      last_exit_code: this.tap.lastExitCode,
       bytes_out: this.ring.end,
+      term: this.term,
+      scrollback: this.scrollback,
+      ...(this.socketPath ? { socket: this.socketPath } : {}),
+      busy: this.busy,
     };
   }
 

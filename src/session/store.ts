@@ -18,6 +18,8 @@ export interface StoreOptions {
   /** Environment every session starts from (the daemon's own, normally). */
   baseEnv: Record<string, string>;
   records?: RecordStore;
+  /** Size of each session's unhandled-sequence log (`termd daemon --debug-buffer`). */
+  debugBuffer?: number;
 }
 
 export class SessionStore {
@@ -32,7 +34,7 @@ export class SessionStore {
   restore(): void {
     for (const r of this.opts.records?.all() ?? []) {
       if (this.byId.has(r.id)) continue;
-      const s = Session.restore(r, this.logDir);
+      const s = Session.restore(r, this.logDir, this.opts.debugBuffer);
       this.byId.set(s.id, s);
       if (r.state !== s.state) this.opts.records?.save(s.record());
     }
@@ -68,6 +70,7 @@ export class SessionStore {
       scrollback: p.scrollback ?? 1000,
       term: p.term ?? "xterm-256color",
       logDir: this.logDir,
+      debugBuffer: this.opts.debugBuffer,
     });
     this.byId.set(id, session);
     const records = this.opts.records;

@@ -49,10 +49,13 @@ export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<W
     if (p.changed_from !== undefined && s.screen.hash(lines) !== p.changed_from) return finish("changed");
     if (p.activity && s.ring.end > startOffset) return finish("activity");
     if (p.settle_ms !== undefined) {
+      // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
+      // No timer then: the ?2026l that ends the frame is output, and output evaluates again.
+      const midFrame = s.modes.synchronized_output;
       const quietFor = performance.now() - s.lastActivity;
-      if (quietFor >= p.settle_ms && s.screenCurrent && s.running) return finish("settled");
+      if (quietFor >= p.settle_ms && s.screenCurrent && s.running && !midFrame) return finish("settled");
       clearTimeout(settleTimer);
-      settleTimer = setTimeout(evaluate, Math.max(1, p.settle_ms - quietFor));
+      if (!midFrame) settleTimer = setTimeout(evaluate, Math.max(1, p.settle_ms - quietFor));
     }
     if (!s.running) return finish("exited");
   };
@@ -70,6 +73,8 @@ export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<W
     abort.removeEventListener("abort", onAbort);
   }
 
-  evaluate();
+  // A caller already gone (a client that hung up before this ran) would never hear "abort".
+  if (abort.aborted) finish("timeout");
+  else evaluate();
   return promise;
 }

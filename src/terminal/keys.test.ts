@@ -150,3 +150,48 @@ describe("unknown tokens", () => {
     expect(() => key("Ctrl+%")).toThrow(/Ctrl\+%/);
   });
 });
+
+describe("kitty keyboard protocol (once the app pushed flags with disambiguate)", () => {
+  const kitty = { applicationCursor: false, kittyFlags: 1 };
+  const k = (t: string) => encodeKey(t, kitty);
+
+  test("modified Enter, Tab, Backspace and Space are CSI code ; modifiers u", () => {
+    expect(k("Shift+Enter")).toBe("\x1b[13;2u");
+    expect(k("Alt+Enter")).toBe("\x1b[13;3u");
+    expect(k("Ctrl+Enter")).toBe("\x1b[13;5u");
+    expect(k("Shift+Tab")).toBe("\x1b[9;2u");
+    expect(k("BTab")).toBe("\x1b[9;2u");
+    expect(k("Ctrl+Backspace")).toBe("\x1b[127;5u");
+    expect(k("Ctrl+Space")).toBe("\x1b[32;5u");
+  });
+
+  test("Escape is always CSI 27 u, so it cannot be mistaken for the start of a sequence", () => {
+    expect(k("Escape")).toBe("\x1b[27u");
+    expect(k("Alt+Escape")).toBe("\x1b[27;3u");
+  });
+
+  test("Ctrl and Alt with a character use the unshifted key's code", () => {
+    expect(k("C-c")).toBe("\x1b[99;5u");
+    expect(k("M-x")).toBe("\x1b[120;3u");
+    expect(k("Ctrl+Shift+a")).toBe("\x1b[97;6u");
+    expect(k("Alt+A")).toBe("\x1b[97;4u");
+  });
+
+  test("plain keys, Shift with text, and keys legacy encoding already tells apart stay as they were", () => {
+    expect(k("Enter")).toBe("\r");
+    expect(k("Tab")).toBe("\t");
+    expect(k("Backspace")).toBe("\x7f");
+    expect(k("Space")).toBe(" ");
+    expect(k("Shift+Space")).toBe(" ");
+    expect(k("a")).toBe("a");
+    expect(k("Shift+a")).toBe("A");
+    expect(k("Up")).toBe("\x1b[A");
+    expect(k("Ctrl+Up")).toBe("\x1b[1;5A");
+    expect(k("Shift+F5")).toBe("\x1b[15;2~");
+  });
+
+  test("flags without disambiguate (bit 1) leave the legacy encoding alone", () => {
+    expect(encodeKey("Shift+Enter", { applicationCursor: false, kittyFlags: 2 })).toBe("\r");
+    expect(encodeKey("C-c", { applicationCursor: false, kittyFlags: 0 })).toBe("\x03");
+  });
+});

@@ -1,10 +1,25 @@
 // Key tokens → bytes. Canonical names, tmux aliases (C-c, M-x, BSpace, NPage …) and vim notation
 // (<C-c>, <CR>) all resolve to one KeySpec, which is encoded with the xterm conventions and the
-// application's current cursor-key mode (DECCKM: ESC O A instead of ESC [ A).
+// application's current cursor-key mode (DECCKM: ESC O A instead of ESC [ A). Once the app pushed
+// kitty keyboard flags with "disambiguate" (CSI > 1 u), keys that legacy encoding cannot tell
+// apart use the kitty protocol's CSI code ; modifiers u: Shift+Enter is CSI 13;2u, Ctrl+c is
+// CSI 99;5u, Escape is CSI 27u. Keys the legacy form already tells apart (cursor, function and
+// editing keys) keep it, as kitty does; plain text and Shift+letter stay text.
 import { RpcError } from "../protocol/errors.ts";
+import { KITTY_DISAMBIGUATE } from "./kitty.ts";
 
 export interface KeyModes {
   applicationCursor: boolean;
+  /** The kitty keyboard flags in force (0 or absent: legacy encoding). */
+  kittyFlags?: number;
+}
+
+/** Kitty key codes of the keys that are bytes in the legacy encoding. */
+const KITTY_CODE: Record<string, number> = { enter: 13, tab: 9, backspace: 127, escape: 27, space: 32 };
+
+function kittyKey(code: number, mods: Mods): string {
+  const mp = modParam(mods);
+  return mp > 1 ? `\x1b[${code};${mp}u` : `\x1b[${code}u`;
 }
 
 interface Mods {
@@ -118,6 +133,10 @@ function encodeSpecial(s: Special, mods: Mods, modes: KeyModes, name: string): s
     case "ss3":
       return mp > 1 ? `\x1b[1;${mp}${s.final}` : `\x1bO${s.final}`;
     case "byte": {
+      if ((modes.kittyFlags ?? 0) & KITTY_DISAMBIGUATE) {
+        const shiftOnlySpace = name === "space" && !mods.ctrl && !mods.alt;
+        if (name === "escape" || ((mods.shift || mods.alt || mods.ctrl) && !shiftOnlySpace)) return kittyKey(KITTY_CODE[name]!, mods);
+      }
       if (name === "tab" && mods.shift) return mods.alt ? "\x1b\x1b[Z" : "\x1b[Z";
       let b = s.bytes;
       if (mods.ctrl && name === "space") b = "\x00";
@@ -136,6 +155,12 @@ export function encodeKey(token: string, modes: KeyModes): string {
   const special = SPECIAL[name];
   if (special) return encodeSpecial(special, mods, modes, name);
   if ([...base].length !== 1) throw keyError(token, "not a key name (try Enter, Escape, Up, F5, C-c, <C-x>)");
+  if ((modes.kittyFlags ?? 0) & KITTY_DISAMBIGUATE && (mods.ctrl || mods.alt)) {
+    // The key's own (unshifted) code; an upper-case letter means Shift was held.
+    const lower = base.toLowerCase();
+    const shift = mods.shift || (lower !== base && lower.length === 1);
+    return kittyKey(lower.codePointAt(0)!, { ...mods, shift });
+  }
   let ch = mods.shift && !mods.ctrl ? base.toUpperCase() : base;
   if (mods.ctrl) {
     const c = ctrlByte(ch);

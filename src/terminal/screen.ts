@@ -1,9 +1,20 @@
 // The headless screen of one session: @xterm/headless fed with the PTY's bytes. It answers the
-// terminal queries xterm implements (DA, DSR/CPR …) through onReply, and gives snapshots as text
-// or ANSI with the cursor, modes, title and a hash a waiter can compare against.
+// terminal queries xterm implements (DA, DSR/CPR, DECRQM, DECRQSS …) through onReply, and those
+// xterm headless leaves unanswered (XTVERSION, the kitty keyboard query, OSC 10/11/12 colours)
+// through parser hooks, so every reply leaves in the order the queries came. It gives snapshots
+// as text or ANSI with the cursor, title and a hash a waiter can compare against.
 import { Terminal } from "@xterm/headless";
 import { SerializeAddon } from "@xterm/addon-serialize";
-import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
+import type { CellRun, Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
+import { rowRuns } from "./cells.ts";
+import { KittyKeyboard } from "./kitty.ts";
+
+/** What OSC 10, 11 and 12 report: xterm.js's default theme (white on black, white cursor). */
+export const DEFAULT_COLORS: Readonly<Record<number, string>> = {
+  10: "rgb:ffff/ffff/ffff",
+  11: "rgb:0000/0000/0000",
+  12: "rgb:ffff/ffff/ffff",
+};
 
 export interface ScreenOptions {
   rows: number;
@@ -11,6 +22,8 @@ export interface ScreenOptions {
   scrollback: number;
   /** Bytes the terminal sends back to the program (query replies). */
   onReply: (data: string) => void;
+  /** XTVERSION's answer (CSI > q → DCS > | name ST), e.g. "termd(0.1.0)". */
+  version?: string;
 }
 
 export interface Match {
@@ -23,6 +36,8 @@ export class Screen {
   private readonly term: Terminal;
   private readonly serializer = new SerializeAddon();
   private cursorHidden = false;
+  /** The kitty flags as of the byte being parsed, for the query's answer (the tap's may be ahead). */
+  private readonly kitty = new KittyKeyboard();
   /** Increments with every parsed write: a cheap "did anything change" counter. */
   seq = 0;
   title = "";
@@ -42,6 +57,41 @@ export class Screen {
     // xterm headless keeps cursor visibility private; track DECTCEM ourselves.
     this.term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.decset(params, false));
     this.term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.decset(params, true));
+    this.answerQueries(opts);
+  }
+
+  /** The queries xterm headless parses but does not answer: without a reply vim, neovim, fish and
+   * agent TUIs wait for a timeout, or take their absence for an old terminal. */
+  private answerQueries(opts: ScreenOptions): void {
+    const p = this.term.parser;
+    const first = (params: (number | number[])[], fallback: number) => {
+      const v = params[0];
+      return typeof v === "number" && v >= 0 ? v : fallback;
+    };
+    const alt = () => this.term.buffer.active.type === "alternate";
+    p.registerCsiHandler({ prefix: ">", final: "q" }, (params) => {
+      if (first(params, 0) === 0) opts.onReply(`\x1bP>|${opts.version ?? "termd"}\x1b\\`);
+      return true;
+    });
+    p.registerCsiHandler({ prefix: ">", final: "u" }, (params) => (this.kitty.push(first(params, 0), alt()), true));
+    p.registerCsiHandler({ prefix: "<", final: "u" }, (params) => (this.kitty.pop(first(params, 1), alt()), true));
+    p.registerCsiHandler({ prefix: "=", final: "u" }, (params) => {
+      const mode = typeof params[1] === "number" && params[1] > 0 ? params[1] : 1;
+      this.kitty.set(first(params, 0), mode, alt());
+      return true;
+    });
+    p.registerEscHandler({ final: "c" }, () => (this.kitty.reset(), false));
+    p.registerCsiHandler({ prefix: "?", final: "u" }, () => (opts.onReply(`\x1b[?${this.kitty.flags(alt())}u`), true));
+    // "10;?" asks for the foreground; "10;?;?" for 10 and then 11, as in xterm. A colour being
+    // set goes on to xterm's own handler.
+    for (const id of [10, 11, 12]) {
+      p.registerOscHandler(id, (data) => {
+        const fields = data.split(";");
+        if (!fields.every((f) => f === "?") || id + fields.length > 13) return false;
+        fields.forEach((_, i) => opts.onReply(`\x1b]${id + i};${DEFAULT_COLORS[id + i]}\x1b\\`));
+        return true;
+      });
+    }
   }
 
   private decset(params: (number | number[])[], hidden: boolean): boolean {
@@ -67,7 +117,8 @@ export class Screen {
     return { rows: this.term.rows, cols: this.term.cols };
   }
 
-  get modes(): Modes {
+  /** xterm's view of the modes it implements (the session's tap has them all, kitty's too). */
+  get modes(): Omit<Modes, "mouse_sgr" | "kitty_keyboard"> {
     const m = this.term.modes;
     return {
       application_cursor: m.applicationCursorKeysMode,
@@ -94,6 +145,15 @@ export class Screen {
     const start = Math.max(0, buf.viewportY - n);
     const out: string[] = [];
     for (let y = start; y < buf.viewportY; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
+    return out;
+  }
+
+  /** The last `scrollback` lines above the screen and the screen's rows, as styled runs. */
+  private cells(scrollback: number): CellRun[][] {
+    const buf = this.term.buffer.active;
+    const cell = buf.getNullCell();
+    const out: CellRun[][] = [];
+    for (let y = buf.viewportY - scrollback; y < buf.viewportY + this.term.rows; y++) out.push(rowRuns(buf.getLine(y), cell));
     return out;
   }
 
@@ -125,21 +185,23 @@ export class Screen {
     return null;
   }
 
-  snapshot(format: "text" | "ansi" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset"> {
+  /** The session adds the modes, from its tap, and the offset. */
+  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd"> {
     const visible = this.lines();
     const above = scrollback > 0 ? this.scrollbackLines(scrollback) : [];
-    const snap: Omit<ScreenSnapshot, "offset"> = {
+    const snap: Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd"> = {
       lines: [...above, ...visible],
       scrollback_lines: above.length,
+      scrollback_total: this.term.buffer.active.viewportY,
       cursor: this.cursor(),
       size: this.size,
       title: this.title,
       alternate: this.term.buffer.active.type === "alternate",
-      modes: this.modes,
       seq: this.seq,
       hash: this.hash(visible),
     };
     if (format === "ansi") snap.ansi = this.serializer.serialize({ scrollback });
+    if (format === "cells") snap.cells = this.cells(above.length);
     return snap;
   }
 

@@ -3,6 +3,7 @@ import { cliCommand, EXIT } from "../command.ts";
 import { encodeKey } from "../../terminal/keys.ts";
 import { sessionArg } from "./shared.ts";
 import { deferred } from "../../client/deferred.ts";
+import type { EventMessage } from "../../protocol/schemas.ts";
 
 // What attach leaves behind must be the user's own terminal: every mode a program may have
 // switched on through the live stream is switched off again.
@@ -40,11 +41,29 @@ export default cliCommand({
     const client = await ctx.client();
     const size = () => ({ rows: process.stdout.rows || 24, cols: process.stdout.columns || 80 });
 
-    await client.call("session.resize", { session, ...size() });
+    // Attach first (the session takes the smallest attached size), then paint the screen at
+    // that size, then stream output and the exit from exactly the offset the painted screen
+    // reflects (the exit only after every byte before it).
+    const onEvent = (e: EventMessage) => {
+      if (e.type === "output") {
+        const bytes = Buffer.from(String(e.data.base64), "base64");
+        chain = chain.then(async () => {
+          if (!process.stdout.write(bytes)) {
+            client.pause();
+            await new Promise((r) => process.stdout.once("drain", r));
+            client.resume();
+          }
+        });
+      } else if (e.type === "exit") {
+        const how = e.data.signal ? `signal ${e.data.signal}` : `code ${e.data.exit_code}`;
+        void chain.then(() => finish(`[${session} exited (${how})]`));
+      }
+    };
+    let chain = Promise.resolve();
+    const { promise: finished, resolve: finish } = deferred<string>();
+    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true }, onEvent);
     const snap = await client.call("session.screen", { session, format: "ansi" });
 
-    const { promise: finished, resolve: finish } = deferred<string>();
-    let chain = Promise.resolve();
     const onResize = () => void client.call("session.resize", { session, ...size() }).catch(() => {});
     const onInput = (chunk: Buffer) => {
       const text = chunk.toString("latin1");
@@ -59,21 +78,7 @@ export default cliCommand({
     process.stdin.resume();
     try {
       await writeOut("\x1b[?1049h\x1b[H\x1b[2J" + snap.ansi);
-      await client.subscribe({ session, events: ["output", "exit"], replay: snap.offset }, (e) => {
-        if (e.type === "output") {
-          const bytes = Buffer.from(String(e.data.base64), "base64");
-          chain = chain.then(async () => {
-            if (!process.stdout.write(bytes)) {
-              client.pause();
-              await new Promise((r) => process.stdout.once("drain", r));
-              client.resume();
-            }
-          });
-        } else if (e.type === "exit") {
-          const how = e.data.signal ? `signal ${e.data.signal}` : `code ${e.data.exit_code}`;
-          void chain.then(() => finish(`[${session} exited (${how})]`));
-        }
-      });
+      await client.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
       process.stdin.on("data", onInput);
       process.stdout.on("resize", onResize);
       void client.closed.then(() => finish("[the daemon closed the connection]"));

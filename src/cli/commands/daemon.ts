@@ -6,6 +6,8 @@ import { connect } from "../../client/client.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
+/** Each session keeps this many sequences at most: the log is for reading, not recording. */
+const MAX_DEBUG_BUFFER = 100_000;
 
 function processAlive(pid: number): boolean {
   try {
@@ -21,17 +23,20 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: [
     "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
     "                      every session and exits on SIGTERM or SIGINT",
     "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
     "  --stop-grace MS     SIGTERM-to-SIGKILL grace of session.stop and shutdown (default 5000)",
     "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
+    "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
+    "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
+    "                      console server's server.pid",
     "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
     "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -61,11 +66,15 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
     }
+    const debugBuffer = num(a, "debug-buffer");
+    if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
     return run({
       socketPath: ctx.socketPath,
       stateDir: str(a, "state-dir") ?? defaultStateDir(),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
       ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
+      debugBuffer,
+      pidFile: str(a, "pid-file"),
     });
   },
   });

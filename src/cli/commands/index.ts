@@ -12,5 +12,6 @@ import stop from "./stop.ts";
 import rm from "./rm.ts";
 import logs from "./logs.ts";
 import attach from "./attach.ts";
+import debug from "./debug.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug];

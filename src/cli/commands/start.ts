@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { num, str, strs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
@@ -6,8 +7,16 @@ import { printJson } from "../format.ts";
 export default cliCommand({
   name: "start",
   summary: "start a program in a new session",
-  usage: "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--json] [-- COMMAND ARGS...]",
-  help: "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.\nThe daemon is started first if none answers.",
+  usage:
+    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--json] [-- COMMAND ARGS...]",
+  help: [
+    "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.",
+    "The daemon is started first if none answers.",
+    "  --socket PATH     give the session a socket of its own (0600), where requests need not name",
+    "                    it: native JSON-RPC, ralph's methods (get_status, write_pty, subscribe, stop)",
+    "                    and interminai's; it goes away with the session",
+    "  --log-path FILE   also copy every output byte to FILE (truncated first)",
+  ].join("\n"),
   flags: {
     name: { kind: "string", short: "n" },
     cwd: { kind: "string" },
@@ -16,6 +25,8 @@ export default cliCommand({
     cols: { kind: "number" },
     scrollback: { kind: "number" },
     term: { kind: "string" },
+    socket: { kind: "string" },
+    "log-path": { kind: "string" },
   },
   async run(a, ctx) {
     const command = a.rest.length > 0 ? a.rest : a.positional.length > 0 ? a.positional : undefined;
@@ -36,6 +47,8 @@ export default cliCommand({
       cols: num(a, "cols"),
       scrollback: num(a, "scrollback"),
       term: str(a, "term"),
+      socket: str(a, "socket") !== undefined ? resolve(str(a, "socket")!) : undefined,
+      log_path: str(a, "log-path") !== undefined ? resolve(str(a, "log-path")!) : undefined,
     });
     if (ctx.json) printJson(ctx, info);
     else ctx.out(info.name);

@@ -14,8 +14,11 @@ import sessionSignal from "./session.signal.ts";
 import sessionStop from "./session.stop.ts";
 import sessionRemove from "./session.remove.ts";
 import sessionOutput from "./session.output.ts";
+import sessionDebug from "./session.debug.ts";
 import sessionSubscribe from "./session.subscribe.ts";
 import sessionUnsubscribe from "./session.unsubscribe.ts";
+import execRun from "./exec.run.ts";
+import execCancel from "./exec.cancel.ts";
 
 const ALL: Command<any, any>[] = [
   systemPing,
@@ -32,8 +35,11 @@ const ALL: Command<any, any>[] = [
   sessionStop,
   sessionRemove,
   sessionOutput,
+  sessionDebug,
   sessionSubscribe,
   sessionUnsubscribe,
+  execRun,
+  execCancel,
 ];
 
 export const COMMANDS: ReadonlyMap<string, Command<any, any>> = new Map(ALL.map((c) => [c.name, c]));

@@ -1,8 +1,35 @@
+import { closeSync } from "node:fs";
 import { CreateSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
+import { setExecTimeout } from "../../session/exec.ts";
+import { attachTee, openTee } from "../../session/tee.ts";
 
 export default command({
   name: "session.create",
   params: CreateSchema,
-  exec: (p, { daemon }) => daemon.store.create(p).info(),
+  exec: async (p, { daemon }) => {
+    // log_path opens before the program starts (a bad path fails the call) and is attached before
+    // any output can arrive: the first bytes come in on a later turn of the event loop.
+    const teeFd = p.log_path !== undefined ? openTee(p.log_path, p.log_append) : null;
+    let s;
+    try {
+      s = daemon.store.create(p);
+    } catch (err) {
+      if (teeFd !== null) closeSync(teeFd);
+      throw err;
+    }
+    const stopTee = teeFd !== null ? attachTee(s, teeFd) : () => {};
+    if (p.exec_timeout_ms) setExecTimeout(s, p.exec_timeout_ms);
+    if (p.socket !== undefined) {
+      try {
+        await daemon.openSessionSocket(s.id, p.socket, { dialect: p.socket_dialect, cleanup: p.socket_cleanup });
+        s.socketPath = p.socket;
+      } catch (err) {
+        stopTee();
+        daemon.store.remove(s);
+        throw err;
+      }
+    }
+    return s.info();
+  },
 });

@@ -7,11 +7,12 @@ export default command({
   params: RemoveSchema,
   exec: async (p, { daemon }) => {
     const s = daemon.store.get(p.session);
-    if (s.running) {
-      if (!p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or pass force`);
-      await s.stop(daemon.options.stopGraceMs);
-    }
+    if (s.running && !p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or pass force`);
+    // The socket first: it refuses new clients at once, however long the program takes to stop.
+    daemon.closeSessionSocket(s.id);
+    if (s.running) await s.stop(daemon.options.stopGraceMs);
     daemon.store.remove(s);
+    if (daemon.options.exitWhenEmpty && daemon.store.list().length === 0) void daemon.shutdown();
     return { removed: s.id };
   },
 });

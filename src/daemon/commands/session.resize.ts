@@ -4,9 +4,13 @@ import { command } from "../command.ts";
 export default command({
   name: "session.resize",
   params: ResizeSchema,
-  exec: (p, { daemon }) => {
+  exec: (p, { daemon, conn }) => {
     const s = daemon.store.get(p.session);
-    s.resize({ rows: p.rows, cols: p.cols });
+    const size = { rows: p.rows, cols: p.cols };
+    // From an attached terminal this is its window's size: the session follows the smallest.
+    const sub = conn.subscription(s);
+    if (sub?.attached) sub.setSize(size);
+    else s.resize(size);
     return { size: s.size };
   },
 });

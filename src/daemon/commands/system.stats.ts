@@ -14,6 +14,7 @@ export default command({
       bytes_in: daemon.counters.bytesIn,
       requests: daemon.counters.requests,
       connections: daemon.counters.connections,
+      commands_run: daemon.counters.commandsRun,
     };
   },
 });

@@ -1,0 +1,13 @@
+// `termd interminai …`: the interminai personality as a termd subcommand (it parses its own arguments).
+import { cliCommand } from "../command.ts";
+import { runInterminai } from "./main.ts";
+
+export const interminaiCommand = cliCommand({
+  name: "interminai",
+  summary: "behave as interminai: start, input, output, status, wait, kill, resize, debug, stop",
+  usage: "termd interminai SUBCOMMAND [OPTIONS]   (termd interminai --help lists them)",
+  help: "Runs interminai's command line against session sockets; see termd interminai --help.",
+  flags: {},
+  run: async () => 2,
+  passthrough: runInterminai,
+});

@@ -1,0 +1,15 @@
+import { ExecRunSchema } from "../../protocol/schemas.ts";
+import { execRun } from "../../session/exec.ts";
+import { command } from "../command.ts";
+
+export default command({
+  name: "exec.run",
+  params: ExecRunSchema,
+  // A client that goes away does not stop the command: it runs to its end (or timeout), so
+  // nothing it was doing is cut off half way; exec.cancel stops it.
+  exec: async (p, { daemon }) => {
+    const result = await execRun(daemon.store.get(p.session), p);
+    daemon.counters.commandsRun++;
+    return result;
+  },
+});

@@ -1,0 +1,235 @@
+// interminai's socket protocol, as interminai itself speaks it (../shared/interminai-cli.md,
+// Appendix A, which wins over seeds/interminai-protocol.md where they differ): one JSON request
+// per connection, fields beside "type"; the reply {"status":"ok","data":{…}} or
+// {"status":"error","error":"…"}; then the connection closes. Each request maps onto native
+// methods of the session the socket stands for (on the daemon's main socket a request may name
+// one in "session", an extension). What this module keeps itself is interminai's activity flag
+// ("output since it was last read"): the output offset at the last read, per session.
+// Departures: requests run concurrently instead of one at a time (a WAIT delays nobody);
+// DEBUG's `clear` is read at the top level (the appendix) or inside `data` (PROTOCOL.md).
+import { RpcError } from "../errors.ts";
+import type { CellRun, CellColor, SessionInfo } from "../schemas.ts";
+import type { Dialect, NativeCaller } from "./dialect.ts";
+
+type Msg = Record<string, unknown>;
+type Reply = { status: "ok"; data: Record<string, unknown> } | { status: "error"; error: string };
+
+const ok = (data: Record<string, unknown>): Reply => ({ status: "ok", data });
+const fail = (error: string): Reply => ({ status: "error", error });
+
+/** The output offset (bytes_out) when the activity flag was last read, by session id. */
+const lastRead = new Map<string, number>();
+
+/** Native waits are bounded; an interminai WAIT is not, so it waits in slices of this. */
+const WAIT_SLICE_MS = 3_600_000;
+
+/** The termios flags interminai reports, in its order. */
+const TERMIOS_FLAGS = ["ECHO", "ISIG", "IEXTEN", "ICRNL", "INLCR", "IGNCR", "IXON", "IXOFF", "OPOST", "ONLCR"];
+const C_CC = ["VINTR", "VEOF", "VERASE", "VKILL", "VSUSP", "VQUIT"];
+
+/** Reads the activity flag and clears it: was there output since the last read? */
+function takeActivity(info: SessionInfo): boolean {
+  const seen = lastRead.get(info.id) ?? 0;
+  lastRead.set(info.id, info.bytes_out);
+  return info.bytes_out > seen;
+}
+
+const isInt = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x);
+
+// ---- OUTPUT's ANSI form: one SGR stating the whole style where it changes, ESC[0m back to default.
+
+function colorCodes(c: CellColor, base: number, bright: number, ext: number): string {
+  if (typeof c === "string") {
+    const n = parseInt(c.slice(1), 16);
+    return `${ext};2;${(n >> 16) & 255};${(n >> 8) & 255};${n & 255}`;
+  }
+  if (c < 8) return String(base + c);
+  if (c < 16) return String(bright + c - 8);
+  return `${ext};5;${c}`;
+}
+
+/** interminai's SGR for a style, `ESC[0;<attrs>;<fg>;<bg>m`; "" for the default style. */
+function sgrOf(r: CellRun): string {
+  const p: string[] = [];
+  if (r.bold) p.push("1");
+  if (r.dim) p.push("2");
+  if (r.italic) p.push("3");
+  if (r.underline) p.push("4");
+  if (r.inverse) p.push("7");
+  if (r.hidden) p.push("8");
+  if (r.strike) p.push("9");
+  if (r.fg !== undefined) p.push(colorCodes(r.fg, 30, 90, 38));
+  if (r.bg !== undefined) p.push(colorCodes(r.bg, 40, 100, 48));
+  return p.length === 0 ? "" : `\x1b[0;${p.join(";")}m`;
+}
+
+/** One row: self-contained (it starts from the default style and returns to it), trailing blanks trimmed. */
+function renderRow(runs: CellRun[]): string {
+  const kept = runs.map((r) => ({ ...r }));
+  while (kept.length > 0) {
+    const last = kept.at(-1)!;
+    last.text = last.text.replace(/ +$/, "");
+    if (last.text !== "") break;
+    kept.pop();
+  }
+  let out = "";
+  let cur = "";
+  for (const r of kept) {
+    const sgr = sgrOf(r);
+    if (sgr !== cur) out += sgr === "" ? "\x1b[0m" : sgr;
+    cur = sgr;
+    out += r.text;
+  }
+  return cur === "" ? out : out + "\x1b[0m";
+}
+
+// ---- the requests
+
+async function output(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const { from, to } = msg;
+  if (from !== undefined && from !== null && from !== "-" && !isInt(from)) return fail("Invalid 'from' value: expected an integer or \"-\"");
+  if (to !== undefined && to !== null && !isInt(to)) return fail("Invalid 'to' value: expected an integer");
+  const info = await native.call("session.info", { session });
+  // --emulator custom gives TERM=ansi, and its screen never carries colour.
+  const ansi = msg.format === "ansi" && info.term !== "ansi";
+  const scrollback = from === "-" ? Number.MAX_SAFE_INTEGER : isInt(from) && from < 0 ? -from : 0;
+  const snap = await native.call("session.screen", { session, format: ansi ? "cells" : "text", scrollback });
+  // Trailing blanks go in both forms (the screen keeps spaces the program wrote).
+  const rows = ansi ? snap.cells!.map(renderRow) : snap.lines.map((l) => l.replace(/ +$/, ""));
+  const above = snap.scrollback_lines;
+  const picked: string[] = [];
+  rows.forEach((row, i) => {
+    const n = i < above ? i - above : i - above + 1; // -k … -1, then 1 … rows: there is no line 0
+    if (isInt(to) && n > to) return;
+    picked.push(row + "\n");
+  });
+  return ok({
+    screen: picked.join(""),
+    cursor: { row: snap.cursor.row, col: Math.min(snap.cursor.col, snap.size.cols - 1) }, // pending wrap stays on the last column
+    size: snap.size,
+    from: isInt(from) && from > 1 ? from : above > 0 ? -above : 1,
+    to: isInt(to) ? to : null,
+    scrollback_available: snap.scrollback_total,
+    scrollback_capacity: info.scrollback,
+  });
+}
+
+async function status(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const info = await native.call("session.info", { session });
+  const snap = await native.call("session.screen", { session });
+  const data: Record<string, unknown> = { running: info.state === "running" };
+  if (info.state !== "running") data.exit_code = info.exit_code;
+  data.size = info.size;
+  data.scrollback_available = snap.scrollback_total;
+  data.scrollback_capacity = info.scrollback;
+  if (msg.activity === true) data.activity = takeActivity(info);
+  return ok(data);
+}
+
+/** Blocks until the program exits, or (activity) until output since the flag was last read. */
+async function wait(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const activity = msg.activity === true;
+  for (;;) {
+    const info = await native.call("session.info", { session });
+    const exited = info.state !== "running";
+    if (activity && (exited || info.bytes_out > (lastRead.get(info.id) ?? 0))) {
+      return ok({ activity: takeActivity(info), exited });
+    }
+    if (!activity && exited) return ok({ exit_code: info.exit_code });
+    if (native.signal.aborted) return fail("Client disconnected");
+    // Nothing runs between the info above and this call's start, so no output slips between them.
+    await native.call("session.wait", { session, exit: true, activity: activity || undefined, timeout_ms: WAIT_SLICE_MS });
+  }
+}
+
+async function kill(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const sig = msg.signal;
+  if (typeof sig !== "string" && !isInt(sig)) return fail("Missing 'signal' field");
+  try {
+    await native.call("session.signal", { session, signal: sig });
+  } catch (err) {
+    if (err instanceof RpcError && err.name === "INVALID_PARAMS") return fail(`Invalid signal: ${sig}`);
+    if (err instanceof RpcError && err.name === "SESSION_NOT_RUNNING") return fail("Failed to send signal: ESRCH: No such process");
+    throw err;
+  }
+  return ok({ signal_sent: sig });
+}
+
+async function resize(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const { cols, rows } = msg;
+  if (!isInt(cols) || cols < 0) return fail("Missing 'cols' field");
+  if (!isInt(rows) || rows < 0) return fail("Missing 'rows' field");
+  await native.call("session.resize", { session, cols, rows });
+  return ok({ cols, rows });
+}
+
+async function debug(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
+  const nested = typeof msg.data === "object" && msg.data !== null ? (msg.data as Msg).clear : undefined;
+  const clear = msg.clear === true || nested === true;
+  const d = await native.call("session.debug", { session, clear });
+  const t = d.termios;
+  const termios = t
+    ? {
+        mode: t.mode,
+        flags: TERMIOS_FLAGS.filter((f) => t.flags.includes(f)),
+        hex: t.hex,
+        c_cc: Object.fromEntries(C_CC.map((k) => [k, t.c_cc[k] === "<undef>" ? "<disabled>" : (t.c_cc[k] ?? "?")])),
+      }
+    : { error: "Failed to get termios: the terminal is closed" };
+  return ok({ unhandled: d.unhandled, dropped: d.dropped, termios });
+}
+
+/** Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. */
+function stop(session: string, native: NativeCaller): null {
+  native.send(ok({ message: "Shutting down" }));
+  void native
+    .call("session.info", { session })
+    .then((info) => lastRead.delete(info.id))
+    .catch(() => {});
+  void native.call("session.remove", { session, force: true }).catch((err) => console.error("termd: interminai STOP:", err));
+  return null;
+}
+
+async function handle(raw: unknown, native: NativeCaller): Promise<Reply | null> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return fail("Invalid JSON: expected a JSON object with a \"type\" field");
+  const msg = raw as Msg;
+  if (typeof msg.type !== "string") return fail("Invalid JSON: missing field `type`");
+  const session = native.session ?? (typeof msg.session === "string" ? msg.session : undefined);
+  try {
+    if (session === undefined && ["INPUT", "OUTPUT", "STATUS", "WAIT", "KILL", "RESIZE", "DEBUG", "STOP"].includes(msg.type)) {
+      return fail("No session: connect to a session's own socket, or name one in \"session\"");
+    }
+    switch (msg.type) {
+      case "INPUT":
+        if (typeof msg.data !== "string") return fail("Missing 'data' field");
+        await native.call("session.input", { session: session!, text: msg.data });
+        return ok({});
+      case "OUTPUT":
+        return await output(msg, session!, native);
+      case "STATUS":
+        return await status(msg, session!, native);
+      case "WAIT":
+        return await wait(msg, session!, native);
+      case "KILL":
+        return await kill(msg, session!, native);
+      case "RESIZE":
+        return await resize(msg, session!, native);
+      case "DEBUG":
+        return await debug(msg, session!, native);
+      case "STOP":
+        return stop(session!, native);
+      default:
+        return fail(`Unknown command: ${msg.type}`);
+    }
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+}
+
+export const interminai: Dialect = {
+  name: "interminai",
+  oneShot: true,
+  claims: (msg) => typeof msg.type === "string",
+  handle,
+  malformed: (message) => fail(`Invalid JSON: ${message.replace(/^invalid JSON: /i, "")}`),
+};

@@ -1,0 +1,94 @@
+// asciicast v2 (the format asciinema records and plays): a JSON header line, then one JSON array
+// per event: [seconds, "o" | "i" | "r", data]. Used live by `record` (output, input, resizes) and
+// to export any session from its log and timing journal.
+import type { Size } from "../protocol/schemas.ts";
+import type { JournalEntry } from "./journal.ts";
+
+export interface CastHeader {
+  size: Size;
+  term: string;
+  command: string[];
+  startedAt: Date;
+  title?: string;
+}
+
+export function castHeader(h: CastHeader): string {
+  return JSON.stringify({
+    version: 2,
+    width: h.size.cols,
+    height: h.size.rows,
+    timestamp: Math.floor(h.startedAt.getTime() / 1000),
+    command: h.command.join(" "),
+    ...(h.title ? { title: h.title } : {}),
+    env: { TERM: h.term, SHELL: process.env.SHELL ?? "/bin/sh" },
+  });
+}
+
+export type CastCode = "o" | "i" | "r";
+
+export function castEvent(seconds: number, code: CastCode, data: string): string {
+  return JSON.stringify([Math.round(seconds * 1e6) / 1e6, code, data]);
+}
+
+/**
+ * Turns byte chunks into event text without splitting a UTF-8 character between two events:
+ * a partial character waits for the next chunk (asciinema's players expect whole strings).
+ */
+export class CastText {
+  private readonly decoder = new TextDecoder("utf-8");
+
+  push(bytes: Uint8Array | string): string {
+    return typeof bytes === "string" ? bytes : this.decoder.decode(bytes, { stream: true });
+  }
+}
+
+/** How many of `bytes` to take so the cut does not fall inside a UTF-8 character. */
+export function utf8Cut(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let i = n - 1; i >= Math.max(0, n - 4); i--) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + len > n && i > 0 ? i : n;
+  }
+  return n;
+}
+
+export interface CastPage {
+  /** The events of output bytes [from, to), one JSON line each. */
+  lines: string[];
+  to: number;
+}
+
+/**
+ * Output events for bytes [from, from+max) of a session, timed by its journal (a byte takes the
+ * time of the chunk it arrived in), with the resizes that happened between those chunks.
+ */
+export function castPage(journal: JournalEntry[], read: (from: number, max: number) => Uint8Array, from: number, max: number): CastPage {
+  const raw = read(from, max);
+  const bytes = raw.subarray(0, utf8Cut(raw));
+  const to = from + bytes.length;
+  const decoder = new TextDecoder();
+  const lines: string[] = [];
+  const emit = (ms: number, a: number, b: number) => {
+    const text = decoder.decode(bytes.subarray(a - from, b - from), { stream: true });
+    if (text) lines.push(castEvent(ms / 1000, "o", text));
+  };
+  let pos = 0; // where the output seen so far in the journal ends
+  let lastMs = 0;
+  for (const e of journal) {
+    if (e.kind === "r") {
+      // The size the recording starts with is the header's; later ones sit between chunks.
+      if (pos >= from && pos < to && !(pos === 0 && e.ms === 0)) lines.push(castEvent(e.ms / 1000, "r", `${e.size.cols}x${e.size.rows}`));
+      continue;
+    }
+    const start = pos;
+    pos = Math.max(pos, e.end);
+    lastMs = e.ms;
+    if (start >= to) break;
+    if (pos > from) emit(e.ms, Math.max(start, from), Math.min(pos, to));
+  }
+  // Output the journal does not cover (a session recorded before journals) comes at its end.
+  if (pos < to) emit(lastMs, Math.max(pos, from), to);
+  return { lines, to };
+}

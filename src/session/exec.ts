@@ -1,0 +1,336 @@
+// exec.run: one command run inside a session's interactive shell, so `cd` and `export` persist
+// between runs, with its stdout and stderr captured apart and its exit status read reliably.
+//
+// The command goes to a file in a private temp folder and the shell is typed one short line,
+// ` . DIR/w`, sourcing a wrapper that runs `. DIR/c <IN >DIR/o 2>DIR/e` in the shell itself and
+// then prints the mark ESC ] 133 ; termd-done ; STATUS ; NONCE BEL, which is read from the output
+// stream. Why this shape:
+// - sourcing, not typing the command: a long typed line would hit the tty's 4 KiB line limit
+//   under sh, an unbalanced quote would leave the shell waiting for more (now it is a parse
+//   error on the command's stderr), and the command stays off the screen and out of history;
+// - the nonce appears in no typed text, so neither the echo nor a late mark of an earlier run
+//   can end this one;
+// - before the mark the wrapper moves the cursor back over its typed line and the prompt and
+//   clears them, so the screen looks as if nothing had been typed (when the prompt's position
+//   was known: the shell had drawn it and gone quiet, with the screen caught up).
+//
+// Interrupting (timeout, exec.cancel): ^C goes to the terminal, so the foreground job gets SIGINT
+// as from a keyboard. An interactive shell then abandons the rest of the sourced wrapper, mark
+// included, so after RECOVER_MS a line of its own prints the mark with $?; if that does not come
+// either, the foreground process group (never the shell) gets SIGKILL.
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { RpcError } from "../protocol/errors.ts";
+import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
+import type { Session } from "./session.ts";
+import { parseSignal } from "./signals.ts";
+
+/** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
+/** Each of stdout and stderr is cut at this many bytes. */
+export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
+/** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
+const QUIET_MS = 15;
+/** Longest wait for that quiet; past it the line is typed anyway, and not erased afterwards. */
+const READY_MAX_MS = 1000;
+/** After ^C: how long the wrapper's own mark may take before the mark is asked for apart. */
+const RECOVER_MS = 250;
+/** After that: how long before the foreground job gets SIGKILL, and then before giving up. */
+const ESCALATE_MS = 2000;
+
+const runs = new WeakMap<Session, Run>();
+/** Output offset just past the last mark: the prompt the shell draws after it comes later. */
+const markEnds = new WeakMap<Session, number>();
+const defaultTimeouts = new WeakMap<Session, number>();
+
+/** exec.run's timeout in `s` when a call names none (session.create's exec_timeout_ms). */
+export function setExecTimeout(s: Session, ms: number): void {
+  defaultTimeouts.set(s, ms);
+}
+
+/** Throws NOT_A_SHELL unless the session runs an interactive POSIX shell. */
+function checkShell(s: Session): void {
+  const [prog, ...args] = s.command;
+  const name = basename(prog ?? "").replace(/^-/, "");
+  if (!SHELLS.has(name) || args.includes("-c")) {
+    throw new RpcError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, { session: s.name });
+  }
+}
+
+/** The terminal's foreground process group (Linux /proc); null when it cannot be read. */
+function foregroundGroup(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const tpgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5]);
+    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A POSIX-shell single-quoted word. */
+function sq(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Up to `max` bytes of a file, as UTF-8 (invalid sequences replaced), and whether it was longer. */
+function readCapped(path: string, max: number): { text: string; cut: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return { text: "", cut: false };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, max));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return { text: buf.subarray(0, got).toString("utf8"), cut: size > max };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs `p.command` in the shell of `s`; throws SESSION_BUSY while another run (or any job) has the terminal. */
+export async function execRun(s: Session, p: ExecRunInput): Promise<ExecResult> {
+  if (!s.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
+  checkShell(s);
+  if (runs.has(s)) throw new RpcError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
+  const pid = s.info().pid;
+  const fg = foregroundGroup(pid);
+  if (fg !== null && fg !== pid) {
+    throw new RpcError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
+  }
+  // Absent: the session's default; 0: no limit.
+  const timeoutMs = p.timeout_ms ?? defaultTimeouts.get(s) ?? 0;
+  const run = new Run(s, pid, p, timeoutMs);
+  runs.set(s, run);
+  s.busy = true;
+  try {
+    return await run.result;
+  } finally {
+    runs.delete(s);
+    s.busy = false;
+    run.dispose();
+  }
+}
+
+/**
+ * Interrupts the run in progress in `s` (cancelled: false when there is none) and resolves once it
+ * has ended, so the shell is free for the next exec.run the moment this answers.
+ */
+export async function execCancel(s: Session, signal: string | number = "SIGINT"): Promise<{ cancelled: boolean; signal_sent: string | null }> {
+  const name = parseSignal(signal).name;
+  const run = runs.get(s);
+  if (!run) return { cancelled: false, signal_sent: null };
+  void run.interrupt("cancel", name);
+  // execRun awaited the result first, so its finally (busy flag cleared) has run when this resumes.
+  await run.result;
+  return { cancelled: true, signal_sent: name };
+}
+
+class Run {
+  readonly result: Promise<ExecResult>;
+  private resolve!: (r: ExecResult) => void;
+  private readonly dir = mkdtempSync(join(tmpdir(), "termd-exec-"));
+  private readonly nonce = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  private readonly mark: RegExp;
+  /** The end of the output seen so far, so a mark split across two reads is still found. */
+  private tail = "";
+  private startedAt = 0;
+  private done = false;
+  private timedOut = false;
+  private cancelled = false;
+  private interrupting = false;
+  private timer: Timer | undefined;
+  /** Woken by every mark (or the end), for the interrupt steps that wait on one. */
+  private onMark: (() => void) | null = null;
+  private readonly off: () => void;
+  private readonly zsh: boolean;
+
+  constructor(
+    private readonly s: Session,
+    private readonly pid: number | null,
+    private readonly p: ExecRunInput,
+    timeoutMs: number,
+  ) {
+    this.result = new Promise((resolve) => (this.resolve = resolve));
+    this.zsh = basename(s.command[0] ?? "").replace(/^-/, "") === "zsh";
+    this.mark = new RegExp(`\\x1b\\]133;termd-done;(-?\\d+);${this.nonce}\\x07`);
+    this.off = s.on((e) => {
+      if (e.type === "output") this.scan(e.data, e.to);
+      else if (e.type === "exit") this.finish(e.exit_code);
+    });
+    void this.start(timeoutMs);
+  }
+
+  private async start(timeoutMs: number): Promise<void> {
+    const atPrompt = await waitQuiet(this.s);
+    if (this.done) return;
+    const line = ` . ${sq(join(this.dir, "w"))}`;
+    let erase = "";
+    if (atPrompt) {
+      // Rows from the prompt's row to the one the cursor lands on after the echoed line.
+      const { col } = this.s.screen.cursor();
+      const rows = Math.floor((col + line.length - 1) / this.s.size.cols) + 1;
+      erase = `\\033[${rows}A\\r\\033[J`;
+    }
+    writeFileSync(join(this.dir, "c"), this.p.command.endsWith("\n") ? this.p.command : this.p.command + "\n", { mode: 0o600 });
+    if (this.p.stdin !== undefined) writeFileSync(join(this.dir, "i"), this.p.stdin, { mode: 0o600 });
+    writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
+    this.startedAt = performance.now();
+    if (timeoutMs > 0) this.timer = setTimeout(() => this.interrupt("timeout", "SIGINT"), timeoutMs);
+    try {
+      this.s.writeInput(line + "\r");
+    } catch {
+      this.finish(this.s.exitCode);
+    }
+  }
+
+  /** The sourced wrapper: per-run variables set and restored around the command, then the mark. */
+  private wrapper(erase: string): string {
+    const f = (n: string) => sq(join(this.dir, n));
+    const env = Object.entries(this.p.env ?? {});
+    const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
+    const lines: string[] = [];
+    for (const [k, v] of env) {
+      lines.push(`if [ "\${${k}+x}" = x ]; then __termd_s_${k}=$${k}; __termd_h_${k}=1; else __termd_h_${k}=; fi`);
+      lines.push(`${k}=${sq(v)}; export ${k}`);
+    }
+    // `command .`: an error in a special builtin (a syntax error in the file, `export 1x`) then
+    // fails the command instead of aborting the whole wrapper, mark and all (dash, POSIX sh).
+    // zsh's `command` would look for an external `.`, and zsh never aborts that way.
+    const source = this.zsh ? "." : "command .";
+    lines.push(`${source} ${f("c")} <${stdin} >${f("o")} 2>${f("e")}`);
+    // The erase goes first, so nothing of the wrapper's comes after the mark: what follows it is the prompt.
+    const markPrintf = (status: string) => `printf '${erase}\\033]133;termd-done;%d;${this.nonce}\\007' ${status}`;
+    if (env.length === 0) {
+      lines.push(markPrintf(`"$?"`));
+    } else {
+      lines.push("__termd_rc=$?");
+      for (const [k] of env) {
+        lines.push(`if [ -n "$__termd_h_${k}" ]; then ${k}=$__termd_s_${k}; else unset ${k}; fi; unset __termd_s_${k} __termd_h_${k}`);
+      }
+      lines.push(markPrintf(`"$__termd_rc"`), "unset __termd_rc");
+    }
+    return lines.join("\n") + "\n";
+  }
+
+  private scan(data: Uint8Array, to: number): void {
+    if (this.done) return;
+    // latin1: one character per byte, so positions in `text` are byte offsets.
+    const text = this.tail + Buffer.from(data).toString("latin1");
+    const m = this.mark.exec(text);
+    if (m) {
+      markEnds.set(this.s, to - (text.length - (m.index + m[0].length)));
+      this.finish(Number(m[1]));
+      return;
+    }
+    this.tail = text.slice(-96);
+  }
+
+  /** Stops the command: ^C (or `signal` to the foreground job), then the recovery steps above. */
+  async interrupt(reason: "timeout" | "cancel", signal: string): Promise<void> {
+    if (this.done || this.interrupting) return;
+    this.interrupting = true;
+    if (reason === "timeout") this.timedOut = true;
+    else this.cancelled = true;
+    // Not typed yet (still waiting for the prompt): it never will be.
+    if (this.startedAt === 0) return this.finish(null);
+    const fg = foregroundGroup(this.pid);
+    try {
+      // SIGINT goes through the terminal, as a keyboard's ^C does; other signals to the job itself.
+      if (signal === "SIGINT" || fg === null || fg === this.pid) this.s.writeInput("\x03");
+      else process.kill(-fg, signal);
+    } catch {}
+    if (await this.markWithin(RECOVER_MS)) return;
+    try {
+      this.s.writeInput(` printf '\\033]133;termd-done;%d;${this.nonce}\\007' "$?"\r`);
+    } catch {}
+    if (await this.markWithin(ESCALATE_MS)) return;
+    const stuck = foregroundGroup(this.pid);
+    if (stuck !== null && stuck !== this.pid) {
+      try {
+        process.kill(-stuck, "SIGKILL");
+      } catch {}
+      if (await this.markWithin(ESCALATE_MS)) return;
+    }
+    this.finish(null);
+  }
+
+  private markWithin(ms: number): Promise<boolean> {
+    if (this.done) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.onMark = null;
+        resolve(this.done);
+      }, ms);
+      this.onMark = () => {
+        clearTimeout(t);
+        resolve(true);
+      };
+    });
+  }
+
+  private finish(exitCode: number | null): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    const out = readCapped(join(this.dir, "o"), MAX_EXEC_OUTPUT);
+    const err = readCapped(join(this.dir, "e"), MAX_EXEC_OUTPUT);
+    this.resolve({
+      output: out.text,
+      stderr: err.text,
+      exit_code: exitCode,
+      duration_ms: this.startedAt ? Math.round(performance.now() - this.startedAt) : 0,
+      timed_out: this.timedOut,
+      cancelled: this.cancelled,
+      truncated: out.cut || err.cut,
+    });
+    this.onMark?.();
+  }
+
+  dispose(): void {
+    this.off();
+    clearTimeout(this.timer);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Resolves true once the shell has written something since its last mark (its prompt: a fresh
+ * shell's first, or the one it draws after a run, maybe after a slow PROMPT_COMMAND) and then kept
+ * quiet for QUIET_MS with the screen caught up, so the prompt's position is known; false after
+ * READY_MAX_MS or if the session ends.
+ */
+function waitQuiet(s: Session): Promise<boolean> {
+  return new Promise((resolve) => {
+    let quietTimer: Timer | undefined;
+    const finish = (ok: boolean) => {
+      clearTimeout(deadline);
+      clearTimeout(quietTimer);
+      off();
+      resolve(ok);
+    };
+    const check = () => {
+      clearTimeout(quietTimer);
+      if (!s.running) return finish(false);
+      if (s.ring.end <= (markEnds.get(s) ?? 0) || !s.screenCurrent) return;
+      const quietFor = performance.now() - s.lastActivity;
+      if (quietFor >= QUIET_MS) return finish(true);
+      quietTimer = setTimeout(check, QUIET_MS - quietFor);
+    };
+    const deadline = setTimeout(() => finish(false), READY_MAX_MS);
+    const off = s.on((e) => {
+      if (e.type === "output" || e.type === "screen" || e.type === "exit") check();
+    });
+    check();
+  });
+}

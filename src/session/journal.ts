@@ -1,0 +1,55 @@
+// The timing journal beside each session's log: when each chunk of output arrived and when the
+// size changed. With the log it is enough to export any session as an asciicast afterwards.
+// One text line per event: "o <ms since start> <end offset>" or "r <ms> <cols> <rows>".
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { Size } from "../protocol/schemas.ts";
+import type { Session } from "./session.ts";
+
+export function journalPathOf(logPath: string): string {
+  return logPath.replace(/\.log$/, "") + ".timing";
+}
+
+export class TimingJournal {
+  private fd: number | null;
+  private readonly started = performance.now();
+  private readonly off: () => void;
+
+  constructor(path: string, session: Session) {
+    this.fd = openSync(path, "a", 0o600);
+    this.resize(0, session.size);
+    this.off = session.on((e) => {
+      const ms = Math.round(performance.now() - this.started);
+      if (e.type === "output") this.line(`o ${ms} ${e.to}`);
+      else if (e.type === "resize") this.resize(ms, e.size);
+      else if (e.type === "exit") this.close();
+    });
+  }
+
+  private resize(ms: number, size: Size): void {
+    this.line(`r ${ms} ${size.cols} ${size.rows}`);
+  }
+
+  private line(text: string): void {
+    if (this.fd !== null) writeSync(this.fd, text + "\n");
+  }
+
+  close(): void {
+    this.off();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+export type JournalEntry = { kind: "o"; ms: number; end: number } | { kind: "r"; ms: number; size: Size };
+
+/** The journal's entries in order; a missing journal (a session from before it existed) is empty. */
+export function readJournal(path: string): JournalEntry[] {
+  if (!existsSync(path)) return [];
+  const out: JournalEntry[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const [kind, a, b, c] = line.split(" ");
+    if (kind === "o" && b !== undefined) out.push({ kind, ms: Number(a), end: Number(b) });
+    else if (kind === "r" && c !== undefined) out.push({ kind, ms: Number(a), size: { cols: Number(b), rows: Number(c) } });
+  }
+  return out;
+}

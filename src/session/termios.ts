@@ -1,0 +1,117 @@
+// A PTY's termios settings in the words of seeds/interminai-protocol.md's DEBUG: cooked or raw,
+// the flags that are on by name, the four flag words in hex, and the control characters in ^X
+// form. Bun.Terminal reads the flag words; it does not expose c_cc, so those come from `stty -g`
+// on the child's terminal (found through /proc, so on Linux only; elsewhere c_cc stays empty).
+import { readlinkSync } from "node:fs";
+import type { Termios } from "../protocol/schemas.ts";
+
+export interface TermiosFlags {
+  iflag: number;
+  oflag: number;
+  lflag: number;
+  cflag: number;
+}
+
+type Table = Record<"iflag" | "oflag" | "lflag" | "cflag", [string, number][]>;
+
+// <asm-generic/termbits.h>
+const LINUX: Table = {
+  iflag: [
+    ["IGNBRK", 0x1], ["BRKINT", 0x2], ["IGNPAR", 0x4], ["PARMRK", 0x8], ["INPCK", 0x10], ["ISTRIP", 0x20],
+    ["INLCR", 0x40], ["IGNCR", 0x80], ["ICRNL", 0x100], ["IUCLC", 0x200], ["IXON", 0x400], ["IXANY", 0x800],
+    ["IXOFF", 0x1000], ["IMAXBEL", 0x2000], ["IUTF8", 0x4000],
+  ],
+  oflag: [["OPOST", 0x1], ["OLCUC", 0x2], ["ONLCR", 0x4], ["OCRNL", 0x8], ["ONOCR", 0x10], ["ONLRET", 0x20], ["OFILL", 0x40], ["OFDEL", 0x80]],
+  lflag: [
+    ["ISIG", 0x1], ["ICANON", 0x2], ["XCASE", 0x4], ["ECHO", 0x8], ["ECHOE", 0x10], ["ECHOK", 0x20], ["ECHONL", 0x40],
+    ["NOFLSH", 0x80], ["TOSTOP", 0x100], ["ECHOCTL", 0x200], ["ECHOPRT", 0x400], ["ECHOKE", 0x800], ["FLUSHO", 0x1000],
+    ["PENDIN", 0x4000], ["IEXTEN", 0x8000], ["EXTPROC", 0x10000],
+  ],
+  cflag: [["CSTOPB", 0x40], ["CREAD", 0x80], ["PARENB", 0x100], ["PARODD", 0x200], ["HUPCL", 0x400], ["CLOCAL", 0x800], ["CRTSCTS", 0x80000000]],
+};
+const LINUX_CSIZE = { mask: 0x30, shift: 4 };
+
+// <sys/termios.h> on macOS and the BSDs
+const BSD: Table = {
+  iflag: [
+    ["IGNBRK", 0x1], ["BRKINT", 0x2], ["IGNPAR", 0x4], ["PARMRK", 0x8], ["INPCK", 0x10], ["ISTRIP", 0x20],
+    ["INLCR", 0x40], ["IGNCR", 0x80], ["ICRNL", 0x100], ["IXON", 0x200], ["IXOFF", 0x400], ["IXANY", 0x800],
+    ["IMAXBEL", 0x2000], ["IUTF8", 0x4000],
+  ],
+  oflag: [["OPOST", 0x1], ["ONLCR", 0x2], ["OXTABS", 0x4], ["ONOEOT", 0x8], ["OCRNL", 0x10], ["ONOCR", 0x20], ["ONLRET", 0x40]],
+  lflag: [
+    ["ECHOKE", 0x1], ["ECHOE", 0x2], ["ECHOK", 0x4], ["ECHO", 0x8], ["ECHONL", 0x10], ["ECHOPRT", 0x20], ["ECHOCTL", 0x40],
+    ["ISIG", 0x80], ["ICANON", 0x100], ["ALTWERASE", 0x200], ["IEXTEN", 0x400], ["EXTPROC", 0x800], ["TOSTOP", 0x400000],
+    ["FLUSHO", 0x800000], ["NOKERNINFO", 0x2000000], ["PENDIN", 0x20000000], ["NOFLSH", 0x80000000],
+  ],
+  cflag: [["CSTOPB", 0x400], ["CREAD", 0x800], ["PARENB", 0x1000], ["PARODD", 0x2000], ["HUPCL", 0x4000], ["CLOCAL", 0x8000]],
+};
+const BSD_CSIZE = { mask: 0x300, shift: 8 };
+
+/** c_cc indexes on Linux, in `stty -g` order after the four flag words. */
+const LINUX_CC = ["VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART", "VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2"];
+
+const hex = (n: number) => "0x" + (n >>> 0).toString(16).padStart(4, "0");
+
+/** A control character as stty writes it: ^C, ^?, ^\, <undef> for a disabled one. */
+export function caret(code: number): string {
+  if (code === 0) return "<undef>";
+  if (code === 0x7f) return "^?";
+  if (code < 0x20) return "^" + String.fromCharCode(code + 0x40);
+  return String.fromCharCode(code);
+}
+
+export function describeTermios(f: TermiosFlags, cc: Record<string, string>, platform = process.platform): Termios {
+  const table = platform === "linux" ? LINUX : BSD;
+  const csize = platform === "linux" ? LINUX_CSIZE : BSD_CSIZE;
+  const flags: string[] = [];
+  for (const word of ["iflag", "oflag", "lflag", "cflag"] as const) {
+    for (const [name, bit] of table[word]) if ((f[word] & bit) >>> 0 === bit >>> 0) flags.push(name);
+    if (word === "cflag") flags.push(`CS${5 + ((f.cflag & csize.mask) >> csize.shift)}`);
+  }
+  const icanon = table.lflag.find(([n]) => n === "ICANON")![1];
+  return {
+    mode: f.lflag & icanon ? "cooked" : "raw",
+    flags,
+    hex: { iflag: hex(f.iflag), oflag: hex(f.oflag), lflag: hex(f.lflag), cflag: hex(f.cflag) },
+    c_cc: cc,
+  };
+}
+
+/** Parses Linux `stty -g` output ("iflag:oflag:cflag:lflag:cc0:cc1:…", hex) into named ^X forms. */
+export function parseSttyG(text: string): Record<string, string> {
+  const parts = text.trim().split(":");
+  const out: Record<string, string> = {};
+  if (parts.length < 4 + LINUX_CC.length || !parts.every((p) => /^[0-9a-f]+$/i.test(p))) return out;
+  LINUX_CC.forEach((name, i) => {
+    const v = parseInt(parts[4 + i]!, 16);
+    out[name] = name === "VMIN" || name === "VTIME" ? String(v) : caret(v);
+  });
+  return out;
+}
+
+/** The terminal device the child `pid` has open on stdin, stdout or stderr. */
+function ttyOf(pid: number): string | null {
+  for (const fd of [0, 1, 2]) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith("/dev/pts/") || target.startsWith("/dev/tty")) return target;
+    } catch {}
+  }
+  return null;
+}
+
+/** The control characters of the child's terminal, or {} when they cannot be read. */
+export async function readControlChars(pid: number | null): Promise<Record<string, string>> {
+  if (pid === null || process.platform !== "linux") return {};
+  const tty = ttyOf(pid);
+  if (!tty) return {};
+  try {
+    // stty opens the device non-blocking and only reads its settings; timeout in case it cannot.
+    const p = Bun.spawn(["stty", "-g", "-F", tty], { stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: 2000 });
+    const [text, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    return code === 0 ? parseSttyG(text) : {};
+  } catch {
+    return {};
+  }
+}

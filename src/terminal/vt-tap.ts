@@ -1,0 +1,346 @@
+// The session's vt tap: the byte-level parser (src/vt) fed every output chunk before anything
+// else sees it, keeping what xterm.js does not expose or what termd owns: the modes an app turned
+// on (cursor keys, alternate screen, mouse, focus, bracketed paste, synchronized output, the kitty
+// keyboard flags), the title (OSC 0/2 and the CSI 22/23 t stack), the current directory (OSC 7),
+// shell-integration marks (OSC 133, and VS Code's 633), bells, and the log of sequences nobody
+// implements (seeds/interminai-protocol.md's DEBUG). It answers no queries: the Screen does, in
+// stream order with xterm's own replies.
+//
+// Unhandled sequences are logged as rebuilt from what the parser reported, not as the raw bytes:
+// a parameter written "01" comes back "1", and a DCS payload is cut at MAX_DCS_LOGGED bytes.
+import type { Modes } from "../protocol/schemas.ts";
+import { NoopPerformer, OMITTED, Parser, type Params } from "../vt/index.ts";
+import { csiImplemented, dcsImplemented, escImplemented, oscImplemented } from "./implemented.ts";
+import { KittyKeyboard } from "./kitty.ts";
+
+export const DEFAULT_DEBUG_BUFFER = 10;
+/** Shell-integration marks kept, newest last. */
+export const MAX_MARKS = 16;
+/** Titles CSI 22 t can push (xterm.js keeps 10). */
+const TITLE_STACK = 10;
+/** DCS payload bytes kept in one unhandled-log entry. */
+const MAX_DCS_LOGGED = 64;
+
+export interface UnhandledSequence {
+  /** Readable: ESC as \e, BEL as \a, other controls as \xNN, backslash as \\. */
+  sequence: string;
+  raw_hex: string;
+}
+
+/** One OSC 133 mark: A prompt start, B command start, C output start, D command done. */
+export interface Mark {
+  kind: "A" | "B" | "C" | "D";
+  /** D's exit status; null when the shell sent none. */
+  exit_code?: number | null;
+  time: string;
+}
+
+export type TapEvent =
+  | { type: "title"; title: string }
+  | { type: "cwd"; cwd: string }
+  | { type: "bell"; count: number }
+  | { type: "mark"; mark: Mark }
+  | { type: "mode"; mode: keyof Modes; value: Modes[keyof Modes] };
+
+export function defaultModes(): Modes {
+  return {
+    application_cursor: false,
+    application_keypad: false,
+    bracketed_paste: false,
+    mouse: "none",
+    mouse_sgr: false,
+    focus: false,
+    synchronized_output: false,
+    alternate: false,
+    cursor_visible: true,
+    kitty_keyboard: 0,
+  };
+}
+
+const MOUSE: Partial<Record<number, Modes["mouse"]>> = { 9: "x10", 1000: "vt200", 1002: "drag", 1003: "any" };
+const DEC_FLAG: Partial<Record<number, "application_cursor" | "cursor_visible" | "application_keypad" | "focus" | "bracketed_paste" | "synchronized_output" | "mouse_sgr">> = {
+  1: "application_cursor",
+  25: "cursor_visible",
+  66: "application_keypad",
+  1004: "focus",
+  1006: "mouse_sgr",
+  2004: "bracketed_paste",
+  2026: "synchronized_output",
+};
+
+/** Bytes written the way one would type them into printf: `\e[?25l`, `\e]0;hi\a`. */
+export function readable(bytes: Uint8Array): string {
+  let out = "";
+  let text: number[] = [];
+  const flush = () => {
+    if (text.length > 0) out += new TextDecoder().decode(new Uint8Array(text));
+    text = [];
+  };
+  for (const b of bytes) {
+    if (b >= 0x20 && b < 0x7f && b !== 0x5c) {
+      text.push(b);
+      continue;
+    }
+    if (b >= 0x80) {
+      text.push(b);
+      continue;
+    }
+    flush();
+    if (b === 0x1b) out += "\\e";
+    else if (b === 0x07) out += "\\a";
+    else if (b === 0x5c) out += "\\\\";
+    else out += `\\x${b.toString(16).padStart(2, "0")}`;
+  }
+  flush();
+  return out;
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex");
+}
+
+/** Parameters as they were written, colons for sub-parameters: "38:2:1:2:3;1". */
+function paramText(p: Params): string {
+  let s = "";
+  for (let i = 0; i < p.fieldCount; i++) {
+    if (i > 0) s += p.isSub[i] ? ":" : ";";
+    const v = p.fields[i]!;
+    if (v !== OMITTED) s += String(v);
+  }
+  return s;
+}
+
+/** A bounded FIFO with a count of what fell out of it. */
+class UnhandledLog {
+  private entries: UnhandledSequence[] = [];
+  private dropped = 0;
+  private readonly encoder = new TextEncoder();
+
+  constructor(private readonly capacity: number) {}
+
+  add(text: string): void {
+    const bytes = this.encoder.encode(text);
+    if (this.capacity <= 0) {
+      this.dropped++;
+      return;
+    }
+    this.entries.push({ sequence: readable(bytes), raw_hex: toHex(bytes) });
+    if (this.entries.length > this.capacity) {
+      this.entries.shift();
+      this.dropped++;
+    }
+  }
+
+  /** What is logged; with clear, also empties the log and its dropped count in the same step. */
+  read(clear: boolean): { unhandled: UnhandledSequence[]; dropped: number } {
+    const out = { unhandled: this.entries, dropped: this.dropped };
+    if (clear) {
+      this.entries = [];
+      this.dropped = 0;
+    } else out.unhandled = [...this.entries];
+    return out;
+  }
+}
+
+export interface TapOptions {
+  /** Size of the unhandled-sequence log (`termd daemon --debug-buffer`). */
+  debugBuffer?: number;
+  /** Changes, delivered after the chunk that caused them has been parsed. */
+  onEvent?: (e: TapEvent) => void;
+}
+
+export class VtTap extends NoopPerformer {
+  private readonly parser = new Parser(this);
+  private readonly state: Modes = defaultModes();
+  private readonly kitty = new KittyKeyboard();
+  private readonly log: UnhandledLog;
+  private readonly pending: TapEvent[] = [];
+  private titleStack: string[] = [];
+  private dcs: { head: string; payload: number[]; size: number } | null = null;
+  title = "";
+  /** From OSC 7 (file://host/path, percent-decoded); null until the program says. */
+  cwd: string | null = null;
+  bells = 0;
+  marks: Mark[] = [];
+  /** Exit status of the last command a shell reported with OSC 133 D. */
+  lastExitCode: number | null = null;
+
+  constructor(private readonly opts: TapOptions = {}) {
+    super();
+    this.log = new UnhandledLog(opts.debugBuffer ?? DEFAULT_DEBUG_BUFFER);
+  }
+
+  feed(data: Uint8Array): void {
+    const bells = this.bells;
+    this.parser.parse(data);
+    // One bell event per chunk however many it rang: `yes $'\a'` must not flood subscribers.
+    if (this.bells !== bells) this.pending.push({ type: "bell", count: this.bells });
+    if (this.pending.length === 0) return;
+    // Events wait until the parser is done with the chunk: a listener must not run inside it.
+    const events = this.pending.splice(0);
+    for (const e of events) this.opts.onEvent?.(e);
+  }
+
+  get modes(): Modes {
+    return { ...this.state };
+  }
+
+  unhandled(clear = false): { unhandled: UnhandledSequence[]; dropped: number } {
+    return this.log.read(clear);
+  }
+
+  private setMode<K extends keyof Modes>(mode: K, value: Modes[K]): void {
+    if (this.state[mode] === value) return;
+    this.state[mode] = value;
+    this.pending.push({ type: "mode", mode, value });
+    if (mode === "alternate") this.setMode("kitty_keyboard", this.kitty.flags(this.state.alternate));
+  }
+
+  private kittyChanged(): void {
+    this.setMode("kitty_keyboard", this.kitty.flags(this.state.alternate));
+  }
+
+  override execute(code: number): void {
+    if (code === 0x07) this.bells++;
+  }
+
+  override csi(params: Params, intermediates: string, final: string, marker: string): void {
+    // SGR first: by far the most frequent sequence, and nothing to track.
+    if (final === "m" && marker === "" && intermediates === "") return;
+    if (!csiImplemented(marker, intermediates, final, params)) {
+      this.log.add(`\x1b[${marker}${paramText(params)}${intermediates}${final}`);
+    }
+    if (intermediates === "") {
+      if (marker === "?" && (final === "h" || final === "l")) {
+        for (let i = 0; i < params.length; i++) this.decMode(params.get(i, 0), final === "h");
+      } else if (final === "u" && marker !== "") this.kittyCsi(marker, params);
+      else if (final === "t" && marker === "") this.titleOp(params.get(0, 0), params.get(1, 0));
+    } else if (intermediates === "!" && final === "p" && marker === "") this.softReset();
+  }
+
+  private decMode(m: number, on: boolean): void {
+    const flag = DEC_FLAG[m];
+    if (flag) this.setMode(flag, on);
+    else if (m === 47 || m === 1047 || m === 1049) this.setMode("alternate", on);
+    else {
+      const mouse = MOUSE[m];
+      // xterm.js: resetting any of the tracking modes turns tracking off.
+      if (mouse) this.setMode("mouse", on ? mouse : "none");
+    }
+  }
+
+  private kittyCsi(marker: string, params: Params): void {
+    const alt = this.state.alternate;
+    if (marker === ">") this.kitty.push(params.get(0, 0), alt);
+    else if (marker === "<") this.kitty.pop(params.get(0, 1), alt);
+    else if (marker === "=") this.kitty.set(params.get(0, 0), params.get(1, 1), alt);
+    else return;
+    this.kittyChanged();
+  }
+
+  /** CSI 22 ; Ps t pushes the title, CSI 23 ; Ps t pops it (Ps 0 or 2: the window title). */
+  private titleOp(op: number, which: number): void {
+    if (which !== 0 && which !== 2) return;
+    if (op === 22) {
+      this.titleStack.push(this.title);
+      if (this.titleStack.length > TITLE_STACK) this.titleStack.shift();
+    } else if (op === 23) {
+      const t = this.titleStack.pop();
+      if (t !== undefined) this.setTitle(t);
+    }
+  }
+
+  /** DECSTR, as xterm.js: the cursor shows, the DEC private modes go back to their defaults. */
+  private softReset(): void {
+    this.setMode("cursor_visible", true);
+    for (const m of ["application_cursor", "application_keypad", "bracketed_paste", "focus", "synchronized_output"] as const) {
+      this.setMode(m, false);
+    }
+  }
+
+  override esc(intermediates: string, final: string): void {
+    if (!escImplemented(intermediates, final)) this.log.add(`\x1b${intermediates}${final}`);
+    if (intermediates !== "") return;
+    if (final === "=") this.setMode("application_keypad", true);
+    else if (final === ">") this.setMode("application_keypad", false);
+    else if (final === "c") {
+      // RIS: every mode back to its default, both kitty stacks emptied.
+      this.kitty.reset();
+      this.titleStack = [];
+      const d = defaultModes();
+      for (const k of Object.keys(d) as (keyof Modes)[]) this.setMode(k, d[k]);
+    }
+  }
+
+  override osc(data: string, bellTerminated: boolean): void {
+    const semi = data.indexOf(";");
+    const idText = semi >= 0 ? data.slice(0, semi) : data;
+    const id = /^\d+$/.test(idText) ? Number(idText) : NaN;
+    const arg = semi >= 0 ? data.slice(semi + 1) : "";
+    if (!oscImplemented(id)) {
+      this.log.add(`\x1b]${data}${bellTerminated ? "\x07" : "\x1b\\"}`);
+      return;
+    }
+    if (id === 0 || id === 2) this.setTitle(arg);
+    else if (id === 7) this.setCwd(arg);
+    else if (id === 133 || id === 633) this.shellMark(arg);
+  }
+
+  private setTitle(title: string): void {
+    if (title === this.title) return;
+    this.title = title;
+    this.pending.push({ type: "title", title });
+  }
+
+  /** OSC 7 file://host/path (also kitty's kitty-shell-cwd://): the path, percent-decoded. */
+  private setCwd(uri: string): void {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)$/i.exec(uri);
+    let path = m ? m[1]! : uri.startsWith("/") ? uri : null;
+    if (path === null) return;
+    try {
+      path = decodeURIComponent(path);
+    } catch {}
+    if (path === this.cwd) return;
+    this.cwd = path;
+    this.pending.push({ type: "cwd", cwd: path });
+  }
+
+  /** OSC 133 ; A|B|C|D[;status][;key=value…] (633 also sends P;Cwd=… for the directory). */
+  private shellMark(arg: string): void {
+    const parts = arg.split(";");
+    const kind = parts[0];
+    if (kind === "P" && parts[1]?.startsWith("Cwd=")) return this.setCwd(parts[1].slice(4));
+    if (kind !== "A" && kind !== "B" && kind !== "C" && kind !== "D") return;
+    const mark: Mark = { kind, time: new Date().toISOString() };
+    if (kind === "D") {
+      const status = parts[1];
+      mark.exit_code = status !== undefined && /^-?\d+$/.test(status) ? Number(status) : null;
+      if (mark.exit_code !== null) this.lastExitCode = mark.exit_code;
+    }
+    this.marks.push(mark);
+    if (this.marks.length > MAX_MARKS) this.marks.shift();
+    this.pending.push({ type: "mark", mark });
+  }
+
+  override dcsHook(params: Params, intermediates: string, final: string, marker: string): void {
+    this.dcs = dcsImplemented(marker, intermediates, final)
+      ? null
+      : { head: `\x1bP${marker}${paramText(params)}${intermediates}${final}`, payload: [], size: 0 };
+  }
+
+  override dcsPut(data: Uint8Array, start: number, end: number): void {
+    const d = this.dcs;
+    if (!d) return;
+    for (let i = start; i < end && d.payload.length < MAX_DCS_LOGGED; i++) d.payload.push(data[i]!);
+    d.size += end - start;
+  }
+
+  override dcsUnhook(cancelled: boolean): void {
+    const d = this.dcs;
+    this.dcs = null;
+    if (!d) return;
+    // A payload that is not UTF-8 (sixel is ASCII, so rarely) is logged with U+FFFD in its place.
+    const payload = new TextDecoder().decode(new Uint8Array(d.payload));
+    this.log.add(`${d.head}${payload}${d.size > MAX_DCS_LOGGED ? "…" : ""}${cancelled ? "" : "\x1b\\"}`);
+  }
+}

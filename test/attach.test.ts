@@ -12,6 +12,17 @@ async function outerShell(c: Client, name: string, rows: number, cols: number): 
   await c.call("session.wait", { session: name, text: `${name}$ ` });
 }
 
+/** Waits (a bounded poll: no event tells of a resize) until the session has `size`. */
+async function untilSize(c: Client, session: string, size: { rows: number; cols: number }): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const now = (await c.call("session.info", { session })).size;
+    if (now.rows === size.rows && now.cols === size.cols) return;
+    await c.call("session.wait", { session, activity: true, timeout_ms: 20 });
+  }
+  expect((await c.call("session.info", { session })).size).toEqual(size);
+}
+
 async function typeLine(c: Client, session: string, line: string): Promise<void> {
   await c.call("session.input", { session, text: line });
   await c.call("session.input", { session, keys: ["Enter"] });
@@ -78,12 +89,15 @@ test("two attached terminals of different sizes: the session takes the smallest,
   await c.call("session.wait", { session: "big", regex: "^20 60$" });
   await c.call("session.wait", { session: "small", regex: "^20 60$" });
 
+  // The detached client's connection closes just after it prints its message.
   await c.call("session.input", { session: "small", keys: ["C-\\"] });
   await c.call("session.wait", { session: "small", text: "[detached from sh]" });
-  expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
+  await untilSize(c, "sh", { rows: 30, cols: 100 });
 
-  // A window resize of the attached terminal reaches the session.
+  // A window resize of the attached terminal reaches the session: attach hears SIGWINCH and
+  // passes it on.
   await c.call("session.resize", { session: "big", rows: 25, cols: 90 });
+  await untilSize(c, "sh", { rows: 25, cols: 90 });
   await c.call("session.input", { session: "sh", text: "stty size" });
   await c.call("session.input", { session: "sh", keys: ["Enter"] });
   expect((await c.call("session.wait", { session: "big", regex: "^25 90$" })).outcome).toBe("matched");

@@ -451,6 +451,8 @@ describe("session.screen", () => {
     await shell(c, "sh", { rows: 10, cols: 40 });
     await run(c, "sh", "seq 1 50");
     await c.call("session.wait", { session: "sh", regex: "^50$" });
+    // The prompt comes after the 50: let the screen settle before comparing two reads of it.
+    await c.call("session.wait", { session: "sh", regex: "^\\$ $" });
     const plain = await c.call("session.screen", { session: "sh" });
     expect(plain.lines).toHaveLength(10);
     expect(plain.scrollback_lines).toBe(0);

@@ -22,6 +22,10 @@ export interface Methods {
   "session.signal": { params: In<typeof S.SignalSchema>; result: { signal_sent: string } };
   "session.stop": { params: In<typeof S.StopSchema>; result: S.SessionInfo };
   "session.remove": { params: In<typeof S.RemoveSchema>; result: { removed: string } };
+  "session.cast": {
+    params: In<typeof S.CastSchema>;
+    result: { header?: string; lines: string[]; from: number; to: number; eof: boolean };
+  };
   "session.output": { params: In<typeof S.OutputSchema>; result: S.OutputResult };
   "session.debug": { params: In<typeof S.DebugSchema>; result: S.DebugResult };
   "session.subscribe": { params: In<typeof S.SubscribeSchema>; result: { subscribed: string[]; from?: number } };

@@ -26,6 +26,8 @@ export const CreateSchema = v.optional(
     cols: v.optional(Dim("cols", 1000)),
     scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
     term: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** Path of an asciicast v2 recording of output, input and resizes. */
+    record: v.optional(v.pipe(v.string(), v.minLength(1))),
     /** A socket of the session's own, where requests need not name it (interminai, ralph). */
     socket: v.optional(v.pipe(v.string(), v.minLength(1))),
     /** The dialect spoken there when a connection's first line picks none (e.g. is not JSON). */
@@ -109,6 +111,12 @@ export const OutputSchema = v.object({
   session: SessionRef,
   from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   max_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8 * 1024 * 1024))),
+});
+
+export const CastSchema = v.object({
+  session: SessionRef,
+  from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  max_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8 * 1024 * 1024)), 1024 * 1024),
 });
 
 export const EVENT_TYPES = ["output", "state", "exit", "title", "bell", "mode", "*"] as const;

@@ -139,6 +139,7 @@ export async function execCancel(s: Session, signal: string | number = "SIGINT")
 class Run {
   readonly result: Promise<ExecResult>;
   private resolve!: (r: ExecResult) => void;
+  private reject!: (err: unknown) => void;
   private readonly dir = mkdtempSync(join(tmpdir(), "termd-exec-"));
   private readonly nonce = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
   private readonly mark: RegExp;
@@ -161,14 +162,23 @@ class Run {
     private readonly p: ExecRunInput,
     timeoutMs: number,
   ) {
-    this.result = new Promise((resolve) => (this.resolve = resolve));
+    this.result = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
     this.zsh = basename(s.command[0] ?? "").replace(/^-/, "") === "zsh";
     this.mark = new RegExp(`\\x1b\\]133;termd-done;(-?\\d+);${this.nonce}\\x07`);
     this.off = s.on((e) => {
       if (e.type === "output") this.scan(e.data, e.to);
       else if (e.type === "exit") this.finish(e.exit_code);
     });
-    void this.start(timeoutMs);
+    this.start(timeoutMs).catch((err) => {
+      // The files could not be written (a full disk): the call fails; nothing was typed.
+      if (this.done) return;
+      this.done = true;
+      clearTimeout(this.timer);
+      this.reject(err);
+    });
   }
 
   private async start(timeoutMs: number): Promise<void> {

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, type SessionRecord } from "./session.ts";
+import { journalPathOf, TimingJournal } from "./journal.ts";
+import { Recorder } from "./recorder.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
 export interface RecordStore {
@@ -72,6 +74,16 @@ export class SessionStore {
       logDir: this.logDir,
       debugBuffer: this.opts.debugBuffer,
     });
+    // Both listen from before the first byte: output only arrives on a later turn of the loop.
+    new TimingJournal(journalPathOf(session.logPath), session);
+    if (p.record !== undefined) {
+      try {
+        new Recorder(p.record, session);
+      } catch (err) {
+        session.dispose();
+        throw new RpcError("INVALID_PARAMS", `cannot record to ${p.record}: ${(err as Error).message}`);
+      }
+    }
     this.byId.set(id, session);
     const records = this.opts.records;
     if (records) {
@@ -100,6 +112,7 @@ export class SessionStore {
     s.dispose();
     this.opts.records?.delete(s.id);
     rmSync(s.logPath, { force: true });
+    rmSync(journalPathOf(s.logPath), { force: true });
   }
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */

@@ -7,6 +7,7 @@ import { Terminal } from "@xterm/headless";
 import { SerializeAddon } from "@xterm/addon-serialize";
 import type { CellRun, Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { rowRuns } from "./cells.ts";
+import { patchXtermGaps } from "./xterm-gaps.ts";
 import { KittyKeyboard } from "./kitty.ts";
 
 /** What OSC 10, 11 and 12 report: xterm.js's default theme (white on black, white cursor). */
@@ -58,6 +59,7 @@ export class Screen {
     this.term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.decset(params, false));
     this.term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.decset(params, true));
     this.answerQueries(opts);
+    patchXtermGaps(this.term);
   }
 
   /** The queries xterm headless parses but does not answer: without a reply vim, neovim, fish and

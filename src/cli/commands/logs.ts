@@ -31,20 +31,41 @@ async function tailStart(client: Client, session: string, end: number, lines: nu
   return 0;
 }
 
+async function exportCast(client: Client, session: string): Promise<number> {
+  for (let from = 0; ; ) {
+    const page = await client.call("session.cast", { session, from });
+    const lines = page.header !== undefined ? [page.header, ...page.lines] : page.lines;
+    if (lines.length > 0) await writeOut(lines.join("\n") + "\n");
+    if (page.to === from) return EXIT.OK;
+    from = page.to;
+  }
+}
+
 export default cliCommand({
   name: "logs",
   summary: "print a session's output, as text or raw",
-  usage: "termd logs SESSION [--raw] [--tail N] [--from OFFSET] [--follow]",
+  usage: "termd logs SESSION [--raw] [--tail N] [--from OFFSET] [--follow] | termd logs SESSION --cast",
   help: [
     "Prints what the program wrote, from the session's log file (every byte, also after a restart).",
     "  --raw          the bytes as written, escape sequences and all (default: plain text)",
     "  --tail N       only the last N lines",
     "  --from OFFSET  start at this byte offset",
     "  --follow       keep printing new output until the session ends",
+    "  --cast         the whole output as an asciicast v2 recording, timed as it happened",
   ].join("\n"),
-  flags: { raw: { kind: "boolean" }, tail: { kind: "number" }, from: { kind: "number" }, follow: { kind: "boolean", short: "f" } },
+  flags: {
+    raw: { kind: "boolean" },
+    tail: { kind: "number" },
+    from: { kind: "number" },
+    follow: { kind: "boolean", short: "f" },
+    cast: { kind: "boolean" },
+  },
   async run(a, ctx) {
     const session = sessionArg(a);
+    if (bool(a, "cast")) {
+      if (a.ordered.some((f) => ["raw", "tail", "from", "follow"].includes(f.name))) throw new UsageError("--cast goes alone");
+      return exportCast(await ctx.client(), session);
+    }
     if (a.flags.has("tail") && a.flags.has("from")) throw new UsageError("give --tail or --from, not both");
     const client = await ctx.client();
     const strip = bool(a, "raw") ? null : new PlainText();

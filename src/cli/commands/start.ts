@@ -8,7 +8,7 @@ export default cliCommand({
   name: "start",
   summary: "start a program in a new session",
   usage:
-    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--json] [-- COMMAND ARGS...]",
+    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--record FILE.cast] [--json] [-- COMMAND ARGS...]",
   help: [
     "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.",
     "The daemon is started first if none answers.",
@@ -16,6 +16,7 @@ export default cliCommand({
     "                    it: native JSON-RPC, ralph's methods (get_status, write_pty, subscribe, stop)",
     "                    and interminai's; it goes away with the session",
     "  --log-path FILE   also copy every output byte to FILE (truncated first)",
+    "  --record FILE     record output, input and resizes as asciicast v2 (asciinema plays it)",
   ].join("\n"),
   flags: {
     name: { kind: "string", short: "n" },
@@ -27,6 +28,7 @@ export default cliCommand({
     term: { kind: "string" },
     socket: { kind: "string" },
     "log-path": { kind: "string" },
+    record: { kind: "string" },
   },
   async run(a, ctx) {
     const command = a.rest.length > 0 ? a.rest : a.positional.length > 0 ? a.positional : undefined;
@@ -49,6 +51,7 @@ export default cliCommand({
       term: str(a, "term"),
       socket: str(a, "socket") !== undefined ? resolve(str(a, "socket")!) : undefined,
       log_path: str(a, "log-path") !== undefined ? resolve(str(a, "log-path")!) : undefined,
+      record: str(a, "record") !== undefined ? resolve(str(a, "record")!) : undefined,
     });
     if (ctx.json) printJson(ctx, info);
     else ctx.out(info.name);

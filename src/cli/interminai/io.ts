@@ -1,11 +1,20 @@
 // Writing for the interminai clients: whole strings at once, and a reader that went away (output
-// piped into `head`) ends the client quietly instead of crashing it.
-let quiet = false;
+// piped into `head`) ends the client quietly instead of crashing it; a foreground `start` keeps
+// serving.
+let onClosed: () => void = () => process.exit(0);
+let installed = false;
 
+/** A client ends quietly when its reader goes away. */
 export function ignoreClosedOutput(): void {
-  if (quiet) return;
-  quiet = true;
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => process.exit(0));
+  if (installed) return;
+  installed = true;
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => onClosed());
+}
+
+/** A foreground `start` serves on after its caller closed the pipes: write errors change nothing. */
+export function keepServingOnClosedOutput(): void {
+  ignoreClosedOutput();
+  onClosed = () => {};
 }
 
 export function out(text: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { CreateInput, SessionInfo } from "../../protocol/schemas.ts";
 import { inProcessDaemon } from "../../daemon/host.ts";
 import { connectOrStart } from "../autostart.ts";
 import { parseSize, UsageError, type Subcommand } from "./args.ts";
-import { ignoreClosedOutput, out } from "./io.ts";
+import { keepServingOnClosedOutput, out } from "./io.ts";
 
 type Create = (p: NonNullable<CreateInput>) => Promise<SessionInfo>;
 
@@ -80,7 +80,7 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
     removeState();
     throw e;
   }
-  ignoreClosedOutput();
+  keepServingOnClosedOutput();
   process.on("uncaughtException", (err) => console.error("interminai: uncaught exception (still serving):", err));
   process.on("unhandledRejection", (err) => console.error("interminai: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void host.daemon.shutdown());

@@ -14,6 +14,7 @@ import sessionSignal from "./session.signal.ts";
 import sessionStop from "./session.stop.ts";
 import sessionRemove from "./session.remove.ts";
 import sessionOutput from "./session.output.ts";
+import sessionCast from "./session.cast.ts";
 import sessionDebug from "./session.debug.ts";
 import sessionSubscribe from "./session.subscribe.ts";
 import sessionUnsubscribe from "./session.unsubscribe.ts";
@@ -35,6 +36,7 @@ const ALL: Command<any, any>[] = [
   sessionStop,
   sessionRemove,
   sessionOutput,
+  sessionCast,
   sessionDebug,
   sessionSubscribe,
   sessionUnsubscribe,

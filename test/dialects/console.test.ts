@@ -1,0 +1,198 @@
+// The console server dialect (seeds/console-server.md): every example request of that document,
+// sent as written on one persistent connection, answered in its shape; the log file at log_path
+// gets every output byte; escapes in send; kill, remove, stats; bad input; a client that goes
+// away mid-request; `termd daemon --pid-file` and shutdown.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "../../src/client/index.ts";
+import { interpretEscapes } from "../../src/protocol/dialects/console.ts";
+import { TestDaemon } from "../harness.ts";
+import { Lines } from "./lines.ts";
+
+let d: TestDaemon;
+let native: Client;
+let dir: string;
+
+beforeAll(async () => {
+  d = await TestDaemon.start();
+  native = await d.client();
+  dir = mkdtempSync(join(tmpdir(), "termd-console-"));
+});
+
+afterAll(async () => {
+  await d[Symbol.asyncDispose]();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Waits (no sleeping) until session `key` has ended. */
+const ended = (key: string) => native.call("session.wait", { session: key, exit: true, timeout_ms: 10_000 });
+
+describe("the document's examples, as written, on one persistent connection", () => {
+  test("ping, create, send, status, list", async () => {
+    const c = await Lines.open(d.socket);
+    expect(await c.ask({ cmd: "ping" })).toEqual({ ok: true });
+
+    // "log_path": "..." in the document stands for a path; here a temp file.
+    const log = join(dir, "c_1.log");
+    const created = await c.ask({ cmd: "create", key: "c_1", command: "bash", log_path: log });
+    expect(created).toEqual({ ok: true, pid: expect.any(Number) });
+    expect(created.pid).toBeGreaterThan(0);
+
+    // The document's line: {"cmd": "send", "key": "c_1", "input": "ls -la\\n"}: a backslash-n the server turns into a newline.
+    c.write('{"cmd": "send", "key": "c_1", "input": "ls -la\\n"}\n');
+    expect(await c.next()).toEqual({ ok: true });
+    await native.call("session.wait", { session: "c_1", regex: "^total \\d+", timeout_ms: 10_000 });
+    // The TUI polls the log file: ls's output is there.
+    expect(readFileSync(log, "utf8")).toMatch(/total \d+/);
+
+    expect(await c.ask({ cmd: "status", key: "c_1" })).toEqual({ ok: true, status: "running" });
+    const list = await c.ask({ cmd: "list" });
+    expect(list.ok).toBe(true);
+    expect(list.sessions).toContainEqual({ key: "c_1", pid: created.pid, status: "running", exit_code: null });
+
+    // After a "TUI reload": a new connection sees the same session.
+    c.close();
+    const again = await Lines.open(d.socket);
+    expect(await again.ask({ cmd: "ping" })).toEqual({ ok: true });
+    expect(await again.ask({ cmd: "status", key: "c_1" })).toEqual({ ok: true, status: "running" });
+    expect(await again.ask({ cmd: "remove", key: "c_1", force: true })).toEqual({ ok: true });
+    again.close();
+  });
+});
+
+describe("commands", () => {
+  test("log_path receives every output byte, identical to termd's own output record", async () => {
+    const c = await Lines.open(d.socket);
+    const log = join(dir, "nested", "seq.log");
+    const r = await c.ask({ cmd: "create", key: "seq", command: "seq 1 20000; printf 'caf\\303\\251 done\\n'", log_path: log, cwd: dir });
+    expect(r.ok).toBe(true);
+    await ended("seq");
+    const all = await native.call("session.output", { session: "seq", from: 0, max_bytes: 8 * 1024 * 1024 });
+    expect(all.eof).toBe(true);
+    expect(Buffer.compare(readFileSync(log), Buffer.from(all.base64, "base64"))).toBe(0);
+    expect(readFileSync(log, "utf8")).toContain("20000\r\ncafé done");
+    expect(await c.ask({ cmd: "status", key: "seq" })).toEqual({ ok: true, status: "exited(0)", exit_code: 0 });
+    expect(await c.ask({ cmd: "remove", key: "seq" })).toEqual({ ok: true });
+    c.close();
+  });
+
+  test("send interprets \\n \\r \\t \\e \\0 \\xHH and \\\\", async () => {
+    expect([...interpretEscapes("a\\nb\\rc\\td\\e\\0\\x41\\x7f\\\\\\q\\x4")]).toEqual([
+      ...Buffer.from("a\nb\rc\td\x1b\0A\x7f\\\\q\\x4"),
+    ]);
+    expect(Buffer.from(interpretEscapes("é\\xff")).toString("hex")).toBe("c3a9ff");
+
+    const c = await Lines.open(d.socket);
+    const log = join(dir, "catv.log");
+    expect((await c.ask({ cmd: "create", key: "catv", command: "cat -v", log_path: log })).ok).toBe(true);
+    expect(await c.ask({ cmd: "send", key: "catv", input: "x\\e[1m\\x41\\x01y\\n" })).toEqual({ ok: true });
+    // cat -v prints ESC as ^[ and 0x01 as ^A: the escapes reached the program as bytes.
+    await native.call("session.wait", { session: "catv", text: "x^[[1mA^Ay", timeout_ms: 10_000 });
+    expect(await c.ask({ cmd: "kill", key: "catv" })).toEqual({ ok: true });
+    // kill answers once the program is gone: SIGTERM ended cat.
+    expect(await c.ask({ cmd: "status", key: "catv" })).toEqual({ ok: true, status: "exited(143)", exit_code: 143 });
+    expect(readFileSync(log, "utf8")).toContain("x^[[1mA^Ay");
+    expect(await c.ask({ cmd: "send", key: "catv", input: "more" })).toEqual({ ok: false, error: "Session 'catv' already exited" });
+    c.close();
+  });
+
+  test("kill with force, remove, stats, and a key reused after its session ended", async () => {
+    const c = await Lines.open(d.socket);
+    const log = join(dir, "k.log");
+    expect((await c.ask({ cmd: "create", key: "k", command: "trap '' TERM; exec sleep 100", log_path: log })).ok).toBe(true);
+    // force: no grace, SIGKILL at once although the program ignores SIGTERM.
+    expect(await c.ask({ cmd: "kill", key: "k", force: true })).toEqual({ ok: true });
+    const st = await c.ask({ cmd: "status", key: "k" });
+    expect(st.status).toMatch(/^exited\(\d+\)$/);
+    expect(st.exit_code).toBe(137);
+
+    // The server replaces what it had under a key; an ended termd session gives way.
+    const again = await c.ask({ cmd: "create", key: "k", command: "cat", log_path: log });
+    expect(again).toEqual({ ok: true, pid: expect.any(Number) });
+    expect(await c.ask({ cmd: "create", key: "k", command: "cat", log_path: log })).toEqual({
+      ok: false,
+      error: "Session 'k' already exists and is running",
+    });
+
+    const stats = await c.ask({ cmd: "stats" });
+    expect(stats.ok).toBe(true);
+    expect(stats.status).toMatch(/^sessions: \d+ \(running=\d+, exited=\d+\)/);
+
+    expect(await c.ask({ cmd: "remove", key: "k" })).toEqual({ ok: true });
+    expect(await c.ask({ cmd: "status", key: "k" })).toEqual({ ok: false, error: "Session 'k' not found" });
+    // Removing what is not there is fine, as with the server.
+    expect(await c.ask({ cmd: "remove", key: "k" })).toEqual({ ok: true });
+    c.close();
+  });
+});
+
+describe("bad input gets the server's error shape", () => {
+  test("invalid JSON, unknown command, missing fields, unknown key", async () => {
+    const c = await Lines.open(d.socket);
+    // The first line picks the dialect; after it, even a line that is not JSON gets a console reply.
+    expect(await c.ask({ cmd: "ping" })).toEqual({ ok: true });
+    c.write("{not json\n");
+    const bad = await c.next();
+    expect(bad.ok).toBe(false);
+    expect(bad.error).toStartWith("Invalid JSON");
+    expect(await c.ask({ cmd: "frobnicate" })).toEqual({ ok: false, error: "Unknown command: frobnicate" });
+    expect(await c.ask({ cmd: 7 })).toEqual({ ok: false, error: 'Invalid JSON: "cmd" must be a string' });
+    expect(await c.ask({ cmd: "create", key: "x", command: "cat" })).toEqual({ ok: false, error: "Missing key, command, or log_path" });
+    expect(await c.ask({ cmd: "send", input: "x" })).toEqual({ ok: false, error: "Missing key" });
+    expect(await c.ask({ cmd: "status" })).toEqual({ ok: false, error: "Missing key" });
+    expect(await c.ask({ cmd: "kill", key: "nope" })).toEqual({ ok: false, error: "Session 'nope' not found" });
+    expect(await c.ask({ cmd: "send", key: "nope", input: "x" })).toEqual({ ok: false, error: "Session 'nope' not found" });
+    const badLog = await c.ask({ cmd: "create", key: "y", command: "cat", log_path: "/proc/nope/x.log" });
+    expect(badLog.ok).toBe(false);
+    expect(badLog.error).toContain("log_path");
+    // Still serving, on the same connection.
+    expect(await c.ask({ cmd: "ping" })).toEqual({ ok: true });
+    c.close();
+  });
+
+  test("a first line with cmd that is not an object of the dialect still gets its shape", async () => {
+    const c = await Lines.open(d.socket);
+    expect(await c.ask({ cmd: null })).toEqual({ ok: false, error: 'Invalid JSON: "cmd" must be a string' });
+    c.close();
+  });
+});
+
+test("a client that disconnects mid-request: the request completes, the daemon serves on", async () => {
+  const c = await Lines.open(d.socket);
+  const log = join(dir, "gone.log");
+  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM; exec sleep 100", log_path: log })).ok).toBe(true);
+  // kill waits out the grace (the program ignores SIGTERM); the client leaves before the reply.
+  c.send({ cmd: "kill", key: "gone" });
+  c.socket.destroy();
+  await ended("gone");
+  const other = await Lines.open(d.socket);
+  expect(await other.ask({ cmd: "status", key: "gone" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
+  expect(await other.ask({ cmd: "remove", key: "gone" })).toEqual({ ok: true });
+  other.close();
+});
+
+test("termd daemon --pid-file writes the server.pid of the document's layout; shutdown stops all and removes it", async () => {
+  const base = mkdtempSync(join(tmpdir(), "termd-console-layout-"));
+  const consoleDir = join(base, ".context-pilot", "console");
+  const pidFile = join(consoleDir, "server.pid");
+  const socket = join(consoleDir, "server.sock");
+  await using own = await TestDaemon.start({ socket, args: ["--pid-file", pidFile] });
+  try {
+    expect(readFileSync(pidFile, "utf8").trim()).toBe(String(own.proc.pid));
+    const c = await Lines.open(socket);
+    expect((await c.ask({ cmd: "create", key: "c_1", command: "cat", log_path: join(consoleDir, "c_1.log") })).ok).toBe(true);
+    expect((await c.ask({ cmd: "create", key: "c_2", command: "bash", log_path: join(consoleDir, "c_2.log") })).ok).toBe(true);
+    // The document's way to restart the server.
+    c.write('{"cmd":"shutdown"}\n');
+    expect(await c.next()).toEqual({ ok: true });
+    await c.closed;
+    expect(await own.proc.exited).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+    expect(existsSync(socket)).toBe(false);
+    expect(existsSync(join(consoleDir, "c_1.log"))).toBe(true);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,197 @@
+// ralph (seeds/ralph-protocol.md) on a session's own socket, made by `termd start --socket PATH`:
+// the document's example requests as written, events as notifications in its shape, the socket
+// 0600, JSON-RPC error codes for bad input, and a client that goes away mid-request.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "../../src/client/index.ts";
+import { TestDaemon } from "../harness.ts";
+import { Lines, type Msg } from "./lines.ts";
+
+let d: TestDaemon;
+let native: Client;
+let dir: string;
+let nextId = 1;
+
+beforeAll(async () => {
+  d = await TestDaemon.start();
+  native = await d.client();
+  dir = mkdtempSync(join(tmpdir(), "termd-ralph-"));
+});
+
+afterAll(async () => {
+  await d[Symbol.asyncDispose]();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `termd start --socket PATH --name NAME -- CMD…`: a session with a socket of its own. */
+async function start(name: string, command: string[]): Promise<string> {
+  const sock = join(dir, `${name}.sock`);
+  const r = await d.cli(["start", "--socket", sock, "--name", name, "--cwd", dir, "--", ...command]);
+  expect(r.stderr).toBe("");
+  expect(r.stdout.trim()).toBe(name);
+  expect(r.code).toBe(0);
+  return sock;
+}
+
+function rpc(c: Lines, method: string, params?: unknown): Promise<Msg> {
+  const id = nextId++;
+  return c.ask({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) }, (m) => m.id === id);
+}
+
+const isEvent = (type: string, pred: (data: Msg) => boolean = () => true) => (m: Msg) =>
+  m.method === "event" && m.params?.type === type && pred(m.params.data);
+
+/** ralph's timestamps: local time, microseconds, no zone (Python's isoformat()). */
+const RALPH_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
+
+describe("the document's examples, as written", () => {
+  test("termd start --socket: a 0600 socket of the session's own; get_status", async () => {
+    const sock = await start("my-feature", ["bash"]);
+    expect(statSync(sock).mode & 0o777).toBe(0o600);
+    expect(statSync(sock).isSocket()).toBe(true);
+    const c = await Lines.open(sock);
+    // The Rust example's request.
+    const r = await c.ask({ jsonrpc: "2.0", id: 1, method: "get_status", params: {} });
+    expect(r).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        task_name: "my-feature",
+        task_dir: dir,
+        iteration: expect.any(Number),
+        max_iterations: expect.any(Number),
+        current_story: expect.any(String),
+        agent: "bash",
+        status: "running",
+        interactive_mode: true,
+        mode_indicator: "interactive",
+        started_at: expect.stringMatching(RALPH_TIME),
+        updated_at: expect.stringMatching(RALPH_TIME),
+        recent_output: expect.any(Array),
+      },
+    });
+    c.close();
+  });
+
+  test("write_pty, set_interactive_mode, subscribe / unsubscribe, output events", async () => {
+    const sock = join(dir, "my-feature.sock");
+    const c = await Lines.open(sock);
+    expect(await c.ask({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { events: ["output", "state_change"] } })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { subscribed: ["output", "state_change"] },
+    });
+    expect(await c.ask({ jsonrpc: "2.0", id: 2, method: "set_interactive_mode", params: { enabled: true } })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { interactive_mode: true },
+    });
+    expect(await c.ask({ jsonrpc: "2.0", id: 3, method: "write_pty", params: { data: "ls -la\n" } })).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      result: { status: "forwarded" },
+    });
+    // ls -la's listing comes back as output lines, escape sequences taken out.
+    const total = await c.next(isEvent("output", (data) => /^total \d+$/.test(data.line)));
+    expect(total).toEqual({ jsonrpc: "2.0", method: "event", params: { type: "output", timestamp: expect.stringMatching(RALPH_TIME), data: { line: expect.any(String) } } });
+    expect("id" in total).toBe(false);
+    expect(await c.ask({ jsonrpc: "2.0", id: 4, method: "unsubscribe", params: { events: ["output"] } })).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      result: { subscribed: ["state_change"] },
+    });
+
+    const status = await rpc(c, "get_status");
+    expect(status.result.recent_output.join("\n")).toMatch(/total \d+/);
+    c.close();
+  });
+
+  test("the Python example: subscribe to everything, read events; stop ends the session with a state_change", async () => {
+    const sock = join(dir, "my-feature.sock");
+    const c = await Lines.open(sock);
+    expect(await c.ask({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { events: ["*"] } })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { subscribed: ["*"] },
+    });
+    await rpc(c, "write_pty", { data: "echo ralph-$((6*7))\n" });
+    await c.next(isEvent("output", (data) => data.line === "ralph-42"));
+    expect(await c.ask({ jsonrpc: "2.0", id: 9, method: "stop", params: {} })).toEqual({ jsonrpc: "2.0", id: 9, result: { status: "stop_requested" } });
+    const change = await c.next(isEvent("state_change"));
+    expect(change.params).toEqual({ type: "state_change", timestamp: expect.stringMatching(RALPH_TIME), data: { status: "stopped", exit_code: expect.any(Number) } });
+    expect((await rpc(c, "get_status")).result.status).toBe("stopped");
+    // After the end write_pty is ignored, in ralph's words, rather than an error.
+    expect((await rpc(c, "write_pty", { data: "x" })).result).toEqual({ status: "ignored", reason: expect.any(String) });
+    c.close();
+    // The socket goes away with the session.
+    await native.call("session.remove", { session: "my-feature" });
+    expect(existsSync(sock)).toBe(false);
+  });
+
+  test("checkpoint and inject_prompt: no agent loop in termd, ralph's Method not found", async () => {
+    const sock = await start("loopless", ["cat"]);
+    const c = await Lines.open(sock);
+    expect(await c.ask({ jsonrpc: "2.0", id: 1, method: "checkpoint", params: {} })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32601, message: "Method not found: checkpoint", data: { code: "METHOD_NOT_FOUND", method: "checkpoint" } },
+    });
+    const inject = await c.ask({ jsonrpc: "2.0", id: 2, method: "inject_prompt", params: { prompt: "Focus on fixing the type errors first before adding new features." } });
+    expect(inject.error.code).toBe(-32601);
+    c.close();
+    await native.call("session.remove", { session: "loopless", force: true });
+  });
+});
+
+describe("bad input gets JSON-RPC's error codes", () => {
+  test("-32700, -32600, -32601, -32602", async () => {
+    const sock = await start("errors", ["cat"]);
+    const c = await Lines.open(sock);
+    expect((await rpc(c, "get_status")).result.status).toBe("running");
+    c.write("{not json\n");
+    expect((await c.next()).error.code).toBe(-32700);
+    // Missing "jsonrpc": an invalid request.
+    c.send({ id: 77, method: "get_status" });
+    expect(await c.next((m) => m.id === 77)).toMatchObject({ id: 77, error: { code: -32600 } });
+    expect((await rpc(c, "foo")).error).toMatchObject({ code: -32601, message: "Method not found: foo" });
+    expect((await rpc(c, "write_pty", {})).error).toMatchObject({ code: -32602, message: "Missing or empty 'data' parameter" });
+    expect((await rpc(c, "write_pty", { data: 5 })).error.code).toBe(-32602);
+    expect((await rpc(c, "subscribe", { events: ["bogus"] })).error).toMatchObject({
+      code: -32602,
+      message: "Invalid event type: 'bogus'. Valid: *, output, state_change",
+    });
+    expect((await rpc(c, "subscribe", { events: "output" })).error.code).toBe(-32602);
+    expect((await rpc(c, "set_interactive_mode", { enabled: "yes" })).error.code).toBe(-32602);
+    // Native methods work here too, with the session implied.
+    expect((await rpc(c, "session.info")).result.name).toBe("errors");
+    expect((await rpc(c, "get_status")).result.status).toBe("running");
+    c.close();
+    await native.call("session.remove", { session: "errors", force: true });
+  });
+
+  test("ralph's methods are no aliases on the daemon's main socket", async () => {
+    const c = await Lines.open(d.socket);
+    expect((await rpc(c, "get_status")).error).toMatchObject({ code: -32601 });
+    c.close();
+  });
+});
+
+test("a client that disconnects mid-request and with subscriptions: nothing breaks, others are served", async () => {
+  const sock = await start("leaver", ["bash"]);
+  const gone = await Lines.open(sock);
+  await rpc(gone, "subscribe", { events: ["*"] });
+  gone.send({ jsonrpc: "2.0", id: 100, method: "get_status", params: {} });
+  gone.send({ jsonrpc: "2.0", id: 101, method: "write_pty", params: { data: "seq 1 3000\n" } });
+  gone.socket.destroy();
+  await gone.closed;
+  const c = await Lines.open(sock);
+  await rpc(c, "subscribe", { events: ["output"] });
+  await rpc(c, "write_pty", { data: "echo still-$((1+1))\n" });
+  await c.next(isEvent("output", (data) => data.line === "still-2"));
+  expect((await rpc(c, "get_status")).result.status).toBe("running");
+  c.close();
+  await native.call("session.remove", { session: "leaver", force: true });
+  expect(existsSync(sock)).toBe(false);
+});

@@ -15,6 +15,7 @@ import { Screen } from "../terminal/screen.ts";
 import { VtTap, type TapEvent } from "../terminal/vt-tap.ts";
 import { describeTermios, readControlChars } from "./termios.ts";
 import { RingBuffer } from "./ring.ts";
+import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
 import { parseSignal, signalNumber } from "./signals.ts";
 
 export interface SessionSpec {
@@ -267,6 +268,7 @@ export class Session {
     this.pumping = true;
     const started = performance.now();
     const seq = this.screen.seq;
+    this.fastForward();
     while (this.screenOffset < this.ring.end) {
       const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
       if (chunk.length === 0) break;
@@ -286,6 +288,16 @@ export class Session {
       this.lastActivity = performance.now();
       this.emit({ type: "screen", seq: this.screen.seq });
     }
+  }
+
+  /** Far behind on plain text: skip what would scroll out of the scrollback anyway. */
+  private fastForward(): void {
+    if (this.ring.end - this.screenOffset < MIN_SKIP_BYTES || !this.screen.plainScrolling) return;
+    const keep = this.screen.size.rows + this.scrollback + 1;
+    const point = skipPoint((from, max) => this.readOutput(from, max), this.screenOffset, this.ring.end, keep);
+    if (point === null) return;
+    this.screen.clearAll();
+    this.screenOffset = point;
   }
 
   /** Output bytes [from, from+max) from the ring, or from the log file once the ring moved on. */

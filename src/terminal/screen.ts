@@ -111,6 +111,20 @@ export class Screen {
     this.seq++;
   }
 
+  /**
+   * Can plain text be fast-forwarded (see session/fast-forward.ts)? Only while lines scroll the
+   * whole screen: a scroll region or origin mode would keep old rows that a clear would lose.
+   */
+  get plainScrolling(): boolean {
+    const core = (this.term as unknown as { _core: { buffer: { scrollTop: number; scrollBottom: number }; coreService: { decPrivateModes: { origin: boolean } } } })._core;
+    return core.buffer.scrollTop === 0 && core.buffer.scrollBottom === this.term.rows - 1 && !core.coreService.decPrivateModes.origin;
+  }
+
+  /** Clears the screen and the scrollback and homes the cursor, as if it had all scrolled away. */
+  clearAll(): void {
+    this.writeSync(new TextEncoder().encode("\x1b[H\x1b[2J\x1b[3J"));
+  }
+
   resize(size: Size): void {
     this.term.resize(size.cols, size.rows);
   }

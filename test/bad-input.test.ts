@@ -667,3 +667,13 @@ test("application errors carry their names: not found, name taken, not running, 
   expect(await r.call(3, "session.create", { command: ["/nonexistent/program"] })).toEqual({ ...rpcError(-32006, "SPAWN_FAILED"), id: 3 });
   await expectAlive(d);
 });
+
+test("output with huge repeat counts (a line that would hang xterm.js) does not stall the daemon", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // Insert lines, delete characters, scroll up and repeat, each with the largest count there is.
+  const counts = "\\e[2147483647L\\e[2147483647P\\e[2147483647S\\e[2147483647X\\e[?1049hx\\e[2147483647b\\e[?1049l";
+  await c.call("session.create", { name: "huge", command: ["bash", "-c", `printf '${counts}'; echo survived; sleep 30`] });
+  expect((await c.call("session.wait", { session: "huge", text: "survived" })).outcome).toBe("matched");
+  expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+});

@@ -5,6 +5,7 @@
 // as text or ANSI with the cursor, title and a hash a waiter can compare against.
 import { Terminal } from "@xterm/headless";
 import { SerializeAddon } from "@xterm/addon-serialize";
+import { boundCounts } from "./bounds.ts";
 import type { CellRun, Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { rowRuns } from "./cells.ts";
 import { patchXtermGaps } from "./xterm-gaps.ts";
@@ -58,6 +59,7 @@ export class Screen {
     // xterm headless keeps cursor visibility private; track DECTCEM ourselves.
     this.term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.decset(params, false));
     this.term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.decset(params, true));
+    boundCounts(this.term, opts.scrollback);
     this.answerQueries(opts);
     patchXtermGaps(this.term);
   }

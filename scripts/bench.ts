@@ -7,7 +7,7 @@
 //   --keys N         key round trips through termd (default 300)
 //   --tmux-keys N    key round trips through tmux (default 100)
 //   --sessions N     idle shells for the memory figure (default 100)
-//   --only LIST      comma-separated sections to run: throughput,keys,memory (default all)
+//   --only LIST      comma-separated sections to run: throughput,keys,memory,parser (default all)
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -22,6 +22,9 @@
 //      capture-pane (what scripts do) and, for reference, a control-mode client (tmux -C).
 //   3. Idle memory: RSS (VmRSS) of a fresh daemon, then with N `bash --norc --noprofile` sessions
 //      at their prompt; the same for a tmux server holding N sessions. Children not counted.
+//   4. VT parser (src/vt) with a performer that does nothing: plain text, and a stream recorded
+//      with termd itself — vim with syntax on paging through this repository's sources at
+//      50x160, taken from the session's log — repeated to 20 MB.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -30,6 +33,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { connect, type Client } from "../src/client/index.ts";
+import { benchParser, plainText as vtPlainText } from "../src/vt/bench.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MB = 1024 * 1024;
@@ -54,7 +58,7 @@ function parseFlags(argv: string[]): Options {
     keys: quick ? 50 : 300,
     tmuxKeys: quick ? 20 : 100,
     sessions: quick ? 20 : 100,
-    only: new Set(["throughput", "keys", "memory"]),
+    only: new Set(["throughput", "keys", "memory", "parser"]),
     tmux: true,
   };
   const intFlag = (name: string, v: string | undefined): number => {
@@ -84,7 +88,7 @@ function parseFlags(argv: string[]): Options {
         break;
       case "--only": {
         const list = (argv[++i] ?? "").split(",").filter(Boolean);
-        for (const s of list) if (!["throughput", "keys", "memory"].includes(s)) throw new Error(`--only: unknown section ${s}`);
+        for (const s of list) if (!["throughput", "keys", "memory", "parser"].includes(s)) throw new Error(`--only: unknown section ${s}`);
         o.only = new Set(list);
         break;
       }
@@ -592,9 +596,39 @@ function table(rows: string[][], indent = "  "): string {
   return rows.map((r) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("   ").trimEnd()).join("\n");
 }
 
+/** vim with syntax on paging through the sources at 50x160; returns the session's raw output. */
+async function recordVim(c: Client, dir: string): Promise<Uint8Array> {
+  const file = join(dir, "sources.ts");
+  const sources = new Bun.Glob("src/**/*.ts").scanSync({ cwd: ROOT });
+  await Bun.write(file, [...sources].sort().map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n"));
+  const name = `vim${process.pid}`;
+  await c.call("session.create", { name, command: ["vim", "-u", "NONE", "-N", "-c", "syntax on", "-c", "set nowrap", file], rows: 50, cols: 160 });
+  let screen = await c.call("session.wait", { session: name, text: "sources.ts" });
+  for (let i = 0; i < 150; i++) {
+    await c.call("session.input", { session: name, keys: ["PageDown"] });
+    screen = await c.call("session.wait", { session: name, changed_from: screen.screen.hash, timeout_ms: 5000 });
+  }
+  await c.call("session.input", { session: name, text: ":qa!\r" });
+  await c.call("session.wait", { session: name, exit: true });
+  const parts: Uint8Array[] = [];
+  for (let from = 0; ; ) {
+    const r = await c.call("session.output", { session: name, from });
+    if (r.to === from) break;
+    parts.push(Buffer.from(r.base64, "base64"));
+    from = r.to;
+  }
+  return Buffer.concat(parts);
+}
+
+function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil(size / bytes.length) * bytes.length);
+  for (let at = 0; at < out.length; at += bytes.length) out.set(bytes, at);
+  return out;
+}
+
 async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
-  for (const p of ["cat", "script", "bash"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
+  for (const p of ["cat", "script", "bash", "vim"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
   let tmuxVersion = "";
   if (o.tmux && !has("tmux")) {
     console.log("tmux is not installed (apt-get install tmux): the tmux column is left out.\n");
@@ -694,6 +728,29 @@ async function main(): Promise<void> {
     console.log(table(rows));
     console.log(`  (the ${n} bash children themselves: ${mb(t.children)} MB, the same under either)\n`);
     verdicts.push([`< 3 MB per idle session`, `${f2(perT / MB)} MB`, verdict(perT < 3 * MB)]);
+  }
+
+  if (o.only.has("parser")) {
+    const d = await startDaemon(dir, "parser");
+    let recorded: Uint8Array;
+    try {
+      recorded = await recordVim(d.client, dir);
+    } finally {
+      await d.stop();
+    }
+    const plainMbs = benchParser(vtPlainText(50 * 1000 * 1000), 3);
+    const vim = repeatTo(recorded, 20 * 1000 * 1000);
+    const vimMbs = benchParser(vim, 3);
+    console.log(`4. VT parser, no-op performer (MB/s = 10^6 bytes/s, higher is better)`);
+    console.log(
+      table([
+        ["", "MB/s", "target"],
+        ["plain text, 50 MB", f1(plainMbs), "300"],
+        [`vim with syntax on, recorded (${f1(recorded.length / 1e6)} MB, repeated to 20 MB)`, f1(vimMbs), "100"],
+      ]) + "\n",
+    );
+    verdicts.push(["parser, plain text ≥ 300 MB/s", `${f1(plainMbs)} MB/s`, verdict(plainMbs >= 300)]);
+    verdicts.push(["parser, vim stream ≥ 100 MB/s", `${f1(vimMbs)} MB/s`, verdict(vimMbs >= 100)]);
   }
 
   if (verdicts.length) {

@@ -71,13 +71,20 @@ export class Daemon {
     try {
       await clearStaleSocket(path);
       this.store.restore();
-      this.store.evict(this.options.ttlMs);
-      this.evictTimer = setInterval(() => this.store.evict(this.options.ttlMs), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
+      this.evict();
+      this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
       this.listener = this.openSocket(path);
     } catch (err) {
       this.releaseLock();
       throw err;
     }
+  }
+
+  /** Forgets sessions ended longer than the TTL ago; their own sockets close with them. */
+  private evict(): void {
+    if (this.store.evict(this.options.ttlMs) === 0) return;
+    const alive = new Set(this.store.list().map((s) => s.id));
+    for (const id of [...this.sessionSockets.keys()]) if (!alive.has(id)) this.closeSessionSocket(id);
   }
 
   /** Listens on `path` (created 0600); connections there imply `session` when it is given. */

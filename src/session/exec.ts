@@ -2,7 +2,7 @@
 // between runs, with its stdout and stderr captured apart and its exit status read reliably.
 //
 // The command goes to a file in a private temp folder and the shell is typed one short line,
-// ` . DIR/w`, sourcing a wrapper that runs `. DIR/c <IN >DIR/o 2>DIR/e` in the shell itself and
+// ` . DIR/w`, sourcing a wrapper that runs `command . DIR/c <IN >DIR/o 2>DIR/e` in the shell and
 // then prints the mark ESC ] 133 ; termd-done ; STATUS ; NONCE BEL, which is read from the output
 // stream. Why this shape:
 // - sourcing, not typing the command: a long typed line would hit the tty's 4 KiB line limit
@@ -32,8 +32,8 @@ const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash
 export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
 /** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
 const QUIET_MS = 15;
-/** Longest wait for that quiet; past it the line is typed anyway, and not erased afterwards. */
-const READY_MAX_MS = 1000;
+/** Longest wait for that quiet (a shell's first prompt may take a slow rc file); past it the line is typed anyway, and not erased afterwards. */
+const READY_MAX_MS = 2000;
 /** After ^C: how long the wrapper's own mark may take before the mark is asked for apart. */
 const RECOVER_MS = 250;
 /** After that: how long before the foreground job gets SIGKILL, and then before giving up. */

@@ -101,7 +101,8 @@ describe("commands", () => {
   test("kill with force, remove, stats, and a key reused after its session ended", async () => {
     const c = await Lines.open(d.socket);
     const log = join(dir, "k.log");
-    expect((await c.ask({ cmd: "create", key: "k", command: "trap '' TERM; exec sleep 100", log_path: log })).ok).toBe(true);
+    expect((await c.ask({ cmd: "create", key: "k", command: "trap '' TERM; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
+    await native.call("session.wait", { session: "k", text: "armed", timeout_ms: 10_000 });
     // force: no grace, SIGKILL at once although the program ignores SIGTERM.
     expect(await c.ask({ cmd: "kill", key: "k", force: true })).toEqual({ ok: true });
     const st = await c.ask({ cmd: "status", key: "k" });
@@ -162,10 +163,10 @@ describe("bad input gets the server's error shape", () => {
 test("a client that disconnects mid-request: the request completes, the daemon serves on", async () => {
   const c = await Lines.open(d.socket);
   const log = join(dir, "gone.log");
-  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM; exec sleep 100", log_path: log })).ok).toBe(true);
+  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
+  await native.call("session.wait", { session: "gone", text: "armed", timeout_ms: 10_000 });
   // kill waits out the grace (the program ignores SIGTERM); the client leaves before the reply.
-  c.send({ cmd: "kill", key: "gone" });
-  c.socket.destroy();
+  await c.sendAndDrop({ cmd: "kill", key: "gone" });
   await ended("gone");
   const other = await Lines.open(d.socket);
   expect(await other.ask({ cmd: "status", key: "gone" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });

@@ -87,6 +87,16 @@ export class Lines {
     return this.next(pred ?? (id !== undefined ? (m) => m.id === id : undefined));
   }
 
+  /** Sends `msg`, then drops the connection as soon as the line is handed to the kernel. */
+  sendAndDrop(msg: unknown): Promise<void> {
+    return new Promise((resolve) => {
+      this.socket.write(JSON.stringify(msg) + "\n", () => {
+        this.socket.destroy();
+        resolve();
+      });
+    });
+  }
+
   /** Messages received and not taken yet. */
   get pending(): Msg[] {
     return [...this.inbox];

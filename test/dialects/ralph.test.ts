@@ -145,6 +145,18 @@ describe("the document's examples, as written", () => {
   });
 });
 
+test("--daemon-socket names the daemon's socket for every command (start's own --socket is the session's)", async () => {
+  // daemon status never starts a daemon, so a wrong TERMD_SOCKET cannot leave one behind.
+  const r = await d.cli(["daemon", "status", "--daemon-socket", d.socket], { env: { TERMD_SOCKET: join(dir, "nowhere.sock") } });
+  expect(r.stdout).toContain(`socket ${d.socket}`);
+  expect(r.code).toBe(0);
+  const sock = join(dir, "flagged.sock");
+  const started = await d.cli(["start", "--daemon-socket", d.socket, "--socket", sock, "--name", "flagged", "--", "cat"]);
+  expect(started.code).toBe(0);
+  expect((await native.call("session.info", { session: "flagged" })).socket).toBe(sock);
+  await native.call("session.remove", { session: "flagged", force: true });
+});
+
 describe("bad input gets JSON-RPC's error codes", () => {
   test("-32700, -32600, -32601, -32602", async () => {
     const sock = await start("errors", ["cat"]);
@@ -182,10 +194,12 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   const sock = await start("leaver", ["bash"]);
   const gone = await Lines.open(sock);
   await rpc(gone, "subscribe", { events: ["*"] });
-  gone.send({ jsonrpc: "2.0", id: 100, method: "get_status", params: {} });
-  gone.send({ jsonrpc: "2.0", id: 101, method: "write_pty", params: { data: "seq 1 3000\n" } });
-  gone.socket.destroy();
+  // Output starts streaming to this subscriber, which then leaves with a request in flight.
+  await rpc(gone, "write_pty", { data: "seq 1 3000\n" });
+  await gone.sendAndDrop({ jsonrpc: "2.0", id: 100, method: "get_status", params: {} });
   await gone.closed;
+  // The session goes on without its subscriber.
+  await native.call("session.wait", { session: "leaver", text: "3000", timeout_ms: 10_000 });
   const c = await Lines.open(sock);
   await rpc(c, "subscribe", { events: ["output"] });
   await rpc(c, "write_pty", { data: "echo still-$((1+1))\n" });

@@ -118,6 +118,8 @@ describe("exec.run runs in the session's shell", () => {
   for (const sh of ["/bin/sh", "/bin/bash"]) {
     test(`${sh}: cd and exported variables persist; stdout and stderr apart; exit codes`, async () => {
       const id = await shell({ shell: sh });
+      // At its prompt first, so every typed line can be erased (a shell still starting is not).
+      await native.call("session.wait", { session: id, regex: "[#$] $", timeout_ms: 10_000 });
       const first = await call("exec.run", { session_id: id, command: `cd ${dir} && mkdir -p sub && cd sub; export GREETING=hello; LOCAL=kept` });
       expect(first).toEqual({
         id: first.id,

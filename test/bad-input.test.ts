@@ -3,7 +3,7 @@
 // Clients here talk raw sockets wherever the client library would refuse to send garbage.
 import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
@@ -676,4 +676,70 @@ test("output with huge repeat counts (a line that would hang xterm.js) does not 
   await c.call("session.create", { name: "huge", command: ["bash", "-c", `printf '${counts}'; echo survived; sleep 30`] });
   expect((await c.call("session.wait", { session: "huge", text: "survived" })).outcome).toBe("matched");
   expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+});
+
+test("a catastrophic regex in session.wait cannot freeze the daemon (RE2 matching, linear time)", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "a", command: ["bash", "-c", `printf '${"a".repeat(78)}!\\n'; sleep 30`] });
+  await c.call("session.wait", { session: "a", text: "!" });
+  // With a backtracking engine this pattern on that line runs for longer than the universe.
+  const w = c.call("session.wait", { session: "a", regex: "(a+)+$", timeout_ms: 300 });
+  expect((await c.call("system.ping")).pid).toBe(d.proc.pid);
+  expect((await w).outcome).toBe("timeout");
+  expect((await c.call("session.wait", { session: "a", regex: "^(a+)+!$" })).match).toMatchObject({ row: 0, col: 0 });
+  await expect(c.call("session.wait", { session: "a", regex: "(a)\\1" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+});
+
+test("a query in the last output before the PTY closes does not keep the session from ending", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // A colourful burst the screen is still parsing when the child exits, ending in queries.
+  const script = "for i in $(seq 1 20000); do printf '\\e[3%dmline %d\\e[0m\\n' $((i % 8)) $i; done; printf '\\e[>q\\e[?u\\e]11;?\\a'; exit 3";
+  await c.call("session.create", { name: "q", command: ["bash", "-c", script] });
+  const w = await c.call("session.wait", { session: "q", exit: true, timeout_ms: 20_000 });
+  expect(w).toMatchObject({ outcome: "exited", exit_code: 3 });
+  expect(w.screen.lines.join("\n")).toContain("line 20000");
+});
+
+test("a per-session socket path that names an existing file is refused and the file left alone", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const precious = join(d.dir, "precious.txt");
+  writeFileSync(precious, "keep me");
+  await expect(c.call("session.create", { name: "s", command: ["cat"], socket: precious })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+  expect(readFileSync(precious, "utf8")).toBe("keep me");
+  expect((await c.call("session.list")).sessions).toEqual([]);
+});
+
+test("failed creates leave no file descriptors or files behind", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const fds = () => readdirSync(`/proc/${d.proc.pid}/fd`).length;
+  await c.call("session.create", { name: "warm", command: ["true"] });
+  await c.call("session.wait", { session: "warm", exit: true });
+  const before = fds();
+  for (let i = 0; i < 10; i++) {
+    await expect(c.call("session.create", { command: ["cat"], record: join(d.dir, "no", "such", "dir", "x.cast") })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+  }
+  expect(fds()).toBe(before);
+  const warm = (await c.call("session.info", { session: "warm" })).id;
+  expect(readdirSync(join(d.stateDir, "logs")).filter((f) => !f.startsWith(warm))).toEqual([]);
+});
+
+test("an ended session's exit reaches a subscriber that asks for it after subscribing to something else", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "e", command: ["bash", "-c", "echo bye; exit 5"] });
+  await c.call("session.wait", { session: "e", exit: true });
+  const events: string[] = [];
+  const { promise: exited, resolve } = Promise.withResolvers<void>();
+  c.onEvent((e) => {
+    events.push(e.type);
+    if (e.type === "exit") resolve();
+  });
+  await c.call("session.subscribe", { session: "e", events: ["title"] });
+  await c.call("session.subscribe", { session: "e", events: ["output", "exit"], replay: 0 });
+  await exited;
+  expect(events).toEqual(["output", "exit"]);
 });

@@ -36,6 +36,8 @@ export interface DaemonOptions {
 
 /** Eviction runs at most this often (and more often for short TTLs). */
 const EVICT_EVERY_MS = 60_000;
+/** How long past the stop grace a shutdown waits for sessions to report their end. */
+const SHUTDOWN_SLACK_MS = 2000;
 
 export class Daemon {
   readonly store: SessionStore;
@@ -163,7 +165,11 @@ export class Daemon {
   /** Stops every session (SIGTERM, then SIGKILL after the grace), closes the socket, resolves `stopped`. */
   shutdown(graceMs = this.options.stopGraceMs): Promise<void> {
     this.shuttingDown ??= (async () => {
-      await this.store.stopAll(graceMs);
+      // Bounded: a session that somehow never reports its end must not keep the daemon up.
+      let timer: Timer | undefined;
+      const deadline = new Promise<void>((r) => (timer = setTimeout(r, graceMs + SHUTDOWN_SLACK_MS)));
+      await Promise.race([this.store.stopAll(graceMs), deadline]);
+      clearTimeout(timer);
       this.close();
     })();
     return this.shuttingDown;

@@ -14,6 +14,7 @@ export interface InProcessDaemon {
 export function inProcessDaemon(opts: DaemonOptions): InProcessDaemon {
   const daemon = new Daemon(opts);
   // This caller has no connection: nothing is implied, and nothing aborts its calls.
-  const ctx = { daemon, conn: { impliedSession: undefined } as Connection, signal: new AbortController().signal };
+  const conn = { impliedSession: undefined, subscription: () => undefined } as unknown as Connection;
+  const ctx = { daemon, conn, signal: new AbortController().signal };
   return { daemon, call: (method, params) => run(method, params, ctx) as Promise<never> };
 }

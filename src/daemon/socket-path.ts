@@ -1,19 +1,26 @@
 // Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
 // a live socket, a stale socket from a dead daemon replaced, and a lock so two daemons starting
 // at the same moment cannot both take the path.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { connect } from "node:net";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 
 export class DaemonStartError extends Error {}
 
+/**
+ * termd's own folder (one it made, or the default `termd-$UID`) must be a real folder of ours and
+ * is kept 0700; a folder the user named is left as it is (the socket itself is 0600), so
+ * `--socket ./x.sock` never changes the permissions of the current directory.
+ */
 export function prepareSocketDir(socketPath: string): void {
   const dir = dirname(socketPath);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+  if (!created && !/^termd-\d+$/.test(basename(dir))) return;
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink()) throw new DaemonStartError(`socket folder ${dir} is a symbolic link; refusing to use it`);
   const uid = process.getuid?.() ?? 0;
   if (st.uid !== uid) throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
-  if ((st.mode & 0o077) !== 0 && dir !== "/tmp") chmodSync(dir, 0o700);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** Does something accept connections on this socket? */
@@ -32,7 +39,7 @@ export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> 
 }
 
 /** Alive and not a zombie: a killed daemon may linger unreaped where nothing reaps orphans. */
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
@@ -76,6 +83,8 @@ export function takeLock(socketPath: string): () => void {
 /** Refuses a live socket; removes a stale one. */
 export async function clearStaleSocket(socketPath: string): Promise<void> {
   if (!existsSync(socketPath)) return;
+  // Only ever remove a socket: a mistyped path must not delete someone's file.
+  if (!lstatSync(socketPath).isSocket()) throw new DaemonStartError(`${socketPath} exists and is not a socket; refusing to replace it`);
   if (await socketAnswers(socketPath)) {
     throw new DaemonStartError(`a termd daemon already answers on ${socketPath}; stop it first (termd daemon stop)`);
   }

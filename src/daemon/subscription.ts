@@ -61,22 +61,36 @@ export class Subscription {
     this.sink.sendEvent({ type, session: this.session.name, timestamp: new Date().toISOString(), data });
   }
 
+  /**
+   * Title, bell, mode and state events while the sink is full: only the latest of each is kept
+   * (each carries the whole current value), so a program cycling titles cannot grow the queue of
+   * a client that does not read. They go out once it drains.
+   */
+  private readonly held = new Map<string, { type: EventType; data: Record<string, unknown> }>();
+
+  private emitLatest(key: string, type: EventType, data: Record<string, unknown>): void {
+    if (!this.events.has(type)) return;
+    if (this.sink.writable && this.held.size === 0) return this.emit(type, data);
+    this.held.delete(key);
+    this.held.set(key, { type, data });
+  }
+
   private onEvent(e: SessionEvent): void {
     switch (e.type) {
       case "output":
         if (this.events.has("output")) this.catchUp();
         break;
       case "title":
-        if (this.events.has("title")) this.emit("title", { title: e.title });
+        this.emitLatest("title", "title", { title: e.title });
         break;
       case "bell":
-        if (this.events.has("bell")) this.emit("bell", { count: e.count });
+        this.emitLatest("bell", "bell", { count: e.count });
         break;
       case "mode":
-        if (this.events.has("mode")) this.emit("mode", { mode: e.mode, value: e.value });
+        this.emitLatest(`mode:${e.mode}`, "mode", { mode: e.mode, value: e.value });
         break;
       case "state":
-        if (this.events.has("state")) this.emit("state", { state: e.state });
+        this.emitLatest("state", "state", { state: e.state });
         break;
       case "exit":
         this.exitPending = { exit_code: e.exit_code, signal: e.signal };
@@ -102,6 +116,11 @@ export class Subscription {
 
   /** Sends every output byte not yet sent, as far as the sink has room; then a pending exit. */
   catchUp(): void {
+    for (const [key, e] of this.held) {
+      if (!this.sink.writable) break;
+      this.held.delete(key);
+      this.emit(e.type, e.data);
+    }
     const wantOutput = this.events.has("output");
     while (wantOutput && this.sent < this.session.ring.end && this.sink.writable) {
       const bytes = this.session.readOutput(this.sent, CATCH_UP_CHUNK);
@@ -116,9 +135,12 @@ export class Subscription {
       if (this.filter?.pending && wantOutput) {
         this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(this.filter.flush()).toString("base64") });
       }
-      const exit = this.exitPending;
-      this.exitPending = null;
-      if (this.events.has("exit")) this.emit("exit", exit);
+      // Kept until someone asks for it: attach subscribes to exit only after painting.
+      if (this.events.has("exit")) {
+        const exit = this.exitPending;
+        this.exitPending = null;
+        this.emit("exit", exit);
+      }
     }
   }
 

@@ -11,41 +11,51 @@ export const NoParamsSchema = v.optional(v.object({}), {});
 
 export const ShutdownSchema = v.optional(v.object({ grace_ms: v.optional(Ms) }), {});
 
+/** Cells (cols × (rows + scrollback)) one session's screen may hold: about 300 MB at most. */
+export const MAX_SCREEN_CELLS = 25_000_000;
+
 export const CreateSchema = v.optional(
-  v.object({
-    command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a program"))),
-    name: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
+  v.pipe(
+    v.object({
+      command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a program"))),
+      name: v.optional(
+        v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
+        ),
       ),
+      cwd: v.optional(v.string()),
+      env: v.optional(v.record(v.string(), v.string())),
+      rows: v.optional(Dim("rows", 1000)),
+      cols: v.optional(Dim("cols", 1000)),
+      scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
+      term: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** Path of an asciicast v2 recording of output, input and resizes. */
+      record: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** A socket of the session's own, where requests need not name it (interminai, ralph). */
+      socket: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** The dialect spoken there when a connection's first line picks none (e.g. is not JSON). */
+      socket_dialect: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /**
+       * What happens to the socket file when the session's socket closes: `unlink` (default),
+       * `keep` (left in place, refusing connections), `rmdir` (unlinked with its folder, one made for it).
+       */
+      socket_cleanup: v.optional(v.picklist(["unlink", "keep", "rmdir"])),
+      /** A file that also receives every output byte (truncated first), as `script -f` writes one. */
+      log_path: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** Append to log_path instead of truncating it (interminai's --pty-dump). */
+      log_append: v.optional(v.boolean()),
+      /** exec.run's timeout in this session when a call names none; 0 or absent: none (TRL's timeout_s). */
+      exec_timeout_ms: v.optional(Ms),
+    }),
+    v.check(
+      (p) => (p.cols ?? 80) * ((p.rows ?? 24) + (p.scrollback ?? 1000)) <= MAX_SCREEN_CELLS,
+      "cols × (rows + scrollback) is over 25 million cells: ask for less scrollback",
     ),
-    cwd: v.optional(v.string()),
-    env: v.optional(v.record(v.string(), v.string())),
-    rows: v.optional(Dim("rows", 1000)),
-    cols: v.optional(Dim("cols", 1000)),
-    scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
-    term: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** Path of an asciicast v2 recording of output, input and resizes. */
-    record: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** A socket of the session's own, where requests need not name it (interminai, ralph). */
-    socket: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** The dialect spoken there when a connection's first line picks none (e.g. is not JSON). */
-    socket_dialect: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /**
-     * What happens to the socket file when the session's socket closes: `unlink` (default),
-     * `keep` (left in place, refusing connections), `rmdir` (unlinked with its folder, one made for it).
-     */
-    socket_cleanup: v.optional(v.picklist(["unlink", "keep", "rmdir"])),
-    /** A file that also receives every output byte (truncated first), as `script -f` writes one. */
-    log_path: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** Append to log_path instead of truncating it (interminai's --pty-dump). */
-    log_append: v.optional(v.boolean()),
-    /** exec.run's timeout in this session when a call names none; 0 or absent: none (TRL's timeout_s). */
-    exec_timeout_ms: v.optional(Ms),
-  }),
+  ),
   {},
 );
+
 export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });

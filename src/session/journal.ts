@@ -17,6 +17,7 @@ export class TimingJournal {
   constructor(path: string, session: Session) {
     this.fd = openSync(path, "a", 0o600);
     this.resize(0, session.size);
+    session.onDispose(() => this.close());
     this.off = session.on((e) => {
       const ms = Math.round(performance.now() - this.started);
       if (e.type === "output") this.line(`o ${ms} ${e.to}`);

@@ -12,12 +12,16 @@ export class Recorder {
   private readonly input = new CastText();
   private readonly off: () => void;
 
-  constructor(
-    readonly path: string,
-    session: Session,
-  ) {
-    this.fd = openSync(path, "w", 0o600);
+  /** Opens the file first, so a path that cannot be written fails before any program starts. */
+  static open(path: string): { attach(session: Session): Recorder; cancel(): void } {
+    const fd = openSync(path, "w", 0o600);
+    return { attach: (session) => new Recorder(fd, session), cancel: () => closeSync(fd) };
+  }
+
+  private constructor(fd: number, session: Session) {
+    this.fd = fd;
     this.line(castHeader({ size: session.size, term: session.term, command: session.command, startedAt: new Date() }));
+    session.onDispose(() => this.close());
     this.off = session.on((e) => {
       const t = (performance.now() - this.started) / 1000;
       if (e.type === "output") this.event(t, "o", this.output.push(e.data));

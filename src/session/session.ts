@@ -5,7 +5,7 @@
 // from the ring (or, if it fell that far behind, the log), so a flood costs latency, not bytes.
 // A session restored after a daemon restart has no child: its ring and screen are rebuilt from
 // the log, so its output and final screen stay readable.
-import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync, existsSync } from "node:fs";
+import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { RpcError } from "../protocol/errors.ts";
@@ -102,6 +102,8 @@ export class Session {
   private pumping = false;
   private pumpScheduled = false;
   private readonly clientSizes = new Map<object, Size>();
+  private readonly disposers: (() => void)[] = [];
+  private nextSkipScan = 0;
   private stopRequested = false;
   private killSent: string | null = null;
   readonly ended: Promise<void>;
@@ -120,7 +122,12 @@ export class Session {
       rows: r.rows,
       cols: r.cols,
       scrollback: r.scrollback,
-      onReply: (reply) => this.running && this.writeInput(reply),
+      // Never throws: a reply parsed after the PTY closed (a query in the last output) has nowhere
+      // to go, and a throw inside xterm's parser would leave its write buffer stuck for good.
+      onReply: (reply) => {
+        const t = this.proc?.terminal;
+        if (this.running && t && !t.closed) t.write(reply);
+      },
       version: `termd(${VERSION})`,
     });
     this.tap = new VtTap({ debugBuffer, onEvent: (e) => this.emit(e) });
@@ -172,6 +179,7 @@ export class Session {
       });
     } catch (err) {
       s.closeLog();
+      rmSync(s.logPath, { force: true });
       s.screen.dispose();
       throw new RpcError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
     }
@@ -252,7 +260,15 @@ export class Session {
     this.tap.feed(data);
     const from = this.ring.end;
     this.ring.append(data);
-    if (this.logFd !== null) writeSync(this.logFd, data);
+    if (this.logFd !== null) {
+      try {
+        writeSync(this.logFd, data);
+      } catch (err) {
+        // A full disk: stop logging (the log stays a correct prefix) rather than lose the session.
+        console.error(`termd: session ${this.name}: log write failed, logging stops: ${(err as Error).message}`);
+        this.closeLog();
+      }
+    }
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.ring.end, data });
     this.pumpScreen();
@@ -268,22 +284,32 @@ export class Session {
     this.pumping = true;
     const started = performance.now();
     const seq = this.screen.seq;
-    this.fastForward();
-    while (this.screenOffset < this.ring.end) {
-      const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
-      if (chunk.length === 0) break;
-      this.screenOffset += chunk.length;
-      this.screen.writeSync(chunk);
-      if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
-        this.pumpScheduled = true;
-        setImmediate(() => {
-          this.pumpScheduled = false;
-          this.pumpScreen();
-        });
-        break;
+    try {
+      this.fastForward();
+      while (this.screenOffset < this.ring.end) {
+        const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
+        if (chunk.length === 0) {
+          // Bytes neither the ring nor the log holds (a log that could not be written): the
+          // screen goes on from what is still there rather than waiting for them forever.
+          this.screenOffset = Math.max(this.screenOffset, this.ring.start);
+          if (this.ring.read(this.screenOffset, 1)?.length) continue;
+          this.screenOffset = this.ring.end;
+          break;
+        }
+        this.screenOffset += chunk.length;
+        this.screen.writeSync(chunk);
+        if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
+          this.pumpScheduled = true;
+          setImmediate(() => {
+            this.pumpScheduled = false;
+            this.pumpScreen();
+          });
+          break;
+        }
       }
+    } finally {
+      this.pumping = false;
     }
-    this.pumping = false;
     if (this.screen.seq !== seq) {
       this.lastActivity = performance.now();
       this.emit({ type: "screen", seq: this.screen.seq });
@@ -292,10 +318,16 @@ export class Session {
 
   /** Far behind on plain text: skip what would scroll out of the scrollback anyway. */
   private fastForward(): void {
+    // After a scan that found nothing to skip, the next waits for that much more output: a
+    // backlog that is not plain text is not rescanned on every slice.
+    if (this.ring.end < this.nextSkipScan) return;
     if (this.ring.end - this.screenOffset < MIN_SKIP_BYTES || !this.screen.plainScrolling) return;
     const keep = this.screen.size.rows + this.scrollback + 1;
     const point = skipPoint((from, max) => this.readOutput(from, max), this.screenOffset, this.ring.end, keep);
-    if (point === null) return;
+    if (point === null) {
+      this.nextSkipScan = this.ring.end + MIN_SKIP_BYTES;
+      return;
+    }
     this.screen.clearAll();
     this.screenOffset = point;
   }
@@ -395,8 +427,15 @@ export class Session {
     clearTimeout(timer);
     proc.terminal?.close();
     // "Ended" promises a final screen that shows every byte: let a flood's backlog parse first.
-    while (!this.screenCurrent) {
-      this.pumpScreen();
+    // A pump that makes no progress (or throws) must not keep the session from ending.
+    for (let before = -1; !this.screenCurrent && this.screenOffset !== before; ) {
+      before = this.pumpScheduled ? -1 : this.screenOffset;
+      try {
+        this.pumpScreen();
+      } catch (err) {
+        console.error(`termd: session ${this.name}: screen update failed:`, err);
+        break;
+      }
       await new Promise((r) => setImmediate(r));
     }
     const code = proc.signalCode;
@@ -471,9 +510,15 @@ export class Session {
     };
   }
 
+  /** Runs `fn` when the session is disposed: for what listens to it and holds a resource. */
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
   dispose(): void {
     this.kill();
     this.closeLog();
+    for (const fn of this.disposers.splice(0)) fn();
     this.screen.dispose();
     this.listeners.clear();
   }

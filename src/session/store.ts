@@ -58,32 +58,37 @@ export class SessionStore {
     if (p.name !== undefined && this.findByName(p.name)) {
       throw new RpcError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
     }
+    let record: ReturnType<typeof Recorder.open> | null = null;
+    try {
+      if (p.record !== undefined) record = Recorder.open(p.record);
+    } catch (err) {
+      throw new RpcError("INVALID_PARAMS", `cannot record to ${p.record}: ${(err as Error).message}`);
+    }
     const id = this.newId();
     const name = p.name ?? id;
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
-    const session = Session.spawn({
-      id,
-      name,
-      command,
-      cwd: p.cwd ?? env.HOME ?? "/",
-      env,
-      size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
-      scrollback: p.scrollback ?? 1000,
-      term: p.term ?? "xterm-256color",
-      logDir: this.logDir,
-      debugBuffer: this.opts.debugBuffer,
-    });
+    let session: Session;
+    try {
+      session = Session.spawn({
+        id,
+        name,
+        command,
+        cwd: p.cwd ?? env.HOME ?? "/",
+        env,
+        size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
+        scrollback: p.scrollback ?? 1000,
+        term: p.term ?? "xterm-256color",
+        logDir: this.logDir,
+        debugBuffer: this.opts.debugBuffer,
+      });
+    } catch (err) {
+      record?.cancel();
+      throw err;
+    }
     // Both listen from before the first byte: output only arrives on a later turn of the loop.
     new TimingJournal(journalPathOf(session.logPath), session);
-    if (p.record !== undefined) {
-      try {
-        new Recorder(p.record, session);
-      } catch (err) {
-        session.dispose();
-        throw new RpcError("INVALID_PARAMS", `cannot record to ${p.record}: ${(err as Error).message}`);
-      }
-    }
+    record?.attach(session);
     this.byId.set(id, session);
     const records = this.opts.records;
     if (records) {

@@ -3,15 +3,28 @@
 // a pending wait costs nothing while nothing happens and never blocks other requests.
 import { RpcError } from "../protocol/errors.ts";
 import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
-import type { Match } from "../terminal/screen.ts";
+import type { LinePattern, Match } from "../terminal/screen.ts";
+import { RE2JS } from "re2js";
 import type { Session } from "./session.ts";
 
-function compileRegex(src: string): RegExp {
+/**
+ * Patterns come from clients and run against text programs control, on the daemon's one thread:
+ * a backtracking engine (JavaScript's RegExp) can take minutes on `(a+)+$`, so they run on RE2's
+ * linear-time engine instead (RE2 syntax: no backreferences or lookaround).
+ */
+export function compileRegex(src: string): LinePattern {
+  let re: RE2JS;
   try {
-    return new RegExp(src);
+    re = RE2JS.compile(src);
   } catch (err) {
-    throw new RpcError("INVALID_PARAMS", `invalid regex: ${(err as Error).message}`);
+    throw new RpcError("INVALID_PARAMS", `invalid regex (RE2 syntax): ${(err as Error).message}`);
   }
+  return {
+    match(line) {
+      const m = re.matcher(line);
+      return m.find() ? { col: m.start(), text: m.group(0) ?? "" } : null;
+    },
+  };
 }
 
 export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<WaitResult> {

@@ -28,6 +28,11 @@ export interface ScreenOptions {
   version?: string;
 }
 
+/** A pattern that finds its first match in one line. */
+export interface LinePattern {
+  match(line: string): { col: number; text: string } | null;
+}
+
 export interface Match {
   row: number;
   col: number;
@@ -187,17 +192,16 @@ export class Screen {
     return Bun.hash.wyhash(key).toString(16).padStart(16, "0");
   }
 
-  /** First occurrence of `needle` (a string or a RegExp) on the visible screen. */
-  find(needle: string | RegExp, lines = this.lines()): Match | null {
+  /** First occurrence of `needle` (a string, or a pattern matched line by line) on the visible screen. */
+  find(needle: string | LinePattern, lines = this.lines()): Match | null {
     for (let row = 0; row < lines.length; row++) {
       const line = lines[row]!;
       if (typeof needle === "string") {
         const col = line.indexOf(needle);
         if (col >= 0) return { row, col, text: needle };
       } else {
-        needle.lastIndex = 0;
-        const m = needle.exec(line);
-        if (m) return { row, col: m.index, text: m[0] };
+        const m = needle.match(line);
+        if (m) return { row, ...m };
       }
     }
     return null;

@@ -1,5 +1,6 @@
 import { num, parseDuration, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
+import { pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
@@ -9,14 +10,6 @@ const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Each session keeps this many sequences at most: the log is for reading, not recording. */
 const MAX_DEBUG_BUFFER = 100_000;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
@@ -58,7 +51,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       await client.call("system.shutdown", { grace_ms: num(a, "grace") });
       await client.closed;
       // Return once the process is gone, so a script can start a new daemon right after.
-      for (let i = 0; i < 500 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);

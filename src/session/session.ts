@@ -383,6 +383,8 @@ export class Session {
    * smallest rows and the smallest columns among them, as tmux does, so every one can show it all.
    */
   setClientSize(client: object, size: Size | null): void {
+    // An ended session keeps its final screen as it was: attaching to look at it reflows nothing.
+    if (size && !this.running) return;
     if (size) this.clientSizes.set(client, size);
     else if (!this.clientSizes.delete(client)) return;
     if (this.clientSizes.size === 0) return;

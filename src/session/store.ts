@@ -55,7 +55,8 @@ export class SessionStore {
   }
 
   create(p: NonNullable<CreateInput>): Session {
-    if (p.name !== undefined && this.findByName(p.name)) {
+    // A name may not be another session's name or id: lookups try ids first.
+    if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
       throw new RpcError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
     }
     let record: ReturnType<typeof Recorder.open> | null = null;

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
-import type { Client } from "../src/client/index.ts";
+import { connect, type Client } from "../src/client/index.ts";
 import { LineSplitter } from "../src/protocol/framing.ts";
 import type { RpcError } from "../src/protocol/errors.ts";
 import { TestDaemon } from "./harness.ts";
@@ -719,8 +719,11 @@ test("failed creates leave no file descriptors or files behind", async () => {
   await c.call("session.create", { name: "warm", command: ["true"] });
   await c.call("session.wait", { session: "warm", exit: true });
   const before = fds();
+  // A recording under a regular file cannot be made (its folder is made when missing).
+  const file = join(d.dir, "a-file");
+  writeFileSync(file, "");
   for (let i = 0; i < 10; i++) {
-    await expect(c.call("session.create", { command: ["cat"], record: join(d.dir, "no", "such", "dir", "x.cast") })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+    await expect(c.call("session.create", { command: ["cat"], record: join(file, "x.cast") })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
   }
   expect(fds()).toBe(before);
   const warm = (await c.call("session.info", { session: "warm" })).id;
@@ -742,4 +745,38 @@ test("an ended session's exit reaches a subscriber that asks for it after subscr
   await c.call("session.subscribe", { session: "e", events: ["output", "exit"], replay: 0 });
   await exited;
   expect(events).toEqual(["output", "exit"]);
+});
+
+test("a session's own socket reaches that session and nothing else", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const own = join(d.dir, "own", "s.sock");
+  await c.call("session.create", { name: "mine", command: ["cat"], socket: own });
+  await c.call("session.create", { name: "other", command: ["cat"] });
+  const o = await connect(own);
+  try {
+    expect((await o.call("session.info", {} as never)).name).toBe("mine");
+    expect((await o.call("session.info", { session: "mine" })).name).toBe("mine");
+    expect((await o.call("system.ping")).pid).toBe(d.proc.pid);
+    for (const [method, params] of [
+      ["session.info", { session: "other" }],
+      ["session.input", { session: "other", text: "x" }],
+      ["session.list", {}],
+      ["session.create", { command: ["true"] }],
+      ["system.shutdown", {}],
+    ] as const) {
+      await expect(o.call(method as never, params as never)).rejects.toMatchObject({ name: "UNAUTHORIZED" });
+    }
+  } finally {
+    o.close();
+  }
+  expect((await c.call("session.list")).sessions.map((s) => s.name).sort()).toEqual(["mine", "other"]);
+});
+
+test("a second daemon on another socket but the same state dir refuses to start", async () => {
+  await using d = await TestDaemon.start();
+  const second = await d.cli(["daemon", "--socket", join(d.dir, "second.sock"), "--state-dir", d.stateDir]);
+  expect(second.code).toBe(1);
+  expect(second.stderr).toContain("uses the state dir");
+  expect((await (await d.client()).call("system.ping")).pid).toBe(d.proc.pid);
 });

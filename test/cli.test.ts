@@ -47,6 +47,19 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect(w.stdout).toStartWith("matched at ");
   });
 
+  test("send ignores global flags among its input and types nothing when a key token is bad", async () => {
+    await using d = await TestDaemon.start({ bin });
+    await d.cli(["start", "--name", "s", "--", "cat"]);
+    expect((await d.cli(["send", "s", "--text", "one ", "--json", "--socket", d.socket, "--text", "two"])).stdout).toContain('"bytes": 7');
+    await d.cli(["wait", "s", "--text", "one two"]);
+    const bad = await d.cli(["send", "s", "--text", "three", "--keys", "hello Enter"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"hello"');
+    await d.cli(["send", "s", "--keys", "Enter", "--text", "four", "--keys", "Enter"]);
+    const w = await d.cli(["wait", "s", "--regex", "^four$", "--json"]);
+    expect(JSON.parse(w.stdout).screen.lines.join("\n")).not.toContain("three");
+  });
+
   test("--json prints machine-readable results", async () => {
     await using d = await TestDaemon.start({ bin });
     const started = JSON.parse((await d.cli(["start", "--json", "--name", "j", "--", "bash", "-c", "echo ok; sleep 30"])).stdout);

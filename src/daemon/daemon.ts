@@ -1,7 +1,7 @@
 // The daemon: owns the session store and the listening socket, tracks connections, and shuts
 // everything down in order (sessions first, then the socket, then the process).
 import { chmodSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
@@ -69,7 +69,17 @@ export class Daemon {
   async listen(): Promise<void> {
     const path = this.options.socketPath;
     prepareSocketDir(path);
-    this.releaseLock = takeLock(path);
+    const socketLock = takeLock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`);
+    // One daemon per state dir too: two sharing the records would each call the other's live
+    // sessions lost.
+    let stateLock: () => void;
+    try {
+      stateLock = takeLock(join(this.options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${this.options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`);
+    } catch (err) {
+      socketLock();
+      throw err;
+    }
+    this.releaseLock = () => (stateLock(), socketLock());
     try {
       await clearStaleSocket(path);
       this.store.restore();
@@ -125,6 +135,7 @@ export class Daemon {
     if (opts.dialect !== undefined && !dialect) throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
     let listener: UnixSocketListener<ConnData>;
     try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       await clearStaleSocket(path);
       listener = this.openSocket(path, sessionId, dialect);
     } catch (err) {

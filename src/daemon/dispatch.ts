@@ -67,6 +67,17 @@ export function refuse(msg: unknown, err: RpcError): Reply | null {
   return req.notification ? null : errorReply(req.id, err);
 }
 
+/**
+ * A session's own socket is handed to whoever drives that session (an agent, a ralph loop): it
+ * reaches that session and nothing else — no other session, no listing, no create, no shutdown.
+ */
+function confine(method: string, params: unknown, implied: string, ctx: CallContext): void {
+  if (method === "system.ping") return;
+  const ref = typeof params === "object" && params !== null ? (params as { session?: unknown }).session : undefined;
+  if (typeof ref === "string" && ctx.daemon.store.get(ref).id === implied) return;
+  throw new RpcError("UNAUTHORIZED", `${method}: this socket serves only its own session`);
+}
+
 /** Validates and runs one native method; what dialects call too. Throws RpcError. */
 export async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
   const cmd = COMMANDS.get(method) as Command | undefined;
@@ -88,6 +99,7 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
   }
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`);
+  if (implied !== undefined) confine(method, parsed.output, implied, ctx);
   ctx.daemon.counters.requests++;
   return await cmd.exec(parsed.output, ctx);
 }

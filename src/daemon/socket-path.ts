@@ -54,8 +54,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** Takes `${socket}.lock` (O_EXCL, holding our pid); returns its release. A dead holder's lock is taken over. */
-export function takeLock(socketPath: string): () => void {
-  const lockPath = `${socketPath}.lock`;
+export function takeLock(lockPath: string, inUse: (holder: number) => string): () => void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lockPath, "wx", 0o600);
@@ -70,7 +69,7 @@ export function takeLock(socketPath: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number(readFileSync(lockPath, "utf8").trim());
       if (holder > 0 && holder !== process.pid && pidAlive(holder)) {
-        throw new DaemonStartError(`a termd daemon (pid ${holder}) already runs on ${socketPath}`);
+        throw new DaemonStartError(inUse(holder));
       }
       try {
         unlinkSync(lockPath);

@@ -1,7 +1,8 @@
 // A live asciicast recording of one session (session.create's `record`): the header with the
 // size and TERM, then output, input and resize events as they happen. It listens to the
 // session's events, so recording changes nothing on the data path.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { castEvent, castHeader, CastText } from "./cast.ts";
 import type { Session } from "./session.ts";
 
@@ -14,6 +15,7 @@ export class Recorder {
 
   /** Opens the file first, so a path that cannot be written fails before any program starts. */
   static open(path: string): { attach(session: Session): Recorder; cancel(): void } {
+    mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, "w", 0o600);
     return { attach: (session) => new Recorder(fd, session), cancel: () => closeSync(fd) };
   }

@@ -118,6 +118,8 @@ describe("interminai socket dialect", () => {
     expect(await ask(socket, String.raw`{"type":"INPUT","data":"ihello\u001b:wq\n"}`)).toEqual({ status: "ok", data: {} });
     await seen(c, id, "ihello^[:wq");
     expect(await ask(socket, '{"type":"INPUT","data":"keys to send (may contain escape sequences)"}')).toEqual({ status: "ok", data: {} });
+    // Its echo must be on the screen before two reads of the screen are compared.
+    await seen(c, id, "es)");
 
     const ascii = await ask(socket, '{"type":"OUTPUT","format":"ascii"}');
     expect(ascii.status).toBe("ok");

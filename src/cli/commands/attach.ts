@@ -90,8 +90,8 @@ export default cliCommand({
       process.stdout.off("resize", onResize);
       process.stdin.setRawMode(false);
       process.stdin.pause();
-      await writeOut(RESTORE);
-      ctx.err(message);
+      // One write: the message must land after the terminal is restored, not on the session's screen.
+      await writeOut(`${RESTORE}${message}\r\n`);
     }
   },
 });

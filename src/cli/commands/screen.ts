@@ -7,7 +7,7 @@ export default cliCommand({
   name: "screen",
   summary: "print what a session's screen shows",
   usage: "termd screen SESSION [--ansi] [--scrollback N] [--cursor] [--json]",
-  help: "Prints the screen as text (trailing blanks trimmed), or with colours and attributes (--ansi).\n--scrollback N adds up to N lines from above the screen; --cursor adds the cursor position and hash.",
+  help: "Prints the screen as text (cells the program never wrote trimmed), or with colours and attributes (--ansi).\n--scrollback N adds up to N lines from above the screen; --cursor adds the cursor position and hash.",
   flags: { ansi: { kind: "boolean" }, scrollback: { kind: "number" }, cursor: { kind: "boolean" } },
   async run(a, ctx) {
     const snap = await (await ctx.client()).call("session.screen", {

@@ -2,6 +2,9 @@ import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { sessionArg } from "./shared.ts";
+import { encodeKey } from "../../terminal/keys.ts";
+
+const INPUT_FLAGS = new Set(["text", "keys", "paste", "submit"]);
 
 export default cliCommand({
   name: "send",
@@ -22,10 +25,23 @@ export default cliCommand({
   },
   async run(a, ctx) {
     const session = sessionArg(a);
-    if (a.ordered.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste or --submit");
+    // Only the input flags, in order (global flags such as --json or --socket are not input).
+    const items = a.ordered.filter((f) => INPUT_FLAGS.has(f.name));
+    if (items.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste or --submit");
+    // Every key token is checked before anything is typed: a bad one must not leave half a command.
+    for (const { name, value } of items) {
+      if (name !== "keys") continue;
+      for (const token of String(value).split(/\s+/).filter(Boolean)) {
+        try {
+          encodeKey(token, { applicationCursor: false });
+        } catch (e) {
+          throw new UsageError(`${(e as Error).message} (text goes in --text)`);
+        }
+      }
+    }
     const client = await ctx.client();
     let bytes = 0;
-    for (const { name, value } of a.ordered) {
+    for (const { name, value } of items) {
       const v = String(value);
       const params =
         name === "keys"

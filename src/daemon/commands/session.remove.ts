@@ -7,7 +7,7 @@ export default command({
   params: RemoveSchema,
   exec: async (p, { daemon }) => {
     const s = daemon.store.get(p.session);
-    if (s.running && !p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or pass force`);
+    if (s.running && !p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or remove it with force (termd rm --force)`);
     // The socket first: it refuses new clients at once, however long the program takes to stop.
     daemon.closeSessionSocket(s.id);
     if (s.running) await s.stop(daemon.options.stopGraceMs);

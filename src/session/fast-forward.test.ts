@@ -38,10 +38,10 @@ test("skipping a plain flood leaves the same screen, scrollback and cursor as pa
   const fast = screen(rows, cols, scrollback);
   fast.writeSync(before);
   const point = skipPoint((from, max) => flood.subarray(from, from + max), 0, flood.length, rows + scrollback + 1);
-  expect(point).not.toBeNull();
-  expect(point!).toBeGreaterThan(MIN_SKIP_BYTES);
+  if (typeof point !== "number") throw new Error(`no skip point: ${point}`);
+  expect(point).toBeGreaterThan(MIN_SKIP_BYTES);
   fast.clearAll();
-  fast.writeSync(flood.subarray(point!));
+  fast.writeSync(flood.subarray(point));
   expect(state(fast)).toEqual(state(full));
 });
 
@@ -50,10 +50,10 @@ test("a flood with an escape sequence, a charset shift or a C1 control in it is 
   const read = (b: Uint8Array) => (from: number, max: number) => b.subarray(from, from + max);
   for (const bad of ["\x1b[1m", "\x0e", "\u009b"]) {
     const bytes = enc(plain.slice(0, 1000) + bad + plain.slice(1000));
-    expect(skipPoint(read(bytes), 0, bytes.length, 600)).toBeNull();
+    expect(skipPoint(read(bytes), 0, bytes.length, 600)).toBe(false);
   }
   const ok = enc(plain);
-  expect(skipPoint(read(ok), 0, ok.length, 600)).not.toBeNull();
+  expect(typeof skipPoint(read(ok), 0, ok.length, 600)).toBe("number");
 });
 
 test("a backlog that is small, or holds fewer lines than are kept, is not skipped", () => {

@@ -9,8 +9,11 @@
 export const MIN_SKIP_BYTES = 256 * 1024;
 const SCAN_CHUNK = 1024 * 1024;
 
-/** Where parsing may resume, or null. `read(from, max)` gives output bytes [from, from+max). */
-export function skipPoint(read: (from: number, max: number) => Uint8Array, from: number, end: number, keepLines: number): number | null {
+/**
+ * Where parsing may resume; null when there is not enough to skip yet; false when the backlog is
+ * not plain text (no use scanning it again). `read(from, max)` gives output bytes [from, from+max).
+ */
+export function skipPoint(read: (from: number, max: number) => Uint8Array, from: number, end: number, keepLines: number): number | null | false {
   if (end - from < MIN_SKIP_BYTES) return null;
   // Backwards from the end: the start of the last `keepLines` lines.
   let newlines = 0;
@@ -31,11 +34,11 @@ export function skipPoint(read: (from: number, max: number) => Uint8Array, from:
   for (let at = from; at < point; ) {
     const bytes = read(at, Math.min(SCAN_CHUNK, point - at));
     if (bytes.length === 0) return null;
-    if (bytes.indexOf(0x1b) >= 0 || bytes.indexOf(0x0e) >= 0 || bytes.indexOf(0x0f) >= 0) return null;
+    if (bytes.indexOf(0x1b) >= 0 || bytes.indexOf(0x0e) >= 0 || bytes.indexOf(0x0f) >= 0) return false;
     // C1 controls arrive UTF-8 encoded as C2 80..C2 9F.
     for (let i = bytes.indexOf(0xc2); i >= 0; i = bytes.indexOf(0xc2, i + 1)) {
       const next = bytes[i + 1];
-      if (next === undefined || (next >= 0x80 && next <= 0x9f)) return null;
+      if (next === undefined || (next >= 0x80 && next <= 0x9f)) return false;
     }
     at += bytes.length;
   }

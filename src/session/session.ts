@@ -63,6 +63,10 @@ export type SessionEvent =
 /** Bytes parsed into the screen per slice before yielding to the event loop under a flood. */
 const SCREEN_SLICE = 64 * 1024;
 const SLICE_BUDGET_MS = 8;
+/** Backlog parsed inline, in the read that brought it; more waits for a scheduled slice. */
+const INLINE_PARSE_BYTES = 16 * 1024;
+/** How long a flood's screen update waits for more of it. */
+const FLOOD_DELAY_MS = 20;
 /** How long an exited child's last bytes may take to drain from the PTY. */
 const DRAIN_MS = 250;
 
@@ -271,7 +275,25 @@ export class Session {
     }
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.ring.end, data });
-    this.pumpScreen();
+    // A little output (an echo, a redraw) is parsed at once: a key's round trip depends on it.
+    // More is left to a scheduled slice, so the PTY keeps being read at full speed meanwhile and
+    // a flood of plain text builds the backlog that fast-forward can skip.
+    const backlog = this.ring.end - this.screenOffset;
+    if (backlog <= INLINE_PARSE_BYTES) this.pumpScreen();
+    // Already far behind: a flood. Parsing a little later lets more of it arrive first, so one
+    // fast-forward skips more and less is parsed in all.
+    else this.schedulePump(backlog >= MIN_SKIP_BYTES ? FLOOD_DELAY_MS : 0);
+  }
+
+  private schedulePump(delayMs = 0): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    const run = () => {
+      this.pumpScheduled = false;
+      this.pumpScreen();
+    };
+    if (delayMs > 0) setTimeout(run, delayMs);
+    else setImmediate(run);
   }
 
   /**
@@ -299,11 +321,7 @@ export class Session {
         this.screenOffset += chunk.length;
         this.screen.writeSync(chunk);
         if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
-          this.pumpScheduled = true;
-          setImmediate(() => {
-            this.pumpScheduled = false;
-            this.pumpScreen();
-          });
+          this.schedulePump();
           break;
         }
       }
@@ -324,10 +342,8 @@ export class Session {
     if (this.ring.end - this.screenOffset < MIN_SKIP_BYTES || !this.screen.plainScrolling) return;
     const keep = this.screen.size.rows + this.scrollback + 1;
     const point = skipPoint((from, max) => this.readOutput(from, max), this.screenOffset, this.ring.end, keep);
-    if (point === null) {
-      this.nextSkipScan = this.ring.end + MIN_SKIP_BYTES;
-      return;
-    }
+    if (point === false) this.nextSkipScan = this.ring.end + MIN_SKIP_BYTES;
+    if (point === null || point === false) return;
     this.screen.clearAll();
     this.screenOffset = point;
   }

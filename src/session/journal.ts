@@ -1,43 +1,28 @@
 // The timing journal beside each session's log: when each chunk of output arrived and when the
 // size changed. With the log it is enough to export any session as an asciicast afterwards.
 // One text line per event: "o <ms since start> <end offset>" or "r <ms> <cols> <rows>".
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import { existsSync, openSync, readFileSync } from "node:fs";
 import type { Size } from "../protocol/schemas.ts";
-import type { Session } from "./session.ts";
+import { SessionLineFile } from "./line-file.ts";
+import type { Session, SessionEvent } from "./session.ts";
 
 export function journalPathOf(logPath: string): string {
   return logPath.replace(/\.log$/, "") + ".timing";
 }
 
-export class TimingJournal {
-  private fd: number | null;
-  private readonly started = performance.now();
-  private readonly off: () => void;
-
+export class TimingJournal extends SessionLineFile {
   constructor(path: string, session: Session) {
-    this.fd = openSync(path, "a", 0o600);
+    super(openSync(path, "a", 0o600), session);
     this.resize(0, session.size);
-    session.onDispose(() => this.close());
-    this.off = session.on((e) => {
-      const ms = Math.round(performance.now() - this.started);
-      if (e.type === "output") this.line(`o ${ms} ${e.to}`);
-      else if (e.type === "resize") this.resize(ms, e.size);
-      else if (e.type === "exit") this.close();
-    });
+  }
+
+  protected onEvent(e: SessionEvent, ms: number): void {
+    if (e.type === "output") this.line(`o ${Math.round(ms)} ${e.to}`);
+    else if (e.type === "resize") this.resize(Math.round(ms), e.size);
   }
 
   private resize(ms: number, size: Size): void {
     this.line(`r ${ms} ${size.cols} ${size.rows}`);
-  }
-
-  private line(text: string): void {
-    if (this.fd !== null) writeSync(this.fd, text + "\n");
-  }
-
-  close(): void {
-    this.off();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
   }
 }
 

@@ -502,18 +502,11 @@ export class Session {
   }
 
   info(): SessionInfo {
+    // What is persisted, less the size fields the record keeps flat, plus what lives only now.
+    const { error, rows: _rows, cols: _cols, ...kept } = this.record();
     return {
-      id: this.id,
-      name: this.name,
-      command: this.command,
-      cwd: this.cwd,
-      pid: this.pid,
-      state: this.state,
-      exit_code: this.exitCode,
-      signal: this.signal,
-      ...(this.error ? { error: this.error } : {}),
-      created_at: this.createdAt.toISOString(),
-      ended_at: this.endedAt?.toISOString() ?? null,
+      ...kept,
+      ...(error ? { error } : {}),
       size: this.size,
       title: this.tap.title,
       current_cwd: this.tap.cwd,
@@ -521,8 +514,6 @@ export class Session {
       bells: this.tap.bells,
       last_exit_code: this.tap.lastExitCode,
       bytes_out: this.ring.end,
-      term: this.term,
-      scrollback: this.scrollback,
       ...(this.socketPath ? { socket: this.socketPath } : {}),
       busy: this.busy,
     };

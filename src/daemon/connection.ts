@@ -260,6 +260,12 @@ export class Connection implements EventSink {
     return sub;
   }
 
+  /** Drops this connection's subscription to a session that is gone. */
+  forget(session: Session): void {
+    this.subs.get(session.id)?.dispose();
+    this.subs.delete(session.id);
+  }
+
   /** This connection's subscription to `session`, if it has one (an attached terminal, say). */
   subscription(session: Session): Subscription | undefined {
     return this.subs.get(session.id);

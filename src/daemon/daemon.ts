@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
+import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
@@ -59,7 +60,13 @@ export class Daemon {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.store = new SessionStore({ stateDir: options.stateDir, baseEnv, records: this.records, debugBuffer: options.debugBuffer });
+    this.store = new SessionStore({
+      stateDir: options.stateDir,
+      baseEnv,
+      records: this.records,
+      debugBuffer: options.debugBuffer,
+      onRemove: (s) => this.forget(s),
+    });
   }
 
   uptimeS(): number {
@@ -92,11 +99,15 @@ export class Daemon {
     }
   }
 
-  /** Forgets sessions ended longer than the TTL ago; their own sockets close with them. */
+  /** Forgets sessions ended longer than the TTL ago. */
   private evict(): void {
-    if (this.store.evict(this.options.ttlMs) === 0) return;
-    const alive = new Set(this.store.list().map((s) => s.id));
-    for (const id of [...this.sessionSockets.keys()]) if (!alive.has(id)) this.closeSessionSocket(id);
+    this.store.evict(this.options.ttlMs);
+  }
+
+  /** A session is gone: its own socket closes and no connection keeps its subscription. */
+  private forget(s: Session): void {
+    this.closeSessionSocket(s.id);
+    for (const c of this.connections) c.forget(s);
   }
 
   /** Listens on `path` (created 0600); connections there imply `session` when it is given. */

@@ -403,7 +403,7 @@ export class Session {
     if (size && !this.running) return;
     if (size) this.clientSizes.set(client, size);
     else if (!this.clientSizes.delete(client)) return;
-    if (this.clientSizes.size === 0) return;
+    if (this.clientSizes.size === 0 || !this.running) return;
     const all = [...this.clientSizes.values()];
     this.resize({ rows: Math.min(...all.map((s) => s.rows)), cols: Math.min(...all.map((s) => s.cols)) });
   }

@@ -22,6 +22,8 @@ export interface StoreOptions {
   records?: RecordStore;
   /** Size of each session's unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
+  /** Told of every session forgotten (removed, evicted), after it is disposed. */
+  onRemove?: (s: Session) => void;
 }
 
 export class SessionStore {
@@ -119,6 +121,7 @@ export class SessionStore {
     this.opts.records?.delete(s.id);
     rmSync(s.logPath, { force: true });
     rmSync(journalPathOf(s.logPath), { force: true });
+    this.opts.onRemove?.(s);
   }
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */

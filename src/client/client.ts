@@ -78,7 +78,9 @@ export class Client {
 
   /** Subscribes and listens in one step; events arriving after the reply reach `fn`. */
   async subscribe(params: SubscribeInput, fn: Listener): Promise<{ from?: number; unsubscribe: () => Promise<void> }> {
-    const off = this.onEvent(fn);
+    // Events name their session; `fn` gets only this one's, though the connection may carry more.
+    const name = params.session !== undefined ? (await this.call("session.info", { session: params.session })).name : undefined;
+    const off = this.onEvent((e) => (name === undefined || e.session === name) && fn(e));
     try {
       const r = await this.call("session.subscribe", params);
       return {

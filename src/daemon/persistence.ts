@@ -49,7 +49,4 @@ export class SqliteRecords implements RecordStore {
     return out;
   }
 
-  close(): void {
-    this.db.close();
-  }
 }

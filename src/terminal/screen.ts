@@ -47,7 +47,6 @@ export class Screen {
   private readonly kitty = new KittyKeyboard();
   /** Increments with every parsed write: a cheap "did anything change" counter. */
   seq = 0;
-  title = "";
 
   constructor(opts: ScreenOptions) {
     this.term = new Terminal({
@@ -60,7 +59,6 @@ export class Screen {
     this.term.loadAddon(this.serializer as unknown as Parameters<Terminal["loadAddon"]>[0]);
     this.term.onData(opts.onReply);
     this.term.onBinary(opts.onReply);
-    this.term.onTitleChange((t) => (this.title = t));
     // xterm headless keeps cursor visibility private; track DECTCEM ourselves.
     this.term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.decset(params, false));
     this.term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.decset(params, true));
@@ -207,17 +205,16 @@ export class Screen {
     return null;
   }
 
-  /** The session adds the modes, from its tap, and the offset. */
-  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd"> {
+  /** The session adds the title, cwd and modes, from its tap, and the offset. */
+  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title"> {
     const visible = this.lines();
     const above = scrollback > 0 ? this.scrollbackLines(scrollback) : [];
-    const snap: Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd"> = {
+    const snap: Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title"> = {
       lines: [...above, ...visible],
       scrollback_lines: above.length,
       scrollback_total: this.term.buffer.active.viewportY,
       cursor: this.cursor(),
       size: this.size,
-      title: this.title,
       alternate: this.term.buffer.active.type === "alternate",
       seq: this.seq,
       hash: this.hash(visible),

@@ -1,7 +1,7 @@
 import { bool, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { encodeKey } from "../../terminal/keys.ts";
-import { sessionArg } from "./shared.ts";
+import { sessionArg, writeOut } from "./shared.ts";
 import { deferred } from "../../client/deferred.ts";
 import type { EventMessage } from "../../protocol/schemas.ts";
 
@@ -12,10 +12,6 @@ const RESTORE =
   "\x1b[0m\x1b[?25h\x1b[?1l\x1b>" + // attributes, cursor, cursor keys, keypad
   "\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l" + // paste, mouse, focus
   "\x1b[<u"; // kitty keyboard flags
-
-function writeOut(bytes: Uint8Array | string): Promise<void> {
-  return new Promise((resolve) => (process.stdout.write(bytes) ? resolve() : process.stdout.once("drain", resolve)));
-}
 
 export default cliCommand({
   name: "attach",

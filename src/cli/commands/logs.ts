@@ -3,13 +3,9 @@ import type { Client } from "../../client/client.ts";
 import { deferred } from "../../client/deferred.ts";
 import { PlainText } from "../../terminal/plain-text.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { sessionArg } from "./shared.ts";
+import { sessionArg, writeOut } from "./shared.ts";
 
 const CHUNK = 1024 * 1024;
-
-function writeOut(bytes: Uint8Array | string): Promise<void> {
-  return new Promise((resolve) => (process.stdout.write(bytes) ? resolve() : process.stdout.once("drain", resolve)));
-}
 
 async function read(client: Client, session: string, from: number, max = CHUNK): Promise<{ bytes: Uint8Array; to: number }> {
   const r = await client.call("session.output", { session, from, max_bytes: max });

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
+import { ScreenPool } from "../terminal/screen-pool.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
@@ -33,6 +34,8 @@ export interface DaemonOptions {
   exitWhenEmpty?: boolean;
   /** A file holding the daemon's pid while it runs (the console server's server.pid). */
   pidFile?: string;
+  /** Threads that parse the sessions' screens (default: one per core). */
+  screenWorkers?: number;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -42,6 +45,7 @@ const SHUTDOWN_SLACK_MS = 2000;
 
 export class Daemon {
   readonly store: SessionStore;
+  readonly screens: ScreenPool;
   readonly connections = new Set<Connection>();
   readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
@@ -60,11 +64,13 @@ export class Daemon {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
+    this.screens = new ScreenPool(options.screenWorkers);
     this.store = new SessionStore({
       stateDir: options.stateDir,
       baseEnv,
       records: this.records,
       debugBuffer: options.debugBuffer,
+      pool: this.screens,
       onRemove: (s) => this.forget(s),
     });
   }
@@ -200,6 +206,7 @@ export class Daemon {
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
     this.store.killAll();
+    this.screens.close();
     for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;

@@ -43,7 +43,7 @@ export class Subscription {
     private readonly sink: EventSink,
     replayFrom: number | null,
   ) {
-    this.sent = replayFrom ?? session.ring.end;
+    this.sent = replayFrom ?? session.output.end;
     this.from = this.sent;
     this.off = session.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
@@ -122,7 +122,7 @@ export class Subscription {
       this.emit(e.type, e.data);
     }
     const wantOutput = this.events.has("output");
-    while (wantOutput && this.sent < this.session.ring.end && this.sink.writable) {
+    while (wantOutput && this.sent < this.session.output.end && this.sink.writable) {
       const bytes = this.session.readOutput(this.sent, CATCH_UP_CHUNK);
       if (bytes.length === 0) break;
       const from = this.sent;
@@ -130,7 +130,7 @@ export class Subscription {
       const out = this.filter ? this.filter.filter(bytes) : bytes;
       this.emit("output", { from, to: this.sent, base64: Buffer.from(out).toString("base64") });
     }
-    if (this.exitPending && (!wantOutput || this.sent >= this.session.ring.end)) {
+    if (this.exitPending && (!wantOutput || this.sent >= this.session.output.end)) {
       // The stream ended inside a sequence: what the filter held back is still output.
       if (this.filter?.pending && wantOutput) {
         this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(this.filter.flush()).toString("base64") });

@@ -22,6 +22,8 @@ export const APP_CODES = {
   UNAUTHORIZED: -32008,
   /** exec.run on a shell that is already running one (TRL's SESSION_BUSY). */
   SESSION_BUSY: -32009,
+  /** session.input to a program that has not read what it was sent (its unread input is bounded). */
+  INPUT_NOT_READ: -32010,
 } as const;
 
 export type ErrorName =

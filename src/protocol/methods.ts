@@ -9,7 +9,11 @@ export interface Methods {
   "system.ping": { params: Record<string, never> | undefined; result: { version: string; protocol: number; pid: number; uptime_s: number } };
   "system.stats": {
     params: Record<string, never> | undefined;
-    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number };
+    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number; screen_workers: number };
+  };
+  "system.screens": {
+    params: In<typeof S.ScreensSchema>;
+    result: { workers: { index: number; screens: number; restarts: number }[]; restarted?: number };
   };
   "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };

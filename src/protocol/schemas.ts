@@ -9,6 +9,14 @@ const Ms = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 *
 
 export const NoParamsSchema = v.optional(v.object({}), {});
 
+export const ScreensSchema = v.optional(
+  v.object({
+    /** Replace this worker as if it had crashed: its sessions' screens are rebuilt from their logs. */
+    restart: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  }),
+  {},
+);
+
 export const ShutdownSchema = v.optional(v.object({ grace_ms: v.optional(Ms) }), {});
 
 /** Cells (cols × (rows + scrollback)) one session's screen may hold: about 300 MB at most. */
@@ -68,6 +76,8 @@ export const InputSchema = v.pipe(
     paste: v.optional(v.string()),
     base64: v.optional(v.string()),
     submit: v.optional(v.boolean()),
+    /** How long to wait for a program that is behind on reading its input (INPUT_NOT_READ after). */
+    timeout_ms: v.optional(Ms, 10_000),
   }),
   v.check(
     (p) => [p.text, p.keys, p.paste, p.base64].filter((x) => x !== undefined).length === 1,

@@ -188,7 +188,7 @@ class Run {
     let erase = "";
     if (atPrompt) {
       // Rows from the prompt's row to the one the cursor lands on after the echoed line.
-      const { col } = this.s.screen.cursor();
+      const { col } = this.s.view.state.cursor;
       const rows = Math.floor((col + line.length - 1) / this.s.size.cols) + 1;
       erase = `\\033[${rows}A\\r\\033[J`;
     }
@@ -332,7 +332,7 @@ function waitQuiet(s: Session): Promise<boolean> {
     const check = () => {
       clearTimeout(quietTimer);
       if (!s.running) return finish(false);
-      if (s.ring.end <= (markEnds.get(s) ?? 0) || !s.screenCurrent) return;
+      if (s.output.end <= (markEnds.get(s) ?? 0) || !s.screenCurrent) return;
       const quietFor = performance.now() - s.lastActivity;
       if (quietFor >= QUIET_MS) return finish(true);
       quietTimer = setTimeout(check, QUIET_MS - quietFor);

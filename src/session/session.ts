@@ -1,22 +1,22 @@
-// One session: a child on a PTY (Bun.spawn with `terminal`), its output kept three ways (ring
-// buffer for readers, append-only log file for every byte, headless Screen for what is shown),
-// read first by the vt tap (modes, title, cwd, marks, bells, unhandled sequences), and its
-// lifecycle. Output is never dropped: the screen consumes the byte stream at its own pace
-// from the ring (or, if it fell that far behind, the log), so a flood costs latency, not bytes.
-// A session restored after a daemon restart has no child: its ring and screen are rebuilt from
-// the log, so its output and final screen stay readable.
-import { closeSync, openSync, readSync, writeSync, mkdirSync, statSync, existsSync, rmSync } from "node:fs";
+// One session: the program and its terminal (child.ts), every output byte (output-log.ts), the
+// screen in a worker (screen-view.ts), the vt tap that reads the live stream first (modes, title,
+// cwd, marks, bells, unhandled sequences), and the session's lifecycle. Session coordinates them:
+// output goes tap → log → screen; a screen that falls more than MAX_SCREEN_LAG behind stops the
+// program's output until it catches up, so no byte is dropped and nothing grows without bound.
+// A session restored after a daemon restart has no child: its output comes from the log and its
+// screen is rebuilt from it.
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { RpcError } from "../protocol/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
-import { Screen } from "../terminal/screen.ts";
+import type { SnapshotFormat } from "../terminal/screen-messages.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap, type TapEvent } from "../terminal/vt-tap.ts";
-import { describeTermios, readControlChars } from "./termios.ts";
-import { RingBuffer } from "./ring.ts";
-import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
-import { parseSignal, signalNumber } from "./signals.ts";
+import { Child } from "./child.ts";
+import { OutputLog } from "./output-log.ts";
+import { ScreenView } from "./screen-view.ts";
+import { Waits } from "./wait.ts";
 
 export interface SessionSpec {
   id: string;
@@ -30,6 +30,8 @@ export interface SessionSpec {
   logDir: string;
   /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
   debugBuffer?: number;
+  /** The screen workers (default: the process's shared pool). */
+  pool?: ScreenPool;
 }
 
 /** What outlives the daemon: enough to list a session and rebuild its screen from the log. */
@@ -60,15 +62,19 @@ export type SessionEvent =
   | { type: "state"; state: SessionState }
   | { type: "exit"; exit_code: number | null; signal: string | null };
 
-/** Bytes parsed into the screen per slice before yielding to the event loop under a flood. */
-const SCREEN_SLICE = 64 * 1024;
-const SLICE_BUDGET_MS = 8;
-/** Backlog parsed inline, in the read that brought it; more waits for a scheduled slice. */
-const INLINE_PARSE_BYTES = 16 * 1024;
-/** How long a flood's screen update waits for more of it. */
-const FLOOD_DELAY_MS = 20;
-/** How long an exited child's last bytes may take to drain from the PTY. */
-const DRAIN_MS = 250;
+/**
+ * Unparsed output a screen may fall behind its program before the program's output is stopped.
+ * The screen parses coloured full-screen redraws at ~15 MB/s here, so it is current within about
+ * SCREEN_CURRENT_MS of the program's last byte. Plain text that fast-forward skips does not count.
+ */
+export const MAX_SCREEN_LAG = 1024 * 1024;
+/** The output goes on once the screen is this close again. */
+const RESUME_LAG = 256 * 1024;
+/** Whatever the text: this far behind, stop. A newline-free flood is never fast-forwarded. */
+const HARD_LAG = 32 * 1024 * 1024;
+
+/** How long a snapshot waits for the screen to show the output so far; past it, what there is. */
+const SNAPSHOT_SYNC_MS = 2000;
 
 export function logPathOf(logDir: string, id: string): string {
   return join(logDir, `${id}.log`);
@@ -91,29 +97,22 @@ export class Session {
   socketPath: string | null = null;
   /** Set while exec.run runs a command in this shell (src/session/exec.ts). */
   busy = false;
-  readonly ring = new RingBuffer();
-  readonly screen: Screen;
+  readonly output: OutputLog;
+  readonly view: ScreenView;
   readonly tap: VtTap;
-  readonly logPath: string;
-  /** Offset up to which the screen has parsed the output. */
-  screenOffset = 0;
+  readonly waits: Waits;
   /** performance.now() of the last output byte, input or screen change; wait's "settled" clock. */
   lastActivity = performance.now();
-  private logFd: number | null = null;
-  private proc: Subprocess | null = null;
+  private child: Child | null = null;
   private pid: number | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
-  private pumping = false;
-  private pumpScheduled = false;
   private readonly clientSizes = new Map<object, Size>();
   private readonly disposers: (() => void)[] = [];
-  private nextSkipScan = 0;
   private stopRequested = false;
-  private killSent: string | null = null;
   readonly ended: Promise<void>;
   private markEnded: () => void = () => {};
 
-  private constructor(r: SessionRecord, logDir: string, debugBuffer?: number) {
+  private constructor(r: SessionRecord, logDir: string, opts: { debugBuffer?: number; pool?: ScreenPool; tail?: boolean }) {
     this.id = r.id;
     this.name = r.name;
     this.command = r.command;
@@ -121,21 +120,36 @@ export class Session {
     this.createdAt = new Date(r.created_at);
     this.term = r.term;
     this.scrollback = r.scrollback;
-    this.logPath = logPathOf(logDir, r.id);
-    this.screen = new Screen({
-      rows: r.rows,
-      cols: r.cols,
+    this.output = new OutputLog(logPathOf(logDir, r.id), r.name);
+    this.tap = new VtTap({ debugBuffer: opts.debugBuffer, onEvent: (e) => this.emit(e) });
+    // Restored: the tap too reads the last megabyte, so a lost session still shows its last
+    // title, directory and modes; the screen replays all of it, answering nothing.
+    if (opts.tail) this.tap.feed(this.output.restore());
+    this.view = new ScreenView({
+      size: { rows: r.rows, cols: r.cols },
       scrollback: r.scrollback,
-      // Never throws: a reply parsed after the PTY closed (a query in the last output) has nowhere
-      // to go, and a throw inside xterm's parser would leave its write buffer stuck for good.
-      onReply: (reply) => {
-        const t = this.proc?.terminal;
-        if (this.running && t && !t.closed) t.write(reply);
-      },
       version: `termd(${VERSION})`,
+      log: this.output,
+      pool: opts.pool,
+      answeredUpTo: this.output.end,
+      onChange: () => {
+        this.lastActivity = performance.now();
+        this.emit({ type: "screen", seq: this.view.state.seq });
+      },
+      onProgress: () => this.onScreenProgress(),
+      // A reply parsed after the PTY closed (a query in the last output) has nowhere to go.
+      onReply: (reply) => {
+        try {
+          if (this.running) this.child?.write(reply);
+        } catch {}
+      },
     });
-    this.tap = new VtTap({ debugBuffer, onEvent: (e) => this.emit(e) });
+    this.waits = new Waits(this);
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  get logPath(): string {
+    return this.output.path;
   }
 
   /** Starts the program on a new PTY. Throws SPAWN_FAILED with the reason when it cannot. */
@@ -146,49 +160,35 @@ export class Session {
     } catch {}
     if (!isDir) throw new RpcError("SPAWN_FAILED", `cwd ${spec.cwd} is not a directory`);
     mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
-    const s = new Session(
-      {
-        id: spec.id,
-        name: spec.name,
-        command: spec.command,
-        cwd: spec.cwd,
-        pid: null,
-        state: "running",
-        exit_code: null,
-        signal: null,
-        error: null,
-        created_at: new Date().toISOString(),
-        ended_at: null,
-        rows: spec.size.rows,
-        cols: spec.size.cols,
-        scrollback: spec.scrollback,
-        term: spec.term,
-      },
-      spec.logDir,
-      spec.debugBuffer,
-    );
-    s.logFd = openSync(s.logPath, "a", 0o600);
-    const ptyClosed = Promise.withResolvers<void>();
+    const record: SessionRecord = {
+      id: spec.id,
+      name: spec.name,
+      command: spec.command,
+      cwd: spec.cwd,
+      pid: null,
+      state: "running",
+      exit_code: null,
+      signal: null,
+      error: null,
+      created_at: new Date().toISOString(),
+      ended_at: null,
+      rows: spec.size.rows,
+      cols: spec.size.cols,
+      scrollback: spec.scrollback,
+      term: spec.term,
+    };
+    const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool });
+    s.output.open();
     try {
-      s.proc = Bun.spawn(spec.command, {
-        cwd: spec.cwd,
-        env: { ...spec.env, TERM: spec.term },
-        terminal: {
-          rows: spec.size.rows,
-          cols: spec.size.cols,
-          name: spec.term,
-          data: (_t, data) => s.onOutput(data),
-          exit: () => ptyClosed.resolve(),
-        },
-      });
+      s.child = new Child({ ...spec, onData: (data) => s.onOutput(data) });
     } catch (err) {
-      s.closeLog();
+      s.output.close();
       rmSync(s.logPath, { force: true });
-      s.screen.dispose();
-      throw new RpcError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
+      s.view.dispose();
+      throw err;
     }
-    s.pid = s.proc.pid;
-    void s.proc.exited.then(() => s.onExit(ptyClosed.promise));
+    s.pid = s.child.pid;
+    void s.child.exited.then((exit) => s.onExit(exit.exitCode, exit.signal));
     return s;
   }
 
@@ -196,22 +196,16 @@ export class Session {
    * A session from an earlier daemon: no child, output from its log, screen rebuilt by replaying
    * the log. One that was running when that daemon died is `lost`.
    */
-  static restore(r: SessionRecord, logDir: string, debugBuffer?: number): Session {
-    const s = new Session(r, logDir, debugBuffer);
+  static restore(r: SessionRecord, logDir: string, debugBuffer?: number, pool?: ScreenPool): Session {
+    const s = new Session(r, logDir, { debugBuffer, pool, tail: true });
     s.pid = r.pid;
     s.state = r.state === "running" ? "lost" : r.state;
     s.exitCode = r.exit_code;
     s.signal = r.signal;
     s.error = r.state === "running" ? "the daemon ended while the program ran" : r.error;
     s.endedAt = r.ended_at ? new Date(r.ended_at) : new Date();
-    const size = existsSync(s.logPath) ? statSync(s.logPath).size : 0;
-    s.ring.end = Math.max(0, size - s.ring.capacity);
-    const tail = s.readLog(s.ring.end, size - s.ring.end);
-    // The tap too, so a lost session still shows its last title, directory and modes.
-    s.tap.feed(tail);
-    s.ring.append(tail);
     s.markEnded();
-    s.pumpScreen();
+    s.view.pump();
     return s;
   }
 
@@ -220,12 +214,12 @@ export class Session {
   }
 
   get size(): Size {
-    return this.screen.size;
+    return this.view.size;
   }
 
   /** Has the screen caught up with every byte the program wrote? */
   get screenCurrent(): boolean {
-    return this.screenOffset === this.ring.end;
+    return this.view.current;
   }
 
   /** The modes as of the last output byte (the screen may still be parsing up to it). */
@@ -233,15 +227,24 @@ export class Session {
     return this.tap.modes;
   }
 
-  /** The screen, with the output offset it reflects; title, cwd and modes from the tap. */
-  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): ScreenSnapshot {
-    return {
-      ...this.screen.snapshot(format, scrollback),
-      title: this.tap.title,
-      current_cwd: this.tap.cwd,
-      modes: this.tap.modes,
-      offset: this.screenOffset,
-    };
+  /** The screen as text, from the mirror: no round trip to the worker. */
+  textSnapshot(): ScreenSnapshot {
+    return this.withTap(this.view.text(), this.view.parsed);
+  }
+
+  /**
+   * The screen in any format, showing at least the output and resizes so far (waiting up to
+   * SNAPSHOT_SYNC_MS for the worker); from the worker when it needs styles or scrollback.
+   */
+  async snapshot(format: SnapshotFormat = "text", scrollback = 0): Promise<ScreenSnapshot> {
+    await this.view.sync(SNAPSHOT_SYNC_MS);
+    if (format === "text" && scrollback === 0) return this.textSnapshot();
+    const { offset, ...part } = await this.view.snapshot(format, scrollback);
+    return this.withTap(part, offset);
+  }
+
+  private withTap(part: ReturnType<ScreenView["text"]>, offset: number): ScreenSnapshot {
+    return { ...part, title: this.tap.title, current_cwd: this.tap.cwd, modes: this.tap.modes, offset };
   }
 
   on(fn: (e: SessionEvent) => void): () => void {
@@ -262,136 +265,61 @@ export class Session {
   private onOutput(data: Uint8Array): void {
     // The tap first, so modes and title are current before anyone reads the new bytes.
     this.tap.feed(data);
-    const from = this.ring.end;
-    this.ring.append(data);
-    if (this.logFd !== null) {
-      try {
-        writeSync(this.logFd, data);
-      } catch (err) {
-        // A full disk: stop logging (the log stays a correct prefix) rather than lose the session.
-        console.error(`termd: session ${this.name}: log write failed, logging stops: ${(err as Error).message}`);
-        this.closeLog();
-      }
-    }
+    const from = this.output.end;
+    this.output.append(data);
     this.lastActivity = performance.now();
-    this.emit({ type: "output", from, to: this.ring.end, data });
-    // A little output (an echo, a redraw) is parsed at once: a key's round trip depends on it.
-    // More is left to a scheduled slice, so the PTY keeps being read at full speed meanwhile and
-    // a flood of plain text builds the backlog that fast-forward can skip.
-    const backlog = this.ring.end - this.screenOffset;
-    if (backlog <= INLINE_PARSE_BYTES) this.pumpScreen();
-    // Already far behind: a flood. Parsing a little later lets more of it arrive first, so one
-    // fast-forward skips more and less is parsed in all.
-    else this.schedulePump(backlog >= MIN_SKIP_BYTES ? FLOOD_DELAY_MS : 0);
+    this.emit({ type: "output", from, to: this.output.end, data });
+    this.view.pump();
+    const lag = this.view.lag;
+    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG) this.child?.pauseOutput();
   }
 
-  private schedulePump(delayMs = 0): void {
-    if (this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    const run = () => {
-      this.pumpScheduled = false;
-      this.pumpScreen();
-    };
-    if (delayMs > 0) setTimeout(run, delayMs);
-    else setImmediate(run);
+  private onScreenProgress(): void {
+    if (this.child?.outputPaused && this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2) this.child.resumeOutput();
   }
 
-  /**
-   * Feeds pending output to the screen in slices, yielding to the event loop under a flood. Once
-   * a slice is scheduled, new output only queues behind it: parsing inline on every read would
-   * let a flood of reads starve every other client.
-   */
-  private pumpScreen(): void {
-    if (this.pumping || this.pumpScheduled) return;
-    this.pumping = true;
-    const started = performance.now();
-    const seq = this.screen.seq;
-    try {
-      this.fastForward();
-      while (this.screenOffset < this.ring.end) {
-        const chunk = this.readOutput(this.screenOffset, SCREEN_SLICE);
-        if (chunk.length === 0) {
-          // Bytes neither the ring nor the log holds (a log that could not be written): the
-          // screen goes on from what is still there rather than waiting for them forever.
-          this.screenOffset = Math.max(this.screenOffset, this.ring.start);
-          if (this.ring.read(this.screenOffset, 1)?.length) continue;
-          this.screenOffset = this.ring.end;
-          break;
-        }
-        this.screenOffset += chunk.length;
-        this.screen.writeSync(chunk);
-        if (performance.now() - started > SLICE_BUDGET_MS && this.screenOffset < this.ring.end) {
-          this.schedulePump();
-          break;
-        }
-      }
-    } finally {
-      this.pumping = false;
-    }
-    if (this.screen.seq !== seq) {
-      this.lastActivity = performance.now();
-      this.emit({ type: "screen", seq: this.screen.seq });
-    }
-  }
-
-  /** Far behind on plain text: skip what would scroll out of the scrollback anyway. */
-  private fastForward(): void {
-    // After a scan that found nothing to skip, the next waits for that much more output: a
-    // backlog that is not plain text is not rescanned on every slice.
-    if (this.ring.end < this.nextSkipScan) return;
-    if (this.ring.end - this.screenOffset < MIN_SKIP_BYTES || !this.screen.plainScrolling) return;
-    const keep = this.screen.size.rows + this.scrollback + 1;
-    const point = skipPoint((from, max) => this.readOutput(from, max), this.screenOffset, this.ring.end, keep);
-    if (point === false) this.nextSkipScan = this.ring.end + MIN_SKIP_BYTES;
-    if (point === null || point === false) return;
-    this.screen.clearAll();
-    this.screenOffset = point;
-  }
-
-  /** Output bytes [from, from+max) from the ring, or from the log file once the ring moved on. */
+  /** Bytes [from, from+max) of the output, from the ring or the log. */
   readOutput(from: number, max: number): Uint8Array {
-    const start = Math.min(from, this.ring.end);
-    return this.ring.read(start, max) ?? this.readLog(start, Math.min(max, this.ring.end - start));
+    return this.output.read(from, max);
   }
 
-  private readLog(from: number, len: number): Uint8Array {
-    const out = new Uint8Array(len);
-    if (len === 0) return out;
-    let fd: number;
-    try {
-      fd = openSync(this.logPath, "r");
-    } catch {
-      return out.subarray(0, 0);
-    }
-    try {
-      let got = 0;
-      while (got < len) {
-        const n = readSync(fd, out, got, len - got, from + got);
-        if (n <= 0) break;
-        got += n;
-      }
-      return out.subarray(0, got);
-    } finally {
-      closeSync(fd);
-    }
+  private liveChild(): Child {
+    if (!this.running || !this.child) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`, { session: this.name });
+    return this.child;
   }
 
+  /** Writes at once, however much the program left unread: for a few bytes (a key, ^C, a line). */
   writeInput(data: string | Uint8Array): number {
-    const t = this.proc?.terminal;
-    if (!this.running || !t || t.closed) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
+    const child = this.liveChild();
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
-    const n = t.write(data);
+    const n = child.write(data);
     this.emit({ type: "input", data });
     return n;
   }
 
-  /** The PTY's termios (flags from Bun, control characters through stty); null once it closed. */
-  async termios(): Promise<Termios | null> {
-    const t = this.proc?.terminal;
-    if (!this.running || !t || t.closed) return null;
-    const flags = { iflag: t.inputFlags, oflag: t.outputFlags, lflag: t.localFlags, cflag: t.controlFlags };
-    return describeTermios(flags, await readControlChars(this.pid));
+  /**
+   * Writes once the program has read enough of what came before (child.ts's MAX_UNREAD_INPUT);
+   * INPUT_NOT_READ once `timeoutMs` passed without room.
+   */
+  async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+    const child = this.liveChild();
+    this.lastActivity = performance.now();
+    try {
+      return await child.writeBounded(data, performance.now() + timeoutMs, signal);
+    } catch (err) {
+      if (err instanceof RpcError && err.name === "INPUT_NOT_READ") {
+        throw new RpcError("INPUT_NOT_READ", `session ${this.name}: ${err.message} within ${timeoutMs} ms`, { ...err.details, session: this.name });
+      }
+      throw err;
+    } finally {
+      this.emit({ type: "input", data });
+    }
+  }
+
+  /** The PTY's termios; null once it closed. */
+  termios(): Promise<Termios | null> {
+    return this.running && this.child ? this.child.termios() : Promise.resolve(null);
   }
 
   /**
@@ -410,62 +338,36 @@ export class Session {
 
   resize(size: Size): void {
     if (size.rows === this.size.rows && size.cols === this.size.cols) return;
-    if (this.running) this.proc?.terminal?.resize(size.cols, size.rows);
-    this.screen.resize(size);
+    if (this.running) this.child?.resize(size);
+    this.view.resize(size);
     this.lastActivity = performance.now();
     this.emit({ type: "resize", size });
   }
 
   sendSignal(sig: string | number): string {
-    const { name } = parseSignal(sig);
-    if (!this.running || !this.proc) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`);
-    this.killSent = name;
-    this.proc.kill(name);
-    return name;
+    return this.liveChild().sendSignal(sig);
   }
 
   /** SIGTERM, then SIGKILL once `graceMs` passed; resolves when the child is gone. */
   async stop(graceMs: number): Promise<void> {
-    if (this.running && this.proc) {
-      const proc = this.proc;
+    if (this.running && this.child) {
       this.stopRequested = true;
-      proc.kill("SIGTERM");
-      const timer = setTimeout(() => this.running && proc.kill("SIGKILL"), graceMs);
-      await this.ended;
-      clearTimeout(timer);
+      await this.child.stop(graceMs);
     }
     await this.ended;
   }
 
-  private async onExit(ptyClosed: Promise<void>): Promise<void> {
-    const proc = this.proc!;
-    // The last bytes may still sit in the PTY after the child exited; give them a moment.
-    let timer: Timer | undefined;
-    await Promise.race([ptyClosed, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
-    clearTimeout(timer);
-    proc.terminal?.close();
-    // "Ended" promises a final screen that shows every byte: let a flood's backlog parse first.
-    // A pump that makes no progress (or throws) must not keep the session from ending.
-    for (let before = -1; !this.screenCurrent && this.screenOffset !== before; ) {
-      before = this.pumpScheduled ? -1 : this.screenOffset;
-      try {
-        this.pumpScreen();
-      } catch (err) {
-        console.error(`termd: session ${this.name}: screen update failed:`, err);
-        break;
-      }
-      await new Promise((r) => setImmediate(r));
-    }
-    const code = proc.signalCode;
-    const sig = typeof code === "number" ? parseSignal(code).name : code;
-    this.signal = sig ?? null;
-    this.exitCode = sig ? 128 + signalNumber(sig) : proc.exitCode;
+  private async onExit(exitCode: number | null, signal: string | null): Promise<void> {
+    // "Ended" promises a final screen that shows every byte: let the screen catch up first.
+    await this.view.sync();
+    this.signal = signal;
+    this.exitCode = exitCode;
     this.endedAt = new Date();
     if (this.stopRequested) this.state = "stopped";
-    else if (sig && sig === this.killSent) this.state = "killed";
-    else if (sig || this.exitCode !== 0) this.state = "failed";
+    else if (signal && signal === this.child?.signalSent) this.state = "killed";
+    else if (signal || exitCode !== 0) this.state = "failed";
     else this.state = "exited";
-    this.closeLog();
+    this.output.close();
     this.markEnded();
     this.emit({ type: "state", state: this.state });
     this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
@@ -473,12 +375,7 @@ export class Session {
 
   /** Kills the child without grace; used when the daemon itself goes away. */
   kill(): void {
-    if (this.running) this.proc?.kill("SIGKILL");
-  }
-
-  private closeLog(): void {
-    if (this.logFd !== null) closeSync(this.logFd);
-    this.logFd = null;
+    if (this.running) this.child?.kill();
   }
 
   record(): SessionRecord {
@@ -513,7 +410,7 @@ export class Session {
       modes: this.tap.modes,
       bells: this.tap.bells,
       last_exit_code: this.tap.lastExitCode,
-      bytes_out: this.ring.end,
+      bytes_out: this.output.end,
       ...(this.socketPath ? { socket: this.socketPath } : {}),
       busy: this.busy,
     };
@@ -526,9 +423,10 @@ export class Session {
 
   dispose(): void {
     this.kill();
-    this.closeLog();
+    this.output.close();
     for (const fn of this.disposers.splice(0)) fn();
-    this.screen.dispose();
+    this.waits.dispose();
+    this.view.dispose();
     this.listeners.clear();
   }
 }

@@ -7,6 +7,7 @@ import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
 export interface RecordStore {
@@ -22,6 +23,8 @@ export interface StoreOptions {
   records?: RecordStore;
   /** Size of each session's unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
+  /** The screen workers (default: the process's shared pool). */
+  pool?: ScreenPool;
   /** Told of every session forgotten (removed, evicted), after it is disposed. */
   onRemove?: (s: Session) => void;
 }
@@ -38,7 +41,7 @@ export class SessionStore {
   restore(): void {
     for (const r of this.opts.records?.all() ?? []) {
       if (this.byId.has(r.id)) continue;
-      const s = Session.restore(r, this.logDir, this.opts.debugBuffer);
+      const s = Session.restore(r, this.logDir, this.opts.debugBuffer, this.opts.pool);
       this.byId.set(s.id, s);
       if (r.state !== s.state) this.opts.records?.save(s.record());
     }
@@ -84,6 +87,7 @@ export class SessionStore {
         term: p.term ?? "xterm-256color",
         logDir: this.logDir,
         debugBuffer: this.opts.debugBuffer,
+        pool: this.opts.pool,
       });
     } catch (err) {
       record?.cancel();

@@ -1,9 +1,10 @@
 // session.wait: resolves on the first of the asked conditions, or on the session's end, or on
-// the timeout. Evaluated on every screen change and exit, plus one timer for the quiet period, so
-// a pending wait costs nothing while nothing happens and never blocks other requests.
+// the timeout. All the waits on one session are checked together, once per screen update, against
+// the one mirrored screen (screen-view.ts): thousands of waiters cost about what one does, and a
+// pending wait costs nothing while nothing happens.
 import { RpcError } from "../protocol/errors.ts";
 import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
-import type { LinePattern, Match } from "../terminal/screen.ts";
+import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
 import type { Session } from "./session.ts";
 
@@ -27,67 +28,134 @@ export function compileRegex(src: string): LinePattern {
   };
 }
 
-export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-  const regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
-  const startOffset = s.ring.end;
-  const { promise, resolve } = Promise.withResolvers<WaitResult>();
-  let settleTimer: Timer | undefined;
-  let done = false;
+/** What every waiter of one check shares: the screen's rows, joined once for a quick "is it there at all". */
+interface Frame {
+  lines: string[];
+  joined: string;
+  hash: string;
+}
 
-  const finish = (outcome: WaitOutcome, match?: Match) => {
-    if (done) return;
-    done = true;
-    cleanup();
-    const result: WaitResult = { outcome, screen: s.snapshot("text") };
+class Waiter {
+  private settleTimer: Timer | undefined;
+  private readonly timeout: Timer;
+  private readonly regex: LinePattern | undefined;
+  private readonly startOffset: number;
+  readonly result: Promise<WaitResult>;
+  private resolve!: (r: WaitResult) => void;
+  done = false;
+
+  constructor(
+    private readonly s: Session,
+    private readonly p: WaitInput,
+    private readonly abort: AbortSignal,
+    private readonly forget: (w: Waiter) => void,
+  ) {
+    this.regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
+    this.startOffset = s.output.end;
+    this.result = new Promise((resolve) => (this.resolve = resolve));
+    this.timeout = setTimeout(() => this.finish("timeout"), p.timeout_ms);
+    abort.addEventListener("abort", this.onAbort);
+  }
+
+  /** Only waits for activity care about every output chunk; the rest wait for the screen. */
+  get onOutput(): boolean {
+    return this.p.activity === true;
+  }
+
+  private readonly onAbort = () => this.finish("timeout");
+
+  finish(outcome: WaitOutcome, match?: Match): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timeout);
+    clearTimeout(this.settleTimer);
+    this.abort.removeEventListener("abort", this.onAbort);
+    this.forget(this);
+    const s = this.s;
+    const result: WaitResult = { outcome, screen: s.textSnapshot() };
     if (match) result.match = match;
     if (!s.running) {
       result.exit_code = s.exitCode;
       result.signal = s.signal;
     }
-    resolve(result);
-  };
+    this.resolve(result);
+  }
 
-  const evaluate = () => {
-    if (done) return;
-    const lines = s.screen.lines();
-    if (p.text !== undefined) {
-      const m = s.screen.find(p.text, lines);
-      if (m) return finish("matched", m);
+  check(f: Frame): void {
+    if (this.done) return;
+    const { p, s } = this;
+    if (p.text !== undefined && f.joined.includes(p.text)) {
+      const m = findIn(f.lines, p.text);
+      if (m) return this.finish("matched", m);
     }
-    if (regex) {
-      const m = s.screen.find(regex, lines);
-      if (m) return finish("matched", m);
+    if (this.regex) {
+      const m = findIn(f.lines, this.regex);
+      if (m) return this.finish("matched", m);
     }
-    if (p.gone !== undefined && !s.screen.find(p.gone, lines)) return finish("matched");
-    if (p.changed_from !== undefined && s.screen.hash(lines) !== p.changed_from) return finish("changed");
-    if (p.activity && s.ring.end > startOffset) return finish("activity");
+    if (p.gone !== undefined && (!f.joined.includes(p.gone) || !findIn(f.lines, p.gone))) return this.finish("matched");
+    if (p.changed_from !== undefined && f.hash !== p.changed_from) return this.finish("changed");
+    if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
       // No timer then: the ?2026l that ends the frame is output, and output evaluates again.
       const midFrame = s.modes.synchronized_output;
       const quietFor = performance.now() - s.lastActivity;
-      if (quietFor >= p.settle_ms && s.screenCurrent && s.running && !midFrame) return finish("settled");
-      clearTimeout(settleTimer);
-      if (!midFrame) settleTimer = setTimeout(evaluate, Math.max(1, p.settle_ms - quietFor));
+      if (quietFor >= p.settle_ms && s.screenCurrent && s.running && !midFrame) return this.finish("settled");
+      clearTimeout(this.settleTimer);
+      if (!midFrame) this.settleTimer = setTimeout(() => this.check(frameOf(s)), Math.max(1, p.settle_ms - quietFor));
     }
-    if (!s.running) return finish("exited");
-  };
+    if (!s.running) return this.finish("exited");
+  }
+}
 
-  const off = s.on((e) => {
-    if (e.type === "screen" || e.type === "exit" || (e.type === "output" && p.activity)) evaluate();
-  });
-  const timeout = setTimeout(() => finish("timeout"), p.timeout_ms);
-  const onAbort = () => finish("timeout");
-  abort.addEventListener("abort", onAbort);
-  function cleanup() {
-    off();
-    clearTimeout(timeout);
-    clearTimeout(settleTimer);
-    abort.removeEventListener("abort", onAbort);
+function frameOf(s: Session): Frame {
+  const { lines, hash } = s.view.state;
+  return { lines, hash, joined: lines.join("\n") };
+}
+
+/** The pending waits of one session. */
+export class Waits {
+  private readonly all = new Set<Waiter>();
+  private readonly onOutput = new Set<Waiter>();
+  private readonly off: () => void;
+
+  constructor(private readonly s: Session) {
+    this.off = s.on((e) => {
+      if (e.type === "screen" || e.type === "exit") this.checkAll(this.all);
+      else if (e.type === "output" && this.onOutput.size > 0) this.checkAll(this.onOutput);
+    });
   }
 
-  // A caller already gone (a client that hung up before this ran) would never hear "abort".
-  if (abort.aborted) finish("timeout");
-  else evaluate();
-  return promise;
+  get size(): number {
+    return this.all.size;
+  }
+
+  private checkAll(set: Set<Waiter>): void {
+    if (set.size === 0) return;
+    const frame = frameOf(this.s);
+    for (const w of [...set]) w.check(frame);
+  }
+
+  wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
+    const w = new Waiter(this.s, p, abort, (done) => {
+      this.all.delete(done);
+      this.onOutput.delete(done);
+    });
+    // A caller already gone (a client that hung up before this ran) would never hear "abort".
+    if (abort.aborted) w.finish("timeout");
+    else {
+      this.all.add(w);
+      if (w.onOutput) this.onOutput.add(w);
+      w.check(frameOf(this.s));
+    }
+    return w.result;
+  }
+
+  dispose(): void {
+    this.off();
+  }
+}
+
+export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
+  return s.waits.wait(p, abort);
 }

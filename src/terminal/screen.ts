@@ -33,6 +33,18 @@ export interface LinePattern {
   match(line: string): { col: number; text: string } | null;
 }
 
+/** The screen as the session's view mirrors it after every update. */
+export interface ScreenState {
+  lines: string[];
+  cursor: { row: number; col: number; visible: boolean };
+  size: Size;
+  alternate: boolean;
+  scrollback_total: number;
+  seq: number;
+  hash: string;
+  plainScrolling: boolean;
+}
+
 export interface Match {
   row: number;
   col: number;
@@ -190,19 +202,19 @@ export class Screen {
     return Bun.hash.wyhash(key).toString(16).padStart(16, "0");
   }
 
-  /** First occurrence of `needle` (a string, or a pattern matched line by line) on the visible screen. */
-  find(needle: string | LinePattern, lines = this.lines()): Match | null {
-    for (let row = 0; row < lines.length; row++) {
-      const line = lines[row]!;
-      if (typeof needle === "string") {
-        const col = line.indexOf(needle);
-        if (col >= 0) return { row, col, text: needle };
-      } else {
-        const m = needle.match(line);
-        if (m) return { row, ...m };
-      }
-    }
-    return null;
+  /** What the session keeps of the screen between updates: enough for text reads and waits. */
+  state(): ScreenState {
+    const visible = this.lines();
+    return {
+      lines: visible,
+      cursor: this.cursor(),
+      size: this.size,
+      alternate: this.term.buffer.active.type === "alternate",
+      scrollback_total: this.term.buffer.active.viewportY,
+      seq: this.seq,
+      hash: this.hash(visible),
+      plainScrolling: this.plainScrolling,
+    };
   }
 
   /** The session adds the title, cwd and modes, from its tap, and the offset. */
@@ -227,4 +239,19 @@ export class Screen {
   dispose(): void {
     this.term.dispose();
   }
+}
+
+/** First occurrence of `needle` (a string, or a pattern matched line by line) in `lines`. */
+export function findIn(lines: readonly string[], needle: string | LinePattern): Match | null {
+  for (let row = 0; row < lines.length; row++) {
+    const line = lines[row]!;
+    if (typeof needle === "string") {
+      const col = line.indexOf(needle);
+      if (col >= 0) return { row, col, text: needle };
+    } else {
+      const m = needle.match(line);
+      if (m) return { row, ...m };
+    }
+  }
+  return null;
 }

@@ -12,11 +12,19 @@ const MAX_DEBUG_BUFFER = 100_000;
 
 
 /** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
+const MAX_SCREEN_WORKERS = 64;
+
+function screenWorkers(a: Parameters<typeof num>[0]): number | undefined {
+  const n = num(a, "screen-workers");
+  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_SCREEN_WORKERS)) throw new UsageError(`--screen-workers is a whole number from 1 to ${MAX_SCREEN_WORKERS}`);
+  return n;
+}
+
 export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: [
     "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
     "                      every session and exits on SIGTERM or SIGINT",
@@ -24,12 +32,13 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
     "  --stop-grace MS     SIGTERM-to-SIGKILL grace of session.stop and shutdown (default 5000)",
     "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
     "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
+    "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
     "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
     "                      console server's server.pid",
     "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
     "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "pid-file": { kind: "string" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -67,6 +76,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       stopGraceMs: num(a, "stop-grace") ?? 5000,
       ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
       debugBuffer,
+      screenWorkers: screenWorkers(a),
       pidFile: str(a, "pid-file"),
     });
   },

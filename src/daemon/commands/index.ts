@@ -3,6 +3,7 @@ import type { Command } from "../command.ts";
 import systemPing from "./system.ping.ts";
 import systemStats from "./system.stats.ts";
 import systemShutdown from "./system.shutdown.ts";
+import systemScreens from "./system.screens.ts";
 import sessionCreate from "./session.create.ts";
 import sessionList from "./session.list.ts";
 import sessionInfo from "./session.info.ts";
@@ -25,6 +26,7 @@ const ALL: Command<any, any>[] = [
   systemPing,
   systemStats,
   systemShutdown,
+  systemScreens,
   sessionCreate,
   sessionList,
   sessionInfo,

@@ -17,6 +17,6 @@ export default command({
       p.from === 0
         ? castHeader({ size: first?.kind === "r" ? first.size : s.size, term: s.term, command: s.command, startedAt: s.createdAt, title: s.info().title || undefined })
         : undefined;
-    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= s.ring.end && !s.running };
+    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= s.output.end && !s.running };
   },
 });

@@ -13,12 +13,11 @@ export default command({
     if (p.submit && p.text !== undefined) return { bytes: await safeSubmit(s, p.text, signal) };
     let data: string | Uint8Array;
     if (p.keys !== undefined)
-      data = encodeKeys(p.keys, { applicationCursor: s.screen.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
+      data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
     else if (p.paste !== undefined)
-      data = s.screen.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
+      data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
     else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
     else data = p.text ?? "";
-    s.writeInput(data);
-    return { bytes: typeof data === "string" ? Buffer.byteLength(data) : data.length };
+    return { bytes: await s.input(data, p.timeout_ms, signal) };
   },
 });

@@ -8,9 +8,9 @@ export default command({
   params: OutputSchema,
   exec: (p, { daemon }) => {
     const s = daemon.store.get(p.session);
-    const from = Math.min(p.from ?? s.ring.start, s.ring.end);
+    const from = Math.min(p.from ?? s.output.start, s.output.end);
     const bytes = s.readOutput(from, p.max_bytes ?? DEFAULT_MAX);
     const to = from + bytes.length;
-    return { base64: Buffer.from(bytes).toString("base64"), from, to, eof: !s.running && to === s.ring.end };
+    return { base64: Buffer.from(bytes).toString("base64"), from, to, eof: !s.running && to === s.output.end };
   },
 });

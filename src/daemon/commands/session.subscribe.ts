@@ -14,7 +14,7 @@ export default command({
     let from: number | undefined;
     for (const s of sessions) {
       // replay: true → everything the ring still holds; a number → from that byte offset.
-      const replayFrom = p.replay === true ? s.ring.start : typeof p.replay === "number" ? Math.min(p.replay, s.ring.end) : null;
+      const replayFrom = p.replay === true ? s.output.start : typeof p.replay === "number" ? Math.min(p.replay, s.output.end) : null;
       from = conn.subscribe(s, events, replayFrom, { size: p.size, readOnly: p.read_only, stripQueries: p.strip_queries }).from;
     }
     return { subscribed: events, ...(p.session !== undefined && from !== undefined ? { from } : {}) };

@@ -15,6 +15,7 @@ export default command({
       requests: daemon.counters.requests,
       connections: daemon.counters.connections,
       commands_run: daemon.counters.commandsRun,
+      screen_workers: daemon.screens.size,
     };
   },
 });

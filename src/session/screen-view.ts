@@ -1,0 +1,242 @@
+// A session's screen as the daemon's thread sees it: the headless screen lives in a worker
+// (terminal/screen-pool.ts); this side feeds it the output from the log, a bounded window at a
+// time, and keeps a mirror of its latest state (rows, cursor, hash), which text reads and waits
+// use without a round trip. Snapshots with styles or scrollback are asked of the worker.
+//
+// Far behind on plain text, it fast-forwards: what would scroll out of the scrollback anyway is
+// never sent. A worker that dies is replaced; the screen is rebuilt from the log, its replies to
+// queries already answered withheld, and the mirror keeps the old state until it caught up.
+import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
+import type { ScreenState } from "../terminal/screen.ts";
+import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
+import { ScreenReopened, screenPool, type RemoteScreen, type ScreenPool } from "../terminal/screen-pool.ts";
+import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
+import type { OutputLog } from "./output-log.ts";
+
+/** Bytes per message to the worker: small, so another session's echo never waits long behind it. */
+const CHUNK_BYTES = 16 * 1024;
+/** Bytes sent but not yet parsed, at most: the worker is never idle, and never far ahead of us. */
+const WINDOW_BYTES = 32 * 1024;
+
+export interface ScreenViewOptions {
+  size: Size;
+  scrollback: number;
+  version: string;
+  log: OutputLog;
+  pool?: ScreenPool;
+  /** Output below this offset was already answered (a restored session's log): no replies for it. */
+  answeredUpTo?: number;
+  /** The mirrored screen changed. */
+  onChange(): void;
+  /** The screen parsed more of the output (for backpressure and "current" waiters). */
+  onProgress(): void;
+  /** A reply to a terminal query, for the program. */
+  onReply(data: string): void;
+}
+
+function blank(size: Size): ScreenState {
+  return {
+    lines: Array.from({ length: size.rows }, () => ""),
+    cursor: { row: 0, col: 0, visible: true },
+    size,
+    alternate: false,
+    scrollback_total: 0,
+    seq: 0,
+    hash: "",
+    plainScrolling: true,
+  };
+}
+
+export class ScreenView {
+  /** The screen as of output offset `parsed`. */
+  state: ScreenState;
+  /** Output parsed by the worker. */
+  parsed = 0;
+  /** Output handed to the worker. */
+  private sent = 0;
+  /** Replies for output below this were given by an earlier screen (a rebuild, a restore). */
+  private answeredUpTo: number;
+  /** Where the next write starts over a cleared screen (a fast-forward found this point). */
+  private skipTo: number | null = null;
+  private size_: Size;
+  private readonly remote: RemoteScreen;
+  private rebuilt: PromiseWithResolvers<void> | null = null;
+  private closed = false;
+  /** Messages that answer with a state (writes, resizes, the open) posted, and answered. */
+  private posted = 1;
+  private answered = 0;
+  private readonly syncs = new Set<{ end: number; posted: number; wake: () => void }>();
+
+  constructor(private readonly o: ScreenViewOptions) {
+    this.size_ = o.size;
+    this.state = blank(o.size);
+    this.answeredUpTo = o.answeredUpTo ?? 0;
+    this.remote = (o.pool ?? screenPool()).open(o.size, o.scrollback, o.version, {
+      onState: (offset, state) => this.onState(offset, state),
+      onReply: (data) => o.onReply(data),
+      onReopened: () => this.onReopened(),
+    });
+  }
+
+  get size(): Size {
+    return this.size_;
+  }
+
+  /** Has the screen parsed every byte the program wrote? */
+  get current(): boolean {
+    return this.parsed >= this.o.log.end;
+  }
+
+  /** Output written but not yet on the screen that a fast-forward cannot skip. */
+  get lag(): number {
+    const behind = this.o.log.end - this.parsed;
+    const skippable = this.o.log.plainFrom <= this.parsed && this.state.plainScrolling;
+    return skippable ? 0 : behind;
+  }
+
+  /** Sends the worker what it has room for. Called on new output and on every update. */
+  pump(): void {
+    const log = this.o.log;
+    while (!this.closed && this.sent < log.end && this.sent - this.parsed < WINDOW_BYTES) {
+      if (this.fastForward()) continue;
+      if (this.skipTo !== null) return; // waiting for what is in flight before clearing
+      let max = CHUNK_BYTES;
+      // A rebuild's chunks end where answering starts again, so no reply is given twice.
+      if (this.sent < this.answeredUpTo) max = Math.min(max, this.answeredUpTo - this.sent);
+      const bytes = log.read(this.sent, max);
+      if (bytes.length === 0) {
+        // Bytes neither the ring nor the file holds (a log that could not be written): go on
+        // from what is still there rather than wait for them forever.
+        this.sent = Math.max(this.sent, log.start);
+        if (log.read(this.sent, 1).length > 0) continue;
+        this.sent = log.end;
+        this.write(bytes, false);
+        return;
+      }
+      const answer = this.sent >= this.answeredUpTo;
+      this.sent += bytes.length;
+      this.write(bytes, answer);
+    }
+  }
+
+  /**
+   * Far behind on plain text: clears the screen and sends only the last rows+scrollback lines.
+   * True when it moved `sent` on. It waits for what is in flight first, since that decides
+   * whether the screen scrolls plainly (no scroll region).
+   */
+  private fastForward(): boolean {
+    const log = this.o.log;
+    if (this.skipTo === null) {
+      if (log.end - this.sent < MIN_SKIP_BYTES || log.plainFrom > this.sent) return false;
+      const point = skipPoint((from, max) => log.read(from, max), this.sent, log.end, this.size_.rows + this.o.scrollback + 1);
+      if (typeof point !== "number") return false;
+      this.skipTo = point;
+    }
+    if (this.sent !== this.parsed) return false;
+    const point = this.skipTo;
+    this.skipTo = null;
+    if (!this.state.plainScrolling) return false;
+    const bytes = log.read(point, CHUNK_BYTES);
+    this.sent = point + bytes.length;
+    this.write(bytes, this.sent >= this.answeredUpTo, true);
+    return true;
+  }
+
+  private write(bytes: Uint8Array, answer: boolean, clear = false): void {
+    this.posted++;
+    this.remote.write(bytes, this.sent, answer, clear);
+  }
+
+  /**
+   * Resolves once the screen shows every byte written and every resize made before the call (the
+   * screen a reader expects after its own input's echo), or after `timeoutMs` with what there is.
+   */
+  sync(timeoutMs = Infinity): Promise<void> {
+    const end = this.o.log.end;
+    if (this.synced(end, this.posted)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const entry = { end, posted: this.posted, wake: () => (clearTimeout(timer), this.syncs.delete(entry), resolve()) };
+      const timer = Number.isFinite(timeoutMs) ? setTimeout(entry.wake, timeoutMs) : undefined;
+      this.syncs.add(entry);
+    });
+  }
+
+  private synced(end: number, posted: number): boolean {
+    return this.closed || (this.parsed >= end && this.answered >= posted && this.rebuilt === null);
+  }
+
+  private onState(offset: number, state: ScreenState): void {
+    this.parsed = offset;
+    this.answered++;
+    const rebuilding = this.rebuilt !== null;
+    if (rebuilding && offset >= this.answeredUpTo) {
+      this.rebuilt!.resolve();
+      this.rebuilt = null;
+    }
+    // Mid-rebuild the screen shows the past: waits must not match on it.
+    if (!this.rebuilt) {
+      const changed = state.seq !== this.state.seq || rebuilding;
+      this.state = state;
+      if (changed) this.o.onChange();
+    }
+    this.pump();
+    this.o.onProgress();
+    for (const s of this.syncs) if (this.synced(s.end, s.posted)) s.wake();
+  }
+
+  private onReopened(): void {
+    this.answeredUpTo = Math.max(this.answeredUpTo, this.sent);
+    this.sent = 0;
+    this.parsed = 0;
+    this.posted = 1;
+    this.answered = 0;
+    this.skipTo = null;
+    this.rebuilt ??= Promise.withResolvers<void>();
+    if (this.answeredUpTo === 0) {
+      this.rebuilt.resolve();
+      this.rebuilt = null;
+    }
+    this.pump();
+  }
+
+  resize(size: Size): void {
+    this.size_ = size;
+    this.posted++;
+    this.remote.resize(size);
+  }
+
+  /** The mirrored rows as a text snapshot (the session adds title, cwd, modes, offset). */
+  text(): ScreenPart {
+    const s = this.state;
+    return {
+      lines: s.lines,
+      scrollback_lines: 0,
+      scrollback_total: s.scrollback_total,
+      cursor: s.cursor,
+      size: s.size,
+      alternate: s.alternate,
+      seq: s.seq,
+      hash: s.hash,
+    };
+  }
+
+  /** A snapshot from the worker, of every byte sent so far; `offset` is the output it reflects. */
+  async snapshot(format: SnapshotFormat, scrollback: number): Promise<ScreenPart & Pick<ScreenSnapshot, "offset">> {
+    for (;;) {
+      await this.rebuilt?.promise;
+      const offset = this.sent;
+      try {
+        return { ...(await this.remote.snapshot(format, scrollback)), offset };
+      } catch (err) {
+        if (!(err instanceof ScreenReopened)) throw err;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.closed = true;
+    this.remote.dispose();
+    this.rebuilt?.resolve();
+    for (const s of this.syncs) s.wake();
+  }
+}

@@ -1,0 +1,214 @@
+// The screen workers: a few threads (one per core by default) that hold every session's headless
+// screen, spread so each has about as many. A worker that dies is replaced at once; each screen
+// it held is reopened on the new one and told so, so its owner can rebuild it from the output.
+import { availableParallelism } from "node:os";
+import type { FromWorker, ScreenPart, SnapshotFormat, ToWorker } from "./screen-messages.ts";
+import type { ScreenState } from "./screen.ts";
+import type { Size } from "../protocol/schemas.ts";
+
+export interface ScreenOwner {
+  onState(offset: number, state: ScreenState): void;
+  onReply(data: string): void;
+  /** The worker holding this screen died; it is open again, blank, on another. */
+  onReopened(): void;
+}
+
+interface Slot {
+  worker: Worker;
+  screens: Set<RemoteScreen>;
+  restarts: number;
+  startedAt: number;
+  /** Pause before the next restart, doubled by every early death. */
+  delayMs: number;
+  /** False once it died: its screens wait for the replacement, and it is not replaced twice. */
+  alive: boolean;
+}
+
+export interface WorkerInfo {
+  index: number;
+  screens: number;
+  restarts: number;
+}
+
+/** A snapshot asked of a worker that died before answering: ask again once the screen is rebuilt. */
+export class ScreenReopened extends Error {
+  constructor() {
+    super("the screen worker was replaced");
+  }
+}
+
+/**
+ * From source the worker sits beside this file. In the compiled binary (scripts/build.ts gives it
+ * as a second entrypoint) modules live under /$bunfs/root/ by their path below src/, and
+ * import.meta.url names the binary itself.
+ */
+const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
+  ? new URL("./terminal/screen-worker.ts", import.meta.url)
+  : new URL("./screen-worker.ts", import.meta.url);
+/** A worker that dies this soon after it started is restarted after a growing pause, not at once. */
+const EARLY_DEATH_MS = 1000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+export class ScreenPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private readonly byId = new Map<number, RemoteScreen>();
+  private closed = false;
+
+  constructor(readonly size = availableParallelism()) {
+    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.startSlot());
+  }
+
+  private startSlot(restarts = 0, delayMs = 0): Slot {
+    const slot: Slot = { worker: new Worker(WORKER_URL), screens: new Set(), restarts, startedAt: performance.now(), delayMs, alive: true };
+    const worker = slot.worker;
+    worker.onmessage = (ev: MessageEvent<FromWorker>) => this.byId.get(ev.data.id)?.receive(ev.data, worker);
+    const died = (why: string) => {
+      if (this.closed || !slot.alive) return;
+      console.error(`termd: a screen worker died (${why}); its ${slot.screens.size} screens are rebuilt`);
+      this.replace(slot);
+    };
+    slot.worker.addEventListener("error", (ev) => died((ev as ErrorEvent).message ?? "error"));
+    slot.worker.addEventListener("close", () => died("exited"));
+    // Workers never keep the daemon alive on their own: it ends when its own work does.
+    slot.worker.unref();
+    return slot;
+  }
+
+  private replace(dead: Slot, now = false): void {
+    const i = this.slots.indexOf(dead);
+    if (i < 0 || !dead.alive) return;
+    dead.alive = false;
+    dead.worker.terminate();
+    // A worker that cannot even start (a broken build) must not be restarted in a tight loop.
+    const early = performance.now() - dead.startedAt < EARLY_DEATH_MS;
+    const delayMs = now || !early ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, dead.delayMs * 2));
+    const start = () => {
+      if (this.closed) return;
+      const fresh = this.startSlot(dead.restarts + 1, delayMs);
+      this.slots[i] = fresh;
+      for (const screen of dead.screens) {
+        fresh.screens.add(screen);
+        screen.moveTo(fresh.worker);
+      }
+    };
+    if (delayMs === 0) start();
+    else setTimeout(start, delayMs).unref();
+  }
+
+  /** Opens a blank screen on the least busy worker. */
+  open(size: Size, scrollback: number, version: string, owner: ScreenOwner): RemoteScreen {
+    if (this.closed) throw new Error("the screen workers are shut down");
+    const slot = this.slots.reduce((a, b) => (b.screens.size < a.screens.size ? b : a));
+    const screen = new RemoteScreen(this.nextId++, slot.worker, { rows: size.rows, cols: size.cols, scrollback, version }, owner, () => {
+      this.byId.delete(screen.id);
+      for (const s of this.slots) s.screens.delete(screen);
+    });
+    slot.screens.add(screen);
+    this.byId.set(screen.id, screen);
+    return screen;
+  }
+
+  info(): WorkerInfo[] {
+    return this.slots.map((s, index) => ({ index, screens: s.screens.size, restarts: s.restarts }));
+  }
+
+  /** Ends worker `index` as a crash would (its screens are rebuilt on a fresh one). */
+  restart(index: number): boolean {
+    const slot = this.slots[index];
+    if (!slot) return false;
+    this.replace(slot, true);
+    return true;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const s of this.slots) s.worker.terminate();
+  }
+}
+
+/** One screen in a worker, as its session sees it: fire-and-forget writes, snapshots on request. */
+export class RemoteScreen {
+  private nextReq = 1;
+  private readonly pending = new Map<number, { resolve: (p: ScreenPart) => void; reject: (e: Error) => void }>();
+  private disposed = false;
+
+  constructor(
+    readonly id: number,
+    private worker: Worker,
+    private readonly opening: { rows: number; cols: number; scrollback: number; version: string },
+    private readonly owner: ScreenOwner,
+    private readonly release: () => void,
+  ) {
+    this.send({ t: "open", id, ...opening });
+  }
+
+  private send(m: ToWorker, transfer?: ArrayBuffer[]): void {
+    if (!this.disposed) this.worker.postMessage(m, transfer ?? []);
+  }
+
+  write(data: Uint8Array, end: number, answer: boolean, clear = false): void {
+    // A copy the worker owns: `data` may be a view into the ring that keeps changing.
+    const own = data.slice();
+    this.send({ t: "write", id: this.id, data: own, end, answer, ...(clear ? { clear } : {}) }, [own.buffer]);
+  }
+
+  resize(size: Size): void {
+    this.opening.rows = size.rows;
+    this.opening.cols = size.cols;
+    this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
+  }
+
+  snapshot(format: SnapshotFormat, scrollback: number): Promise<ScreenPart> {
+    if (this.disposed) return Promise.reject(new Error("the screen is closed"));
+    const req = this.nextReq++;
+    const { promise, resolve, reject } = Promise.withResolvers<ScreenPart>();
+    this.pending.set(req, { resolve, reject });
+    this.send({ t: "snapshot", id: this.id, req, format, scrollback });
+    return promise;
+  }
+
+  receive(m: FromWorker, from: Worker): void {
+    // What a replaced worker still said on its way out is about a screen that no longer exists.
+    if (this.disposed || from !== this.worker) return;
+    if (m.t === "state") this.owner.onState(m.offset, m.state);
+    else if (m.t === "reply") this.owner.onReply(m.data);
+    else {
+      const p = this.pending.get(m.req);
+      this.pending.delete(m.req);
+      if (m.snapshot) p?.resolve(m.snapshot);
+      else p?.reject(new Error(m.error ?? "snapshot failed"));
+    }
+  }
+
+  /** Reopens this screen, blank at its current size, on `worker`. Snapshots asked of the dead one fail with ScreenReopened. */
+  moveTo(worker: Worker): void {
+    this.worker = worker;
+    for (const p of this.pending.values()) p.reject(new ScreenReopened());
+    this.pending.clear();
+    this.send({ t: "open", id: this.id, ...this.opening });
+    this.owner.onReopened();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.send({ t: "close", id: this.id });
+    this.disposed = true;
+    for (const p of this.pending.values()) p.reject(new Error("the screen is closed"));
+    this.pending.clear();
+    this.release();
+  }
+}
+
+let shared: ScreenPool | null = null;
+let sharedSize: number | undefined;
+
+/** Sets how many workers the shared pool starts with; before its first use. */
+export function configureScreenWorkers(n: number): void {
+  sharedSize = n;
+}
+
+/** The process's pool, started on first use. */
+export function screenPool(): ScreenPool {
+  return (shared ??= new ScreenPool(sharedSize));
+}

@@ -1,0 +1,132 @@
+// The output pipeline under load: screens in worker threads, backpressure on a program that
+// out-writes its screen, waits at scale, bounded input. Each checks an outcome, never a speed
+// (speed is scripts/bench.ts's job).
+import { expect, test } from "bun:test";
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
+import { Screen } from "../src/terminal/screen.ts";
+import { TestDaemon } from "./harness.ts";
+
+const FLOOD = join(import.meta.dir, "fixtures", "colour-flood.py");
+const WAVES = join(import.meta.dir, "fixtures", "waves.py");
+
+/** The screen a full parse of the session's whole log gives, in the test's own thread. */
+function fullParse(d: TestDaemon, id: string, rows: number, cols: number) {
+  const screen = new Screen({ rows, cols, scrollback: 1000, onReply: () => {} });
+  const fd = openSync(join(d.stateDir, "logs", `${id}.log`), "r");
+  const buf = new Uint8Array(1024 * 1024);
+  try {
+    for (let at = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, at);
+      if (n <= 0) break;
+      screen.writeSync(buf.subarray(0, n));
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const snap = screen.snapshot("ansi");
+  screen.dispose();
+  return { lines: snap.lines, cursor: snap.cursor, ansi: snap.ansi };
+}
+
+async function finalScreen(c: Client, id: string) {
+  const snap = await c.call("session.screen", { session: id, format: "ansi" });
+  return { lines: snap.lines, cursor: snap.cursor, ansi: snap.ansi };
+}
+
+test("a 200 MB colour-redraw flood: the screen is never far behind, and ends exactly as a full parse of the log", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const total = 200 * 1024 * 1024;
+  const s = await c.call("session.create", { command: ["python3", FLOOD, "24", "80", String(total)], rows: 24, cols: 80 });
+  // While it runs, the screen stays within the lag bound (1 MiB) plus what the PTY already held.
+  let samples = 0;
+  for (;;) {
+    const info = await c.call("session.info", { session: s.id });
+    if (info.state !== "running") break;
+    const snap = await c.call("session.screen", { session: s.id });
+    const behind = (await c.call("session.info", { session: s.id })).bytes_out - snap.offset;
+    expect(behind).toBeLessThan(4 * 1024 * 1024);
+    samples++;
+    await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 200 });
+  }
+  expect(samples).toBeGreaterThan(0);
+  const end = await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 120_000 });
+  expect(end).toMatchObject({ outcome: "exited", exit_code: 0 });
+  const info = await c.call("session.info", { session: s.id });
+  expect(info.bytes_out).toBeGreaterThan(total);
+  const got = await finalScreen(c, s.id);
+  expect(got.lines[0]).toStartWith("DONE ");
+  expect(got).toEqual(fullParse(d, s.id, 24, 80));
+}, 240_000);
+
+test("a screen worker killed mid-flood: the session goes on and its final screen is a full parse's", async () => {
+  await using d = await TestDaemon.start({ args: ["--screen-workers", "1"] });
+  const c = await d.client();
+  const quiet = await c.call("session.create", { command: ["cat"], rows: 10, cols: 40 });
+  const s = await c.call("session.create", { command: ["python3", FLOOD, "30", "100", String(30 * 1024 * 1024)], rows: 30, cols: 100 });
+  while ((await c.call("session.info", { session: s.id })).bytes_out < 4 * 1024 * 1024) {
+    await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 50 });
+  }
+  const before = await c.call("system.screens");
+  expect(before.workers).toEqual([{ index: 0, screens: 2, restarts: 0 }]);
+  expect(await c.call("system.screens", { restart: 0 })).toMatchObject({ restarted: 0 });
+  // The other session on that worker is rebuilt too, and answers at once.
+  await c.call("session.input", { session: quiet.id, text: "still here\r" });
+  expect((await c.call("session.wait", { session: quiet.id, text: "still here", timeout_ms: 20_000 })).outcome).toBe("matched");
+  const end = await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 120_000 });
+  expect(end).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect((await c.call("system.screens")).workers).toEqual([{ index: 0, screens: 2, restarts: 1 }]);
+  const got = await finalScreen(c, s.id);
+  expect(got.lines[0]).toStartWith("DONE ");
+  expect(got).toEqual(fullParse(d, s.id, 30, 100));
+  await expect(c.call("system.screens", { restart: 5 })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+}, 240_000);
+
+test("5,000 waits on one session are all answered, each with its own match", async () => {
+  await using d = await TestDaemon.start();
+  const clients = await Promise.all(Array.from({ length: 5 }, () => d.client()));
+  const c = clients[0]!;
+  const waves = 5, size = 1000;
+  const s = await c.call("session.create", { command: ["python3", WAVES, String(size)], rows: 60, cols: 200 });
+  expect((await c.call("session.wait", { session: s.id, text: "ready", timeout_ms: 20_000 })).outcome).toBe("matched");
+  const waits = Array.from({ length: waves * size }, (_, i) =>
+    clients[i % clients.length]!.call("session.wait", { session: s.id, text: `k${i}|`, timeout_ms: 120_000 }),
+  );
+  // All of them pending before the first wave: the daemon still answers at once.
+  expect((await c.call("system.ping")).pid).toBeGreaterThan(0);
+  for (let n = 0; n < waves; n++) {
+    await c.call("session.input", { session: s.id, text: `${n}\n` });
+    await Promise.all(waits.slice(n * size, (n + 1) * size));
+  }
+  const results = await Promise.all(waits);
+  results.forEach((r, i) => {
+    expect(r.outcome).toBe("matched");
+    expect(r.match?.text).toBe(`k${i}|`);
+    const line = r.screen.lines[r.match!.row]!;
+    expect(line.slice(r.match!.col, r.match!.col + `k${i}|`.length)).toBe(`k${i}|`);
+  });
+}, 120_000);
+
+test("input to a program that never reads: INPUT_NOT_READ after the call's timeout, and the daemon serves on", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // Raw mode: the line discipline takes only a few KiB before writes to the terminal block.
+  const script = "import sys, time, tty; tty.setraw(0); print('raw', flush=True); time.sleep(600)";
+  const s = await c.call("session.create", { command: ["python3", "-c", script] });
+  expect((await c.call("session.wait", { session: s.id, text: "raw", timeout_ms: 20_000 })).outcome).toBe("matched");
+  const big = Buffer.alloc(4 * 1024 * 1024, "x").toString("base64");
+  const err = await c.call("session.input", { session: s.id, base64: big, timeout_ms: 300 }).catch((e) => e);
+  expect(err).toMatchObject({ name: "INPUT_NOT_READ" });
+  expect(err.message).toContain("not reading its input");
+  expect(err.details.unread_bytes).toBeGreaterThan(0);
+  expect(err.details.unread_bytes).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+  // Small input keeps being refused while the backlog stands, and nothing else is held up.
+  await expect(c.call("session.input", { session: s.id, base64: big, timeout_ms: 50 })).rejects.toMatchObject({ name: "INPUT_NOT_READ" });
+  const other = await c.call("session.create", { command: ["cat"] });
+  await c.call("session.input", { session: other.id, text: "echoed\r" });
+  expect((await c.call("session.wait", { session: other.id, text: "echoed" })).outcome).toBe("matched");
+  expect((await c.call("session.stop", { session: s.id, grace_ms: 200 })).state).toBe("stopped");
+}, 60_000);

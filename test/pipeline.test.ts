@@ -71,14 +71,14 @@ test("a screen worker killed mid-flood: the session goes on and its final screen
     await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 50 });
   }
   const before = await c.call("system.screens");
-  expect(before.workers).toEqual([{ index: 0, screens: 2, restarts: 0 }]);
+  expect(before.workers).toMatchObject([{ index: 0, screens: 2, restarts: 0 }]);
   expect(await c.call("system.screens", { restart: 0 })).toMatchObject({ restarted: 0 });
   // The other session on that worker is rebuilt too, and answers at once.
   await c.call("session.input", { session: quiet.id, text: "still here\r" });
   expect((await c.call("session.wait", { session: quiet.id, text: "still here", timeout_ms: 20_000 })).outcome).toBe("matched");
   const end = await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 120_000 });
   expect(end).toMatchObject({ outcome: "exited", exit_code: 0 });
-  expect((await c.call("system.screens")).workers).toEqual([{ index: 0, screens: 2, restarts: 1 }]);
+  expect((await c.call("system.screens")).workers).toMatchObject([{ index: 0, screens: 2, restarts: 1 }]);
   const got = await finalScreen(c, s.id);
   expect(got.lines[0]).toStartWith("DONE ");
   expect(got).toEqual(fullParse(d, s.id, 30, 100));
@@ -129,4 +129,39 @@ test("input to a program that never reads: INPUT_NOT_READ after the call's timeo
   await c.call("session.input", { session: other.id, text: "echoed\r" });
   expect((await c.call("session.wait", { session: other.id, text: "echoed" })).outcome).toBe("matched");
   expect((await c.call("session.stop", { session: s.id, grace_ms: 200 })).state).toBe("stopped");
+}, 60_000);
+
+test("an idle screen is parked and comes back exactly, without answering a query twice", async () => {
+  await using d = await TestDaemon.start({ args: ["--screen-park", "100"] });
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["python3", join(import.meta.dir, "fixtures", "query-once.py")], rows: 12, cols: 50 });
+  expect((await c.call("session.wait", { session: s.id, text: "reply ok", timeout_ms: 20_000 })).outcome).toBe("matched");
+  const parked = async () => (await c.call("system.screens")).workers.reduce((n, w) => n + w.parked, 0);
+  for (let i = 0; (await parked()) === 0; i++) {
+    expect(i).toBeLessThan(200);
+    await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 25 });
+  }
+  // Text reads and waits come from the session's mirror: the screen stays parked.
+  expect((await c.call("session.screen", { session: s.id })).lines[0]).toBe("reply ok");
+  expect((await c.call("session.wait", { session: s.id, text: "reply", timeout_ms: 1000 })).outcome).toBe("matched");
+  expect(await parked()).toBe(1);
+  // A styled snapshot brings it back, rebuilt from the log.
+  expect(await finalScreen(c, s.id)).toEqual(fullParse(d, s.id, 12, 50));
+  // Parked again, then output brings it back: the query in the replayed log is not answered again.
+  for (let i = 0; (await parked()) === 0; i++) {
+    expect(i).toBeLessThan(200);
+    await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 25 });
+  }
+  await c.call("session.input", { session: s.id, text: "hello\r" });
+  const w = await c.call("session.wait", { session: s.id, regex: "line .*, extra .*", timeout_ms: 20_000 });
+  expect(w.match?.text).toBe("line b'hello', extra b''");
+  // A resize of a parked screen: it comes back at its old size and then reflows, as a live one would.
+  for (let i = 0; (await parked()) === 0; i++) {
+    expect(i).toBeLessThan(200);
+    await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 25 });
+  }
+  await c.call("session.resize", { session: s.id, rows: 8, cols: 30 });
+  const snap = await c.call("session.screen", { session: s.id });
+  expect(snap.size).toEqual({ rows: 8, cols: 30 });
+  expect(snap.lines.join("\n")).toContain("line b'hello', extra b''");
 }, 60_000);

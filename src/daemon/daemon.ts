@@ -36,6 +36,8 @@ export interface DaemonOptions {
   pidFile?: string;
   /** Threads that parse the sessions' screens (default: one per core). */
   screenWorkers?: number;
+  /** Quiet time after which a small session's screen is parked (default 5000; 0: never). */
+  screenParkMs?: number;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -64,7 +66,7 @@ export class Daemon {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.screens = new ScreenPool(options.screenWorkers);
+    this.screens = new ScreenPool(options.screenWorkers, options.screenParkMs);
     this.store = new SessionStore({
       stateDir: options.stateDir,
       baseEnv,

@@ -13,7 +13,7 @@ export interface Methods {
   };
   "system.screens": {
     params: In<typeof S.ScreensSchema>;
-    result: { workers: { index: number; screens: number; restarts: number }[]; restarted?: number };
+    result: { workers: { index: number; screens: number; parked: number; restarts: number }[]; restarted?: number };
   };
   "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };

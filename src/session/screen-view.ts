@@ -17,6 +17,14 @@ import type { OutputLog } from "./output-log.ts";
 const CHUNK_BYTES = 16 * 1024;
 /** Bytes sent but not yet parsed, at most: the worker is never idle, and never far ahead of us. */
 const WINDOW_BYTES = 32 * 1024;
+/**
+ * A screen whose program wrote nothing for the pool's parkAfterMs (5 s by default), and whose
+ * whole output is at most PARK_MAX_OUTPUT, is parked: its emulator (about 0.2 MB in
+ * @xterm/headless) is freed, the mirror keeps serving text reads and waits, and the next output,
+ * resize or styled snapshot rebuilds it from the log (a few milliseconds for that much output).
+ * An idle shell costs far less that way.
+ */
+export const PARK_MAX_OUTPUT = 512 * 1024;
 
 export interface ScreenViewOptions {
   size: Size;
@@ -66,12 +74,15 @@ export class ScreenView {
   private posted = 1;
   private answered = 0;
   private readonly syncs = new Set<{ end: number; posted: number; wake: () => void }>();
+  private parkTimer: Timer | undefined;
+  private readonly pool: ScreenPool;
 
   constructor(private readonly o: ScreenViewOptions) {
     this.size_ = o.size;
     this.state = blank(o.size);
     this.answeredUpTo = o.answeredUpTo ?? 0;
-    this.remote = (o.pool ?? screenPool()).open(o.size, o.scrollback, o.version, {
+    this.pool = o.pool ?? screenPool();
+    this.remote = this.pool.open(o.size, o.scrollback, o.version, {
       onState: (offset, state) => this.onState(offset, state),
       onReply: (data) => o.onReply(data),
       onReopened: () => this.onReopened(),
@@ -97,6 +108,7 @@ export class ScreenView {
   /** Sends the worker what it has room for. Called on new output and on every update. */
   pump(): void {
     const log = this.o.log;
+    if (this.remote.parked && this.sent < log.end) this.unpark();
     while (!this.closed && this.sent < log.end && this.sent - this.parsed < WINDOW_BYTES) {
       if (this.fastForward()) continue;
       if (this.skipTo !== null) return; // waiting for what is in flight before clearing
@@ -182,24 +194,51 @@ export class ScreenView {
     this.pump();
     this.o.onProgress();
     for (const s of this.syncs) if (this.synced(s.end, s.posted)) s.wake();
+    this.scheduleParking();
+  }
+
+  private scheduleParking(): void {
+    clearTimeout(this.parkTimer);
+    const after = this.pool.parkAfterMs;
+    if (this.closed || after <= 0 || this.o.log.end > PARK_MAX_OUTPUT) return;
+    this.parkTimer = setTimeout(() => {
+      const idle = this.sent === this.parsed && this.current && this.rebuilt === null && this.syncs.size === 0;
+      if (idle) this.remote.park();
+    }, after);
+    this.parkTimer.unref();
+  }
+
+  /** Opens the parked screen again and replays the whole output into it at once (it is small). */
+  private unpark(): void {
+    this.remote.unpark();
+    this.restart();
+    // All of it now, not a window at a time: a resize that follows must come after it.
+    while (this.sent < this.answeredUpTo) {
+      const bytes = this.o.log.read(this.sent, Math.min(CHUNK_BYTES, this.answeredUpTo - this.sent));
+      if (bytes.length === 0) break;
+      this.sent += bytes.length;
+      this.write(bytes, false);
+    }
   }
 
   private onReopened(): void {
+    this.restart();
+    this.pump();
+  }
+
+  /** The worker's screen is blank again (just opened): everything it showed is to be sent anew. */
+  private restart(): void {
     this.answeredUpTo = Math.max(this.answeredUpTo, this.sent);
     this.sent = 0;
     this.parsed = 0;
     this.posted = 1;
     this.answered = 0;
     this.skipTo = null;
-    this.rebuilt ??= Promise.withResolvers<void>();
-    if (this.answeredUpTo === 0) {
-      this.rebuilt.resolve();
-      this.rebuilt = null;
-    }
-    this.pump();
+    if (this.answeredUpTo > 0) this.rebuilt ??= Promise.withResolvers<void>();
   }
 
   resize(size: Size): void {
+    if (this.remote.parked) this.unpark();
     this.size_ = size;
     this.posted++;
     this.remote.resize(size);
@@ -223,6 +262,7 @@ export class ScreenView {
   /** A snapshot from the worker, of every byte sent so far; `offset` is the output it reflects. */
   async snapshot(format: SnapshotFormat, scrollback: number): Promise<ScreenPart & Pick<ScreenSnapshot, "offset">> {
     for (;;) {
+      if (this.remote.parked) this.unpark();
       await this.rebuilt?.promise;
       const offset = this.sent;
       try {
@@ -235,6 +275,7 @@ export class ScreenView {
 
   dispose(): void {
     this.closed = true;
+    clearTimeout(this.parkTimer);
     this.remote.dispose();
     this.rebuilt?.resolve();
     for (const s of this.syncs) s.wake();

@@ -26,7 +26,10 @@ interface Slot {
 
 export interface WorkerInfo {
   index: number;
+  /** Screens it holds, parked ones included. */
   screens: number;
+  /** Screens parked: their state kept by their session, their emulator freed until needed. */
+  parked: number;
   restarts: number;
 }
 
@@ -45,6 +48,7 @@ export class ScreenReopened extends Error {
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
   ? new URL("./terminal/screen-worker.ts", import.meta.url)
   : new URL("./screen-worker.ts", import.meta.url);
+export const DEFAULT_PARK_AFTER_MS = 5000;
 /** A worker that dies this soon after it started is restarted after a growing pause, not at once. */
 const EARLY_DEATH_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -55,7 +59,14 @@ export class ScreenPool {
   private readonly byId = new Map<number, RemoteScreen>();
   private closed = false;
 
-  constructor(readonly size = availableParallelism()) {
+  /**
+   * @param parkAfterMs how long a small screen's program must be quiet before the screen is parked
+   *   (session/screen-view.ts); 0: never.
+   */
+  constructor(
+    readonly size = availableParallelism(),
+    readonly parkAfterMs = DEFAULT_PARK_AFTER_MS,
+  ) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.startSlot());
   }
 
@@ -110,7 +121,7 @@ export class ScreenPool {
   }
 
   info(): WorkerInfo[] {
-    return this.slots.map((s, index) => ({ index, screens: s.screens.size, restarts: s.restarts }));
+    return this.slots.map((s, index) => ({ index, screens: s.screens.size, parked: [...s.screens].filter((r) => r.parked).length, restarts: s.restarts }));
   }
 
   /** Ends worker `index` as a crash would (its screens are rebuilt on a fresh one). */
@@ -132,6 +143,8 @@ export class RemoteScreen {
   private nextReq = 1;
   private readonly pending = new Map<number, { resolve: (p: ScreenPart) => void; reject: (e: Error) => void }>();
   private disposed = false;
+  /** Closed in its worker to save memory; `unpark` opens it again, blank. */
+  parked = false;
 
   constructor(
     readonly id: number,
@@ -186,8 +199,23 @@ export class RemoteScreen {
     this.worker = worker;
     for (const p of this.pending.values()) p.reject(new ScreenReopened());
     this.pending.clear();
+    if (this.parked) return;
     this.send({ t: "open", id: this.id, ...this.opening });
     this.owner.onReopened();
+  }
+
+  /** Frees the emulator in the worker; only when nothing is asked of it. */
+  park(): void {
+    if (this.parked || this.pending.size > 0) return;
+    this.send({ t: "close", id: this.id });
+    this.parked = true;
+  }
+
+  /** Opens the screen again, blank at its current size: its owner replays what it showed. */
+  unpark(): void {
+    if (!this.parked) return;
+    this.parked = false;
+    this.send({ t: "open", id: this.id, ...this.opening });
   }
 
   dispose(): void {

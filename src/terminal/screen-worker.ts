@@ -8,6 +8,8 @@ declare const self: Worker;
 
 const screens = new Map<number, { screen: Screen; offset: number; answering: boolean }>();
 const post = (m: FromWorker) => self.postMessage(m);
+const COLLECT_AFTER_MS = 2000;
+let collect: Timer | undefined;
 
 function report(id: number): void {
   const s = screens.get(id);
@@ -59,6 +61,9 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
     case "close":
       screens.get(m.id)?.screen.dispose();
       screens.delete(m.id);
+      // Parked screens are freed in batches: collect once they stop coming, so the memory goes back.
+      clearTimeout(collect);
+      collect = setTimeout(() => Bun.gc(false), COLLECT_AFTER_MS);
       return;
   }
 };

@@ -24,7 +24,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: [
     "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
     "                      every session and exits on SIGTERM or SIGINT",
@@ -33,12 +33,14 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
     "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
     "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
     "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
+    "  --screen-park MS    quiet time after which a session with little output has its screen",
+    "                      parked, freeing its emulator until needed (default 5000; 0: never)",
     "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
     "                      console server's server.pid",
     "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
     "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "pid-file": { kind: "string" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -77,6 +79,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
       debugBuffer,
       screenWorkers: screenWorkers(a),
+      screenParkMs: num(a, "screen-park"),
       pidFile: str(a, "pid-file"),
     });
   },

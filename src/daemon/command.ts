@@ -1,5 +1,6 @@
 // The shape of one method handler: a declarative entry with its params schema. Handlers return a
-// result or throw (an RpcError, or anything: the dispatcher turns it into a reply).
+// result or throw (an RpcError, the session layer's TermdError, or anything: the dispatcher turns
+// it into a reply).
 import type * as v from "valibot";
 import type { MethodName, ResultOf } from "../protocol/methods.ts";
 import type { Daemon } from "./daemon.ts";

@@ -2,7 +2,8 @@
 // validates params against the method's schema, runs the handler, and turns whatever it threw
 // into an error object. Nothing thrown here ever reaches the socket layer.
 import * as v from "valibot";
-import { RpcError, toRpcError, type WireError } from "../protocol/errors.ts";
+import { RpcError, type WireError } from "../protocol/errors.ts";
+import { replyError, wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { RALPH_METHODS } from "../protocol/dialects/ralph.ts";
@@ -11,7 +12,7 @@ type Id = string | number | null;
 export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
 
 export function errorReply(id: Id, err: unknown): Reply {
-  const e = toRpcError(err);
+  const e = replyError(err);
   if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
   return { jsonrpc: "2.0", id, error: e.toWire() };
 }
@@ -78,8 +79,19 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
   throw new RpcError("UNAUTHORIZED", `${method}: this socket serves only its own session`);
 }
 
-/** Validates and runs one native method; what dialects call too. Throws RpcError. */
+/**
+ * Validates and runs one native method; what dialects call too. Throws RpcError (the session
+ * layer's domain errors become theirs here) or, for a fault, whatever was thrown.
+ */
 export async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+  try {
+    return await runMethod(method, params, ctx);
+  } catch (err) {
+    throw wireError(err);
+  }
+}
+
+async function runMethod(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
   const cmd = COMMANDS.get(method) as Command | undefined;
   if (!cmd) {
     // ralph's methods are native aliases on a per-session socket; they map onto native calls.

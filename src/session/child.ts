@@ -7,7 +7,7 @@
 // - Input: what the program has not read yet is bounded; past the bound a writer waits for it to
 //   read (Bun's `drain` says the terminal took everything written), and gives up at its deadline.
 import type { Subprocess, Terminal } from "bun";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import { describeTermios, readControlChars } from "./termios.ts";
 import { parseSignal, signalNumber } from "./signals.ts";
@@ -74,7 +74,7 @@ export class Child {
         },
       });
     } catch (err) {
-      throw new RpcError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
+      throw new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
     }
     this.terminal = this.proc.terminal!;
     this.pid = this.proc.pid;
@@ -106,7 +106,7 @@ export class Child {
 
   /** Writes now, whatever the program left unread (query replies, ^C: a few bytes). */
   write(data: string | Uint8Array): number {
-    if (!this.open) throw new RpcError("SESSION_NOT_RUNNING", "the program has ended");
+    if (!this.open) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
     this.terminal.write(data);
     const n = typeof data === "string" ? Buffer.byteLength(data) : data.length;
     this.unflushed += n;
@@ -122,9 +122,9 @@ export class Child {
     for (let at = 0; at < bytes.length || (at === 0 && bytes.length === 0); ) {
       const piece = bytes.subarray(at, at + INPUT_PIECE);
       while (this.unflushed > 0 && this.unflushed + piece.length > MAX_UNREAD_INPUT) {
-        if (!this.open) throw new RpcError("SESSION_NOT_RUNNING", "the program has ended");
+        if (!this.open) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
         if (!(await this.drained(deadline, signal))) {
-          throw new RpcError("INPUT_NOT_READ", `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`, {
+          throw new TermdError("INPUT_NOT_READ", `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`, {
             unread_bytes: this.unflushed,
             written_bytes: at,
           });

@@ -7,7 +7,7 @@
 // screen is rebuilt from it.
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
@@ -158,7 +158,7 @@ export class Session {
     try {
       isDir = statSync(spec.cwd).isDirectory();
     } catch {}
-    if (!isDir) throw new RpcError("SPAWN_FAILED", `cwd ${spec.cwd} is not a directory`);
+    if (!isDir) throw new TermdError("SPAWN_FAILED", `cwd ${spec.cwd} is not a directory`);
     mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
     const record: SessionRecord = {
       id: spec.id,
@@ -284,7 +284,7 @@ export class Session {
   }
 
   private liveChild(): Child {
-    if (!this.running || !this.child) throw new RpcError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`, { session: this.name });
+    if (!this.running || !this.child) throw new TermdError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`, { session: this.name });
     return this.child;
   }
 
@@ -308,8 +308,8 @@ export class Session {
     try {
       return await child.writeBounded(data, performance.now() + timeoutMs, signal);
     } catch (err) {
-      if (err instanceof RpcError && err.name === "INPUT_NOT_READ") {
-        throw new RpcError("INPUT_NOT_READ", `session ${this.name}: ${err.message} within ${timeoutMs} ms`, { ...err.details, session: this.name });
+      if (err instanceof TermdError && err.code === "INPUT_NOT_READ") {
+        throw new TermdError("INPUT_NOT_READ", `session ${this.name}: ${err.message} within ${timeoutMs} ms`, { ...err.details, session: this.name });
       }
       throw err;
     } finally {

@@ -2,7 +2,7 @@
 // eviction of ended ones after a TTL, and disposal. The only owner of Session objects.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
@@ -62,13 +62,13 @@ export class SessionStore {
   create(p: NonNullable<CreateInput>): Session {
     // A name may not be another session's name or id: lookups try ids first.
     if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
-      throw new RpcError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
+      throw new TermdError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
     }
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {
       if (p.record !== undefined) record = Recorder.open(p.record);
     } catch (err) {
-      throw new RpcError("INVALID_PARAMS", `cannot record to ${p.record}: ${(err as Error).message}`);
+      throw new TermdError("BAD_ARGUMENT", `cannot record to ${p.record}: ${(err as Error).message}`);
     }
     const id = this.newId();
     const name = p.name ?? id;
@@ -110,7 +110,7 @@ export class SessionStore {
   /** By id first, then by name. */
   get(ref: string): Session {
     const s = this.byId.get(ref) ?? this.findByName(ref);
-    if (!s) throw new RpcError("SESSION_NOT_FOUND", `no session ${JSON.stringify(ref)}`, { session: ref });
+    if (!s) throw new TermdError("SESSION_NOT_FOUND", `no session ${JSON.stringify(ref)}`, { session: ref });
     return s;
   }
 

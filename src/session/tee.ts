@@ -3,7 +3,7 @@
 // the program starts, so no byte can come first; closed when the session ends.
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { Session } from "./session.ts";
 
 /** Opens `path` for the copy, creating its folder; INVALID_PARAMS when it cannot. */
@@ -12,7 +12,7 @@ export function openTee(path: string, append = false): number {
     mkdirSync(dirname(path), { recursive: true });
     return openSync(path, append ? "a" : "w", 0o600);
   } catch (err) {
-    throw new RpcError("INVALID_PARAMS", `cannot write log_path ${path}: ${(err as Error).message}`);
+    throw new TermdError("BAD_ARGUMENT", `cannot write log_path ${path}: ${(err as Error).message}`);
   }
 }
 

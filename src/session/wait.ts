@@ -2,7 +2,7 @@
 // the timeout. All the waits on one session are checked together, once per screen update, against
 // the one mirrored screen (screen-view.ts): thousands of waiters cost about what one does, and a
 // pending wait costs nothing while nothing happens.
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
 import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
@@ -18,7 +18,7 @@ export function compileRegex(src: string): LinePattern {
   try {
     re = RE2JS.compile(src);
   } catch (err) {
-    throw new RpcError("INVALID_PARAMS", `invalid regex (RE2 syntax): ${(err as Error).message}`);
+    throw new TermdError("BAD_ARGUMENT", `invalid regex (RE2 syntax): ${(err as Error).message}`);
   }
   return {
     match(line) {

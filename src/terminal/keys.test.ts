@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "./errors.ts";
 import { encodeKey, encodeKeys } from "./keys.ts";
 
 const normal = { applicationCursor: false };
@@ -125,21 +125,21 @@ describe("application cursor keys mode", () => {
 });
 
 describe("unknown tokens", () => {
-  test("an unknown key name throws INVALID_PARAMS naming the token", () => {
+  test("an unknown key name throws BAD_ARGUMENT naming the token", () => {
     let err: unknown;
     try {
       key("Hyper+Frobnicate");
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(RpcError);
-    expect((err as RpcError).name).toBe("INVALID_PARAMS");
-    expect((err as RpcError).message).toContain("Hyper+Frobnicate");
-    expect((err as RpcError).details).toEqual({ token: "Hyper+Frobnicate" });
+    expect(err).toBeInstanceOf(TermdError);
+    expect((err as TermdError).code).toBe("BAD_ARGUMENT");
+    expect((err as TermdError).message).toContain("Hyper+Frobnicate");
+    expect((err as TermdError).details).toEqual({ token: "Hyper+Frobnicate" });
   });
 
   test("an empty token is refused", () => {
-    expect(() => key("")).toThrow(RpcError);
+    expect(() => key("")).toThrow(TermdError);
   });
 
   test("one unknown token in a list fails the whole list", () => {

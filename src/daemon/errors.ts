@@ -1,0 +1,30 @@
+// The one place where what the session and terminal layers throw (TermdError, a domain error)
+// becomes a wire error (RpcError). dispatch.ts's run() passes every error through here, so native
+// replies and the dialects, which call native methods through run(), see only RpcErrors.
+import { RpcError, toRpcError, type ErrorName } from "../protocol/errors.ts";
+import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
+
+/** Each domain code's wire error name (and so its number, protocol/errors.ts's APP_CODES). */
+const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
+  SESSION_NOT_FOUND: "SESSION_NOT_FOUND",
+  SESSION_NOT_RUNNING: "SESSION_NOT_RUNNING",
+  NAME_TAKEN: "NAME_TAKEN",
+  SPAWN_FAILED: "SPAWN_FAILED",
+  NOT_A_SHELL: "NOT_A_SHELL",
+  SESSION_BUSY: "SESSION_BUSY",
+  INPUT_NOT_READ: "INPUT_NOT_READ",
+  BAD_ARGUMENT: "INVALID_PARAMS",
+};
+
+/** A TermdError as its RpcError (same message and details); anything else is returned as it is. */
+export function wireError(err: unknown): unknown {
+  if (!(err instanceof TermdError)) return err;
+  const e = new RpcError(WIRE_NAME[err.code], err.message, err.details);
+  e.stack = err.stack;
+  return e;
+}
+
+/** Whatever was thrown, as the RpcError its reply carries (unknown errors: INTERNAL_ERROR). */
+export function replyError(err: unknown): RpcError {
+  return toRpcError(wireError(err));
+}

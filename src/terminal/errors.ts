@@ -1,0 +1,34 @@
+// What the terminal and session layers throw when a request cannot be served: a domain error
+// with a code from a closed list, a readable message, and details that say which thing it was
+// about. These layers know nothing of the wire; the daemon's errors.ts is the one place that turns
+// a TermdError into a protocol error (each code maps to one wire error name).
+
+export type TermdErrorCode =
+  /** No session has that id or name. */
+  | "SESSION_NOT_FOUND"
+  /** The session's program has ended (or never started): it takes no input, signals or resizes. */
+  | "SESSION_NOT_RUNNING"
+  /** Another session has that name already. */
+  | "NAME_TAKEN"
+  /** The program could not be started (no such command, a cwd that is not a directory). */
+  | "SPAWN_FAILED"
+  /** exec.run on a session whose program is not an interactive POSIX shell. */
+  | "NOT_A_SHELL"
+  /** The shell is already running a command, or has a job in the foreground. */
+  | "SESSION_BUSY"
+  /** The program has not read what it was sent (its unread input is bounded). */
+  | "INPUT_NOT_READ"
+  /** An argument is well-formed but means nothing here: a key token, a signal, a regex, a path. */
+  | "BAD_ARGUMENT";
+
+export class TermdError extends Error {
+  override readonly name = "TermdError";
+
+  constructor(
+    readonly code: TermdErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}

@@ -93,9 +93,12 @@ export class ScreenView {
     return this.size_;
   }
 
-  /** Has the screen parsed every byte the program wrote? */
+  /**
+   * Has the screen parsed every byte the program wrote, and every resize? (Not before the worker
+   * first reported: until then the mirror is a blank placeholder, not the screen.)
+   */
   get current(): boolean {
-    return this.parsed >= this.o.log.end;
+    return this.synced(this.o.log.end, this.posted);
   }
 
   /** Output written but not yet on the screen that a fast-forward cannot skip. */

@@ -12,7 +12,7 @@ import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } 
 import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import { VtTap, type TapEvent } from "../terminal/vt-tap.ts";
+import { VtTap, type Mark, type TapEvent } from "../terminal/vt-tap.ts";
 import { Child } from "./child.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
@@ -94,7 +94,7 @@ export class Session {
   signal: string | null = null;
   error: string | null = null;
   /** The session's own socket, when the daemon gave it one. */
-  socketPath: string | null = null;
+  private socketPath: string | null = null;
   /** Set while exec.run runs a command in this shell (src/session/exec.ts). */
   busy = false;
   readonly output: OutputLog;
@@ -315,6 +315,21 @@ export class Session {
     } finally {
       this.emit({ type: "input", data });
     }
+  }
+
+  /** Records the socket the daemon opened for this session (shown in its info). */
+  setSocket(path: string): void {
+    this.socketPath = path;
+  }
+
+  /** The sequences the tap met that nobody implements (oldest first); `clear` empties the log in the same step. */
+  unhandled(clear = false): ReturnType<VtTap["unhandled"]> {
+    return this.tap.unhandled(clear);
+  }
+
+  /** The last shell-integration marks (OSC 133), oldest first. */
+  get marks(): Mark[] {
+    return [...this.tap.marks];
   }
 
   /** The PTY's termios; null once it closed. */

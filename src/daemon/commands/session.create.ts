@@ -23,7 +23,7 @@ export default command({
     if (p.socket !== undefined) {
       try {
         await daemon.openSessionSocket(s.id, p.socket, { dialect: p.socket_dialect, cleanup: p.socket_cleanup });
-        s.socketPath = p.socket;
+        s.setSocket(p.socket);
       } catch (err) {
         stopTee();
         daemon.store.remove(s);

@@ -1,23 +1,24 @@
 // Which escape sequences somebody implements: @xterm/headless 6.0 (the handlers its InputHandler
-// registers, src/common/InputHandler.ts) or termd itself (the vt tap and the query answers in
-// screen.ts). A sequence in neither list goes to the session's unhandled-sequence log, so
-// `printf '\e[?9999h'` shows up there and SGR colours do not.
+// registers, src/common/InputHandler.ts) or termd itself (the vt tap, and the queries of
+// queries.ts, whose table adds its identifiers here). A sequence in neither list goes to the
+// session's unhandled-sequence log, so `printf '\e[?9999h'` shows up there and SGR colours do not.
 //
 // Granularity follows xterm's own dispatch: a registered CSI counts as implemented whatever its
 // parameters (xterm ignores what it does not know inside SGR, DSR, window ops), except SM/RM and
 // DECSET/DECRST, whose every mode number is checked, since "which mode" is the point of them.
 import type { Params } from "../vt/index.ts";
+import { queryIds } from "./queries.ts";
 
-/** CSI identifiers as private marker + intermediates + final. */
+/** CSI identifiers as private marker + intermediates + final; the queries come from their table. */
 const XTERM_CSI = new Set([
-  ..."@ABCDEFGHIJKLMPSTXZ`abcdefghlmnrstu",
-  " @", " A", " q", "!p", '"q', "$p", "'}", "'~",
-  "?J", "?K", "?h", "?l", "?n", "?$p",
-  ">c",
+  ..."@ABCDEFGHIJKLMPSTXZ`abdefghlmrstu",
+  " @", " A", " q", "!p", '"q', "'}", "'~",
+  "?J", "?K", "?h", "?l",
+  ...queryIds("csi", "xterm"),
 ]);
 
-/** termd's own: the kitty keyboard stack and query, XTVERSION. */
-const TERMD_CSI = new Set([">u", "<u", "=u", "?u", ">q"]);
+/** termd's own: the kitty keyboard stack, and the queries the Screen answers itself. */
+const TERMD_CSI = new Set([">u", "<u", "=u", ...queryIds("csi", "screen")]);
 
 /** SM / RM (CSI Pm h / l): insert mode and automatic newline. */
 const XTERM_ANSI_MODES = new Set([4, 20]);
@@ -30,12 +31,13 @@ const XTERM_DEC_MODES = new Set([
 /** Character sets xterm.js can designate (data/Charsets.ts). */
 const CHARSETS = "0AB4C5RQKYE6ZH7=";
 
-/** OSC numbers: xterm's title, colour and hyperlink commands; termd's cwd and shell marks. */
+/** OSC numbers: xterm's title, colour and hyperlink commands; termd's cwd, shell marks, and the
+ * colour queries. */
 const XTERM_OSC = new Set([0, 1, 2, 4, 8, 10, 11, 12, 104, 110, 111, 112]);
-const TERMD_OSC = new Set([7, 133, 633]);
+const TERMD_OSC = new Set([7, 133, 633, ...queryIds("osc").map(Number)]);
 
-/** DCS identifiers: DECRQSS only. */
-const XTERM_DCS = new Set(["$q"]);
+/** DCS identifiers: xterm's only one is a query (DECRQSS). */
+const XTERM_DCS = new Set(queryIds("dcs", "xterm"));
 
 /** Called for every CSI the program writes, so it allocates nothing for the common ones. */
 export function csiImplemented(marker: string, intermediates: string, final: string, params: Params): boolean {

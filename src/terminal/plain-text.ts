@@ -1,16 +1,25 @@
-// Terminal output as plain text: what `termd logs` prints without --raw. The vt parser drops
-// every escape sequence (so colours, cursor moves and titles vanish whole, even split across
-// chunks); printable text, tabs and line ends remain. CR LF becomes LF, and a lone CR (a progress
-// bar redrawing its line) becomes LF too, so each state of the line stays readable.
+// Terminal output as plain text: what `termd logs` prints without --raw, and the lines ralph's
+// subscribers get. The vt parser drops every escape sequence (so colours, cursor moves and titles
+// vanish whole, even split across chunks); printable text, tabs and line ends remain. CR LF
+// becomes LF, and a lone CR (a progress bar redrawing its line) becomes LF too, so each state of
+// the line stays readable. TextPerformer is the rule itself: the session's vt tap drives it from
+// its own parse of the live stream; PlainText gives it a parser of its own for stored bytes.
 import { NoopPerformer, Parser, codepointsToString } from "../vt/index.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
 const TAB = 0x09;
 
-class TextPerformer extends NoopPerformer {
+export class TextPerformer extends NoopPerformer {
   out = "";
   pendingCr = false;
+
+  /** The text made so far; a trailing CR stays held back until the next byte shows what it was. */
+  take(): string {
+    const text = this.out;
+    this.out = "";
+    return text;
+  }
 
   private flushCr(): void {
     if (this.pendingCr) this.out += "\n";
@@ -44,9 +53,7 @@ export class PlainText {
   /** The text of `chunk`; a trailing CR is held back until the next byte shows what it was. */
   push(chunk: Uint8Array): string {
     this.parser.parse(chunk);
-    const text = this.performer.out;
-    this.performer.out = "";
-    return text;
+    return this.performer.take();
   }
 
   /** What is still held back at the end of the stream. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { MAX_QUERY_BYTES } from "./queries.ts";
 import { QueryFilter } from "./query-filter.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -22,6 +23,7 @@ describe("queries the daemon answers are removed", () => {
   test.each([
     ["DA1", "\x1b[c"],
     ["DA1 with 0", "\x1b[0c"],
+    ["DA1 with 0 written twice (xterm reads 0)", "\x1b[00c"],
     ["DA2", "\x1b[>c"],
     ["DA2 with 0", "\x1b[>0c"],
     ["DSR", "\x1b[5n"],
@@ -43,6 +45,10 @@ describe("queries the daemon answers are removed", () => {
 
   test("several queries in a row, between text, all go", () => {
     expect(filtered("x\x1b[>q\x1b[?u\x1b]11;?\x1b\\\x1b[c y")).toBe("x y");
+  });
+
+  test("a C0 control inside a colour query goes with it: a terminal ignores it there and answers", () => {
+    expect(filtered("a\x1b]11;\r?\x07b")).toBe("ab");
   });
 
   test("a colour query ended by a new sequence instead of ST goes, and the new sequence stays", () => {
@@ -102,11 +108,16 @@ describe("everything else passes unchanged", () => {
 });
 
 describe("limits", () => {
-  test("a CSI as long as the limit is still decided, one byte longer passes, whole or split", () => {
-    // 14 bytes between ESC [ and the final fill MAX_CSI (16 with ESC [): still a query.
-    expect(filtered(`\x1b[?${"0".repeat(11)}6$pX`)).toBe("X");
-    const longer = `\x1b[?${"0".repeat(12)}6$pX`;
+  test("a query as long as MAX_QUERY_BYTES is still cut, one byte longer passes, whole or split", () => {
+    // ESC [ ? and 6 $ p around the zeros.
+    const zeros = MAX_QUERY_BYTES - 6;
+    expect(filtered(`\x1b[?${"0".repeat(zeros)}6$pX`)).toBe("X");
+    const longer = `\x1b[?${"0".repeat(zeros + 1)}6$pX`;
     expect(filtered(longer)).toBe(longer);
+    // A string query counts with its ST, whatever follows its ESC: ESC P $ q, the payload, ST.
+    const dcs = (n: number) => `\x1bP$q${" ".repeat(n)}m\x1b\\X`;
+    expect(filtered(dcs(MAX_QUERY_BYTES - 7))).toBe("X");
+    expect(filtered(dcs(MAX_QUERY_BYTES - 6))).toBe(dcs(MAX_QUERY_BYTES - 6));
   });
 
   test("random bytes come out the same however they are chunked, and nothing throws", () => {

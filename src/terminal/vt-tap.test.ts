@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { plainText } from "./plain-text.ts";
+import { MAX_QUERY_BYTES } from "./queries.ts";
 import { readable, VtTap, defaultModes, type TapEvent } from "./vt-tap.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
+
+const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** Feeds `input` whole to one tap and byte by byte to another: both must end equal. */
 function tap(input: string, opts: { debugBuffer?: number } = {}) {
@@ -15,8 +19,10 @@ function tap(input: string, opts: { debugBuffer?: number } = {}) {
   expect(strip(byByteEvents)).toEqual(strip(events));
   expect(b.modes).toEqual(t.modes);
   expect(b.unhandled()).toEqual(t.unhandled());
-  expect([b.title, b.cwd, b.bells, b.lastExitCode]).toEqual([t.title, t.cwd, t.bells, t.lastExitCode]);
-  return { t, events };
+  expect([b.title, b.cwd, b.bells, b.lastExitCode, b.end]).toEqual([t.title, t.cwd, t.bells, t.lastExitCode, t.end]);
+  expect(dec(b.queries.cut(enc(input), 0))).toBe(dec(t.queries.cut(enc(input), 0)));
+  expect(b.queryHold).toBe(t.queryHold);
+  return { t, events, cut: dec(t.queries.cut(enc(input), 0)) };
 }
 
 describe("modes", () => {
@@ -115,6 +121,23 @@ describe("title, cwd, marks, bell", () => {
     expect(t2.marks[1]!.exit_code).toBeNull();
   });
 
+  test("a mark event tells the offset just past the mark, past ST's two bytes when ST ended it", () => {
+    const { events } = tap("ab\x1b]133;A\x07\x1b]133;B\x1b\\");
+    expect(events.map((e) => (e.type === "mark" ? [e.mark.kind, e.end] : null))).toEqual([
+      ["A", 10],
+      ["B", 19],
+    ]);
+  });
+
+  test("exec's done mark gives its status, nonce and end, and is neither a shell mark nor an exit code", () => {
+    const { t, events } = tap("out\r\n\x1b]133;termd-done;-3;ab12\x07$ ");
+    expect(events).toEqual([{ type: "done_mark", status: -3, nonce: "ab12", end: 30 }]);
+    expect(t.marks).toEqual([]);
+    expect(t.lastExitCode).toBeNull();
+    // Only the exact form counts.
+    expect(tap("\x1b]133;termd-done;x;ab12\x07\x1b]133;termd-done;1\x07\x1b]633;termd-done;1;n\x07").events).toEqual([]);
+  });
+
   test("VS Code's OSC 633 gives marks and the directory", () => {
     const { t } = tap("\x1b]633;P;Cwd=/work\x07\x1b]633;D;7\x07");
     expect(t.cwd).toBe("/work");
@@ -133,6 +156,103 @@ describe("title, cwd, marks, bell", () => {
       { type: "bell", count: 2 },
       { type: "bell", count: 3 },
     ]);
+  });
+});
+
+describe("the queries termd answers", () => {
+  test("each one's bytes are recorded, and cutting them leaves the rest in order", () => {
+    const { cut } = tap("a\x1b[c\x1b[1mb\x1b[>0c\x1b[6n\x1b[?6n\x1b[?2026$p\x1b[4$p\x1b[>q\x1b[?u\x1b]11;?\x07\x1b]10;?;?\x1b\\\x1bP$qm\x1b\\c");
+    expect(cut).toBe("a\x1b[1mbc");
+  });
+
+  test("sequences that look alike but ask nothing stay", () => {
+    const s = "\x1b[1c\x1b[=c\x1b[>1u\x1b[u\x1b]11;#000\x07\x1b]4;1;?\x07\x1bP+q544e\x1b\\\x1b[3n";
+    expect(tap(s).cut).toBe(s);
+  });
+
+  test("a C0 control inside a CSI query stays, as a terminal executes it there", () => {
+    expect(tap("\x1b[6\r\nn.").cut).toBe("\r\n.");
+  });
+
+  test("a colour query ended by a new sequence goes; the new sequence stays", () => {
+    expect(tap("\x1b]11;?\x1b[1mB").cut).toBe("\x1b[1mB");
+  });
+
+  test("a sequence that may still be a query holds output back from its ESC; once decided, nothing is held", () => {
+    const t = new VtTap();
+    t.feed(enc("ab\x1b["));
+    expect(t.queryHold).toBe(2);
+    t.feed(enc("6"));
+    expect(t.queryHold).toBe(2);
+    t.feed(enc("nxy\x1b]11;?\x1b"));
+    // The OSC is decided; the ESC may be ST's.
+    expect(t.queryHold).toBe(14);
+    t.feed(enc("\\z"));
+    expect(t.queryHold).toBeNull();
+    expect(dec(t.queries.cut(enc("ab\x1b[6nxy\x1b]11;?\x1b\\z"), 0))).toBe("abxyz");
+  });
+
+  test(`an unfinished sequence is held for at most MAX_QUERY_BYTES (${MAX_QUERY_BYTES}); an image OSC is not`, () => {
+    const t = new VtTap();
+    // ESC ] 1337;File= is 12 bytes.
+    t.feed(enc(`\x1b]1337;File=${"x".repeat(MAX_QUERY_BYTES - 13)}`));
+    expect(t.queryHold).toBe(0);
+    t.feed(enc("x"));
+    expect(t.queryHold).toBeNull();
+    const s = new VtTap();
+    s.feed(enc("\x1b[38;5;1m\x1bP+q"));
+    expect(s.queryHold).toBeNull();
+  });
+
+  test("feed(data, at) starts the offsets at `at`: a session restored from the end of its log", () => {
+    const t = new VtTap();
+    t.feed(enc("\x1b[c!"), 1000);
+    expect(t.end).toBe(1004);
+    expect(t.queries.completeFrom).toBe(1000);
+    expect(dec(t.queries.cut(enc("\x1b[c!"), 1000))).toBe("!");
+  });
+
+  test("plain chunks the tap skips still count", () => {
+    const t = new VtTap();
+    t.feed(enc("plain text"));
+    t.feed(enc("\x1b[5n"));
+    expect(t.end).toBe(14);
+    expect(dec(t.queries.cut(enc("plain text\x1b[5n"), 0))).toBe("plain text");
+  });
+});
+
+describe("plain text", () => {
+  test("nothing is made until somebody wants it, and nothing after the last one lets go", () => {
+    const events: TapEvent[] = [];
+    const t = new VtTap({ onEvent: (e) => events.push(e) });
+    t.feed(enc("before\r\n"));
+    const release = t.wantText();
+    const again = t.wantText();
+    t.feed(enc("\x1b[1mbold\x1b[0m\tx\r\n"));
+    release();
+    release();
+    t.feed(enc("still\r\n"));
+    again();
+    t.feed(enc("after\r\n"));
+    expect(events).toEqual([
+      { type: "text", from: 8, to: 24, text: "bold\tx\n" },
+      { type: "text", from: 24, to: 31, text: "still\n" },
+    ]);
+  });
+
+  test("text made byte by byte is the text made whole, and what termd logs prints", () => {
+    const input = "\x1b]2;t\x07\x1b[38;2;1;2;3mé\x1b[0m line\r\n10%\r20%\r\nnext\r";
+    const text = (chunks: Uint8Array[]) => {
+      let out = "";
+      const t = new VtTap({ onEvent: (e) => e.type === "text" && (out += e.text) });
+      t.wantText();
+      for (const c of chunks) t.feed(c);
+      return out;
+    };
+    const bytes = enc(input);
+    const whole = text([bytes]);
+    expect(text([...bytes].map((b) => new Uint8Array([b])))).toBe(whole);
+    expect(whole + "\n").toBe(plainText(bytes));
   });
 });
 

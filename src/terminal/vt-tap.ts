@@ -1,10 +1,14 @@
 // The session's vt tap: the byte-level parser (src/vt) fed every output chunk before anything
-// else sees it, keeping what xterm.js does not expose or what termd owns: the modes an app turned
-// on (cursor keys, alternate screen, mouse, focus, bracketed paste, synchronized output, the kitty
-// keyboard flags), the title (OSC 0/2 and the CSI 22/23 t stack), the current directory (OSC 7),
-// shell-integration marks (OSC 133, and VS Code's 633), bells, and the log of sequences nobody
-// implements (seeds/interminai-protocol.md's DEBUG). It answers no queries: the Screen does, in
-// stream order with xterm's own replies.
+// else sees it, and the one parse of the live stream: what else needs meaning takes it from here.
+// It keeps what xterm.js does not expose or what termd owns: the modes an app turned on (cursor
+// keys, alternate screen, mouse, focus, bracketed paste, synchronized output, the kitty keyboard
+// flags), the title (OSC 0/2 and the CSI 22/23 t stack), the current directory (OSC 7),
+// shell-integration marks (OSC 133, and VS Code's 633) with exec's own done mark, bells, where the
+// queries termd answers are (query-ranges.ts, for the attach stream), plain text while somebody
+// wants it (ralph's lines), and the log of sequences nobody implements
+// (seeds/interminai-protocol.md's DEBUG). It answers no queries: the Screen does, in stream order
+// with xterm's own replies. It counts the bytes it is fed, so what it reports carries stream
+// offsets; `feed(data, at)` tells it where a stream it joins late starts.
 //
 // Unhandled sequences are logged as rebuilt from what the parser reported, not as the raw bytes:
 // a parameter written "01" comes back "1", and a DCS payload is cut at MAX_DCS_LOGGED bytes.
@@ -12,6 +16,8 @@ import type { Modes } from "../protocol/schemas.ts";
 import { NoopPerformer, OMITTED, Parser, ParserState, type Params } from "../vt/index.ts";
 import { csiImplemented, dcsImplemented, escImplemented, oscImplemented } from "./implemented.ts";
 import { KittyKeyboard } from "./kitty.ts";
+import { TextPerformer } from "./plain-text.ts";
+import { QueryRanges, QueryRecorder } from "./query-ranges.ts";
 
 export const DEFAULT_DEBUG_BUFFER = 10;
 /** Shell-integration marks kept, newest last. */
@@ -39,8 +45,13 @@ export type TapEvent =
   | { type: "title"; title: string }
   | { type: "cwd"; cwd: string }
   | { type: "bell"; count: number }
-  | { type: "mark"; mark: Mark }
-  | { type: "mode"; mode: keyof Modes; value: Modes[keyof Modes] };
+  /** `end`: the stream offset just past the mark (past ESC \ when ST ended it). */
+  | { type: "mark"; mark: Mark; end: number }
+  /** exec.run's mark, OSC 133 ; termd-done ; STATUS ; NONCE (session/exec.ts): kept out of `marks`. */
+  | { type: "done_mark"; status: number; nonce: string; end: number }
+  | { type: "mode"; mode: keyof Modes; value: Modes[keyof Modes] }
+  /** The plain text (plain-text.ts) of output [from, to), while somebody wants it (wantText). */
+  | { type: "text"; from: number; to: number; text: string };
 
 export function defaultModes(): Modes {
   return {
@@ -151,6 +162,12 @@ export interface TapOptions {
 
 export class VtTap extends NoopPerformer {
   private readonly parser = new Parser(this);
+  /** Where the queries termd answers are in the output, for the attach stream. */
+  readonly queries = new QueryRanges();
+  private readonly recorder = new QueryRecorder(this.parser, this.queries);
+  /** Makes plain text while anyone wants it. */
+  private text: TextPerformer | null = null;
+  private textWanted = 0;
   private readonly state: Modes = defaultModes();
   private readonly kitty = new KittyKeyboard();
   private readonly log: UnhandledLog;
@@ -170,15 +187,36 @@ export class VtTap extends NoopPerformer {
     this.log = new UnhandledLog(opts.debugBuffer ?? DEFAULT_DEBUG_BUFFER);
   }
 
-  feed(data: Uint8Array): void {
-    // Plain text changes nothing the tap keeps (no mode, title, mark or bell can start without ESC
-    // or BEL, and the parser gives no meaning to C1 bytes): skip the parse when the parser stands
-    // in GROUND. A `cat` of a big file then costs two native scans instead of a parse.
-    if (this.parser.state === ParserState.GROUND && data.indexOf(0x1b) < 0 && data.indexOf(0x07) < 0) return;
+  /** Stream offset just past the last byte fed. */
+  get end(): number {
+    return this.parser.offset;
+  }
+
+  /**
+   * Parses the next chunk of output; `at` is its stream offset when that is not where the last
+   * chunk ended (a session restored from the end of its log). The queries before a jump count as
+   * unknown, and a sequence open before it is forgotten.
+   */
+  feed(data: Uint8Array, at = this.parser.offset): void {
+    if (at !== this.parser.offset) {
+      this.parser.reset();
+      this.parser.offset = at;
+      this.queries.restart(at);
+    }
+    const from = at;
+    // Plain text changes nothing the tap keeps (no mode, title, mark, bell or query can start
+    // without ESC or BEL, and the parser gives no meaning to C1 bytes): skip the parse when the
+    // parser stands in GROUND, unless text is wanted. A `cat` of a big file then costs two native
+    // scans instead of a parse.
+    if (this.text === null && this.parser.state === ParserState.GROUND && data.indexOf(0x1b) < 0 && data.indexOf(0x07) < 0) {
+      this.parser.offset += data.length;
+      return;
+    }
     const bells = this.bells;
     this.parser.parse(data);
     // One bell event per chunk however many it rang: `yes $'\a'` must not flood subscribers.
     if (this.bells !== bells) this.pending.push({ type: "bell", count: this.bells });
+    if (this.text) this.pending.push({ type: "text", from, to: this.parser.offset, text: this.text.take() });
     if (this.pending.length === 0) return;
     // Events wait until the parser is done with the chunk: a listener must not run inside it.
     const events = this.pending.splice(0);
@@ -187,6 +225,28 @@ export class VtTap extends NoopPerformer {
 
   get modes(): Modes {
     return { ...this.state };
+  }
+
+  /**
+   * Where output has to stop for an attached terminal that gets the queries cut out: the start of
+   * a sequence read so far that may still turn out to be a query; null when all is decided.
+   */
+  get queryHold(): number | null {
+    return this.recorder.holdFrom();
+  }
+
+  /**
+   * Text events from the next chunk on, until the returned release is called (by every taker).
+   * Text is made during the tap's own parse, so it costs nothing while nobody wants it.
+   */
+  wantText(): () => void {
+    if (this.textWanted++ === 0) this.text = new TextPerformer();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.textWanted === 0) this.text = null;
+    };
   }
 
   unhandled(clear = false): { unhandled: UnhandledSequence[]; dropped: number } {
@@ -204,13 +264,20 @@ export class VtTap extends NoopPerformer {
     this.setMode("kitty_keyboard", this.kitty.flags(this.state.alternate));
   }
 
+  override print(codes: Uint32Array, start: number, end: number): void {
+    this.text?.print(codes, start, end);
+  }
+
   override execute(code: number): void {
     if (code === 0x07) this.bells++;
+    this.recorder.execute();
+    this.text?.execute(code);
   }
 
   override csi(params: Params, intermediates: string, final: string, marker: string): void {
     // SGR first: by far the most frequent sequence, and nothing to track.
     if (final === "m" && marker === "" && intermediates === "") return;
+    this.recorder.csi(params, intermediates, final, marker);
     if (!csiImplemented(marker, intermediates, final, params)) {
       this.log.add(`\x1b[${marker}${paramText(params)}${intermediates}${final}`);
     }
@@ -263,6 +330,7 @@ export class VtTap extends NoopPerformer {
   }
 
   override esc(intermediates: string, final: string): void {
+    this.recorder.esc(intermediates, final);
     if (!escImplemented(intermediates, final)) this.log.add(`\x1b${intermediates}${final}`);
     if (intermediates !== "") return;
     if (final === "=") this.setMode("application_keypad", true);
@@ -277,6 +345,7 @@ export class VtTap extends NoopPerformer {
   }
 
   override osc(data: string, bellTerminated: boolean): void {
+    this.recorder.osc(data, bellTerminated);
     const semi = data.indexOf(";");
     const idText = semi >= 0 ? data.slice(0, semi) : data;
     const id = /^\d+$/.test(idText) ? Number(idText) : NaN;
@@ -287,7 +356,7 @@ export class VtTap extends NoopPerformer {
     }
     if (id === 0 || id === 2) this.setTitle(arg);
     else if (id === 7) this.setCwd(arg);
-    else if (id === 133 || id === 633) this.shellMark(arg);
+    else if (id === 133 || id === 633) this.shellMark(id, arg, this.parser.position + (bellTerminated ? 1 : 2));
   }
 
   private setTitle(title: string): void {
@@ -309,11 +378,17 @@ export class VtTap extends NoopPerformer {
     this.pending.push({ type: "cwd", cwd: path });
   }
 
-  /** OSC 133 ; A|B|C|D[;status][;key=value…] (633 also sends P;Cwd=… for the directory). */
-  private shellMark(arg: string): void {
+  /** OSC 133 ; A|B|C|D[;status][;key=value…] (633 also sends P;Cwd=… for the directory), and
+   * exec's 133 ; termd-done ; STATUS ; NONCE. `end` is the offset just past the mark. */
+  private shellMark(id: number, arg: string, end: number): void {
     const parts = arg.split(";");
     const kind = parts[0];
     if (kind === "P" && parts[1]?.startsWith("Cwd=")) return this.setCwd(parts[1].slice(4));
+    if (kind === "termd-done" && id === 133) {
+      const [, status, nonce] = parts;
+      if (parts.length === 3 && /^-?\d+$/.test(status!)) this.pending.push({ type: "done_mark", status: Number(status), nonce: nonce!, end });
+      return;
+    }
     if (kind !== "A" && kind !== "B" && kind !== "C" && kind !== "D") return;
     const mark: Mark = { kind, time: new Date().toISOString() };
     if (kind === "D") {
@@ -323,10 +398,11 @@ export class VtTap extends NoopPerformer {
     }
     this.marks.push(mark);
     if (this.marks.length > MAX_MARKS) this.marks.shift();
-    this.pending.push({ type: "mark", mark });
+    this.pending.push({ type: "mark", mark, end });
   }
 
   override dcsHook(params: Params, intermediates: string, final: string, marker: string): void {
+    this.recorder.dcsHook(params, intermediates, final, marker);
     this.dcs = dcsImplemented(marker, intermediates, final)
       ? null
       : { head: `\x1bP${marker}${paramText(params)}${intermediates}${final}`, payload: [], size: 0 };
@@ -340,6 +416,7 @@ export class VtTap extends NoopPerformer {
   }
 
   override dcsUnhook(cancelled: boolean): void {
+    this.recorder.dcsUnhook(cancelled);
     const d = this.dcs;
     this.dcs = null;
     if (!d) return;

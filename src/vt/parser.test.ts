@@ -599,6 +599,74 @@ describe("SOS_PM_APC_STRING", () => {
   });
 });
 
+describe("stream offsets", () => {
+  /** Each dispatch as [what, sequenceStart, position], fed in `chunks`, some of which are
+   * skipped as a caller that knows them to be plain text would (offset moved on by hand). */
+  function positions(chunks: string[], skip: (chunk: string) => boolean = () => false): [string, number, number][] {
+    const out: [string, number, number][] = [];
+    class At extends NoopPerformer {
+      override execute(code: number): void {
+        out.push([`execute ${code}`, parser.sequenceStart, parser.position]);
+      }
+      override csi(_p: Params, _i: string, final: string): void {
+        out.push([`csi ${final}`, parser.sequenceStart, parser.position]);
+      }
+      override esc(_i: string, final: string): void {
+        out.push([`esc ${final}`, parser.sequenceStart, parser.position]);
+      }
+      override osc(data: string): void {
+        out.push([`osc ${data}`, parser.sequenceStart, parser.position]);
+      }
+      override dcsUnhook(cancelled: boolean): void {
+        out.push([`unhook ${cancelled}`, parser.sequenceStart, parser.position]);
+      }
+    }
+    const parser = new Parser(new At());
+    for (const c of chunks) {
+      const data = enc.encode(c);
+      if (skip(c)) parser.offset += data.length;
+      else parser.parse(data);
+    }
+    return out;
+  }
+
+  const input = `ab${CSI}6n\r${OSC}10;?\x07x${OSC}2;t${ST}${DCS}$qm${ST}${CSI}1\r2H`;
+  const expected: [string, number, number][] = [
+    ["csi n", 2, 5],
+    ["execute 13", -1, 6],
+    ["osc 10;?", 7, 13],
+    ["osc 2;t", 15, 20],
+    ["esc \\", 20, 21],
+    ["unhook false", 22, 27],
+    ["esc \\", 27, 28],
+    ["execute 13", 29, 32],
+    ["csi H", 29, 34],
+  ];
+
+  test("position is the byte that caused a call, sequenceStart the ESC that began its sequence", () => {
+    expect(positions([input])).toEqual(expected);
+  });
+
+  test("offsets are the same whole, byte by byte and split at every point", () => {
+    const bytesOf = [...enc.encode(input)].map((b) => String.fromCharCode(b));
+    expect(positions(bytesOf)).toEqual(expected);
+    for (let cut = 1; cut < input.length; cut++) expect(positions([input.slice(0, cut), input.slice(cut)])).toEqual(expected);
+  });
+
+  test("bytes a caller skips by moving offset on still count", () => {
+    expect(positions(["plain ", `${CSI}c`], (c) => !c.includes(ESC))).toEqual([["csi c", 6, 8]]);
+  });
+
+  test("reset() ends the sequence in progress", () => {
+    const parser = new Parser(new NoopPerformer());
+    parser.parse(enc.encode(`x${CSI}1`));
+    expect(parser.sequenceStart).toBe(1);
+    parser.reset();
+    expect(parser.sequenceStart).toBe(-1);
+    expect(parser.offset).toBe(4);
+  });
+});
+
 describe("the parser as a whole", () => {
   test("parse(data, start, end) reads only that range", () => {
     const recorder = new Recorder();

@@ -23,6 +23,9 @@
 //   Parameter values saturate at MAX_PARAM_VALUE. Nothing throws.
 // - print, put and osc_put handle runs, not single bytes: GROUND scans printable bytes in a tight
 //   loop and makes one print call per run (the hot path), dcsPut gets whole slices of the input.
+// - It counts the bytes of the stream (`offset`), so a performer can ask inside a call where the
+//   sequence began (`sequenceStart`) and which byte ended it (`position`): a performer that cuts
+//   sequences out of the stream, or tells where a mark ends, needs no second scan of its own.
 import {
   ParserAction as A,
   MAX_DCS_BYTES,
@@ -54,11 +57,32 @@ export class Parser {
   private oscLength = 0;
   private oscOverflow = false;
   private dcsLength = 0;
+  /** Offset of the byte being handled, for the performer's calls. */
+  private at = 0;
+  private seqStart = -1;
+  /**
+   * Stream offset of the next byte parse() reads: parse() moves it on by what it reads. A caller
+   * that skips bytes without parsing them (plain text it knows changes nothing) moves it on
+   * itself, so offsets keep counting the whole stream.
+   */
+  offset = 0;
 
   constructor(private readonly performer: Performer) {}
 
   get state(): S {
     return this.current;
+  }
+
+  /** Inside a Performer call: the offset of the byte that caused it (a CSI's final byte, the BEL
+   * or the ESC that ended an OSC string, a C0 control). Meaningless inside print. */
+  get position(): number {
+    return this.at;
+  }
+
+  /** The offset of the ESC that began the sequence in progress, -1 in GROUND. Inside the call that
+   * dispatches a sequence it is still that sequence's start. */
+  get sequenceStart(): number {
+    return this.seqStart;
   }
 
   /** Back to GROUND, forgetting any partial sequence or character without reporting it. */
@@ -69,6 +93,7 @@ export class Parser {
     this.oscLength = 0;
     this.oscOverflow = false;
     this.dcsLength = 0;
+    this.seqStart = -1;
   }
 
   /** Feeds data[start..end). */
@@ -78,6 +103,8 @@ export class Parser {
     const exitAction = EXIT_ACTION;
     const entryAction = ENTRY_ACTION;
     let state = this.current;
+    // data[i] is at stream offset base + i.
+    const base = this.offset - start;
     let i = start;
     while (i < end) {
       const byte = data[i]!;
@@ -85,6 +112,7 @@ export class Parser {
         i = this.printRun(data, i, end);
         continue;
       }
+      this.at = base + i;
       const entry = table[(state << 8) | byte]!;
       let next: S = entry & 0x0f;
       const transition = (entry & TRANSITION) !== 0;
@@ -124,11 +152,17 @@ export class Parser {
           i = this.printRun(data, i, end) - 1;
           break;
       }
-      if (transition && entryAction[next] !== A.IGNORE) this.enter(next, byte);
+      if (transition) {
+        if (entryAction[next] !== A.IGNORE) this.enter(next, byte);
+        // Every sequence starts at an ESC (there are no C1 controls), from any state.
+        if (next === S.ESCAPE) this.seqStart = base + i;
+        else if (next === S.GROUND) this.seqStart = -1;
+      }
       state = next;
       i++;
     }
     this.current = state;
+    this.offset = base + end;
   }
 
   /** GROUND's hot path: decodes printable bytes from `start` into code points, one print call

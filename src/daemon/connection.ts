@@ -69,6 +69,11 @@ export class Connection implements EventSink {
     return !this.closed && this.queued < HIGH_WATER;
   }
 
+  /** Events go to a dialect's listeners (ralph's lines), never the wire: output as plain text. */
+  get plainText(): boolean {
+    return this.eventListeners.size > 0;
+  }
+
   onData(chunk: Uint8Array): void {
     // socket.end() only half-closes: what the client sent before it saw the close may still
     // arrive, and none of it may run (a request after an oversized line must not take effect).

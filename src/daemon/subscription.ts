@@ -3,15 +3,20 @@
 // once it drains the subscriber is caught up from the ring (or the log) instead of being dropped.
 // An attached terminal's stream has the daemon's own queries taken out (stripQueries), so the
 // terminal does not answer what the daemon already did; from/to still count the session's bytes.
+// A sink that takes output as plain text (a dialect's listener: ralph's lines) gets the text the
+// vt tap makes instead of bytes. Both take their meaning from the tap's one parse of the stream.
 import type { EventMessage, EventType, Size } from "../protocol/schemas.ts";
 import type { Session, SessionEvent } from "../session/session.ts";
-import { QueryFilter } from "../terminal/query-filter.ts";
+import { StrippedOutput } from "./stripped-output.ts";
+import { TextOutput } from "./text-output.ts";
 
 const CATCH_UP_CHUNK = 256 * 1024;
 
 export interface EventSink {
   /** True while the sink can take more without growing its queue past its limit. */
   readonly writable: boolean;
+  /** Output goes to an in-process listener that wants plain text (`data.text`), not base64 bytes. */
+  readonly plainText?: boolean;
   sendEvent(e: EventMessage): void;
 }
 
@@ -36,7 +41,9 @@ export class Subscription {
   private exitPending: { exit_code: number | null; signal: string | null } | null = null;
   private readonly off: () => void;
   /** Set while this subscriber's output goes without the queries the daemon answers. */
-  private filter: QueryFilter | null = null;
+  private stripped: StrippedOutput | null = null;
+  /** Set while this subscriber's output goes as plain text. */
+  private text: TextOutput | null = null;
 
   constructor(
     readonly session: Session,
@@ -80,6 +87,9 @@ export class Subscription {
       case "output":
         if (this.events.has("output")) this.catchUp();
         break;
+      case "text":
+        this.text?.take(e, this.sent);
+        break;
       case "title":
         this.emitLatest("title", "title", { title: e.title });
         break;
@@ -107,7 +117,8 @@ export class Subscription {
   add(events: EventType[], opts: AttachOptions = {}, replayFrom: number | null = null): void {
     if (replayFrom !== null && !this.events.has("output")) this.sent = replayFrom;
     for (const e of events) this.events.add(e);
-    if (opts.stripQueries !== undefined) this.filter = opts.stripQueries ? (this.filter ?? new QueryFilter()) : null;
+    if (opts.stripQueries !== undefined) this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.session)) : null;
+    if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.session);
     if (opts.readOnly !== undefined) this.readOnly = opts.readOnly;
     if (opts.size) this.setSize(opts.size);
     this.from = this.sent;
@@ -122,18 +133,19 @@ export class Subscription {
       this.emit(e.type, e.data);
     }
     const wantOutput = this.events.has("output");
+    if (!wantOutput && this.text) {
+      // Unsubscribed from output: the tap need not make text for it any more.
+      this.text.dispose();
+      this.text = null;
+    }
     while (wantOutput && this.sent < this.session.output.end && this.sink.writable) {
-      const bytes = this.session.readOutput(this.sent, CATCH_UP_CHUNK);
-      if (bytes.length === 0) break;
-      const from = this.sent;
-      this.sent += bytes.length;
-      const out = this.filter ? this.filter.filter(bytes) : bytes;
-      this.emit("output", { from, to: this.sent, base64: Buffer.from(out).toString("base64") });
+      if (!this.sendOutput(this.session.output.end)) break;
     }
     if (this.exitPending && (!wantOutput || this.sent >= this.session.output.end)) {
       // The stream ended inside a sequence: what the filter held back is still output.
-      if (this.filter?.pending && wantOutput) {
-        this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(this.filter.flush()).toString("base64") });
+      const held = this.stripped?.flush();
+      if (held?.length && wantOutput) {
+        this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(held).toString("base64") });
       }
       // Kept until someone asks for it: attach subscribes to exit only after painting.
       if (this.events.has("exit")) {
@@ -142,6 +154,30 @@ export class Subscription {
         this.emit("exit", exit);
       }
     }
+  }
+
+  /** Sends the next piece of output from `sent` up to `end`; false when none can go yet. */
+  private sendOutput(end: number): boolean {
+    const from = this.sent;
+    if (this.text) {
+      const t = this.text.next(from, end, CATCH_UP_CHUNK);
+      if (!t) return false;
+      this.sent = t.to;
+      this.emit("output", { from, to: t.to, text: t.text });
+      return true;
+    }
+    if (this.stripped) {
+      const o = this.stripped.next(from, end, CATCH_UP_CHUNK, !this.session.running);
+      if (!o) return false;
+      this.sent = o.to;
+      this.emit("output", { from, to: o.to, base64: Buffer.from(o.bytes).toString("base64") });
+      return true;
+    }
+    const bytes = this.session.readOutput(from, CATCH_UP_CHUNK);
+    if (bytes.length === 0) return false;
+    this.sent += bytes.length;
+    this.emit("output", { from, to: this.sent, base64: Buffer.from(bytes).toString("base64") });
+    return true;
   }
 
   /** Records this attached terminal's size; the session resizes to the smallest one. */
@@ -156,6 +192,7 @@ export class Subscription {
 
   dispose(): void {
     this.off();
+    this.text?.dispose();
     this.session.setClientSize(this, null);
   }
 }

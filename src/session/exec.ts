@@ -3,8 +3,8 @@
 //
 // The command goes to a file in a private temp folder and the shell is typed one short line,
 // ` . DIR/w`, sourcing a wrapper that runs `command . DIR/c <IN >DIR/o 2>DIR/e` in the shell and
-// then prints the mark ESC ] 133 ; termd-done ; STATUS ; NONCE BEL, which is read from the output
-// stream. Why this shape:
+// then prints the mark ESC ] 133 ; termd-done ; STATUS ; NONCE BEL, which the session's vt tap
+// finds in the output stream and reports with its end offset (no second scan here). Why this shape:
 // - sourcing, not typing the command: a long typed line would hit the tty's 4 KiB line limit
 //   under sh, an unbalanced quote would leave the shell waiting for more (now it is a parse
 //   error on the command's stderr), and the command stays off the screen and out of history;
@@ -142,9 +142,6 @@ class Run {
   private reject!: (err: unknown) => void;
   private readonly dir = mkdtempSync(join(tmpdir(), "termd-exec-"));
   private readonly nonce = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
-  private readonly mark: RegExp;
-  /** The end of the output seen so far, so a mark split across two reads is still found. */
-  private tail = "";
   private startedAt = 0;
   private done = false;
   private timedOut = false;
@@ -167,9 +164,8 @@ class Run {
       this.reject = reject;
     });
     this.zsh = basename(s.command[0] ?? "").replace(/^-/, "") === "zsh";
-    this.mark = new RegExp(`\\x1b\\]133;termd-done;(-?\\d+);${this.nonce}\\x07`);
     this.off = s.on((e) => {
-      if (e.type === "output") this.scan(e.data, e.to);
+      if (e.type === "done_mark") this.doneMark(e.status, e.nonce, e.end);
       else if (e.type === "exit") this.finish(e.exit_code);
     });
     this.start(timeoutMs).catch((err) => {
@@ -233,17 +229,11 @@ class Run {
     return lines.join("\n") + "\n";
   }
 
-  private scan(data: Uint8Array, to: number): void {
-    if (this.done) return;
-    // latin1: one character per byte, so positions in `text` are byte offsets.
-    const text = this.tail + Buffer.from(data).toString("latin1");
-    const m = this.mark.exec(text);
-    if (m) {
-      markEnds.set(this.s, to - (text.length - (m.index + m[0].length)));
-      this.finish(Number(m[1]));
-      return;
-    }
-    this.tail = text.slice(-96);
+  /** A done mark the tap found; `end` is the output offset just past it. Another run's is ignored. */
+  private doneMark(status: number, nonce: string, end: number): void {
+    if (this.done || nonce !== this.nonce) return;
+    markEnds.set(this.s, end);
+    this.finish(status);
   }
 
   /** Stops the command: ^C (or `signal` to the foreground job), then the recovery steps above. */

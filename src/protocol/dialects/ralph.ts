@@ -7,6 +7,9 @@
 //   unsubscribe {events}  → session.unsubscribe
 //   stop                  → session.stop (answered at once, as ralph's loop does)
 //   set_interactive_mode  → nothing to change: a termd session always takes input
+// Output lines are the plain text the session's vt tap makes from its own parse of the stream
+// (escape sequences gone, a lone CR a line end, as `termd logs`): a connection whose events go to
+// a dialect gets `data.text` in its output events instead of bytes, and only splits it into lines.
 // checkpoint and inject_prompt belong to ralph's agent loop, which termd does not run: they get
 // ralph's "Method not found". Errors keep JSON-RPC codes; a native application error (SESSION_…)
 // keeps its code in the server-error range, which JSON-RPC leaves to the implementation.
@@ -49,18 +52,10 @@ function params<T extends v.GenericSchema>(schema: T, raw: unknown, what: string
   return r.output;
 }
 
-/** Escape sequences and other controls (but tabs) taken out of an output line. */
-function plain(line: string): string {
-  return line
-    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[P^_X][^\x1b]*(?:\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]/g, "")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
-}
-
 /** What one connection subscribed to, and the output line it is in the middle of. */
 class RalphSubscription {
   readonly events = new Set<RalphEvent>();
   private partial = "";
-  private readonly decoder = new TextDecoder();
   private status = "running";
   private off: (() => void) | null = null;
 
@@ -95,21 +90,20 @@ class RalphSubscription {
 
   private onNative(e: EventMessage): void {
     if (e.type === "output" && this.wants("output")) {
-      this.partial += this.decoder.decode(Buffer.from(String(e.data.base64), "base64"), { stream: true });
+      this.partial += typeof e.data.text === "string" ? e.data.text : "";
       let nl: number;
       while ((nl = this.partial.indexOf("\n")) >= 0) {
-        this.emit("output", { line: plain(this.partial.slice(0, nl)) }, e.timestamp);
+        this.emit("output", { line: this.partial.slice(0, nl) }, e.timestamp);
         this.partial = this.partial.slice(nl + 1);
       }
       if (this.partial.length >= MAX_LINE) {
-        this.emit("output", { line: plain(this.partial) }, e.timestamp);
+        this.emit("output", { line: this.partial }, e.timestamp);
         this.partial = "";
       }
     } else if (e.type === "state") {
       this.status = STATUS[e.data.state as SessionState] ?? String(e.data.state);
     } else if (e.type === "exit") {
-      this.partial += this.decoder.decode();
-      if (this.partial !== "" && this.wants("output")) this.emit("output", { line: plain(this.partial) }, e.timestamp);
+      if (this.partial !== "" && this.wants("output")) this.emit("output", { line: this.partial }, e.timestamp);
       this.partial = "";
       if (this.wants("state_change")) this.emit("state_change", { status: this.status, exit_code: e.data.exit_code }, e.timestamp);
     }

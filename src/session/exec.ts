@@ -21,7 +21,7 @@
 import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { RpcError } from "../protocol/errors.ts";
+import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 import type { Session } from "./session.ts";
 import { parseSignal } from "./signals.ts";
@@ -39,22 +39,12 @@ const RECOVER_MS = 250;
 /** After that: how long before the foreground job gets SIGKILL, and then before giving up. */
 const ESCALATE_MS = 2000;
 
-const runs = new WeakMap<Session, Run>();
-/** Output offset just past the last mark: the prompt the shell draws after it comes later. */
-const markEnds = new WeakMap<Session, number>();
-const defaultTimeouts = new WeakMap<Session, number>();
-
-/** exec.run's timeout in `s` when a call names none (session.create's exec_timeout_ms). */
-export function setExecTimeout(s: Session, ms: number): void {
-  defaultTimeouts.set(s, ms);
-}
-
 /** Throws NOT_A_SHELL unless the session runs an interactive POSIX shell. */
 function checkShell(s: Session): void {
   const [prog, ...args] = s.command;
   const name = basename(prog ?? "").replace(/^-/, "");
   if (!SHELLS.has(name) || args.includes("-c")) {
-    throw new RpcError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, { session: s.name });
+    throw new TermdError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, { session: s.name });
   }
 }
 
@@ -98,42 +88,58 @@ function readCapped(path: string, max: number): { text: string; cut: boolean } {
   }
 }
 
-/** Runs `p.command` in the shell of `s`; throws SESSION_BUSY while another run (or any job) has the terminal. */
-export async function execRun(s: Session, p: ExecRunInput): Promise<ExecResult> {
-  if (!s.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
-  checkShell(s);
-  if (runs.has(s)) throw new RpcError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
-  const pid = s.info().pid;
-  const fg = foregroundGroup(pid);
-  if (fg !== null && fg !== pid) {
-    throw new RpcError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
-  }
-  // Absent: the session's default; 0: no limit.
-  const timeoutMs = p.timeout_ms ?? defaultTimeouts.get(s) ?? 0;
-  const run = new Run(s, pid, p, timeoutMs);
-  runs.set(s, run);
-  s.busy = true;
-  try {
-    return await run.result;
-  } finally {
-    runs.delete(s);
-    s.busy = false;
-    run.dispose();
-  }
-}
+/** The exec.run part of one session: at most one command at a time in its shell. */
+export class ExecRunner {
+  private current: Run | null = null;
+  /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
+  markEnd = 0;
 
-/**
- * Interrupts the run in progress in `s` (cancelled: false when there is none) and resolves once it
- * has ended, so the shell is free for the next exec.run the moment this answers.
- */
-export async function execCancel(s: Session, signal: string | number = "SIGINT"): Promise<{ cancelled: boolean; signal_sent: string | null }> {
-  const name = parseSignal(signal).name;
-  const run = runs.get(s);
-  if (!run) return { cancelled: false, signal_sent: null };
-  void run.interrupt("cancel", name);
-  // execRun awaited the result first, so its finally (busy flag cleared) has run when this resumes.
-  await run.result;
-  return { cancelled: true, signal_sent: name };
+  /** @param defaultTimeoutMs a call's timeout when it names none (session.create's exec_timeout_ms; 0: none). */
+  constructor(
+    private readonly s: Session,
+    private readonly defaultTimeoutMs = 0,
+  ) {}
+
+  /** A command is running. */
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
+  /** Runs `p.command` in the shell; throws SESSION_BUSY while another run (or any job) has the terminal. */
+  async run(p: ExecRunInput): Promise<ExecResult> {
+    const s = this.s;
+    if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
+    checkShell(s);
+    if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
+    const pid = s.info().pid;
+    const fg = foregroundGroup(pid);
+    if (fg !== null && fg !== pid) {
+      throw new TermdError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
+    }
+    // Absent: the session's default; 0: no limit.
+    const run = new Run(s, this, pid, p, p.timeout_ms ?? this.defaultTimeoutMs);
+    this.current = run;
+    try {
+      return await run.result;
+    } finally {
+      this.current = null;
+      run.dispose();
+    }
+  }
+
+  /**
+   * Interrupts the run in progress (cancelled: false when there is none) and resolves once it has
+   * ended, so the shell is free for the next exec.run the moment this answers.
+   */
+  async cancel(signal: string | number = "SIGINT"): Promise<{ cancelled: boolean; signal_sent: string | null }> {
+    const name = parseSignal(signal).name;
+    const run = this.current;
+    if (!run) return { cancelled: false, signal_sent: null };
+    void run.interrupt("cancel", name);
+    // run() awaited the result first, so its finally (busy cleared) has run when this resumes.
+    await run.result;
+    return { cancelled: true, signal_sent: name };
+  }
 }
 
 class Run {
@@ -155,6 +161,7 @@ class Run {
 
   constructor(
     private readonly s: Session,
+    private readonly runner: ExecRunner,
     private readonly pid: number | null,
     private readonly p: ExecRunInput,
     timeoutMs: number,
@@ -178,7 +185,7 @@ class Run {
   }
 
   private async start(timeoutMs: number): Promise<void> {
-    const atPrompt = await waitQuiet(this.s);
+    const atPrompt = await waitQuiet(this.s, this.runner.markEnd);
     if (this.done) return;
     const line = ` . ${sq(join(this.dir, "w"))}`;
     let erase = "";
@@ -232,7 +239,7 @@ class Run {
   /** A done mark the tap found; `end` is the output offset just past it. Another run's is ignored. */
   private doneMark(status: number, nonce: string, end: number): void {
     if (this.done || nonce !== this.nonce) return;
-    markEnds.set(this.s, end);
+    this.runner.markEnd = end;
     this.finish(status);
   }
 
@@ -310,7 +317,7 @@ class Run {
  * quiet for QUIET_MS with the screen caught up, so the prompt's position is known; false after
  * READY_MAX_MS or if the session ends.
  */
-function waitQuiet(s: Session): Promise<boolean> {
+function waitQuiet(s: Session, markEnd: number): Promise<boolean> {
   return new Promise((resolve) => {
     let quietTimer: Timer | undefined;
     const finish = (ok: boolean) => {
@@ -322,7 +329,7 @@ function waitQuiet(s: Session): Promise<boolean> {
     const check = () => {
       clearTimeout(quietTimer);
       if (!s.running) return finish(false);
-      if (s.output.end <= (markEnds.get(s) ?? 0) || !s.screenCurrent) return;
+      if (s.output.end <= markEnd || !s.screenCurrent) return;
       const quietFor = performance.now() - s.lastActivity;
       if (quietFor >= QUIET_MS) return finish(true);
       quietTimer = setTimeout(check, QUIET_MS - quietFor);

@@ -17,6 +17,7 @@ import { Child } from "./child.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
+import { ExecRunner } from "./exec.ts";
 
 export interface SessionSpec {
   id: string;
@@ -32,6 +33,8 @@ export interface SessionSpec {
   debugBuffer?: number;
   /** The screen workers (default: the process's shared pool). */
   pool?: ScreenPool;
+  /** exec.run's timeout when a call names none (0: none). */
+  execTimeoutMs?: number;
 }
 
 /** What outlives the daemon: enough to list a session and rebuild its screen from the log. */
@@ -95,8 +98,8 @@ export class Session {
   error: string | null = null;
   /** The session's own socket, when the daemon gave it one. */
   private socketPath: string | null = null;
-  /** Set while exec.run runs a command in this shell (src/session/exec.ts). */
-  busy = false;
+  /** exec.run in this session's shell. */
+  readonly exec: ExecRunner;
   readonly output: OutputLog;
   readonly view: ScreenView;
   readonly tap: VtTap;
@@ -112,7 +115,7 @@ export class Session {
   readonly ended: Promise<void>;
   private markEnded: () => void = () => {};
 
-  private constructor(r: SessionRecord, logDir: string, opts: { debugBuffer?: number; pool?: ScreenPool; tail?: boolean }) {
+  private constructor(r: SessionRecord, logDir: string, opts: { debugBuffer?: number; pool?: ScreenPool; tail?: boolean; execTimeoutMs?: number }) {
     this.id = r.id;
     this.name = r.name;
     this.command = r.command;
@@ -124,7 +127,10 @@ export class Session {
     this.tap = new VtTap({ debugBuffer: opts.debugBuffer, onEvent: (e) => this.emit(e) });
     // Restored: the tap too reads the last megabyte, so a lost session still shows its last
     // title, directory and modes; the screen replays all of it, answering nothing.
-    if (opts.tail) this.tap.feed(this.output.restore());
+    if (opts.tail) {
+      const tail = this.output.restore();
+      this.tap.feed(tail, this.output.end - tail.length);
+    }
     this.view = new ScreenView({
       size: { rows: r.rows, cols: r.cols },
       scrollback: r.scrollback,
@@ -145,6 +151,7 @@ export class Session {
       },
     });
     this.waits = new Waits(this);
+    this.exec = new ExecRunner(this, opts.execTimeoutMs);
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
 
@@ -177,7 +184,7 @@ export class Session {
       scrollback: spec.scrollback,
       term: spec.term,
     };
-    const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool });
+    const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool, execTimeoutMs: spec.execTimeoutMs });
     s.output.open();
     try {
       s.child = new Child({ ...spec, onData: (data) => s.onOutput(data) });
@@ -207,6 +214,11 @@ export class Session {
     s.markEnded();
     s.view.pump();
     return s;
+  }
+
+  /** exec.run has a command running in this shell. */
+  get busy(): boolean {
+    return this.exec.busy;
   }
 
   get running(): boolean {
@@ -427,7 +439,7 @@ export class Session {
       last_exit_code: this.tap.lastExitCode,
       bytes_out: this.output.end,
       ...(this.socketPath ? { socket: this.socketPath } : {}),
-      busy: this.busy,
+      busy: this.exec.busy,
     };
   }
 

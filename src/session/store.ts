@@ -88,6 +88,7 @@ export class SessionStore {
         logDir: this.logDir,
         debugBuffer: this.opts.debugBuffer,
         pool: this.opts.pool,
+        execTimeoutMs: p.exec_timeout_ms,
       });
     } catch (err) {
       record?.cancel();

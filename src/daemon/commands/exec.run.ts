@@ -1,5 +1,4 @@
 import { ExecRunSchema } from "../../protocol/schemas.ts";
-import { execRun } from "../../session/exec.ts";
 import { command } from "../command.ts";
 
 export default command({
@@ -8,7 +7,7 @@ export default command({
   // A client that goes away does not stop the command: it runs to its end (or timeout), so
   // nothing it was doing is cut off half way; exec.cancel stops it.
   exec: async (p, { daemon }) => {
-    const result = await execRun(daemon.store.get(p.session), p);
+    const result = await daemon.store.get(p.session).exec.run(p);
     daemon.counters.commandsRun++;
     return result;
   },

@@ -1,7 +1,6 @@
 import { closeSync } from "node:fs";
 import { CreateSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
-import { setExecTimeout } from "../../session/exec.ts";
 import { attachTee, openTee } from "../../session/tee.ts";
 
 export default command({
@@ -19,7 +18,6 @@ export default command({
       throw err;
     }
     const stopTee = teeFd !== null ? attachTee(s, teeFd) : () => {};
-    if (p.exec_timeout_ms) setExecTimeout(s, p.exec_timeout_ms);
     if (p.socket !== undefined) {
       try {
         await daemon.openSessionSocket(s.id, p.socket, { dialect: p.socket_dialect, cleanup: p.socket_cleanup });

@@ -7,40 +7,44 @@
 
 /** Backlog (beyond what is kept) below which skipping is not worth a scan. */
 export const MIN_SKIP_BYTES = 256 * 1024;
-const SCAN_CHUNK = 1024 * 1024;
+/** The backward scan for the kept lines reads this much at a time (about 800 lines of 80 columns). */
+const SCAN_CHUNK = 64 * 1024;
 
 /**
- * Where parsing may resume; null when there is not enough to skip yet; false when the backlog is
- * not plain text (no use scanning it again). `read(from, max)` gives output bytes [from, from+max).
+ * Offset just past the last byte in `bytes` that is not plain text (ESC, SO, SI, a C1 control),
+ * or -1. A C2 at the very end counts with the byte after it, unseen, that may make it a C1 control.
  */
-export function skipPoint(read: (from: number, max: number) => Uint8Array, from: number, end: number, keepLines: number): number | null | false {
+export function lastNonPlain(bytes: Uint8Array): number {
+  let last = Math.max(bytes.lastIndexOf(0x1b), bytes.lastIndexOf(0x0e), bytes.lastIndexOf(0x0f));
+  // C1 controls arrive UTF-8 encoded as C2 80..C2 9F.
+  for (let i = bytes.lastIndexOf(0xc2); i > last; i = i > 0 ? bytes.lastIndexOf(0xc2, i - 1) : -1) {
+    const next = bytes[i + 1];
+    if (next === undefined || (next >= 0x80 && next <= 0x9f)) {
+      last = i + 1;
+      break;
+    }
+  }
+  return last < 0 ? -1 : last + 1;
+}
+
+/**
+ * Where parsing may resume over the backlog [from, end), which the caller knows to be plain text:
+ * the start of its last `keepLines` lines. Null when that would skip less than MIN_SKIP_BYTES.
+ * `read(from, max)` gives output bytes [from, from+max).
+ */
+export function skipPoint(read: (from: number, max: number) => Uint8Array, from: number, end: number, keepLines: number): number | null {
   if (end - from < MIN_SKIP_BYTES) return null;
-  // Backwards from the end: the start of the last `keepLines` lines.
   let newlines = 0;
-  let point: number | null = null;
-  for (let to = end; to > from && point === null; ) {
+  for (let to = end; to > from; ) {
     const start = Math.max(from, to - SCAN_CHUNK);
     const bytes = read(start, to - start);
-    for (let i = bytes.length - 1; i >= 0; i--) {
-      if (bytes[i] === 0x0a && ++newlines > keepLines) {
-        point = start + i + 1;
-        break;
+    for (let i = bytes.lastIndexOf(0x0a); i >= 0; i = i > 0 ? bytes.lastIndexOf(0x0a, i - 1) : -1) {
+      if (++newlines > keepLines) {
+        const point = start + i + 1;
+        return point - from < MIN_SKIP_BYTES ? null : point;
       }
     }
     to = start;
   }
-  if (point === null || point - from < MIN_SKIP_BYTES) return null;
-  // Forwards over what would be skipped: it must change nothing but the text on the screen.
-  for (let at = from; at < point; ) {
-    const bytes = read(at, Math.min(SCAN_CHUNK, point - at));
-    if (bytes.length === 0) return null;
-    if (bytes.indexOf(0x1b) >= 0 || bytes.indexOf(0x0e) >= 0 || bytes.indexOf(0x0f) >= 0) return false;
-    // C1 controls arrive UTF-8 encoded as C2 80..C2 9F.
-    for (let i = bytes.indexOf(0xc2); i >= 0; i = bytes.indexOf(0xc2, i + 1)) {
-      const next = bytes[i + 1];
-      if (next === undefined || (next >= 0x80 && next <= 0x9f)) return false;
-    }
-    at += bytes.length;
-  }
-  return point;
+  return null;
 }

@@ -5,22 +5,15 @@
 // backlog can be fast-forwarded (session/fast-forward.ts).
 import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { RingBuffer } from "./ring.ts";
-
-/** Offset just past the last byte in `bytes` that is not plain text (ESC, SO, SI, a C1 control), or -1. */
-function lastNonPlain(bytes: Uint8Array): number {
-  let last = Math.max(bytes.lastIndexOf(0x1b), bytes.lastIndexOf(0x0e), bytes.lastIndexOf(0x0f));
-  // C1 controls arrive UTF-8 encoded as C2 80..C2 9F.
-  for (let i = bytes.lastIndexOf(0xc2); i > last; i = i > 0 ? bytes.lastIndexOf(0xc2, i - 1) : -1) {
-    const next = bytes[i + 1];
-    if (next === undefined || (next >= 0x80 && next <= 0x9f)) {
-      last = i + 1;
-      break;
-    }
-  }
-  return last < 0 ? -1 : last + 1;
-}
+import { lastNonPlain } from "./fast-forward.ts";
 
 const SCAN_CHUNK = 1024 * 1024;
+/**
+ * Output is written to the file in batches of up to this much, at the latest at the end of the
+ * event loop's turn: a flood arrives in reads of a few KiB, and a system call for each was a third
+ * of the daemon's time. Readers never miss the batch: the ring holds far more than it.
+ */
+const BATCH_BYTES = 64 * 1024;
 
 export class OutputLog {
   readonly ring = new RingBuffer();
@@ -29,6 +22,9 @@ export class OutputLog {
   plainFrom = 0;
   /** Why writing the file stopped, when it did. */
   error: string | null = null;
+  private readonly batch = new Uint8Array(BATCH_BYTES);
+  private batched = 0;
+  private flushScheduled = false;
 
   constructor(
     readonly path: string,
@@ -75,12 +71,36 @@ export class OutputLog {
     const at = lastNonPlain(data);
     if (at >= 0) this.plainFrom = from + at;
     if (this.fd === null) return;
+    if (this.batched + data.length > BATCH_BYTES) this.flush();
+    if (data.length >= BATCH_BYTES) return this.write(data);
+    this.batch.set(data, this.batched);
+    this.batched += data.length;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Writes what is batched to the file. */
+  flush(): void {
+    if (this.batched === 0) return;
+    const n = this.batched;
+    this.batched = 0;
+    this.write(this.batch.subarray(0, n));
+  }
+
+  private write(bytes: Uint8Array): void {
+    if (this.fd === null) return;
     try {
-      writeSync(this.fd, data);
+      writeSync(this.fd, bytes);
     } catch (err) {
       // A full disk: stop logging (the file stays a correct prefix) rather than lose the session.
       this.error = (err as Error).message;
       console.error(`termd: session ${this.label}: log write failed, logging stops: ${this.error}`);
+      this.batched = 0;
       this.close();
     }
   }
@@ -114,6 +134,7 @@ export class OutputLog {
   }
 
   close(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }

@@ -52,6 +52,7 @@ function blank(size: Size): ScreenState {
     seq: 0,
     hash: "",
     plainScrolling: true,
+    ground: true,
   };
 }
 
@@ -150,7 +151,8 @@ export class ScreenView {
     if (this.sent !== this.parsed) return false;
     const point = this.skipTo;
     this.skipTo = null;
-    if (!this.state.plainScrolling) return false;
+    // Inside a sequence (a chunk can end mid-sequence) the skipped bytes would still change the screen.
+    if (!this.state.plainScrolling || !this.state.ground) return false;
     const bytes = log.read(point, CHUNK_BYTES);
     this.sent = point + bytes.length;
     this.write(bytes, this.sent >= this.answeredUpTo, true);

@@ -43,6 +43,8 @@ export interface ScreenState {
   seq: number;
   hash: string;
   plainScrolling: boolean;
+  /** The parser is between sequences (not inside an escape sequence or string). */
+  ground: boolean;
 }
 
 export interface Match {
@@ -137,6 +139,11 @@ export class Screen {
     return core.buffer.scrollTop === 0 && core.buffer.scrollBottom === this.term.rows - 1 && !core.coreService.decPrivateModes.origin;
   }
 
+  /** Is the parser between sequences? A fast-forward may only start there. */
+  get ground(): boolean {
+    return (this.term as unknown as { _core: { _inputHandler: { _parser: { currentState: number } } } })._core._inputHandler._parser.currentState === 0;
+  }
+
   /** Clears the screen and the scrollback and homes the cursor, as if it had all scrolled away. */
   clearAll(): void {
     this.writeSync(new TextEncoder().encode("\x1b[H\x1b[2J\x1b[3J"));
@@ -214,6 +221,7 @@ export class Screen {
       seq: this.seq,
       hash: this.hash(visible),
       plainScrolling: this.plainScrolling,
+      ground: this.ground,
     };
   }
 

@@ -105,7 +105,7 @@ export class OutputLog {
     }
   }
 
-  /** Bytes [from, from+max) from the ring, or from the file once the ring moved on. */
+  /** Bytes [from, from+max) from the ring, or from the file once the ring moved on: always a fresh copy. */
   read(from: number, max: number): Uint8Array {
     const start = Math.min(from, this.ring.end);
     return this.ring.read(start, max) ?? this.readFile(start, Math.min(max, this.ring.end - start));

@@ -160,10 +160,9 @@ export class RemoteScreen {
     if (!this.disposed) this.worker.postMessage(m, transfer ?? []);
   }
 
+  /** Hands `data` over to the worker: its buffer is transferred, so it must be the caller's own copy. */
   write(data: Uint8Array, end: number, answer: boolean, clear = false): void {
-    // A copy the worker owns: `data` may be a view into the ring that keeps changing.
-    const own = data.slice();
-    this.send({ t: "write", id: this.id, data: own, end, answer, ...(clear ? { clear } : {}) }, [own.buffer]);
+    this.send({ t: "write", id: this.id, data, end, answer, ...(clear ? { clear } : {}) }, [data.buffer as ArrayBuffer]);
   }
 
   resize(size: Size): void {

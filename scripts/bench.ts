@@ -1,13 +1,17 @@
 // termd benchmark: side-by-side figures against tmux and the raw PTY limit, measured in one run.
 // A script, not a test:  node_modules/.bin/bun scripts/bench.ts [flags]
 //
-//   --quick          sanity check: 5 MB file, 1 run, 50 / 20 key round trips, 20 idle shells
+//   --quick          sanity check: 5 MB file, 1 run, 50 / 20 key round trips, 20 idle shells,
+//                    a 10 s redraw flood, 50 shells for idle1000
 //   --size MB        size of the text file `cat` writes (default 50)
 //   --runs N         throughput runs per contender; the median is reported (default 3)
-//   --keys N         key round trips through termd (default 300)
-//   --tmux-keys N    key round trips through tmux (default 100)
+//   --keys N         key round trips per measurement through termd and tmux's control mode (default 300)
+//   --tmux-keys N    key round trips through tmux's spawned send-keys + capture-pane (default 100)
 //   --sessions N     idle shells for the memory figure (default 100)
-//   --only LIST      comma-separated sections to run: throughput,keys,memory,parser (default all)
+//   --redraw-seconds N  how long the redraw section's colour flood runs, per contender (default 60)
+//   --idle-sessions N   idle shells for the idle1000 section (default 1000)
+//   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
+//                    parser, isolation, redraw, waits, idle1000
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -25,10 +29,30 @@
 //   4. VT parser (src/vt) with a performer that does nothing: plain text, and a stream recorded
 //      with termd itself — vim with syntax on paging through this repository's sources at
 //      50x160, taken from the session's log — repeated to 20 MB.
+//   5. Isolation: a quiet `cat` session's key round trip (p50, p99, max) while another session of
+//      the same daemon floods — `yes` of 80-column lines, then a program redrawing the whole 24x80
+//      screen in random 256-colour SGR as fast as it can — and with no flood, in the same run.
+//      termd: session.input, then session.wait(changed_from). tmux: a control-mode client on a
+//      quiet pane while another session of the same server floods. The flood's own write rate
+//      (/proc/PID/io wchar) is shown: a server that reads a flood slower has less to do.
+//   6. Redraw: the colour-redraw program for --redraw-seconds in a fresh daemon (and a fresh tmux
+//      server), the server's RSS sampled every 250 ms: peak growth over the RSS before. The
+//      program then stops itself, its last bytes a unique line, and notes the time of its last
+//      write: how long after that the screen shows the line (termd: the screen's offset is then the
+//      session's bytes_out). tmux: polled with capture-pane, so a few ms of spawning are included.
+//   7. Waits: 5,000 session.wait calls for text that never appears, spread over 10 connections, on
+//      a session printing ~50 lines/s; meanwhile another `cat` session's key round trip and the
+//      daemon's CPU and RSS. Then the connections close: their file descriptors must be released
+//      and the daemon must go on answering. No tmux equivalent.
+//   8. Idle sessions: --idle-sessions `bash --norc --noprofile` sessions created 20 at a time in a
+//      fresh daemon (file-descriptor limit raised as far as allowed), each then asked for its
+//      screen; then RSS and descriptors per session. tmux: the same number of sessions in one
+//      server, created in batches of commands, each captured with capture-pane.
+//   Sections 5-8 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -46,9 +70,13 @@ interface Options {
   keys: number;
   tmuxKeys: number;
   sessions: number;
+  redrawSeconds: number;
+  idleSessions: number;
   only: Set<string>;
   tmux: boolean;
 }
+
+const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000"];
 
 function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");
@@ -58,7 +86,9 @@ function parseFlags(argv: string[]): Options {
     keys: quick ? 50 : 300,
     tmuxKeys: quick ? 20 : 100,
     sessions: quick ? 20 : 100,
-    only: new Set(["throughput", "keys", "memory", "parser"]),
+    redrawSeconds: quick ? 10 : 60,
+    idleSessions: quick ? 50 : 1000,
+    only: new Set(SECTIONS),
     tmux: true,
   };
   const intFlag = (name: string, v: string | undefined): number => {
@@ -86,9 +116,15 @@ function parseFlags(argv: string[]): Options {
       case "--sessions":
         o.sessions = Math.round(intFlag(a, argv[++i]));
         break;
+      case "--redraw-seconds":
+        o.redrawSeconds = intFlag(a, argv[++i]);
+        break;
+      case "--idle-sessions":
+        o.idleSessions = Math.round(intFlag(a, argv[++i]));
+        break;
       case "--only": {
         const list = (argv[++i] ?? "").split(",").filter(Boolean);
-        for (const s of list) if (!["throughput", "keys", "memory", "parser"].includes(s)) throw new Error(`--only: unknown section ${s}`);
+        for (const s of list) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s}`);
         o.only = new Set(list);
         break;
       }
@@ -197,6 +233,71 @@ function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+/** Bytes a process has written through system calls: a flood's own rate, whoever reads it. */
+function writtenBytes(pid: number): number {
+  const m = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+  if (!m) throw new Error(`no wchar for pid ${pid}`);
+  return Number(m[1]);
+}
+
+let clockTicks = 0;
+
+/** CPU seconds (user + system, every thread) a process has used. */
+function cpuSeconds(pid: number): number {
+  clockTicks ||= Number(run(["getconf", "CLK_TCK"]).stdout.trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After "pid (comm) ": field 3 (state) onwards; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/** A process's CPU use over the next `ms`, in % of one core. */
+async function cpuShare(pid: number, ms: number): Promise<number> {
+  const c0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  await Bun.sleep(ms);
+  return ((cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000)) * 100;
+}
+
+function fdCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** The soft limit on open files a running process got. */
+function fdLimit(pid: number): string {
+  return /^Max open files\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1] ?? "?";
+}
+
+/** Samples a process's RSS every `everyMs` until stopped, which gives the peak. */
+function rssPeak(pid: number, everyMs = 250): { stop: () => number } {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {}
+  }, everyMs);
+  // An error elsewhere must not leave the timer holding the process open.
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, rssBytes(pid));
+    },
+  };
+}
+
+/** Wall-clock milliseconds, sub-millisecond, comparable with another process's time.time(). */
+const wallMs = () => performance.timeOrigin + performance.now();
+
+/** Runs job(0 … n-1) with at most `width` in flight. */
+async function inPool(n: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await job(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
+}
+
 async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>, pauseMs = 1): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
@@ -281,13 +382,14 @@ interface Daemon {
   stop: () => Promise<void>;
 }
 
-async function startDaemon(dir: string, label: string): Promise<Daemon> {
+/** `openFiles`: raise the daemon's open-file limit that far, or else to the hard limit. */
+async function startDaemon(dir: string, label: string, openFiles?: number): Promise<Daemon> {
   const socket = join(dir, `${label}.sock`);
   const stateDir = join(dir, `${label}-state`);
-  const proc = Bun.spawn(
-    [process.execPath, join(ROOT, "src/cli/main.ts"), "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000"],
-    { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: childEnv() },
-  );
+  const argv = [process.execPath, join(ROOT, "src/cli/main.ts"), "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000"];
+  // sh execs the daemon, so the pid stays the daemon's.
+  const raise = `ulimit -n ${openFiles} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`;
+  const proc = Bun.spawn(openFiles ? ["sh", "-c", raise, "sh", ...argv] : argv, { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: childEnv() });
   const kill = onCleanup(() => terminateSync(proc));
   const reader = proc.stderr.getReader();
   let seen = "";
@@ -471,11 +573,26 @@ async function tmuxKeysSpawned(n: number): Promise<number[]> {
 /** tmux at its best: one control-mode client, send-keys in, %output notification back. */
 async function tmuxKeysControl(n: number): Promise<number[]> {
   const t = new Tmux();
-  let proc: Subprocess<"pipe", "pipe", "ignore"> | undefined;
   try {
-    t.ok("new-session", "-d", "-s", "keys", "-x", "80", "-y", "24", "cat");
-    await until("tmux cat to start", 5000, () => (t.ok("display-message", "-p", "-t", "keys", "#{pane_current_command}").trim() === "cat" ? true : undefined));
-    proc = Bun.spawn(["tmux", "-L", t.name, "-C", "attach-session", "-t", "keys"], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: childEnv() });
+    await tmuxCat(t, "keys");
+    return await controlKeys(t, "keys", n);
+  } finally {
+    t.kill();
+  }
+}
+
+/** A session `name` running `cat`, once cat runs. */
+async function tmuxCat(t: Tmux, name: string): Promise<void> {
+  t.ok("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "cat");
+  await until("tmux cat to start", 5000, () => (t.ok("display-message", "-p", "-t", name, "#{pane_current_command}").trim() === "cat" ? true : undefined));
+}
+
+/** Key round trips into the `cat` of session `target` through a control-mode client attached to it. */
+async function controlKeys(t: Tmux, target: string, n: number): Promise<number[]> {
+  // Only this pane's %output counts: another pane's output must never pass for the echo.
+  const pane = t.ok("display-message", "-p", "-t", target, "#{pane_id}").trim();
+  const proc = Bun.spawn(["tmux", "-L", t.name, "-C", "attach-session", "-t", target], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: childEnv() });
+  try {
     const reader = proc.stdout.getReader();
     const dec = new TextDecoder();
     let buf = "";
@@ -492,32 +609,40 @@ async function tmuxKeysControl(n: number): Promise<number[]> {
         buf += dec.decode(value, { stream: true });
       }
     };
-    const waitOutput = async (pred: (data: string) => boolean) => {
+    // 5 s, as termd's waits: a lost line fails the measurement instead of hanging the run.
+    const waitLine = async (what: string, pred: (line: string) => boolean) => {
+      const deadline = performance.now() + 5000;
       for (;;) {
-        const line = await nextLine();
-        if (line.startsWith("%output ") && pred(line.slice(line.indexOf(" ", 8) + 1))) return;
+        const late = Bun.sleep(Math.max(0, deadline - performance.now())).then(() => undefined);
+        const line = await Promise.race([nextLine(), late]);
+        if (line === undefined) throw new Error(`tmux control mode: no ${what} from ${target} within 5 s`);
+        if (pred(line)) return;
       }
     };
+    const prefix = `%output ${pane} `;
+    const waitOutput = (pred: (data: string) => boolean) => waitLine("echo", (l) => l.startsWith(prefix) && pred(l.slice(prefix.length)));
+    // Keys sent before the attach completes can lose their %output (tmux 3.3a; now and then the
+    // echo even lands inside the %session-changed line): start once attached.
+    await waitLine("%session-changed", (l) => l.startsWith("%session-changed "));
     const send = (cmd: string) => {
-      proc!.stdin.write(cmd + "\n");
-      proc!.stdin.flush();
+      proc.stdin.write(cmd + "\n");
+      proc.stdin.flush();
     };
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
       if (i > 0 && i % 60 === 0) {
-        send("send-keys -t keys C-u");
+        send(`send-keys -t ${target} C-u`);
         await waitOutput((d) => d.includes("\\010") || d.includes("\\033") || d.includes("^U"));
       }
       const ch = KEYS[i % KEYS.length]!;
       const t0 = performance.now();
-      send(`send-keys -t keys -l ${ch}`);
+      send(`send-keys -t ${target} -l ${ch}`);
       await waitOutput((d) => d.includes(ch));
       times.push(performance.now() - t0);
     }
     return times;
   } finally {
-    proc?.kill();
-    t.kill();
+    proc.kill();
   }
 }
 
@@ -556,17 +681,7 @@ async function termdMemory(dir: string, n: number): Promise<{ before: number; af
 async function tmuxMemory(dir: string, n: number): Promise<{ before: number; after: number; baseline: string }> {
   const t = new Tmux();
   try {
-    // A server with no session at all, kept alive by exit-empty off; falls back to one session.
-    // tmux 3.3's new-session -e does not reach the pane's command here; env(1) execs bash.
-    const shell = `env PS1=${sh(PROMPT)} HISTFILE=${sh(join(dir, "bash_history"))} bash --norc --noprofile`;
-    let baseline = "empty server";
-    let created = 0;
-    const r = t.cmd("start-server", ";", "set-option", "-g", "exit-empty", "off");
-    if (r.code !== 0 || t.cmd("list-sessions").stderr.includes("no server")) {
-      baseline = "server with 1 session";
-      t.ok("new-session", "-d", "-s", "s0", "-x", "80", "-y", "24", shell);
-      created = 1;
-    }
+    const { shell, baseline, created } = tmuxShellServer(t, dir);
     const pid = t.serverPid();
     await Bun.sleep(500);
     const before = rssBytes(pid);
@@ -578,6 +693,414 @@ async function tmuxMemory(dir: string, n: number): Promise<{ before: number; aft
     }
     await Bun.sleep(1000);
     return { before, after: rssBytes(pid), baseline };
+  } finally {
+    t.kill();
+  }
+}
+
+/**
+ * A tmux server to measure sessions against, and the shell command its sessions run.
+ * A server with no session at all, kept alive by exit-empty off; falls back to one session, s0.
+ */
+function tmuxShellServer(t: Tmux, dir: string): { shell: string; baseline: string; created: number } {
+  // tmux 3.3's new-session -e does not reach the pane's command here; env(1) execs bash.
+  const shell = `env PS1=${sh(PROMPT)} HISTFILE=${sh(join(dir, "bash_history"))} bash --norc --noprofile`;
+  const r = t.cmd("start-server", ";", "set-option", "-g", "exit-empty", "off");
+  if (r.code === 0 && !t.cmd("list-sessions").stderr.includes("no server")) return { shell, baseline: "empty server", created: 0 };
+  t.ok("new-session", "-d", "-s", "s0", "-x", "80", "-y", "24", shell);
+  return { shell, baseline: "server with 1 session", created: 1 };
+}
+
+// ---------------------------------------------------------------- 5. isolation
+
+/** 79 columns, so `yes` writes 80-column lines. */
+const FLOOD_LINE = "the quick brown fox jumps over the lazy dog 0123456789 a terminal flood of plain text".slice(0, 79);
+
+/** How long a flood runs before measuring, so it is in full swing. */
+const FLOOD_WARMUP_MS = 300;
+
+// The colour-redraw flood: the whole 24x80 screen in random 256-colour SGR, frame after frame, as
+// fast as the terminal takes it. argv: seconds (0: forever), then optionally a sentinel, which
+// replaces the screen as the program's very last bytes, and a file where it then notes the time of
+// that last write and how many bytes it wrote in all.
+const REDRAW_PY = String.raw`import os, sys, time
+ROWS, COLS = 24, 80
+secs = float(sys.argv[1])
+sentinel = sys.argv[2].encode() if len(sys.argv) > 2 else b""
+stamp = sys.argv[3] if len(sys.argv) > 3 else ""
+glyphs = b"#@%&*+=-:.oOxX"
+cell = [b"\x1b[38;5;%dm%c" % (n, glyphs[n % len(glyphs)]) for n in range(256)]
+moves = [b"\x1b[%d;1H" % (r + 1) for r in range(ROWS)]
+out = sys.stdout.buffer
+written = 0
+end = time.monotonic() + secs if secs > 0 else float("inf")
+while time.monotonic() < end:
+    noise = os.urandom(ROWS * COLS)
+    frame = b"".join(moves[r] + b"".join(map(cell.__getitem__, noise[r * COLS:(r + 1) * COLS])) for r in range(ROWS)) + b"\x1b[0m"
+    out.write(frame)
+    written += len(frame)
+last = b"\x1b[0m\x1b[2J\x1b[H" + sentinel
+out.write(last)
+out.flush()
+written += len(last)
+if stamp:
+    with open(stamp + ".tmp", "w") as f:
+        f.write("%.6f %d" % (time.time(), written))
+    os.replace(stamp + ".tmp", stamp)
+`;
+
+/** The redraw program's argv (without its own arguments). */
+function redrawProgram(dir: string): string[] {
+  const script = join(dir, "redraw.py");
+  writeFileSync(script, REDRAW_PY);
+  // The interpreter itself, not a version manager's shim: the session's pid is then the flood's.
+  const python = run(["python3", "-c", "import sys; print(sys.executable)"]).stdout.trim() || "python3";
+  return [python, script];
+}
+
+interface Isolated {
+  times: number[];
+  /** What the flooding program wrote meanwhile, MB/s; NaN with no flood. */
+  floodMbs: number;
+}
+
+/** Runs `measure` once the flood (pid) is in full swing; the flood's own write rate meanwhile. */
+async function duringFlood(pid: number, measure: () => Promise<number[]>): Promise<Isolated> {
+  await Bun.sleep(FLOOD_WARMUP_MS);
+  const w0 = writtenBytes(pid);
+  const t0 = performance.now();
+  const times = await measure();
+  return { times, floodMbs: (writtenBytes(pid) - w0) / MB / ((performance.now() - t0) / 1000) };
+}
+
+/** Key round trips into a fresh `cat` session while `flood` runs in another session of the daemon. */
+async function termdIsolated(c: Client, n: number, flood?: string[]): Promise<Isolated> {
+  if (!flood) return { times: await termdKeys(c, n, false), floodMbs: NaN };
+  const info = await c.call("session.create", { command: flood, rows: 24, cols: 80 });
+  try {
+    if (!info.pid) throw new Error(`termd: ${flood[0]} has no pid`);
+    return await duringFlood(info.pid, () => termdKeys(c, n, false));
+  } finally {
+    await c.call("session.remove", { session: info.id, force: true }).catch(() => {});
+  }
+}
+
+/** The same in tmux: the control client is attached to the quiet session only. */
+async function tmuxIsolated(t: Tmux, label: string, n: number, flood?: string[]): Promise<Isolated> {
+  const quiet = `quiet${label}`;
+  const loud = `flood${label}`;
+  await tmuxCat(t, quiet);
+  try {
+    if (!flood) return { times: await controlKeys(t, quiet, n), floodMbs: NaN };
+    // exec: the pane's pid is the flood's.
+    t.ok("new-session", "-d", "-s", loud, "-x", "80", "-y", "24", `exec ${flood.map(sh).join(" ")}`);
+    const pid = Number(t.ok("display-message", "-p", "-t", loud, "#{pane_pid}").trim());
+    return await duringFlood(pid, () => controlKeys(t, quiet, n));
+  } finally {
+    t.cmd("kill-session", "-t", loud);
+    t.cmd("kill-session", "-t", quiet);
+  }
+}
+
+// ---------------------------------------------------------------- 6. redraw
+
+/** Start waiting for the redraw's last line this long before it is due: a text wait costs a check per screen change. */
+const LOOK_EARLY_MS = 2000;
+
+interface Redraw {
+  before: number;
+  peak: number;
+  /** RSS 1 s after the screen was current. */
+  after: number;
+  /** From the program's last write until the screen showed it. */
+  lagMs: number;
+  /** Output not yet on the screen when the program ended (bytes); NaN where unknown. */
+  behind: number;
+  /** What the program wrote. */
+  bytes: number;
+  notes: string[];
+}
+
+function sentinelText(what: string): string {
+  return `TERMD-BENCH-${what}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The redraw program's note: when it wrote its last byte (wall clock, ms) and how much it wrote. */
+async function readStamp(stamp: string): Promise<{ last: number; bytes: number }> {
+  const text = await until("the redraw program's stamp", 10_000, () => (existsSync(stamp) ? readFileSync(stamp, "utf8") : undefined), 5);
+  const [time, bytes] = text.trim().split(" ");
+  return { last: Number(time) * 1000, bytes: Number(bytes) };
+}
+
+async function termdRedraw(dir: string, redraw: string[], secs: number): Promise<Redraw> {
+  const d = await startDaemon(dir, "redraw");
+  try {
+    const c = d.client;
+    const pid = d.proc.pid;
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const sampler = rssPeak(pid);
+    const sentinel = sentinelText("REDRAW");
+    const stamp = join(dir, "redraw-termd.stamp");
+    const t0 = performance.now();
+    const info = await c.call("session.create", { command: [...redraw, String(secs), sentinel, stamp], rows: 24, cols: 80 });
+    await Bun.sleep(Math.max(0, secs * 1000 - LOOK_EARLY_MS - (performance.now() - t0)));
+    const r = await c.call("session.wait", { session: info.id, text: sentinel, timeout_ms: LOOK_EARLY_MS + 120_000 });
+    if (r.outcome === "timeout") throw new Error("termd: the redraw's last line never showed");
+    let seen = wallMs();
+    let screen = r.screen;
+    if (r.outcome === "exited") {
+      // The program ended before its last bytes were on the screen (a wait on an ended session
+      // answers at once): poll until they are.
+      screen = await until("termd's screen to show the redraw's last line", 120_000, async () => {
+        const s = await c.call("session.screen", { session: info.id });
+        return s.lines.some((l) => l.includes(sentinel)) ? s : undefined;
+      }, 2);
+      seen = wallMs();
+    }
+    const peak = sampler.stop();
+    await c.call("session.wait", { session: info.id, exit: true, timeout_ms: 10_000 });
+    const end = await c.call("session.info", { session: info.id });
+    const { last, bytes } = await readStamp(stamp);
+    const notes: string[] = [];
+    // The sentinel is the very last output, so the screen showing it must reflect every byte.
+    if (screen.offset !== end.bytes_out) notes.push(`the screen's offset ${screen.offset} ≠ bytes_out ${end.bytes_out}`);
+    if (end.bytes_out !== bytes) notes.push(`bytes_out ${end.bytes_out} ≠ the ${bytes} bytes the program wrote`);
+    const behind = r.outcome === "exited" ? end.bytes_out - r.screen.offset : 0;
+    await c.call("session.remove", { session: info.id, force: true });
+    await Bun.sleep(1000);
+    return { before, peak, after: rssBytes(pid), lagMs: seen - last, behind, bytes, notes };
+  } finally {
+    await d.stop();
+  }
+}
+
+async function tmuxRedraw(dir: string, redraw: string[], secs: number): Promise<Redraw> {
+  const t = new Tmux();
+  try {
+    await tmuxCat(t, "idle"); // the server, measured before the flood
+    const pid = t.serverPid();
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const sampler = rssPeak(pid);
+    const sentinel = sentinelText("REDRAW");
+    const stamp = join(dir, "redraw-tmux.stamp");
+    const t0 = performance.now();
+    // The shell stays after the program, so the pane and its screen stay too.
+    t.ok("new-session", "-d", "-s", "redraw", "-x", "80", "-y", "24", `${[...redraw, String(secs), sentinel, stamp].map(sh).join(" ")}; exec sleep 86400`);
+    await Bun.sleep(Math.max(0, secs * 1000 - LOOK_EARLY_MS - (performance.now() - t0)));
+    const shows = () => (t.ok("capture-pane", "-p", "-t", "redraw").includes(sentinel) ? true : undefined);
+    await until("tmux to show the redraw's last line", LOOK_EARLY_MS + 120_000, shows, 2);
+    const seen = wallMs();
+    const peak = sampler.stop();
+    const { last, bytes } = await readStamp(stamp);
+    t.cmd("kill-session", "-t", "redraw");
+    await Bun.sleep(1000);
+    return { before, peak, after: rssBytes(pid), lagMs: seen - last, behind: NaN, bytes, notes: [] };
+  } finally {
+    t.kill();
+  }
+}
+
+// ---------------------------------------------------------------- 7. pending waits
+
+const NEVER_SHOWN = "TERMD-BENCH-TEXT-THAT-NEVER-SHOWS";
+
+interface Waits {
+  n: number;
+  connections: number;
+  /** From the first wait sent until every connection answered a ping sent after its waits. */
+  sendMs: number;
+  /** Waits answered, or failed, before their connections closed: none should. */
+  early: number;
+  keys: { alone: number[]; pending: number[]; after: number[] };
+  cpu: { alone: number; pending: number; after: number };
+  rss: { alone: number; pending: number; after: number };
+  /** From closing the connections until the daemon held no more descriptors than before them. */
+  releaseMs: number;
+}
+
+async function termdWaits(dir: string, n: number, connections: number, keys: number): Promise<Waits> {
+  const d = await startDaemon(dir, "waits");
+  const clients: Client[] = [];
+  try {
+    const c = d.client;
+    const pid = d.proc.pid;
+    // ~50 lines/s: every line changes the screen, and each change is checked against every wait.
+    const chatty = await c.call("session.create", {
+      command: ["bash", "--norc", "--noprofile", "-c", "while :; do echo line $RANDOM; sleep 0.02; done"],
+      rows: 24,
+      cols: 80,
+    });
+    const lines = await c.call("session.wait", { session: chatty.id, text: "line", timeout_ms: 10_000 });
+    if (lines.outcome !== "matched") throw new Error(`termd: the chatty session printed nothing (${lines.outcome})`);
+
+    await termdKeys(c, 30, false); // warm-up, as in isolation
+    const aloneKeys = await termdKeys(c, keys, false);
+    const aloneCpu = await cpuShare(pid, 2000);
+    const aloneRss = rssBytes(pid);
+    const fds = fdCount(pid);
+
+    for (let i = 0; i < connections; i++) clients.push(await connect(d.socket));
+    let closing = false;
+    let early = 0;
+    const t0 = performance.now();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const w = clients[i % connections]!.call("session.wait", { session: chatty.id, text: NEVER_SHOWN, timeout_ms: 120_000 });
+      // Closing the connections rejects them here; any other answer is one too early.
+      pending.push(w.then(() => void early++, () => void (closing || early++)));
+    }
+    // Requests on a connection are read in order: a ping answered means its waits were taken in.
+    await Promise.all(clients.map((cl) => cl.call("system.ping")));
+    const sendMs = performance.now() - t0;
+    const pendingCpu = await cpuShare(pid, 2000);
+    const pendingKeys = await termdKeys(c, keys, false);
+    const pendingRss = rssBytes(pid);
+
+    closing = true;
+    const t1 = performance.now();
+    for (const cl of clients) cl.close();
+    await Promise.all(pending);
+    let releaseMs = NaN;
+    try {
+      await until("the daemon to release the connections", 10_000, () => (fdCount(pid) <= fds ? true : undefined), 2);
+      releaseMs = performance.now() - t1;
+    } catch {}
+    // Still fine: it answers, the chatty session still runs and is watched, keys still echo.
+    await c.call("system.ping");
+    const still = await c.call("session.wait", { session: chatty.id, activity: true, timeout_ms: 5000 });
+    if (still.outcome !== "activity") throw new Error(`termd: after the waits, the chatty session shows ${still.outcome}`);
+    const afterKeys = await termdKeys(c, keys, false);
+    const afterCpu = await cpuShare(pid, 2000);
+    return {
+      n,
+      connections,
+      sendMs,
+      early,
+      keys: { alone: aloneKeys, pending: pendingKeys, after: afterKeys },
+      cpu: { alone: aloneCpu, pending: pendingCpu, after: afterCpu },
+      rss: { alone: aloneRss, pending: pendingRss, after: rssBytes(pid) },
+      releaseMs,
+    };
+  } finally {
+    for (const cl of clients) cl.close();
+    await d.stop();
+  }
+}
+
+// ---------------------------------------------------------------- 8. idle sessions
+
+interface Idle {
+  /** Sessions that exist, and of those, how many reached their prompt. */
+  created: number;
+  prompted: number;
+  failures: number;
+  firstError: string;
+  createMs: number;
+  /** Sessions whose screen read answered with the prompt on it. */
+  answered: number;
+  readMs: number;
+  before: number;
+  after: number;
+  fdsBefore: number;
+  fdsAfter: number;
+  fdLimit: string;
+  /** The sessions the growth is divided by (a tmux baseline session is not one). */
+  added: number;
+  baseline: string;
+}
+
+const IDLE_WIDTH = 20;
+
+async function termdIdle(dir: string, n: number): Promise<Idle> {
+  // Each session holds a PTY and files: lift the daemon's descriptor limit as far as allowed.
+  const d = await startDaemon(dir, "idle", 65536);
+  try {
+    const c = d.client;
+    const pid = d.proc.pid;
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const fdsBefore = fdCount(pid);
+    const env = { PS1: PROMPT, HISTFILE: join(dir, "bash_history") };
+    const ids: string[] = [];
+    let prompted = 0;
+    let failures = 0;
+    let firstError = "";
+    const t0 = performance.now();
+    await inPool(n, IDLE_WIDTH, async (i) => {
+      try {
+        const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env, rows: 24, cols: 80 });
+        ids.push(info.id);
+        const r = await c.call("session.wait", { session: info.id, text: PROMPT.trim(), timeout_ms: 30_000 });
+        if (r.outcome !== "matched") throw new Error(`bash ${i}: no prompt (${r.outcome})`);
+        prompted++;
+      } catch (err) {
+        failures++;
+        firstError ||= (err as Error).message;
+      }
+    });
+    const createMs = performance.now() - t0;
+    let answered = 0;
+    const t1 = performance.now();
+    await inPool(ids.length, IDLE_WIDTH, async (i) => {
+      try {
+        const s = await c.call("session.screen", { session: ids[i]! });
+        if (s.lines[0]?.includes(PROMPT.trim())) answered++;
+      } catch (err) {
+        firstError ||= (err as Error).message;
+      }
+    });
+    const readMs = performance.now() - t1;
+    await Bun.sleep(1000);
+    const after = rssBytes(pid);
+    const fdsAfter = fdCount(pid);
+    const created = ids.length;
+    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created, baseline: "fresh daemon" };
+  } finally {
+    await d.stop();
+  }
+}
+
+async function tmuxIdle(dir: string, n: number): Promise<Idle> {
+  const t = new Tmux();
+  try {
+    const { shell, baseline, created: pre } = tmuxShellServer(t, dir);
+    const pid = t.serverPid();
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const fdsBefore = fdCount(pid);
+    let failures = 0;
+    let firstError = "";
+    const t0 = performance.now();
+    // 50 sessions per tmux command line: one client spawn per session would time the spawning.
+    for (let i = pre; i < n; i += 50) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 50); j++) args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
+      const r = t.cmd(...args);
+      if (r.code !== 0) {
+        failures++;
+        firstError ||= r.stderr.trim();
+      }
+    }
+    const created = t.ok("list-sessions", "-F", "#{session_name}").split("\n").filter(Boolean).length;
+    // A shell at its prompt has the cursor just after it on the first row.
+    const atPrompt = () => t.ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}").split("\n").filter((l) => l === `${PROMPT.length},0`).length;
+    let prompted = atPrompt();
+    for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt()) await Bun.sleep(20);
+    const createMs = performance.now() - t0;
+    let answered = 0;
+    const t1 = performance.now();
+    for (let i = 0; i < n; i += 100) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "capture-pane", "-p", "-t", `s${j}`);
+      answered += t.cmd(...args).stdout.split(PROMPT.trim()).length - 1;
+    }
+    const readMs = performance.now() - t1;
+    await Bun.sleep(1000);
+    const after = rssBytes(pid);
+    const fdsAfter = fdCount(pid);
+    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created - pre, baseline };
   } finally {
     t.kill();
   }
@@ -626,9 +1149,158 @@ function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
   return out;
 }
 
+const NONE = "—";
+
+/** p50 / p99 / max, ms. */
+const spread = (xs: number[]) => `${f2(percentile(xs, 0.5))} / ${f2(percentile(xs, 0.99))} / ${f2(Math.max(...xs))}`;
+
+/** Runs one section; a failure is reported as such and the sections after it still run. */
+async function section(name: string, verdicts: string[][], body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    console.log(`${name}: failed: ${(err as Error).message}\n`);
+    verdicts.push([name, "failed", "MISS"]);
+  }
+}
+
+async function reportIsolation(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const redraw = redrawProgram(dir);
+  const phases: { label: string; short: string; flood?: string[] }[] = [
+    { label: "no flood", short: "idle" },
+    { label: "plain-text flood (`yes`, 80-column lines)", short: "text", flood: ["yes", FLOOD_LINE] },
+    { label: "colour-redraw flood (24x80, random SGR)", short: "colour", flood: [...redraw, "0"] },
+  ];
+  const termd: Isolated[] = [];
+  const d = await startDaemon(dir, "isolation");
+  try {
+    // Warm-up: a fresh daemon's first requests pay for compiling its code, not what this compares.
+    await termdKeys(d.client, 30, false);
+    for (const p of phases) {
+      termd.push(await termdIsolated(d.client, o.keys, p.flood));
+      process.stderr.write(`  isolation: termd, ${p.short} done\n`);
+    }
+  } finally {
+    await d.stop();
+  }
+  const tmux: Isolated[] = [];
+  if (o.tmux) {
+    const t = new Tmux();
+    try {
+      for (const [i, p] of phases.entries()) {
+        tmux.push(await tmuxIsolated(t, String(i), o.keys, p.flood));
+        process.stderr.write(`  isolation: tmux, ${p.short} done\n`);
+      }
+    } finally {
+      t.kill();
+    }
+  }
+  const rows: string[][] = [["", "termd", "tmux", "target"]];
+  phases.forEach((p, i) => {
+    const target = p.flood ? "p99 ≤ tmux's (aim < 2 ms)" : "p50 ≤ 0.1 ms";
+    rows.push([p.label, spread(termd[i]!.times), tmux[i] ? spread(tmux[i]!.times) : NONE, target]);
+    if (p.flood) rows.push(["  the flood's own write rate meanwhile (MB/s)", f1(termd[i]!.floodMbs), tmux[i] ? f1(tmux[i]!.floodMbs) : NONE, ""]);
+  });
+  console.log(`5. Isolation: a quiet \`cat\` session's key round trip while another session of the same server floods`);
+  console.log(`   (ms, p50 / p99 / max of ${o.keys} keys; termd: input, then wait(changed); tmux: control mode)`);
+  console.log(table(rows));
+  // A server that stops reading a flood makes the keys' figure meaningless: say so.
+  phases.forEach((p, i) => {
+    for (const [who, r] of [["termd", termd[i]], ["tmux", tmux[i]]] as const) {
+      if (p.flood && r && r.floodMbs < 1) console.log(`  ${who}: the ${p.short} flood hardly wrote meanwhile (${f2(r.floodMbs)} MB/s): it was held back, not measured against`);
+    }
+  });
+  console.log();
+  const idle = percentile(termd[0]!.times, 0.5);
+  verdicts.push(["isolation: idle key p50 ≤ 0.1 ms", `${f2(idle)} ms`, verdict(idle <= 0.1)]);
+  phases.forEach((p, i) => {
+    if (!p.flood) return;
+    const p99 = percentile(termd[i]!.times, 0.99);
+    if (tmux[i]) {
+      const theirs = percentile(tmux[i]!.times, 0.99);
+      verdicts.push([`isolation: key p99 in a ${p.short} flood ≤ tmux's`, `${f2(p99)} vs ${f2(theirs)} ms`, verdict(p99 <= theirs)]);
+    }
+    verdicts.push([`isolation: key p99 in a ${p.short} flood < 2 ms (aim)`, `${f2(p99)} ms`, verdict(p99 < 2)]);
+  });
+}
+
+async function reportRedraw(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const redraw = redrawProgram(dir);
+  const secs = o.redrawSeconds;
+  const termd = await termdRedraw(dir, redraw, secs);
+  const tmux = o.tmux ? await tmuxRedraw(dir, redraw, secs) : undefined;
+  const both = (f: (r: Redraw) => string) => [f(termd), tmux ? f(tmux) : NONE];
+  const rows: string[][] = [
+    ["", "termd", "tmux", "target"],
+    ["the program wrote, MB (MB/s)", ...both((r) => `${mb(r.bytes)} (${f1(r.bytes / MB / secs)})`), ""],
+    ["RSS before, MB", ...both((r) => mb(r.before)), ""],
+    ["peak RSS growth during the flood, MB", ...both((r) => mb(r.peak - r.before)), "< 100 MB"],
+    ["RSS growth 1 s after it, MB", ...both((r) => mb(r.after - r.before)), ""],
+    ["output not on the screen when the wait saw the exit, KB", ...both((r) => (Number.isNaN(r.behind) ? NONE : f1(r.behind / 1024))), ""],
+    ["screen current after the program's last byte, ms", ...both((r) => f1(r.lagMs)), "≤ 250 ms"],
+  ];
+  console.log(`6. Redraw: the whole 24x80 screen in random 256-colour SGR for ${secs} s, as fast as the server takes it`);
+  console.log(table(rows));
+  for (const note of termd.notes) console.log(`  termd: ${note}`);
+  if (tmux) console.log(`  (tmux's screen is polled with spawned capture-pane: its figure includes a few ms of spawning)`);
+  console.log();
+  const growth = termd.peak - termd.before;
+  verdicts.push(["redraw: RSS growth < 100 MB", `${mb(growth)} MB`, verdict(growth < 100 * MB)]);
+  verdicts.push(["redraw: screen current ≤ 250 ms after the last byte", `${f1(termd.lagMs)} ms`, verdict(termd.lagMs <= 250 && termd.notes.length === 0)]);
+}
+
+async function reportWaits(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const w = await termdWaits(dir, 5000, 10, o.keys);
+  const p5099 = (xs: number[]) => `${f2(percentile(xs, 0.5))} / ${f2(percentile(xs, 0.99))}`;
+  const rows: string[][] = [
+    ["", "termd", "tmux", "target"],
+    ["another session's key round trip, p50 / p99 ms: chatty session alone", p5099(w.keys.alone), NONE, ""],
+    [`  with ${w.n} waits pending on the chatty session`, p5099(w.keys.pending), NONE, "p50 < 1 ms"],
+    ["  after their connections closed", p5099(w.keys.after), NONE, ""],
+    ["daemon CPU, % of a core: alone / pending / after", `${f1(w.cpu.alone)} / ${f1(w.cpu.pending)} / ${f1(w.cpu.after)}`, NONE, ""],
+    ["daemon RSS, MB: alone / pending / after", `${mb(w.rss.alone)} / ${mb(w.rss.pending)} / ${mb(w.rss.after)}`, NONE, ""],
+    [`${w.n} waits over ${w.connections} connections sent and taken in, ms`, f1(w.sendMs), NONE, ""],
+    ["waits answered before their connections closed", String(w.early), NONE, "0"],
+    ["descriptors released after the close, ms", Number.isNaN(w.releaseMs) ? "not in 10 s" : f1(w.releaseMs), NONE, ""],
+  ];
+  console.log(`7. Pending waits: ${w.n} session.wait calls for text that never shows, on a session printing ~50 lines/s (${o.keys} keys each)`);
+  console.log(table(rows) + "\n");
+  const p50 = percentile(w.keys.pending, 0.5);
+  verdicts.push([`waits: another session's key p50 < 1 ms with ${w.n} pending`, `${f2(p50)} ms`, verdict(p50 < 1)]);
+  verdicts.push(["waits: none answered early, all released on close", `${w.early} early`, verdict(w.early === 0 && !Number.isNaN(w.releaseMs))]);
+}
+
+async function reportIdle(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const n = o.idleSessions;
+  const termd = await termdIdle(dir, n);
+  const tmux = o.tmux ? await tmuxIdle(dir, n) : undefined;
+  const both = (f: (r: Idle) => string) => [f(termd), tmux ? f(tmux) : NONE];
+  const perSession = (r: Idle) => (r.after - r.before) / r.added;
+  const rows: string[][] = [
+    ["", "termd", "tmux", "target"],
+    ["sessions created (at their prompt)", ...both((r) => `${r.created} (${r.prompted})`), `all ${n}`],
+    ["time to create them, s (ms per session)", ...both((r) => `${f1(r.createMs / 1000)} (${f1(r.createMs / n)})`), ""],
+    ["screen reads answered with the prompt", ...both((r) => `${r.answered}/${r.created}`), "each"],
+    ["time to read every screen, ms", ...both((r) => f1(r.readMs)), ""],
+    ["RSS before → after, MB", ...both((r) => `${mb(r.before)} → ${mb(r.after)}`), ""],
+    ["RSS growth per session, MB", ...both((r) => f2(perSession(r) / MB)), "≤ 0.15 MB"],
+    ["file descriptors per session (open-file limit)", ...both((r) => `${f1((r.fdsAfter - r.fdsBefore) / r.added)} (${r.fdLimit})`), ""],
+  ];
+  console.log(`8. Idle sessions: ${n} \`bash --norc --noprofile\` sessions, then a screen read of each (termd: ${IDLE_WIDTH} at a time; tmux: ${tmux?.baseline ?? "—"} before)`);
+  console.log(table(rows));
+  for (const [who, r] of [["termd", termd], ["tmux", tmux]] as const) {
+    if (r?.firstError) console.log(`  ${who}: ${r.failures} failed; the first: ${r.firstError}`);
+  }
+  console.log();
+  const all = termd.created === n && termd.prompted === n && termd.answered === n;
+  verdicts.push([`idle sessions: all ${n} created, each answers a screen read`, `${termd.answered}/${n}`, verdict(all)]);
+  verdicts.push(["idle sessions: ≤ 0.15 MB RSS per session", `${f2(perSession(termd) / MB)} MB`, verdict(perSession(termd) <= 0.15 * MB)]);
+}
+
 async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
   for (const p of ["cat", "script", "bash", "vim"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
+  if ((o.only.has("isolation") || o.only.has("redraw")) && !has("python3")) throw new Error("python3 is not installed; the redraw flood needs it");
   let tmuxVersion = "";
   if (o.tmux && !has("tmux")) {
     console.log("tmux is not installed (apt-get install tmux): the tmux column is left out.\n");
@@ -752,6 +1424,11 @@ async function main(): Promise<void> {
     verdicts.push(["parser, plain text ≥ 300 MB/s", `${f1(plainMbs)} MB/s`, verdict(plainMbs >= 300)]);
     verdicts.push(["parser, vim stream ≥ 100 MB/s", `${f1(vimMbs)} MB/s`, verdict(vimMbs >= 100)]);
   }
+
+  if (o.only.has("isolation")) await section("isolation", verdicts, () => reportIsolation(o, dir, verdicts));
+  if (o.only.has("redraw")) await section("redraw", verdicts, () => reportRedraw(o, dir, verdicts));
+  if (o.only.has("waits")) await section("waits", verdicts, () => reportWaits(o, dir, verdicts));
+  if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

@@ -1,13 +1,13 @@
 // The client library: one persistent connection, typed calls with concurrent replies matched by
-// id, and event subscriptions. Uses node:net so it runs under Node as well as Bun; depends on
+// id, and event subscriptions. Runs under Node as well as Bun (transport.ts); depends on
 // src/protocol only.
-import { connect as netConnect, type Socket } from "node:net";
 import { RpcError, type WireError } from "../protocol/errors.ts";
 import { LineSplitter } from "../protocol/framing.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
 import { deferred } from "./deferred.ts";
+import { openTransport, type Transport } from "./transport.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -22,18 +22,29 @@ export class Client {
   private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
   private closedError: Error | null = null;
   readonly closed: Promise<void>;
+  private readonly markClosed: () => void;
+  private socket!: Transport;
 
-  constructor(private readonly socket: Socket, readonly socketPath: string) {
+  private constructor(readonly socketPath: string) {
     const { promise, resolve } = deferred<void>();
     this.closed = promise;
-    socket.on("data", (chunk: Buffer) => {
-      for (const f of this.splitter.push(chunk)) if ("line" in f) this.onLine(f.line);
+    this.markClosed = resolve;
+  }
+
+  /** Connects to the daemon at `socketPath`. */
+  static async open(socketPath: string): Promise<Client> {
+    const c = new Client(socketPath);
+    c.socket = await openTransport(socketPath, {
+      data: (chunk) => {
+        for (const f of c.splitter.push(chunk)) if ("line" in f) c.onLine(f.line);
+      },
+      close: () => {
+        c.fail(new ConnectionClosedError(`connection to ${socketPath} closed`));
+        c.markClosed();
+      },
+      error: (err) => c.fail(err),
     });
-    socket.on("close", () => {
-      this.fail(new ConnectionClosedError(`connection to ${socketPath} closed`));
-      resolve();
-    });
-    socket.on("error", (err) => this.fail(err));
+    return c;
   }
 
   private fail(err: Error): void {
@@ -106,8 +117,7 @@ export class Client {
   }
 
   close(): void {
-    this.socket.end();
-    this.socket.destroy();
+    this.socket.close();
   }
 
   [Symbol.dispose](): void {
@@ -117,13 +127,5 @@ export class Client {
 
 /** Connects to the daemon at `socketPath` (default: TERMD_SOCKET or the per-user default). */
 export function connect(socketPath: string = defaultSocketPath()): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const socket = netConnect(socketPath);
-    const onError = (err: Error) => reject(err);
-    socket.once("error", onError);
-    socket.once("connect", () => {
-      socket.off("error", onError);
-      resolve(new Client(socket, socketPath));
-    });
-  });
+  return Client.open(socketPath);
 }

@@ -25,6 +25,13 @@ const WINDOW_BYTES = 32 * 1024;
  * An idle shell costs far less that way.
  */
 export const PARK_MAX_OUTPUT = 512 * 1024;
+/**
+ * While a plain-text flood is being fast-forwarded, the screen catches up at most this often:
+ * between two skips nothing of the flood is sent, so its worker (and the CPU the flooding program
+ * and the other sessions share) is not spent on lines that scroll away unseen. The screen is still
+ * current soon after the flood's last byte: this long, plus the parse of what is kept.
+ */
+const FLOOD_SKIP_EVERY_MS = 50;
 
 export interface ScreenViewOptions {
   size: Size;
@@ -76,6 +83,9 @@ export class ScreenView {
   private answered = 0;
   private readonly syncs = new Set<{ end: number; posted: number; wake: () => void }>();
   private parkTimer: Timer | undefined;
+  /** performance.now() of the last fast-forward, and the timer that resumes a held flood. */
+  private lastSkip = -Infinity;
+  private floodTimer: Timer | undefined;
   private readonly pool: ScreenPool;
 
   constructor(private readonly o: ScreenViewOptions) {
@@ -114,6 +124,7 @@ export class ScreenView {
     const log = this.o.log;
     if (this.remote.parked && this.sent < log.end) this.unpark();
     while (!this.closed && this.sent < log.end && this.sent - this.parsed < WINDOW_BYTES) {
+      if (this.holdFlood()) return;
       if (this.fastForward()) continue;
       if (this.skipTo !== null) return; // waiting for what is in flight before clearing
       let max = CHUNK_BYTES;
@@ -133,6 +144,18 @@ export class ScreenView {
       this.sent += bytes.length;
       this.write(bytes, answer);
     }
+  }
+
+  /** Just fast-forwarded, and far behind on plain text again: wait for more of it, then skip again. */
+  private holdFlood(): boolean {
+    const log = this.o.log;
+    const wait = this.lastSkip + FLOOD_SKIP_EVERY_MS - performance.now();
+    if (wait <= 0 || log.plainFrom > this.sent || log.end - this.sent < MIN_SKIP_BYTES) return false;
+    this.floodTimer ??= setTimeout(() => {
+      this.floodTimer = undefined;
+      this.pump();
+    }, wait);
+    return true;
   }
 
   /**
@@ -156,6 +179,7 @@ export class ScreenView {
     const bytes = log.read(point, CHUNK_BYTES);
     this.sent = point + bytes.length;
     this.write(bytes, this.sent >= this.answeredUpTo, true);
+    this.lastSkip = performance.now();
     return true;
   }
 
@@ -281,6 +305,7 @@ export class ScreenView {
   dispose(): void {
     this.closed = true;
     clearTimeout(this.parkTimer);
+    clearTimeout(this.floodTimer);
     this.remote.dispose();
     this.rebuilt?.resolve();
     for (const s of this.syncs) s.wake();

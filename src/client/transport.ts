@@ -1,0 +1,107 @@
+// The byte stream under a Client: Bun's own socket when the library runs under Bun (a call's round
+// trip through node:net costs about 0.1 ms more there, as much as the daemon's whole answer), and
+// node:net under Node. Both give the same small surface.
+import { connect as netConnect } from "node:net";
+
+export interface TransportEvents {
+  data(chunk: Uint8Array): void;
+  close(): void;
+  error(err: Error): void;
+}
+
+export interface Transport {
+  write(text: string): void;
+  pause(): void;
+  resume(): void;
+  close(): void;
+}
+
+type BunSocket = {
+  write(data: Uint8Array): number;
+  pause(): void;
+  resume(): void;
+  end(): void;
+};
+
+type BunConnect = (opts: {
+  unix: string;
+  socket: {
+    data(s: BunSocket, d: Uint8Array): void;
+    drain(s: BunSocket): void;
+    close(s: BunSocket): void;
+    error(s: BunSocket, e: Error): void;
+  };
+}) => Promise<BunSocket>;
+
+function bunConnect(): BunConnect | undefined {
+  return (globalThis as { Bun?: { connect?: BunConnect } }).Bun?.connect;
+}
+
+/** Opens `socketPath`; rejects when nothing answers there. */
+export function openTransport(socketPath: string, on: TransportEvents): Promise<Transport> {
+  const bun = bunConnect();
+  return bun ? openBun(bun, socketPath, on) : openNode(socketPath, on);
+}
+
+async function openBun(connect: BunConnect, socketPath: string, on: TransportEvents): Promise<Transport> {
+  // Bun's write takes what the kernel takes now; the rest waits here for `drain`, in order.
+  const queue: Uint8Array[] = [];
+  let closed = false;
+  const flush = (s: BunSocket) => {
+    while (queue.length > 0) {
+      const head = queue[0]!;
+      const n = s.write(head);
+      if (n < 0) return;
+      if (n < head.length) {
+        queue[0] = head.subarray(n);
+        return;
+      }
+      queue.shift();
+    }
+  };
+  const socket = await connect({
+    unix: socketPath,
+    socket: {
+      data: (_s, d) => on.data(d),
+      drain: (s) => flush(s),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        on.close();
+      },
+      error: (_s, e) => on.error(e),
+    },
+  });
+  return {
+    write(text) {
+      queue.push(Buffer.from(text));
+      if (queue.length === 1) flush(socket);
+    },
+    pause: () => socket.pause(),
+    resume: () => socket.resume(),
+    close: () => socket.end(),
+  };
+}
+
+function openNode(socketPath: string, on: TransportEvents): Promise<Transport> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(socketPath);
+    const onError = (err: Error) => reject(err);
+    socket.once("error", onError);
+    socket.once("connect", () => {
+      socket.off("error", onError);
+      socket.on("data", (chunk: Buffer) => on.data(chunk));
+      socket.on("close", () => on.close());
+      socket.on("error", (err) => on.error(err));
+      resolve({
+        write: (text) => void socket.write(text),
+        pause: () => void socket.pause(),
+        resume: () => void socket.resume(),
+        close: () => {
+          socket.end();
+          socket.destroy();
+        },
+      });
+    });
+  });
+}

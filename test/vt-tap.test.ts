@@ -320,7 +320,7 @@ describe("the attach stream", () => {
   test("a subscriber with stripQueries gets the output without the queries the daemon answered", async () => {
     const logDir = mkdtempSync(join(tmp, "logs-"));
     // Raw mode, so the replies the daemon writes back are not echoed into the output.
-    const s = Session.spawn({
+    const s = await Session.spawn({
       id: "strip",
       name: "strip",
       command: ["python3", "-c", `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`],

@@ -6,6 +6,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
+import { PtyPool } from "../session/pty-pool.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
@@ -38,6 +39,8 @@ export interface DaemonOptions {
   screenWorkers?: number;
   /** Quiet time after which a small session's screen is parked (default 5000; 0: never). */
   screenParkMs?: number;
+  /** Threads that run the sessions' programs and read their output (default: one per core). */
+  ptyWorkers?: number;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -48,6 +51,7 @@ const SHUTDOWN_SLACK_MS = 2000;
 export class Daemon {
   readonly store: SessionStore;
   readonly screens: ScreenPool;
+  readonly ptys: PtyPool;
   readonly connections = new Set<Connection>();
   readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
@@ -67,12 +71,14 @@ export class Daemon {
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
     this.screens = new ScreenPool(options.screenWorkers, options.screenParkMs);
+    this.ptys = new PtyPool(options.ptyWorkers);
     this.store = new SessionStore({
       stateDir: options.stateDir,
       baseEnv,
       records: this.records,
       debugBuffer: options.debugBuffer,
       pool: this.screens,
+      ptys: this.ptys,
       onRemove: (s) => this.forget(s),
     });
   }
@@ -209,6 +215,7 @@ export class Daemon {
   close(): void {
     this.store.killAll();
     this.screens.close();
+    this.ptys.close();
     for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;

@@ -1,37 +1,22 @@
-// The program of a session and its terminal: spawned on a PTY (Bun.spawn with `terminal`), with
-// the two bounds a real terminal gives it.
-// - Output: when the screen falls too far behind, output is stopped the way a terminal's flow
-//   control does it: XOFF (^S) into the line discipline, whose IXON then blocks the program's
-//   writes until XON (^Q). Bun.Terminal cannot stop reading the PTY itself. A program in raw mode
-//   has IXON off; it is turned on just for the pause and restored after, once output flows again.
-// - Input: what the program has not read yet is bounded; past the bound a writer waits for it to
-//   read (Bun's `drain` says the terminal took everything written), and gives up at its deadline.
-import type { Subprocess, Terminal } from "bun";
+// The program of a session, as the daemon's thread sees it: it runs on a PTY in a pty worker
+// (pty.ts, pty-worker.ts), and this side sends it input, resizes and signals and gets its output
+// and its end. Input is bounded the way a terminal bounds it: what the program has not read yet
+// is at most MAX_UNREAD_INPUT; past it a writer waits for it to read (Bun's `drain` says the
+// terminal took everything written), and gives up at its deadline.
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
-import { describeTermios, readControlChars } from "./termios.ts";
-import { parseSignal, signalNumber } from "./signals.ts";
+import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
+import { ptyPool, type PtyPool } from "./pty-pool.ts";
+import type { PtySpec } from "./pty.ts";
+import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
+import { parseSignal } from "./signals.ts";
 
 /** Input the program may leave unread before a writer has to wait. */
 export const MAX_UNREAD_INPUT = 1024 * 1024;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
-/** How long an exited child's last bytes may take to drain from the PTY. */
-const DRAIN_MS = 250;
-/** Output still arriving this long after an XOFF means it did not take (^C restarts output): again. */
-const REPAUSE_BYTES = 256 * 1024;
-/** How long after an XON the IXON flag termd turned on is kept, if no output shows it took. */
-const IXON_RESTORE_MS = 100;
-const IXON = process.platform === "linux" ? 0x400 : 0x200;
-const XOFF = "\x13";
-const XON = "\x11";
 
-export interface ChildSpec {
-  command: string[];
-  cwd: string;
-  env: Record<string, string>;
-  size: Size;
-  term: string;
+export interface ChildSpec extends PtySpec {
   onData(data: Uint8Array): void;
 }
 
@@ -41,73 +26,71 @@ export interface ChildExit {
 }
 
 export class Child {
-  readonly pid: number;
   /** Resolves once the program exited and its last output was read. */
   readonly exited: Promise<ChildExit>;
-  private readonly proc: Subprocess;
-  private readonly terminal: Terminal;
+  private readonly ended = Promise.withResolvers<ChildExit>();
   private running = true;
   private unflushed = 0;
   private readonly drainWaiters = new Set<() => void>();
-  private received = 0;
-  private pausedAt: number | null = null;
-  /** The input flags with the IXON termd added for a pause; null when it added none. */
-  private ixonAdded: number | null = null;
-  private ixonTimer: Timer | undefined;
+  private paused = false;
+  private nextReq = 1;
+  private readonly flagReplies = new Map<number, (f: TermiosFlags | null) => void>();
   /** Set by sendSignal: how a death by that signal is told apart from a crash. */
   signalSent: string | null = null;
 
-  /** Throws SPAWN_FAILED with the reason when the program cannot start. */
-  constructor(spec: ChildSpec) {
-    const ptyClosed = Promise.withResolvers<void>();
-    try {
-      this.proc = Bun.spawn(spec.command, {
-        cwd: spec.cwd,
-        env: { ...spec.env, TERM: spec.term },
-        terminal: {
-          rows: spec.size.rows,
-          cols: spec.size.cols,
-          name: spec.term,
-          data: (_t, data) => this.onData(data, spec.onData),
-          drain: () => this.onDrain(),
-          exit: () => ptyClosed.resolve(),
-        },
-      });
-    } catch (err) {
-      throw new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`);
-    }
-    this.terminal = this.proc.terminal!;
-    this.pid = this.proc.pid;
-    this.exited = this.proc.exited.then(async () => {
-      // The last bytes may still sit in the PTY after the child exited; give them a moment.
-      let timer: Timer | undefined;
-      await Promise.race([ptyClosed.promise, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
-      clearTimeout(timer);
-      this.running = false;
-      clearTimeout(this.ixonTimer);
-      this.terminal.close();
-      this.onDrain();
-      const code = this.proc.signalCode;
-      const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
-      return { signal, exitCode: signal ? 128 + signalNumber(signal) : this.proc.exitCode };
+  private constructor(
+    readonly pid: number,
+    private readonly send: (m: ToPtyWorker, transfer?: ArrayBuffer[]) => void,
+    private readonly id: number,
+  ) {
+    this.exited = this.ended.promise;
+  }
+
+  /** Starts the program in a pty worker. Rejects with SPAWN_FAILED and the reason when it cannot. */
+  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool()): Promise<Child> {
+    const { promise, resolve, reject } = Promise.withResolvers<Child>();
+    let child: Child | null = null;
+    const { onData } = spec;
+    // Only what a message can carry.
+    const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
+    const link = pool.open({
+      message: (m: FromPtyWorker) => {
+        if (m.t === "spawned") resolve((child = new Child(m.pid, link.send, link.id)));
+        else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
+        else if (m.t === "data") onData(m.data);
+        else child?.receive(m);
+      },
+      lost: (why) => {
+        if (child) child.end({ exitCode: null, signal: null });
+        else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
+      },
     });
+    link.send({ t: "spawn", id: link.id, spec: ptySpec });
+    return promise;
   }
 
-  private get open(): boolean {
-    return this.running && !this.terminal.closed;
+  private receive(m: FromPtyWorker): void {
+    if (m.t === "drain") this.onDrain();
+    else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal });
+    else if (m.t === "flags") {
+      this.flagReplies.get(m.req)?.(m.flags);
+      this.flagReplies.delete(m.req);
+    }
   }
 
-  private onData(data: Uint8Array, deliver: (d: Uint8Array) => void): void {
-    this.received += data.length;
-    if (this.ixonAdded !== null && this.pausedAt === null) this.restoreIxon();
-    if (this.pausedAt !== null && this.received - this.pausedAt > REPAUSE_BYTES) this.stopOutput();
-    deliver(data);
+  private end(exit: ChildExit): void {
+    if (!this.running) return;
+    this.running = false;
+    this.onDrain();
+    for (const reply of this.flagReplies.values()) reply(null);
+    this.flagReplies.clear();
+    this.ended.resolve(exit);
   }
 
   /** Writes now, whatever the program left unread (query replies, ^C: a few bytes). */
   write(data: string | Uint8Array): number {
-    if (!this.open) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
-    this.terminal.write(data);
+    if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
+    this.send({ t: "write", id: this.id, data });
     const n = typeof data === "string" ? Buffer.byteLength(data) : data.length;
     this.unflushed += n;
     return n;
@@ -122,7 +105,7 @@ export class Child {
     for (let at = 0; at < bytes.length || (at === 0 && bytes.length === 0); ) {
       const piece = bytes.subarray(at, at + INPUT_PIECE);
       while (this.unflushed > 0 && this.unflushed + piece.length > MAX_UNREAD_INPUT) {
-        if (!this.open) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
+        if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
         if (!(await this.drained(deadline, signal))) {
           throw new TermdError("INPUT_NOT_READ", `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`, {
             unread_bytes: this.unflushed,
@@ -159,69 +142,44 @@ export class Child {
     for (const wake of [...this.drainWaiters]) wake();
   }
 
-  /** Input written and not yet taken by the terminal (an upper bound). */
-  get unreadInput(): number {
-    return this.unflushed;
-  }
-
   get outputPaused(): boolean {
-    return this.pausedAt !== null;
+    return this.paused;
   }
 
-  /** Stops the program's output (XOFF), as a terminal whose screen is behind would. */
+  /** Stops the program's output (pty.ts: XOFF), as a terminal whose screen is behind would. */
   pauseOutput(): void {
-    if (this.pausedAt !== null || !this.open) return;
-    this.stopOutput();
+    if (this.paused || !this.running) return;
+    this.paused = true;
+    this.send({ t: "pause", id: this.id });
   }
 
-  private stopOutput(): void {
-    this.pausedAt = this.received;
-    clearTimeout(this.ixonTimer);
-    try {
-      const flags = this.terminal.inputFlags;
-      if (!(flags & IXON)) {
-        this.terminal.inputFlags = flags | IXON;
-        this.ixonAdded = flags | IXON;
-      }
-      this.write(XOFF);
-    } catch {}
-  }
-
-  /** Lets output flow again (XON); IXON, if termd turned it on, goes once output shows it took. */
   resumeOutput(): void {
-    if (this.pausedAt === null) return;
-    this.pausedAt = null;
-    if (!this.open) return;
-    try {
-      this.write(XON);
-    } catch {}
-    if (this.ixonAdded !== null) this.ixonTimer = setTimeout(() => this.restoreIxon(), IXON_RESTORE_MS);
-  }
-
-  private restoreIxon(): void {
-    clearTimeout(this.ixonTimer);
-    const added = this.ixonAdded;
-    this.ixonAdded = null;
-    // Only if the program did not set its own flags meanwhile.
-    if (added !== null && this.open && this.terminal.inputFlags === added) this.terminal.inputFlags = added & ~IXON;
+    if (!this.paused) return;
+    this.paused = false;
+    if (this.running) this.send({ t: "resume", id: this.id });
   }
 
   resize(size: Size): void {
-    if (this.open) this.terminal.resize(size.cols, size.rows);
+    if (this.running) this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
   }
 
-  /** The PTY's termios (flags from Bun, control characters through stty); null once it closed. */
+  /** The PTY's termios (flags from the worker, control characters through stty); null once it closed. */
   async termios(): Promise<Termios | null> {
-    if (!this.open) return null;
-    const t = this.terminal;
-    // The IXON a pause added is termd's, not the program's.
-    const iflag = this.ixonAdded !== null && t.inputFlags === this.ixonAdded ? this.ixonAdded & ~IXON : t.inputFlags;
-    const flags = { iflag, oflag: t.outputFlags, lflag: t.localFlags, cflag: t.controlFlags };
-    return describeTermios(flags, await readControlChars(this.pid));
+    if (!this.running) return null;
+    const req = this.nextReq++;
+    const flags = await new Promise<TermiosFlags | null>((resolve) => {
+      this.flagReplies.set(req, resolve);
+      this.send({ t: "flags", id: this.id, req });
+    });
+    return flags ? describeTermios(flags, await readControlChars(this.pid)) : null;
   }
 
+  /** Straight from this thread, so it works while the process is on its way out too. */
   signal(name: string): void {
-    if (this.running) this.proc.kill(name as NodeJS.Signals);
+    if (!this.running) return;
+    try {
+      process.kill(this.pid, name as NodeJS.Signals);
+    } catch {}
   }
 
   sendSignal(sig: string | number): string {

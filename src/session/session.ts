@@ -14,6 +14,7 @@ import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap, type Mark, type TapEvent } from "../terminal/vt-tap.ts";
 import { Child } from "./child.ts";
+import type { PtyPool } from "./pty-pool.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
@@ -33,6 +34,8 @@ export interface SessionSpec {
   debugBuffer?: number;
   /** The screen workers (default: the process's shared pool). */
   pool?: ScreenPool;
+  /** The pty workers (default: the process's shared pool). */
+  ptys?: PtyPool;
   /** exec.run's timeout when a call names none (0: none). */
   execTimeoutMs?: number;
 }
@@ -159,8 +162,8 @@ export class Session {
     return this.output.path;
   }
 
-  /** Starts the program on a new PTY. Throws SPAWN_FAILED with the reason when it cannot. */
-  static spawn(spec: SessionSpec): Session {
+  /** Starts the program on a new PTY. Rejects with SPAWN_FAILED and the reason when it cannot. */
+  static async spawn(spec: SessionSpec): Promise<Session> {
     let isDir = false;
     try {
       isDir = statSync(spec.cwd).isDirectory();
@@ -187,7 +190,7 @@ export class Session {
     const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool, execTimeoutMs: spec.execTimeoutMs });
     s.output.open();
     try {
-      s.child = new Child({ ...spec, onData: (data) => s.onOutput(data) });
+      s.child = await Child.spawn({ ...spec, onData: (data) => s.onOutput(data) }, spec.ptys);
     } catch (err) {
       s.output.close();
       rmSync(s.logPath, { force: true });

@@ -8,6 +8,7 @@ import { Session, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
+import type { PtyPool } from "./pty-pool.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
 export interface RecordStore {
@@ -25,6 +26,8 @@ export interface StoreOptions {
   debugBuffer?: number;
   /** The screen workers (default: the process's shared pool). */
   pool?: ScreenPool;
+  /** The pty workers (default: the process's shared pool). */
+  ptys?: PtyPool;
   /** Told of every session forgotten (removed, evicted), after it is disposed. */
   onRemove?: (s: Session) => void;
 }
@@ -59,7 +62,7 @@ export class SessionStore {
     return undefined;
   }
 
-  create(p: NonNullable<CreateInput>): Session {
+  async create(p: NonNullable<CreateInput>): Promise<Session> {
     // A name may not be another session's name or id: lookups try ids first.
     if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
       throw new TermdError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
@@ -76,7 +79,7 @@ export class SessionStore {
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     let session: Session;
     try {
-      session = Session.spawn({
+      session = await Session.spawn({
         id,
         name,
         command,
@@ -88,6 +91,7 @@ export class SessionStore {
         logDir: this.logDir,
         debugBuffer: this.opts.debugBuffer,
         pool: this.opts.pool,
+        ptys: this.opts.ptys,
         execTimeoutMs: p.exec_timeout_ms,
       });
     } catch (err) {

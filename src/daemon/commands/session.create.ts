@@ -12,7 +12,7 @@ export default command({
     const teeFd = p.log_path !== undefined ? openTee(p.log_path, p.log_append) : null;
     let s;
     try {
-      s = daemon.store.create(p);
+      s = await daemon.store.create(p);
     } catch (err) {
       if (teeFd !== null) closeSync(teeFd);
       throw err;

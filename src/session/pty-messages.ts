@@ -1,0 +1,21 @@
+// What crosses between the daemon's thread and a pty worker (pty-worker.ts). Each message names
+// the program it is about by the daemon's own number for it.
+import type { PtySpec } from "./pty.ts";
+import type { TermiosFlags } from "./termios.ts";
+
+export type ToPtyWorker =
+  | { t: "spawn"; id: number; spec: PtySpec }
+  | { t: "write"; id: number; data: string | Uint8Array }
+  | { t: "resize"; id: number; rows: number; cols: number }
+  | { t: "pause"; id: number }
+  | { t: "resume"; id: number }
+  | { t: "signal"; id: number; name: string }
+  | { t: "flags"; id: number; req: number };
+
+export type FromPtyWorker =
+  | { t: "spawned"; id: number; pid: number }
+  | { t: "failed"; id: number; message: string }
+  | { t: "data"; id: number; data: Uint8Array }
+  | { t: "drain"; id: number }
+  | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
+  | { t: "flags"; id: number; req: number; flags: TermiosFlags | null };

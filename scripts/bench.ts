@@ -1003,6 +1003,10 @@ interface Idle {
   readMs: number;
   before: number;
   after: number;
+  /** termd: RSS right after the reads, before the idle screens were parked. */
+  active?: number;
+  /** termd: how long until every screen was parked, ms. */
+  parkMs?: number;
   fdsBefore: number;
   fdsAfter: number;
   fdLimit: string;
@@ -1053,10 +1057,20 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
     });
     const readMs = performance.now() - t1;
     await Bun.sleep(1000);
+    const active = rssBytes(pid);
+    // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
+    const t2 = performance.now();
+    await until("every idle screen parked", 60_000, async () => {
+      const { workers } = await c.call("system.screens");
+      return workers.reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
+    }, 250);
+    const parkMs = performance.now() - t2;
+    // The workers give the freed memory back after a collection (screen-worker.ts).
+    await Bun.sleep(3000);
     const after = rssBytes(pid);
     const fdsAfter = fdCount(pid);
     const created = ids.length;
-    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created, baseline: "fresh daemon" };
+    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, active, parkMs, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created, baseline: "fresh daemon" };
   } finally {
     await d.stop();
   }
@@ -1283,6 +1297,8 @@ async function reportIdle(o: Options, dir: string, verdicts: string[][]): Promis
     ["screen reads answered with the prompt", ...both((r) => `${r.answered}/${r.created}`), "each"],
     ["time to read every screen, ms", ...both((r) => f1(r.readMs)), ""],
     ["RSS before → after, MB", ...both((r) => `${mb(r.before)} → ${mb(r.after)}`), ""],
+    ["termd before its screens were parked: RSS, MB (per session)", `${mb(termd.active!)} (${f2((termd.active! - termd.before) / termd.added / MB)})`, NONE, ""],
+    ["termd: time until every screen was parked, s", f1(termd.parkMs! / 1000), NONE, ""],
     ["RSS growth per session, MB", ...both((r) => f2(perSession(r) / MB)), "≤ 0.15 MB"],
     ["file descriptors per session (open-file limit)", ...both((r) => `${f1((r.fdsAfter - r.fdsBefore) / r.added)} (${r.fdLimit})`), ""],
   ];

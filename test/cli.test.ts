@@ -199,7 +199,7 @@ test("the Node client stub drives a running daemon with no node_modules", async 
     expect((await run(["start", "--name", "n", "--", "bash", "-c", "echo from-node; sleep 30"])).stdout).toBe("n\n");
     expect((await run(["wait", "n", "--text", "from-node"])).code).toBe(0);
     expect((await run(["ls"])).stdout).toContain("running");
-    expect((await run(["stop", "n", "--grace", "100"])).stdout).toBe("stopped (SIGTERM)\n");
+    expect((await run(["stop", "n", "--grace", "100"])).stdout).toBe("stopped (SIGHUP)\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -81,7 +81,7 @@ test("sessions stopped by daemon stop are listed as stopped after the restart", 
   await d.proc.exited;
   await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
   const info = await (await again.client()).call("session.info", { session: "cat" });
-  expect(info).toMatchObject({ state: "stopped", signal: "SIGTERM", exit_code: 143 });
+  expect(info).toMatchObject({ state: "stopped", signal: "SIGHUP", exit_code: 129 });
 });
 
 test("ended sessions are evicted once the TTL has passed; running ones are kept", async () => {

@@ -202,18 +202,18 @@ describe("exit codes and signals", () => {
     expect(await c.call("session.info", { session: "ok" })).toMatchObject({ state: "exited", exit_code: 0, signal: null });
   });
 
-  test("session.stop ends sleep with SIGTERM and reports it as stopped", async () => {
+  test("session.stop ends sleep with its hangup (SIGHUP comes first, as from a closed terminal) and reports it as stopped", async () => {
     await using d = await TestDaemon.start();
     const c = await d.client();
     await c.call("session.create", { name: "sleep", command: ["sleep", "100"] });
     const info = await c.call("session.stop", { session: "sleep" });
-    expect(info).toMatchObject({ state: "stopped", signal: "SIGTERM", exit_code: 143 });
+    expect(info).toMatchObject({ state: "stopped", signal: "SIGHUP", exit_code: 129 });
   });
 
-  test("a program that ignores TERM is stopped by SIGKILL once the grace period ends", async () => {
+  test("a program that ignores HUP and TERM is stopped by SIGKILL once the grace period ends", async () => {
     await using d = await TestDaemon.start();
     const c = await d.client();
-    await c.call("session.create", { name: "stubborn", command: ["bash", "-c", 'trap "" TERM; echo ready; sleep 100'] });
+    await c.call("session.create", { name: "stubborn", command: ["bash", "-c", 'trap "" TERM HUP; echo ready; sleep 100'] });
     expect((await c.call("session.wait", { session: "stubborn", regex: "^ready$" })).outcome).toBe("matched");
     const info = await c.call("session.stop", { session: "stubborn", grace_ms: 200 });
     expect(info).toMatchObject({ state: "stopped", signal: "SIGKILL", exit_code: 137 });

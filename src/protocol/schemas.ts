@@ -121,6 +121,8 @@ export const ResizeSchema = v.object({ session: SessionRef, rows: Dim("rows", 10
 export const SignalSchema = v.object({
   session: SessionRef,
   signal: v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))]),
+  /** program (default): the session's program; foreground: the terminal's foreground process group; session: every process of the terminal's session. */
+  target: v.optional(v.picklist(["program", "foreground", "session"]), "program"),
 });
 
 export const StopSchema = v.object({ session: SessionRef, grace_ms: v.optional(Ms) });

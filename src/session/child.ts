@@ -10,6 +10,13 @@ import { ptyPool, type PtyPool } from "./pty-pool.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
+import { foregroundGroup, sessionMembers, signalSession } from "./processes.ts";
+
+/** Who session.signal reaches. */
+export type SignalTarget = "program" | "foreground" | "session";
+/** How often a stop looks for what the program left behind, and how long past the grace it waits for SIGKILL to take. */
+const LEFTOVER_POLL_MS = 20;
+const LEFTOVER_MS = 1000;
 
 /** Input the program may leave unread before a writer has to wait. */
 export const MAX_UNREAD_INPUT = 1024 * 1024;
@@ -174,33 +181,55 @@ export class Child {
     return flags ? describeTermios(flags, await readControlChars(this.pid)) : null;
   }
 
-  /** Straight from this thread, so it works while the process is on its way out too. */
-  signal(name: string): void {
-    if (!this.running) return;
-    try {
-      process.kill(this.pid, name as NodeJS.Signals);
-    } catch {}
-  }
-
-  sendSignal(sig: string | number): string {
+  /**
+   * Sends a signal, straight from this thread: to the program (default), to the terminal's
+   * foreground process group (what Ctrl-C reaches: the job a shell is running), or to every
+   * process of the terminal's session.
+   */
+  sendSignal(sig: string | number, target: SignalTarget = "program"): string {
     const { name } = parseSignal(sig);
-    this.signalSent = name;
-    this.signal(name);
+    if (!this.running) return name;
+    if (target === "session") {
+      signalSession(this.pid, name);
+    } else {
+      const group = target === "foreground" ? foregroundGroup(this.pid) : null;
+      try {
+        if (group !== null) process.kill(-group, name as NodeJS.Signals);
+        else process.kill(this.pid, name as NodeJS.Signals);
+      } catch {}
+    }
+    if (target === "program" || foregroundGroup(this.pid) === this.pid) this.signalSent = name;
     return name;
   }
 
-  /** SIGTERM, then SIGKILL once `graceMs` passed; resolves when the child is gone. */
+  /**
+   * Ends every process of the terminal's session, as closing a terminal window does and more:
+   * SIGHUP and SIGTERM (an interactive shell ignores SIGTERM but ends on a hangup, and hangs up
+   * its jobs), then SIGKILL once `graceMs` passed to whatever is left, `nohup`ed children and
+   * background jobs included. Resolves when the program has ended and no process of its session
+   * is left (or, past the grace, SIGKILL could not end one). A grace of 0 is SIGKILL at once.
+   */
   async stop(graceMs: number): Promise<void> {
-    if (this.running) {
-      this.signal("SIGTERM");
-      const timer = setTimeout(() => this.signal("SIGKILL"), graceMs);
-      await this.exited;
-      clearTimeout(timer);
+    if (!this.running) return void (await this.exited);
+    const deadline = performance.now() + graceMs;
+    // No grace: SIGKILL at once, nothing the program could catch first.
+    if (graceMs <= 0) signalSession(this.pid, "SIGKILL");
+    else {
+      signalSession(this.pid, "SIGHUP");
+      signalSession(this.pid, "SIGTERM");
     }
+    const timer = setTimeout(() => signalSession(this.pid, "SIGKILL"), graceMs);
     await this.exited;
+    // The program is gone; what it left behind gets the rest of the grace, then SIGKILL.
+    while (sessionMembers(this.pid).length > 0 && performance.now() < deadline + LEFTOVER_MS) {
+      await new Promise((r) => setTimeout(r, LEFTOVER_POLL_MS));
+      if (performance.now() >= deadline) signalSession(this.pid, "SIGKILL");
+    }
+    clearTimeout(timer);
   }
 
+  /** SIGKILL to every process of the session at once: the daemon itself is going away. */
   kill(): void {
-    this.signal("SIGKILL");
+    signalSession(this.pid, "SIGKILL");
   }
 }

@@ -18,13 +18,14 @@
 // as from a keyboard. An interactive shell then abandons the rest of the sourced wrapper, mark
 // included, so after RECOVER_MS a line of its own prints the mark with $?; if that does not come
 // either, the foreground process group (never the shell) gets SIGKILL.
-import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 import type { Session } from "./session.ts";
 import { parseSignal } from "./signals.ts";
+import { foregroundGroup } from "./processes.ts";
 
 /** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
@@ -45,18 +46,6 @@ function checkShell(s: Session): void {
   const name = basename(prog ?? "").replace(/^-/, "");
   if (!SHELLS.has(name) || args.includes("-c")) {
     throw new TermdError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, { session: s.name });
-  }
-}
-
-/** The terminal's foreground process group (Linux /proc); null when it cannot be read. */
-function foregroundGroup(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const tpgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5]);
-    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
-  } catch {
-    return null;
   }
 }
 

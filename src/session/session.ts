@@ -13,7 +13,7 @@ import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap, type Mark, type TapEvent } from "../terminal/vt-tap.ts";
-import { Child } from "./child.ts";
+import { Child, type SignalTarget } from "./child.ts";
 import type { PtyPool } from "./pty-pool.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
@@ -379,11 +379,11 @@ export class Session {
     this.emit({ type: "resize", size });
   }
 
-  sendSignal(sig: string | number): string {
-    return this.liveChild().sendSignal(sig);
+  sendSignal(sig: string | number, target?: SignalTarget): string {
+    return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGTERM, then SIGKILL once `graceMs` passed; resolves when the child is gone. */
+  /** SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed (child.ts). */
   async stop(graceMs: number): Promise<void> {
     if (this.running && this.child) {
       this.stopRequested = true;

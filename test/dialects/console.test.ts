@@ -91,8 +91,8 @@ describe("commands", () => {
     // cat -v prints ESC as ^[ and 0x01 as ^A: the escapes reached the program as bytes.
     await native.call("session.wait", { session: "catv", text: "x^[[1mA^Ay", timeout_ms: 10_000 });
     expect(await c.ask({ cmd: "kill", key: "catv" })).toEqual({ ok: true });
-    // kill answers once the program is gone: SIGTERM ended cat.
-    expect(await c.ask({ cmd: "status", key: "catv" })).toEqual({ ok: true, status: "exited(143)", exit_code: 143 });
+    // kill answers once the program is gone: the hangup that comes first ended cat.
+    expect(await c.ask({ cmd: "status", key: "catv" })).toEqual({ ok: true, status: "exited(129)", exit_code: 129 });
     expect(readFileSync(log, "utf8")).toContain("x^[[1mA^Ay");
     expect(await c.ask({ cmd: "send", key: "catv", input: "more" })).toEqual({ ok: false, error: "Session 'catv' already exited" });
     c.close();
@@ -163,7 +163,7 @@ describe("bad input gets the server's error shape", () => {
 test("a client that disconnects mid-request: the request completes, the daemon serves on", async () => {
   const c = await Lines.open(d.socket);
   const log = join(dir, "gone.log");
-  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
+  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
   await native.call("session.wait", { session: "gone", text: "armed", timeout_ms: 10_000 });
   // kill waits out the grace (the program ignores SIGTERM); the client leaves before the reply.
   await c.sendAndDrop({ cmd: "kill", key: "gone" });

@@ -5,9 +5,9 @@ import { sessionArg } from "./shared.ts";
 
 export default cliCommand({
   name: "stop",
-  summary: "stop a session's program (SIGTERM, then SIGKILL)",
+  summary: "stop every process of a session (SIGHUP and SIGTERM, then SIGKILL)",
   usage: "termd stop SESSION [--grace MS] [--json]",
-  help: "Sends SIGTERM, waits up to --grace ms (default: the daemon's, 5000), then SIGKILL; prints the final state.",
+  help: "Sends SIGHUP and SIGTERM to every process of the session's terminal, waits up to --grace ms (default: the daemon's, 5000), then SIGKILL to what is left; prints the final state.",
   flags: { grace: { kind: "number" } },
   async run(a, ctx) {
     const info = await (await ctx.client()).call("session.stop", { session: sessionArg(a), grace_ms: num(a, "grace") });

@@ -1,0 +1,78 @@
+// Every process of a session ends with it: background jobs, nohup'ed children, processes in other
+// groups of the same terminal session; and a signal can reach what Ctrl-C would.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import type { Client } from "../src/client/index.ts";
+import { sessionMembers } from "../src/session/processes.ts";
+import { TestDaemon } from "./harness.ts";
+
+function alive(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}/stat`)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** A bash session that started `n` background children as `how` (e.g. "nohup sleep 1000"); their pids. */
+async function shellWithChildren(c: Client, how: string, n: number): Promise<{ id: string; pid: number; children: number[] }> {
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.input", { session: s.id, text: `for i in $(seq ${n}); do ${how} >/dev/null 2>&1 & done; echo started-$(jobs -p | wc -l)\r` });
+  expect((await c.call("session.wait", { session: s.id, text: `started-${n}`, timeout_ms: 20_000 })).outcome).toBe("matched");
+  const children = sessionMembers(s.pid!).filter((p) => p !== s.pid);
+  expect(children.length).toBeGreaterThanOrEqual(n);
+  return { id: s.id, pid: s.pid!, children };
+}
+
+test("session.stop ends 50 nohup'ed background children too, and a shell stops on its hangup", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await shellWithChildren(c, "nohup sleep 1000", 50);
+  const info = await c.call("session.stop", { session: s.id, grace_ms: 2000 });
+  // bash ends on SIGHUP: the session stopped, it was not killed after the grace.
+  expect(info).toMatchObject({ state: "stopped", signal: "SIGHUP" });
+  expect(s.children.filter(alive)).toEqual([]);
+  expect(sessionMembers(s.pid)).toEqual([]);
+});
+
+test("session.remove with force, and the daemon's shutdown, end the jobs of a shell", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const a = await shellWithChildren(c, "sleep 1000", 2);
+  await c.call("session.remove", { session: a.id, force: true });
+  expect(a.children.filter(alive)).toEqual([]);
+  const b = await shellWithChildren(c, "nohup sleep 1000", 3);
+  await c.call("system.shutdown", { grace_ms: 500 });
+  await d.proc.exited;
+  expect(b.children.filter(alive)).toEqual([]);
+});
+
+test("session.signal reaches the program by default, the foreground job with target foreground, everyone with session", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.input", { session: s.id, text: "sleep 1000\r" });
+  // The sleep holds the terminal's foreground once it runs.
+  let sleeper = 0;
+  for (let i = 0; !sleeper; i++) {
+    expect(i).toBeLessThan(400);
+    sleeper = sessionMembers(s.pid!).find((p) => p !== s.pid && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "sleep") ?? 0;
+    if (!sleeper) await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10 });
+  }
+  // An interactive bash ignores SIGINT: to the program (the default) it changes nothing.
+  await c.call("session.signal", { session: s.id, signal: "INT" });
+  expect((await c.call("session.wait", { session: s.id, settle_ms: 200 })).outcome).toBe("settled");
+  expect(alive(sleeper)).toBe(true);
+  // To the foreground process group it is Ctrl-C: the sleep ends, the shell goes on.
+  await c.call("session.signal", { session: s.id, signal: "INT", target: "foreground" });
+  await c.call("session.input", { session: s.id, text: "echo status-$?\r" });
+  expect((await c.call("session.wait", { session: s.id, text: "status-130", timeout_ms: 10_000 })).outcome).toBe("matched");
+  expect(alive(sleeper)).toBe(false);
+  expect((await c.call("session.info", { session: s.id })).state).toBe("running");
+  // To the whole session: the shell too (SIGHUP ends it).
+  await c.call("session.signal", { session: s.id, signal: "HUP", target: "session" });
+  expect((await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10_000 })).outcome).toBe("exited");
+  await expect(c.call("session.signal", { session: s.id, signal: "INT", target: "elsewhere" as "session" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+});

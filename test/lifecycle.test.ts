@@ -2,8 +2,8 @@
 // each one ended, eviction after the TTL, and no child left behind when the daemon dies.
 import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { TestDaemon } from "./harness.ts";
 
 function alive(pid: number): boolean {
@@ -92,4 +92,15 @@ test("ended sessions are evicted once the TTL has passed; running ones are kept"
   await c.call("session.wait", { session: "short", exit: true });
   await until(async () => (await c.call("session.list")).sessions.length === 1, "eviction");
   expect((await c.call("session.list")).sessions.map((s) => s.name)).toEqual(["long"]);
+});
+
+test("every file in the state dir is the owner's alone (0600), the sqlite database's WAL included", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "m", command: ["true"] });
+  await c.call("session.wait", { session: "m", exit: true });
+  const files = [...readdirSync(d.stateDir).map((f) => join(d.stateDir, f)), ...readdirSync(join(d.stateDir, "logs")).map((f) => join(d.stateDir, "logs", f))];
+  const modes = Object.fromEntries(files.filter((f) => statSync(f).isFile()).map((f) => [basename(f), (statSync(f).mode & 0o777).toString(8)]));
+  expect(Object.keys(modes)).toContain("termd.sqlite-wal");
+  for (const mode of Object.values(modes)) expect(mode).toBe("600");
 });

@@ -1,6 +1,7 @@
 // Session records in bun:sqlite under the state dir, so sessions are still listed (and their
 // output readable) after the daemon restarts, whether it stopped cleanly or was killed.
 import { Database } from "bun:sqlite";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionRecord } from "../session/session.ts";
 import type { RecordStore } from "../session/store.ts";
@@ -18,7 +19,15 @@ export class SqliteRecords implements RecordStore {
   private readonly remove;
 
   constructor(stateDir: string) {
-    this.db = new Database(join(stateDir, "termd.sqlite"), { create: true, strict: true });
+    const path = join(stateDir, "termd.sqlite");
+    this.db = new Database(path, { create: true, strict: true });
+    // Records name commands, folders and environments: the owner's alone. SQLite gives its -wal
+    // and -shm files the database file's mode; older ones, made 0644, are tightened too.
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      try {
+        chmodSync(file, 0o600);
+      } catch {}
+    }
     // WAL: a write per state change must not stall the event loop behind an fsync.
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     this.db.exec(SCHEMA);

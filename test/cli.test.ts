@@ -18,6 +18,19 @@ function tempDir(): string {
 describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   if (bin === DIST_BIN && !existsSync(DIST_BIN[0]!)) throw new Error("dist/termd is missing: run `bun run build` first (npm test does)");
 
+  test("a closed stdout ends logs at once and quietly (logs | head -1), as it does other Unix tools", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const c = await d.client();
+    await c.call("session.create", { name: "many", command: ["seq", "1", "200000"] });
+    await c.call("session.wait", { session: "many", exit: true });
+    const cmd = bin.map((a) => `'${a}'`).join(" ");
+    for (const args of ["logs many", "logs many --raw", "logs many --tail 100000", "logs many --cast"]) {
+      const p = Bun.spawn(["bash", "-c", `${cmd} ${args} | head -1 >/dev/null; echo "rc=\${PIPESTATUS[0]}"`], { env: d.env, stdout: "pipe", stderr: "pipe" });
+      const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      expect({ args, out: out.trim(), err }).toEqual({ args, out: "rc=0", err: "" });
+    }
+  });
+
   test("vim edits and saves a file through start, send, wait and ls", async () => {
     await using d = await TestDaemon.start({ bin });
     const dir = tempDir();

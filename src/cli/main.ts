@@ -7,6 +7,9 @@ import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
 import { invokedAsInterminai, runInterminai } from "./interminai/main.ts";
+import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
+
+endQuietlyOnClosedStdout();
 
 // Run under the name `interminai` (a symlink or a copy), it is interminai (src/cli/interminai/).
 process.exitCode = invokedAsInterminai()

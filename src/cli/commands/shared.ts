@@ -7,8 +7,4 @@ export function sessionArg(a: Parsed, extra = 0): string {
   if (a.positional.length > 1 + extra) throw new UsageError(`unexpected argument ${a.positional[1 + extra]}`);
   return s;
 }
-
-/** Writes to stdout and resolves once it may take more (a slow terminal or pipe holds us back). */
-export function writeOut(bytes: Uint8Array | string): Promise<void> {
-  return new Promise((resolve) => (process.stdout.write(bytes) ? resolve() : process.stdout.once("drain", resolve)));
-}
+export { writeOut } from "../closed-stdout.ts";

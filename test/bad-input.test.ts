@@ -780,3 +780,23 @@ test("a second daemon on another socket but the same state dir refuses to start"
   expect(second.stderr).toContain("uses the state dir");
   expect((await (await d.client()).call("system.ping")).pid).toBe(d.proc.pid);
 });
+
+test("an error quotes a short prefix of what it names: a 9 MiB session name, key or signal gets a short reply", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const huge = "n".repeat(9 * 1024 * 1024);
+  const notFound = await c.call("session.info", { session: huge }).catch((e) => e);
+  expect(notFound).toMatchObject({ name: "SESSION_NOT_FOUND" });
+  expect(notFound.message.length).toBeLessThan(200);
+  expect(notFound.message).toContain(`(${huge.length} characters)`);
+  expect(String(notFound.details.session).length).toBeLessThanOrEqual(65);
+  const s = await c.call("session.create", { command: ["cat"] });
+  const badKey = await c.call("session.input", { session: s.id, keys: ["K".repeat(1_000_000)] }).catch((e) => e);
+  expect(badKey).toMatchObject({ name: "INVALID_PARAMS" });
+  expect(JSON.stringify(badKey.details).length + badKey.message.length).toBeLessThan(500);
+  const badSignal = await c.call("session.signal", { session: s.id, signal: "S".repeat(1_000_000) }).catch((e) => e);
+  expect(badSignal).toMatchObject({ name: "INVALID_PARAMS" });
+  expect(badSignal.message.length).toBeLessThan(200);
+  const taken = await c.call("session.create", { name: "short", command: ["cat"] }).then(() => c.call("session.create", { name: "short", command: ["cat"] })).catch((e) => e);
+  expect(taken).toMatchObject({ name: "NAME_TAKEN", details: { name: "short" } });
+});

@@ -1,6 +1,6 @@
 // Signal names and numbers as users write them: "SIGINT", "INT", "int", "2".
 import { constants } from "node:os";
-import { TermdError } from "../terminal/errors.ts";
+import { quoted, TermdError } from "../terminal/errors.ts";
 
 const BY_NUMBER = new Map<number, string>();
 for (const [name, num] of Object.entries(constants.signals)) if (!BY_NUMBER.has(num)) BY_NUMBER.set(num, name);
@@ -14,7 +14,7 @@ export function parseSignal(sig: string | number): { name: NodeJS.Signals; numbe
     num = (constants.signals as Record<string, number>)[name];
   }
   const name = num === undefined ? undefined : BY_NUMBER.get(num);
-  if (num === undefined || !name) throw new TermdError("BAD_ARGUMENT", `unknown signal ${JSON.stringify(sig)}`);
+  if (num === undefined || !name) throw new TermdError("BAD_ARGUMENT", `unknown signal ${typeof sig === "string" ? quoted(sig) : sig}`);
   return { name: name as NodeJS.Signals, number: num };
 }
 

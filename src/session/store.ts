@@ -2,7 +2,7 @@
 // eviction of ended ones after a TTL, and disposal. The only owner of Session objects.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { TermdError } from "../terminal/errors.ts";
+import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
@@ -65,7 +65,7 @@ export class SessionStore {
   async create(p: NonNullable<CreateInput>): Promise<Session> {
     // A name may not be another session's name or id: lookups try ids first.
     if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
-      throw new TermdError("NAME_TAKEN", `a session named ${p.name} exists already`, { name: p.name });
+      throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already`, { name: excerpt(p.name) });
     }
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {
@@ -115,7 +115,7 @@ export class SessionStore {
   /** By id first, then by name. */
   get(ref: string): Session {
     const s = this.byId.get(ref) ?? this.findByName(ref);
-    if (!s) throw new TermdError("SESSION_NOT_FOUND", `no session ${JSON.stringify(ref)}`, { session: ref });
+    if (!s) throw new TermdError("SESSION_NOT_FOUND", `no session ${quoted(ref)}`, { session: excerpt(ref) });
     return s;
   }
 

@@ -32,3 +32,17 @@ export class TermdError extends Error {
     super(message);
   }
 }
+
+/** Longest part of a client's own text an error quotes back: a 9 MiB name must not make a 20 MB reply. */
+export const MAX_QUOTED = 64;
+
+/** `text` as an error quotes it: JSON-quoted, cut at MAX_QUOTED characters with how long it was. */
+export function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, MAX_QUOTED))}… (${text.length} characters)`;
+}
+
+/** `text` as an error's details carry it: as it is, or cut like `quoted`. */
+export function excerpt(text: string): string {
+  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}…`;
+}

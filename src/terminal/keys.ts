@@ -5,7 +5,7 @@
 // apart use the kitty protocol's CSI code ; modifiers u: Shift+Enter is CSI 13;2u, Ctrl+c is
 // CSI 99;5u, Escape is CSI 27u. Keys the legacy form already tells apart (cursor, function and
 // editing keys) keep it, as kitty does; plain text and Shift+letter stay text.
-import { TermdError } from "./errors.ts";
+import { excerpt, quoted, TermdError } from "./errors.ts";
 import { KITTY_DISAMBIGUATE } from "./kitty.ts";
 
 export interface KeyModes {
@@ -87,7 +87,7 @@ const ALIAS: Record<string, string> = {
 };
 
 export function keyError(token: string, why: string): TermdError {
-  return new TermdError("BAD_ARGUMENT", `unknown key token ${JSON.stringify(token)}: ${why}`, { token });
+  return new TermdError("BAD_ARGUMENT", `unknown key token ${quoted(token)}: ${why}`, { token: excerpt(token) });
 }
 
 /** Splits "Ctrl+Alt+x", "C-M-x", "<C-x>" into modifiers and the base key name. */

@@ -55,6 +55,8 @@ export const CreateSchema = v.optional(
       log_append: v.optional(v.boolean()),
       /** exec.run's timeout in this session when a call names none; 0 or absent: none (TRL's timeout_s). */
       exec_timeout_ms: v.optional(Ms),
+      /** A client's own fields kept with the session and shown in SessionInfo (a dialect's namespace and labels). */
+      meta: v.optional(v.record(v.string(), v.unknown())),
     }),
     v.check(
       (p) => (p.cols ?? 80) * ((p.rows ?? 24) + (p.scrollback ?? 1000)) <= MAX_SCREEN_CELLS,
@@ -166,6 +168,11 @@ export const ExecRunSchema = v.object({
   stdin: v.optional(v.string()),
   /** Variables set for this command only; the shell's own are restored afterwards. */
   env: v.optional(v.record(EnvName, v.string())),
+  /**
+   * A new `SHELL -c COMMAND` (SHELL: the session's program) in the session's starting cwd and
+   * environment, over pipes, instead of inside the live shell: nothing persists between runs.
+   */
+  fresh: v.optional(v.boolean()),
 });
 export type ExecRunInput = v.InferOutput<typeof ExecRunSchema>;
 
@@ -220,6 +227,12 @@ export interface SessionInfo {
   socket?: string;
   /** An exec.run is running a command in this shell. */
   busy: boolean;
+  /** exec.run calls that ran a command here. */
+  commands_run: number;
+  /** When the last one started or ended (ISO); null before the first. */
+  last_command_at: string | null;
+  /** session.create's `meta`, as given. */
+  meta?: Record<string, unknown>;
 }
 
 /** The modes the app turned on, as the session's vt tap saw them in the output. */
@@ -329,8 +342,10 @@ export interface ExecResult {
   output: string;
   /** What it wrote to its standard error, kept apart. */
   stderr: string;
-  /** $? after the command; the shell's own code if the command ended the shell; null if it never finished. */
+  /** $? after the command; the shell's own code if the command ended the shell; null if it never finished (or, fresh, was killed by a signal). */
   exit_code: number | null;
+  /** fresh: the signal that killed the command. */
+  signal?: string;
   duration_ms: number;
   /** The timeout hit and the command was interrupted. */
   timed_out: boolean;

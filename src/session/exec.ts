@@ -25,6 +25,7 @@ import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 import type { Session } from "./session.ts";
 import { parseSignal } from "./signals.ts";
+import { FreshRun } from "./fresh-exec.ts";
 import { foregroundGroup } from "./processes.ts";
 
 /** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
@@ -79,9 +80,15 @@ function readCapped(path: string, max: number): { text: string; cut: boolean } {
 
 /** The exec.run part of one session: at most one command at a time in its shell. */
 export class ExecRunner {
-  private current: Run | null = null;
+  private current: Run | FreshRun | null = null;
   /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
   markEnd = 0;
+  /** exec.run calls that ran a command in this session. */
+  count = 0;
+  /** When the last one started or ended. */
+  lastAt: Date | null = null;
+  /** The environment the session's program started with: a fresh run's (set by the store). */
+  env: Record<string, string> = {};
 
   /** @param defaultTimeoutMs a call's timeout when it names none (session.create's exec_timeout_ms; 0: none). */
   constructor(
@@ -98,6 +105,7 @@ export class ExecRunner {
   async run(p: ExecRunInput): Promise<ExecResult> {
     const s = this.s;
     if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
+    if (p.fresh) return this.runFresh(p);
     checkShell(s);
     if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
     const pid = s.info().pid;
@@ -108,10 +116,42 @@ export class ExecRunner {
     // Absent: the session's default; 0: no limit.
     const run = new Run(s, this, pid, p, p.timeout_ms ?? this.defaultTimeoutMs);
     this.current = run;
+    this.count++;
+    this.lastAt = new Date();
     try {
       return await run.result;
     } finally {
       this.current = null;
+      this.lastAt = new Date();
+      run.dispose();
+    }
+  }
+
+  /** `fresh: true`: a new `SHELL -c COMMAND` over pipes (fresh-exec.ts); one at a time, as in the shell. */
+  private async runFresh(p: ExecRunInput): Promise<ExecResult> {
+    const s = this.s;
+    if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
+    const shell = s.command[0];
+    if (shell === undefined) throw new TermdError("NOT_A_SHELL", `session ${s.name} has no program to run a command with`, { session: s.name });
+    let run: FreshRun;
+    try {
+      run = new FreshRun({ shell, cwd: s.cwd, env: this.env }, p, p.timeout_ms ?? this.defaultTimeoutMs);
+    } catch (err) {
+      throw new TermdError("SPAWN_FAILED", `cannot run ${shell} -c in ${s.cwd}: ${(err as Error).message}`, { session: s.name });
+    }
+    this.current = run;
+    this.count++;
+    this.lastAt = new Date();
+    // The session ends (its program exits, or it is stopped or removed): the command ends with it.
+    const off = s.on((e) => {
+      if (e.type === "exit") void run.interrupt("ended", "SIGHUP");
+    });
+    try {
+      return await run.result;
+    } finally {
+      off();
+      this.current = null;
+      this.lastAt = new Date();
       run.dispose();
     }
   }

@@ -106,6 +106,8 @@ export class Session {
   error: string | null = null;
   /** The session's own socket, when the daemon gave it one. */
   private socketPath: string | null = null;
+  /** session.create's `meta`: a client's own fields, kept and shown in info (not across restarts). */
+  meta: Record<string, unknown> | undefined;
   /** exec.run in this session's shell. */
   readonly exec: ExecRunner;
   readonly output: OutputLog;
@@ -203,6 +205,7 @@ export class Session {
       throw err;
     }
     s.pid = s.child.pid;
+    s.exec.env = spec.env;
     void s.child.exited.then((exit) => s.onExit(exit.exitCode, exit.signal));
     return s;
   }
@@ -448,6 +451,9 @@ export class Session {
       bytes_out: this.output.end,
       ...(this.socketPath ? { socket: this.socketPath } : {}),
       busy: this.exec.busy,
+      commands_run: this.exec.count,
+      last_command_at: this.exec.lastAt?.toISOString() ?? null,
+      ...(this.meta ? { meta: this.meta } : {}),
     };
   }
 

@@ -1,9 +1,12 @@
-// TRL (seeds/trl-api.md): the document's example request as written; every method; exec.run in
-// the session's own shell (cd and exports persist, stderr apart, exit codes, stdin, per-command
-// env, timeouts, SESSION_BUSY, cancel); TRL's error shape for bad input; a client that goes away
-// mid-command; TRL_SOCKET_PATH. Also the native exec.run underneath: NOT_A_SHELL, a clean screen.
+// TRL (seeds/trl-api.md, as claw-core and its clients have it): the document's example request as
+// written; every method; exec.run as a fresh `SHELL -c` per call over pipes (nothing persists,
+// stderr apart, exit codes, stdin, env, timeouts that SIGKILL, SESSION_BUSY, cancel); the fields
+// claw-core reports; free names; TRL sees only its own sessions; TRL's error shape for bad input; a
+// client that goes away mid-command; TRL_SOCKET_PATH, TRL_DEFAULT_TIMEOUT_S. Also the native
+// exec.run underneath: NOT_A_SHELL, `fresh`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/client/index.ts";
@@ -87,11 +90,18 @@ describe("the document's examples", () => {
 });
 
 describe("methods", () => {
-  test("system.ping and system.stats", async () => {
+  test("system.ping and system.stats (with open_fds)", async () => {
     const ping = await call("system.ping");
     expect(ping).toEqual({ id: ping.id, ok: true, data: { uptime_s: expect.any(Number), version: expect.any(String) } });
     const before = (await call("system.stats")).data;
-    expect(before).toEqual({ active_sessions: expect.any(Number), total_commands_run: expect.any(Number), uptime_s: expect.any(Number), memory_rss_bytes: expect.any(Number) });
+    expect(before).toEqual({
+      active_sessions: expect.any(Number),
+      total_commands_run: expect.any(Number),
+      uptime_s: expect.any(Number),
+      memory_rss_bytes: expect.any(Number),
+      open_fds: expect.any(Number),
+    });
+    expect(before.open_fds).toBeGreaterThan(0);
     const id = await shell({ name: "stats-shell" });
     await call("exec.run", { session_id: id, command: "true" });
     const after = (await call("system.stats")).data;
@@ -100,78 +110,122 @@ describe("methods", () => {
     await call("session.destroy", { session_id: id });
   });
 
-  test("session.create, list, info, destroy", async () => {
-    const id = await shell({ name: "lister", env: { A: "1" }, timeout_s: 30 });
+  test("session.create, list, info (env_keys, last_activity, command_count, timeout_s), destroy leaves the list", async () => {
+    const id = await shell({ name: "lister", env: { A: "1", B: "2" }, timeout_s: 30 });
     const list = await call("session.list");
     expect(list.ok).toBe(true);
-    expect(list.data.sessions).toContainEqual(expect.objectContaining({ session_id: id, name: "lister", shell: "/bin/sh", working_dir: dir, state: "idle" }));
+    const fields = {
+      session_id: id,
+      name: "lister",
+      shell: "/bin/sh",
+      working_dir: dir,
+      state: "idle",
+      env_keys: expect.arrayContaining(["A", "B"]),
+      created_at: expect.any(String),
+      last_activity: expect.any(String),
+      command_count: 0,
+      timeout_s: 30,
+    };
+    expect(list.data.sessions).toContainEqual(expect.objectContaining(fields));
     const info = await call("session.info", { session_id: id });
-    expect(info.data).toMatchObject({ session_id: id, name: "lister", state: "idle", pid: expect.any(Number) });
-    // A name works as the id too: it is a termd session name.
-    expect((await call("session.info", { session_id: "lister" })).data.session_id).toBe(id);
+    // Read before toMatchObject, which leaves its matchers in the object it checked.
+    const { env_keys, last_activity } = info.data;
+    expect([...env_keys].sort()).toEqual(["A", "B"]);
+    expect(info.data).toMatchObject({ ...fields, pid: expect.any(Number) });
+    await call("exec.run", { session_id: id, command: "true" });
+    await call("exec.run", { session_id: id, command: "false" });
+    const later = (await call("session.info", { session_id: id })).data;
+    expect(later.command_count).toBe(2);
+    expect(Date.parse(later.last_activity)).toBeGreaterThanOrEqual(Date.parse(last_activity));
     expect((await call("session.destroy", { session_id: id })).data).toEqual({ session_id: id, state: "terminated" });
     expect((await call("session.info", { session_id: id })).error.code).toBe("SESSION_NOT_FOUND");
+    expect((await call("session.list")).data.sessions.map((s: Msg) => s.session_id)).not.toContain(id);
+  });
+
+  test("name is a free label: any text, duplicates allowed (sessions are addressed by id)", async () => {
+    const a = await shell({ name: "Build Bot #2" });
+    const b = await shell({ name: "build-bot" });
+    const c2 = await shell({ name: "build-bot" });
+    expect(new Set([a, b, c2]).size).toBe(3);
+    const names = (await call("session.list")).data.sessions.filter((s: Msg) => [a, b, c2].includes(s.session_id)).map((s: Msg) => s.name);
+    expect(names.sort()).toEqual(["Build Bot #2", "build-bot", "build-bot"]);
+    expect((await call("session.info", { session_id: a })).data.name).toBe("Build Bot #2");
+    for (const id of [a, b, c2]) await call("session.destroy", { session_id: id });
+  });
+
+  test("a session without timeout_s has the 60 s default", async () => {
+    const id = await shell();
+    expect((await call("session.info", { session_id: id })).data.timeout_s).toBe(60);
+    await call("session.destroy", { session_id: id });
+  });
+
+  test("TRL sees only the sessions it created", async () => {
+    const other = await native.call("session.create", { name: "not-trls", command: ["sh"], cwd: dir });
+    const ids = (await call("session.list")).data.sessions.map((s: Msg) => s.session_id);
+    expect(ids).not.toContain(other.id);
+    for (const ref of [other.id, "not-trls"]) {
+      expect((await call("session.info", { session_id: ref })).error.code).toBe("SESSION_NOT_FOUND");
+      expect((await call("exec.run", { session_id: ref, command: "true" })).error.code).toBe("SESSION_NOT_FOUND");
+      expect((await call("session.destroy", { session_id: ref, force: true })).error.code).toBe("SESSION_NOT_FOUND");
+    }
+    expect((await native.call("session.info", { session: other.id })).state).toBe("running");
+    await native.call("session.remove", { session: other.id, force: true });
   });
 });
 
-describe("exec.run runs in the session's shell", () => {
+describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
   for (const sh of ["/bin/sh", "/bin/bash"]) {
-    test(`${sh}: cd and exported variables persist; stdout and stderr apart; exit codes`, async () => {
+    test(`${sh}: nothing persists between calls; stdout and stderr apart; exit codes; exit 3 leaves the session usable`, async () => {
       const id = await shell({ shell: sh });
-      // At its prompt first, so every typed line can be erased (a shell still starting is not).
-      await native.call("session.wait", { session: id, regex: "[#$] $", timeout_ms: 10_000 });
-      const first = await call("exec.run", { session_id: id, command: `cd ${dir} && mkdir -p sub && cd sub; export GREETING=hello; LOCAL=kept` });
+      const first = await call("exec.run", { session_id: id, command: `mkdir -p sub && cd sub; export GREETING=hello; set -eu; trap 'echo trapped' EXIT; alias ll=ls` });
       expect(first).toEqual({
         id: first.id,
         ok: true,
-        data: { stdout: "", stderr: "", exit_code: 0, duration_ms: expect.any(Number), timed_out: false, cancelled: false },
+        data: { stdout: "trapped\n", stderr: "", exit_code: 0, duration_ms: expect.any(Number), timed_out: false, cancelled: false },
       });
-      const second = await call("exec.run", { session_id: id, command: 'pwd; echo "$GREETING $LOCAL"; echo oops >&2; printf "no newline"' });
-      expect(second.data).toMatchObject({ stdout: `${join(dir, "sub")}\n${"hello kept"}\nno newline`, stderr: "oops\n", exit_code: 0 });
-      // The variable reached child processes: it was exported in the shell itself.
-      expect((await call("exec.run", { session_id: id, command: "sh -c 'echo $GREETING'" })).data.stdout).toBe("hello\n");
-      expect((await call("exec.run", { session_id: id, command: "false" })).data.exit_code).toBe(1);
+      // The next call starts afresh in working_dir: no cd, no variable, no set -u, no trap.
+      const second = await call("exec.run", { session_id: id, command: 'pwd; echo "[${GREETING-unset}] $UNDEFINED_X"; echo oops >&2; printf "no newline"; false' });
+      expect(second.data).toMatchObject({ stdout: `${dir}\n[unset] \nno newline`, stderr: "oops\n", exit_code: 1 });
       expect((await call("exec.run", { session_id: id, command: "(exit 7)" })).data.exit_code).toBe(7);
-      // A syntax error is the command's stderr and status, and the shell goes on.
+      const bye = await call("exec.run", { session_id: id, command: "echo bye; exit 3" });
+      expect(bye.data).toMatchObject({ stdout: "bye\n", exit_code: 3 });
+      expect((await call("session.info", { session_id: id })).data.state).toBe("idle");
+      // A syntax error is the command's stderr and status.
       const broken = await call("exec.run", { session_id: id, command: "echo 'unbalanced" });
       expect(broken.data.exit_code).not.toBe(0);
       expect(broken.data.stderr).not.toBe("");
-      expect((await call("exec.run", { session_id: id, command: "echo fine" })).data.stdout).toBe("fine\n");
-      // Multi-line commands and quotes come through as written.
       const multi = await call("exec.run", { session_id: id, command: "for i in 1 2 3; do\n  printf '%s|' \"$i\"\ndone\necho \"it's\"" });
       expect(multi.data.stdout).toBe("1|2|3|it's\n");
-      // Neither the typed line nor its mark is left on the screen.
-      await native.call("session.wait", { session: id, settle_ms: 50, timeout_ms: 5000 });
-      const screen = await native.call("session.screen", { session: id });
-      expect(screen.lines.join("\n")).not.toContain("termd-exec");
+      // Not a terminal: the command's output is a pipe.
+      expect((await call("exec.run", { session_id: id, command: "[ -t 1 ] && echo tty || echo pipe" })).data.stdout).toBe("pipe\n");
       await call("session.destroy", { session_id: id });
     });
   }
 
-  test("stdin and per-command env (the shell's own values come back)", async () => {
-    const id = await shell();
+  test("stdin, the session's env and the call's env", async () => {
+    const id = await shell({ env: { FROM_SESSION: "s", BOTH: "session" } });
     expect((await call("exec.run", { session_id: id, command: "tr a-z A-Z", stdin: "shout\n" })).data.stdout).toBe("SHOUT\n");
-    await call("exec.run", { session_id: id, command: "export KEEP=shell" });
-    const r = await call("exec.run", { session_id: id, command: 'echo "$KEEP $ONLY"; sh -c \'echo "$ONLY"\'', env: { KEEP: "cmd", ONLY: "once" } });
-    expect(r.data.stdout).toBe("cmd once\nonce\n");
-    expect((await call("exec.run", { session_id: id, command: 'echo "$KEEP [${ONLY-unset}]"' })).data.stdout).toBe("shell [unset]\n");
-    // Without stdin the command reads nothing, rather than waiting on the terminal.
+    const r = await call("exec.run", { session_id: id, command: 'echo "$FROM_SESSION $BOTH $ONLY"; sh -c \'echo "$ONLY"\'', env: { BOTH: "cmd", ONLY: "once" } });
+    expect(r.data.stdout).toBe("s cmd once\nonce\n");
+    expect((await call("exec.run", { session_id: id, command: 'echo "$BOTH [${ONLY-unset}]"' })).data.stdout).toBe("session [unset]\n");
+    // Without stdin the command reads end of file at once.
     expect((await call("exec.run", { session_id: id, command: "cat; echo end" })).data.stdout).toBe("end\n");
     await call("session.destroy", { session_id: id });
   });
 
-  test("a timeout interrupts the command: COMMAND_TIMEOUT, with timed_out and the output so far", async () => {
+  test("a timeout stops the command within the timeout even if it ignores SIGINT: COMMAND_TIMEOUT with the output so far", async () => {
     const id = await shell();
-    const r = await call("exec.run", { session_id: id, command: "echo started; sleep 30", timeout_s: 1 });
+    const t0 = performance.now();
+    const r = await call("exec.run", { session_id: id, command: "trap '' INT; echo started; sleep 30", timeout_s: 1 });
+    const took = performance.now() - t0;
     expect(r).toEqual({
       id: r.id,
       ok: false,
-      data: { stdout: "started\n", stderr: "", exit_code: 130, duration_ms: expect.any(Number), timed_out: true, cancelled: false },
+      data: { stdout: "started\n", stderr: "", exit_code: -1, duration_ms: expect.any(Number), timed_out: true, cancelled: false },
       error: { code: "COMMAND_TIMEOUT", message: "command timed out" },
     });
     expect(r.data.duration_ms).toBeGreaterThanOrEqual(1000);
-    // The shell is free again, and a loop in the shell itself is interrupted the same way.
-    expect((await call("exec.run", { session_id: id, command: "while :; do :; done", timeout_s: 1 })).error.code).toBe("COMMAND_TIMEOUT");
+    expect(took).toBeLessThan(1800);
     expect((await call("exec.run", { session_id: id, command: "echo free" })).data.stdout).toBe("free\n");
     await call("session.destroy", { session_id: id });
   });
@@ -183,22 +237,37 @@ describe("exec.run runs in the session's shell", () => {
     await call("session.destroy", { session_id: id });
   });
 
+  test("a command killed by a signal reports exit_code -1", async () => {
+    const id = await shell();
+    const r = await call("exec.run", { session_id: id, command: "echo before; kill -9 $$" });
+    expect(r.data).toMatchObject({ stdout: "before\n", exit_code: -1, timed_out: false });
+    await call("session.destroy", { session_id: id });
+  });
+
+  test("a non-POSIX shell: python3 runs python3 -c COMMAND", async () => {
+    const id = await shell({ shell: "python3" });
+    const r = await call("exec.run", { session_id: id, command: "import os, sys\nprint(6 * 7)\nprint(os.getcwd())\nsys.exit(5)" });
+    expect(r.data).toMatchObject({ stdout: `42\n${dir}\n`, exit_code: 5 });
+    await call("session.destroy", { session_id: id });
+  });
+
   test("SESSION_BUSY for a second exec.run (and destroy) while one runs; exec.cancel stops it", async () => {
     const id = await shell();
+    const ready = fifo("busy-ready");
     const gate = fifo("busy-gate");
-    // "ready" on the terminal tells the test the command runs; the FIFO holds it there.
-    const first = call("exec.run", { session_id: id, command: `echo ready >/dev/tty; cat ${gate}` });
+    // The command says it runs through one FIFO, and waits on the other.
+    const first = call("exec.run", { session_id: id, command: `echo ready >${ready}; cat ${gate}` });
+    expect(await readFile(ready, "utf8")).toBe("ready\n");
     const second = await call("exec.run", { session_id: id, command: "echo no" });
     expect(second).toEqual({ id: second.id, ok: false, error: { code: "SESSION_BUSY", message: expect.any(String) } });
     expect((await call("session.info", { session_id: id })).data.state).toBe("running");
     expect((await call("session.destroy", { session_id: id })).error.code).toBe("SESSION_BUSY");
-    await native.call("session.wait", { session: id, text: "ready", timeout_ms: 10_000 });
     const cancel = await call("exec.cancel", { session_id: id });
     expect(cancel).toEqual({ id: cancel.id, ok: true, data: { session_id: id, cancelled: true, signal: "SIGINT" } });
     const r = await first;
     expect(r.ok).toBe(true);
-    expect(r.data).toMatchObject({ exit_code: 130, timed_out: false, cancelled: true });
-    // Nothing left to cancel; the shell takes the next command.
+    expect(r.data).toMatchObject({ exit_code: -1, timed_out: false, cancelled: true });
+    // Nothing left to cancel; the session takes the next command.
     expect((await call("exec.cancel", { session_id: id })).data.cancelled).toBe(false);
     expect((await call("session.info", { session_id: id })).data.state).toBe("idle");
     expect((await call("exec.run", { session_id: id, command: "echo next" })).data.stdout).toBe("next\n");
@@ -207,29 +276,21 @@ describe("exec.run runs in the session's shell", () => {
 
   test("exec.cancel with another signal; destroy with force during a command", async () => {
     const id = await shell({ shell: "/bin/bash" });
+    const ready = fifo("term-ready");
     const gate = fifo("term-gate");
-    // The job itself says it runs, so the signal finds it in the foreground.
-    const first = call("exec.run", { session_id: id, command: `sh -c 'echo ready >/dev/tty; exec cat ${gate}'` });
-    await native.call("session.wait", { session: id, text: "ready", timeout_ms: 10_000 });
+    const first = call("exec.run", { session_id: id, command: `echo ready >${ready}; exec cat ${gate}` });
+    await readFile(ready, "utf8");
     const cancel = await call("exec.cancel", { session_id: id, signal: "TERM" });
     expect(cancel.data).toEqual({ session_id: id, cancelled: true, signal: "SIGTERM" });
-    expect((await first).data).toMatchObject({ exit_code: 143, cancelled: true });
+    expect((await first).data).toMatchObject({ exit_code: -1, cancelled: true });
 
-    const running = call("exec.run", { session_id: id, command: `cat ${gate}` });
+    const running = call("exec.run", { session_id: id, command: `echo ready >${ready}; cat ${gate}` });
+    await readFile(ready, "utf8");
     expect((await call("session.destroy", { session_id: id, force: true })).data).toEqual({ session_id: id, state: "terminated" });
-    // The command ended with its shell; its caller hears how.
+    // The command ended with its session; its caller hears how.
     const r = await running;
     expect(r.ok).toBe(true);
     expect(r.data.timed_out).toBe(false);
-  });
-
-  test("a shell that exits during exec.run answers with the shell's exit code", async () => {
-    const id = await shell();
-    const r = await call("exec.run", { session_id: id, command: "echo bye; exit 3" });
-    expect(r.data).toMatchObject({ stdout: "bye\n", exit_code: 3 });
-    expect((await call("session.info", { session_id: id })).data.state).toBe("terminated");
-    expect((await call("exec.run", { session_id: id, command: "true" })).error.code).toBe("SESSION_NOT_FOUND");
-    await call("session.destroy", { session_id: id });
   });
 });
 
@@ -257,12 +318,13 @@ describe("bad input gets TRL's error shape", () => {
   });
 });
 
-test("a client that disconnects mid-command: the command runs on, the shell stays busy until it ends or is cancelled", async () => {
+test("a client that disconnects mid-command: the command runs on, the session stays busy until it ends or is cancelled", async () => {
   const id = await shell();
+  const ready = fifo("gone-ready");
   const gate = fifo("gone-gate");
   const gone = await Lines.open(d.socket);
-  gone.send({ id: "lost", method: "exec.run", params: { session_id: id, command: `echo ready >/dev/tty; cat ${gate}; echo done` } });
-  await native.call("session.wait", { session: id, text: "ready", timeout_ms: 10_000 });
+  gone.send({ id: "lost", method: "exec.run", params: { session_id: id, command: `echo ready >${ready}; cat ${gate}; echo done` } });
+  await readFile(ready, "utf8");
   gone.socket.destroy();
   await gone.closed;
   expect((await call("exec.run", { session_id: id, command: "echo no" })).error.code).toBe("SESSION_BUSY");
@@ -284,6 +346,39 @@ describe("native exec.run underneath", () => {
     const timed = await native.call("exec.run", { session: "native-sh", command: "sleep 30", timeout_ms: 200 });
     expect(timed).toMatchObject({ timed_out: true, exit_code: 130 });
     await native.call("session.remove", { session: "native-sh", force: true });
+  });
+
+  test("fresh: a new SHELL -c in the session's cwd and env over pipes; the live shell is untouched", async () => {
+    await native.call("session.create", { name: "fresh-sh", command: ["bash"], cwd: dir, env: { FROM_CREATE: "yes" } });
+    await native.call("session.wait", { session: "fresh-sh", regex: "[#$] $", timeout_ms: 10_000 });
+    await native.call("exec.run", { session: "fresh-sh", command: "cd /; export LIVE=1" });
+    const r = await native.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$FROM_CREATE [${LIVE-unset}]"; exit 3', fresh: true });
+    expect(r).toEqual({ output: `${dir}\nyes [unset]\n`, stderr: "", exit_code: 3, duration_ms: expect.any(Number), timed_out: false, cancelled: false, truncated: false });
+    // The live shell kept its own state and is still there.
+    expect((await native.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$LIVE"' })).output).toBe("/\n1\n");
+    const killed = await native.call("exec.run", { session: "fresh-sh", command: "kill -TERM $$", fresh: true });
+    expect(killed).toMatchObject({ exit_code: null, signal: "SIGTERM" });
+    const info = await native.call("session.info", { session: "fresh-sh" });
+    expect(info).toMatchObject({ state: "running", commands_run: 4, last_command_at: expect.any(String) });
+    await native.call("session.remove", { session: "fresh-sh", force: true });
+  });
+
+  test("TRL_DEFAULT_TIMEOUT_S is the timeout of a session created without timeout_s", async () => {
+    process.env.TRL_DEFAULT_TIMEOUT_S = "1";
+    let d2: TestDaemon;
+    try {
+      d2 = await TestDaemon.start();
+    } finally {
+      delete process.env.TRL_DEFAULT_TIMEOUT_S;
+    }
+    await using _ = d2;
+    const own = await Lines.open(d2.socket);
+    const id = (await call("session.create", { working_dir: dir }, own)).data.session_id;
+    expect((await call("session.info", { session_id: id }, own)).data.timeout_s).toBe(1);
+    const r = await call("exec.run", { session_id: id, command: "sleep 30" }, own);
+    expect(r.error.code).toBe("COMMAND_TIMEOUT");
+    expect(r.data.duration_ms).toBeLessThan(5000);
+    own.close();
   });
 
   test("TRL_SOCKET_PATH stands for TERMD_SOCKET", async () => {

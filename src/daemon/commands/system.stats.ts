@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { NoParamsSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 
@@ -16,6 +17,16 @@ export default command({
       connections: daemon.counters.connections,
       commands_run: daemon.counters.commandsRun,
       screen_workers: daemon.screens.size,
+      open_fds: openFds(),
     };
   },
 });
+
+/** The daemon's open file descriptors (Linux /proc; null elsewhere). */
+function openFds(): number | null {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return null;
+  }
+}

@@ -1,16 +1,18 @@
-// TRL, the Terminal Runtime Layer (seeds/trl-api.md): `{id, method, params}` lines answered with
-// `{id, ok, data}` or `{id, ok: false, error: {code, message}}`. A TRL session is a termd session
-// running a shell; its session_id is the termd id (a name works too). The mapping:
+// TRL, the Terminal Runtime Layer (seeds/trl-api.md), as claw-core's server and clients have it:
+// `{id, method, params}` lines answered with `{id, ok, data}` or `{id, ok: false, error: {code,
+// message}}`. A TRL session is a termd session running its shell; its session_id is the termd id.
+// The dialect sees only the sessions it created: they carry `meta.dialect: "trl"`, with TRL's own
+// fields (the free `name` label, `env_keys`, `timeout_s`) beside it. The mapping:
 //   session.create {shell, env, working_dir, name, timeout_s} → session.create {command: [shell],
-//                    env, cwd, name, exec_timeout_ms}
-//   session.list / session.info {session_id}  → session.list / session.info
+//                    env, cwd, exec_timeout_ms, meta} (timeout_s default: TRL_DEFAULT_TIMEOUT_S, 60)
+//   session.list / session.info {session_id}  → session.list / session.info, TRL's sessions only
 //   session.destroy {session_id, force}       → SIGHUP (a shell's "terminal closed"), session.stop
 //                    (force: no grace), session.remove; SESSION_BUSY mid-command without force
-//   exec.run {session_id, command, timeout_s, stdin, env} → exec.run: the command runs inside the
-//                    session's shell, so cd and exported variables persist between runs
+//   exec.run {session_id, command, timeout_s, stdin, env} → exec.run with fresh: a new
+//                    `SHELL -c COMMAND` in working_dir over pipes, so nothing persists between runs
 //   exec.cancel {session_id, signal}          → exec.cancel
 //   system.ping / system.stats                → system.ping / system.stats
-// TRL's session states: idle (a shell at its prompt), running (an exec.run in progress),
+// TRL's session states: idle (no command running), running (an exec.run in progress),
 // terminated (ended). A timed-out exec.run answers COMMAND_TIMEOUT, with what the command wrote
 // so far in `data` beside the error. Unknown methods and unreadable lines get INVALID_PARAMS, as
 // the TRL server answers them.
@@ -94,18 +96,49 @@ function trlState(s: SessionInfo): "idle" | "running" | "terminated" {
   return s.busy ? "running" : "idle";
 }
 
-function view(s: SessionInfo): Record<string, unknown> {
+/** exec.run's timeout for a session created without timeout_s: TRL_DEFAULT_TIMEOUT_S, else 60 s (claw-core's). */
+function defaultTimeoutS(): number {
+  const n = Number(process.env.TRL_DEFAULT_TIMEOUT_S);
+  return process.env.TRL_DEFAULT_TIMEOUT_S !== undefined && Number.isInteger(n) && n >= 0 ? n : 60;
+}
+
+/** What the dialect keeps in a session's `meta`. */
+interface TrlMeta {
+  dialect: "trl";
+  name: string | null;
+  env_keys: string[];
+  timeout_s: number;
+}
+
+function trlMeta(s: SessionInfo): TrlMeta | null {
+  const m = s.meta as Partial<TrlMeta> | undefined;
+  return m?.dialect === "trl" ? (m as TrlMeta) : null;
+}
+
+function view(s: SessionInfo, m: TrlMeta): Record<string, unknown> {
   return {
     session_id: s.id,
-    name: s.name === s.id ? null : s.name,
+    name: m.name,
     shell: s.command[0] ?? null,
     working_dir: s.cwd,
-    current_dir: s.current_cwd ?? s.cwd,
+    current_dir: s.cwd,
     state: trlState(s),
     pid: s.pid,
     exit_code: s.exit_code,
+    env_keys: m.env_keys,
     created_at: s.created_at,
+    last_activity: s.last_command_at ?? s.created_at,
+    command_count: s.commands_run,
+    timeout_s: m.timeout_s,
   };
+}
+
+/** One of this dialect's sessions; any other is SESSION_NOT_FOUND, as if it did not exist. */
+async function own(native: NativeCaller, id: string): Promise<{ s: SessionInfo; m: TrlMeta }> {
+  const s = await native.call("session.info", { session: id });
+  const m = trlMeta(s);
+  if (!m) throw new TrlError("SESSION_NOT_FOUND", `no session ${JSON.stringify(id.slice(0, 64))}`);
+  return { s, m };
 }
 
 type Method = (params: unknown, native: NativeCaller) => Promise<unknown>;
@@ -117,25 +150,39 @@ const METHODS: Record<string, Method> = {
   },
   "system.stats": async (_p, native) => {
     const s = await native.call("system.stats", {});
-    return { active_sessions: s.running, total_commands_run: s.commands_run, uptime_s: s.uptime_s, memory_rss_bytes: s.memory_rss_bytes };
+    return {
+      active_sessions: s.running,
+      total_commands_run: s.commands_run,
+      uptime_s: s.uptime_s,
+      memory_rss_bytes: s.memory_rss_bytes,
+      open_fds: s.open_fds,
+    };
   },
   "session.create": async (raw, native) => {
     const p = parse(CreateParams, raw);
+    const meta: TrlMeta = { dialect: "trl", name: p.name ?? null, env_keys: Object.keys(p.env ?? {}), timeout_s: p.timeout_s ?? defaultTimeoutS() };
+    // No termd name: TRL's `name` is a free label (any text, duplicates allowed), kept in meta.
     const s = await native.call("session.create", {
       command: [p.shell ?? "/bin/sh"],
       env: p.env,
       cwd: p.working_dir ?? "/tmp",
-      name: p.name ?? undefined,
-      exec_timeout_ms: p.timeout_s !== undefined ? p.timeout_s * 1000 : undefined,
+      exec_timeout_ms: meta.timeout_s * 1000,
+      meta: { ...meta },
     });
-    const { session_id, shell, working_dir, state, created_at, name } = view(s);
+    const { session_id, shell, working_dir, state, created_at, name } = view(s, meta);
     return { session_id, shell, working_dir, state, created_at, name };
   },
-  "session.list": async (_p, native) => ({ sessions: (await native.call("session.list", {})).sessions.map(view) }),
-  "session.info": async (raw, native) => view(await native.call("session.info", { session: parse(SessionId, raw).session_id })),
+  "session.list": async (_p, native) => {
+    const sessions = (await native.call("session.list", {})).sessions;
+    return { sessions: sessions.flatMap((s) => (trlMeta(s) ? [view(s, trlMeta(s)!)] : [])) };
+  },
+  "session.info": async (raw, native) => {
+    const { s, m } = await own(native, parse(SessionId, raw).session_id);
+    return view(s, m);
+  },
   "session.destroy": async (raw, native) => {
     const p = parse(DestroyParams, raw);
-    const s = await native.call("session.info", { session: p.session_id });
+    const { s } = await own(native, p.session_id);
     if (s.busy && !p.force) throw new TrlError("SESSION_BUSY", `session ${p.session_id} is running a command; pass force to destroy it anyway`);
     if (s.state === "running") {
       // SIGHUP first: an interactive shell ignores SIGTERM, but a hangup ends it and its jobs.
@@ -147,8 +194,10 @@ const METHODS: Record<string, Method> = {
   },
   "exec.run": async (raw, native) => {
     const p = parse(RunParams, raw);
+    const { s } = await own(native, p.session_id);
     const r = await native.call("exec.run", {
-      session: p.session_id,
+      session: s.id,
+      fresh: true,
       command: p.command,
       timeout_ms: p.timeout_s != null ? p.timeout_s * 1000 : undefined,
       stdin: p.stdin ?? undefined,
@@ -167,7 +216,8 @@ const METHODS: Record<string, Method> = {
   },
   "exec.cancel": async (raw, native) => {
     const p = parse(CancelParams, raw);
-    const r = await native.call("exec.cancel", { session: p.session_id, signal: p.signal });
+    const { s } = await own(native, p.session_id);
+    const r = await native.call("exec.cancel", { session: s.id, signal: p.signal });
     return { session_id: p.session_id, cancelled: r.cancelled, signal: r.signal_sent };
   },
 };

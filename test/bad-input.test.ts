@@ -3,13 +3,14 @@
 // Clients here talk raw sockets wherever the client library would refuse to send garbage.
 import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
 import { connect, type Client } from "../src/client/index.ts";
 import { LineSplitter } from "../src/protocol/framing.ts";
 import type { RpcError } from "../src/protocol/errors.ts";
-import { TestDaemon } from "./harness.ts";
+import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 
 // What comes back on the wire (replies of a batch arrive as an array of these): loosely typed,
 // since these tests look into replies of every shape, wrong ones included.
@@ -799,4 +800,35 @@ test("an error quotes a short prefix of what it names: a 9 MiB session name, key
   expect(badSignal.message.length).toBeLessThan(200);
   const taken = await c.call("session.create", { name: "short", command: ["cat"] }).then(() => c.call("session.create", { name: "short", command: ["cat"] })).catch((e) => e);
   expect(taken).toMatchObject({ name: "NAME_TAKEN", details: { name: "short" } });
+});
+
+test("a socket the daemon cannot listen on: it exits at once, non-zero, saying why, and an autostarting CLI prints that", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "termd-listen-"));
+  try {
+    const daemon = async (socket: string) => {
+      const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state")], { stdout: "pipe", stderr: "pipe" });
+      const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+      return { code, err };
+    };
+    const long = join(dir, "l".repeat(120), "s.sock");
+    expect(await daemon(long)).toMatchObject({ code: 1, err: expect.stringContaining("holds at most 107") });
+    symlinkSync(join(dir, "missing"), join(dir, "dangling"));
+    expect(await daemon(join(dir, "dangling", "s.sock"))).toMatchObject({ code: 1, err: expect.stringContaining("symbolic link to nothing") });
+    // termd ls autostarts a daemon on that socket, which gives up: the CLI says why.
+    const ls = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: join(dir, "dangling", "s.sock"), TERMD_STATE_DIR: join(dir, "auto") }, stdout: "pipe", stderr: "pipe" });
+    const [lsErr, lsCode] = await Promise.all([new Response(ls.stderr).text(), ls.exited]);
+    expect(lsCode).not.toBe(0);
+    expect(lsErr).toContain("symbolic link to nothing");
+    // A client told to use a path too long for a socket says so instead of "Failed to connect".
+    const tooLong = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: long }, stdout: "pipe", stderr: "pipe" });
+    expect(await new Response(tooLong.stderr).text()).toContain("holds at most 107");
+    await tooLong.exited;
+    // A session's own socket with such a path is a clear INVALID_PARAMS, and no program is left.
+    await using d = await TestDaemon.start();
+    const c = await d.client();
+    await expect(c.call("session.create", { command: ["cat"], socket: long })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("holds at most 107") });
+    expect((await c.call("session.list")).sessions).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

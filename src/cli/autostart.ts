@@ -1,7 +1,7 @@
 // Starting the daemon on demand: a detached process in its own session (setsid), its stderr in
 // the state dir's daemon.log, and a wait until its socket answers.
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
@@ -24,7 +24,9 @@ export async function connectOrStart(socketPath: string): Promise<Client> {
   }
   const stateDir = defaultStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const log = openSync(join(stateDir, "daemon.log"), "a", 0o600);
+  const logPath = join(stateDir, "daemon.log");
+  const log = openSync(logPath, "a", 0o600);
+  const logStart = fstatSync(log).size;
   const [cmd, ...args] = selfCommand();
   const child = spawn(cmd!, [...args, "daemon"], {
     detached: true,
@@ -48,10 +50,20 @@ export async function connectOrStart(socketPath: string): Promise<Client> {
       try {
         return await connect(socketPath);
       } catch {
-        throw new Error(`the termd daemon exited with code ${exited} while starting; see ${join(stateDir, "daemon.log")}`);
+        throw new Error(`the termd daemon exited with code ${exited} while starting: ${startFailure(logPath, logStart)}`);
       }
     }
     await new Promise((r) => setTimeout(r, delay));
   }
   throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${join(stateDir, "daemon.log")}`);
+}
+
+/** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */
+function startFailure(logPath: string, from: number): string {
+  let said = "";
+  try {
+    said = readFileSync(logPath).subarray(from).toString("utf8").trim().split("\n").at(-1) ?? "";
+  } catch {}
+  const why = said.replace(/^termd daemon: /, "");
+  return why ? `${why} (more in ${logPath})` : `see ${logPath}`;
 }

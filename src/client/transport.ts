@@ -39,6 +39,13 @@ function bunConnect(): BunConnect | undefined {
 
 /** Opens `socketPath`; rejects when nothing answers there. */
 export function openTransport(socketPath: string, on: TransportEvents): Promise<Transport> {
+  // sun_path holds 108 bytes with its NUL; say so rather than a bare "Failed to connect".
+  const bytes = Buffer.byteLength(socketPath);
+  if (bytes > 107) {
+    const err: NodeJS.ErrnoException = new Error(`socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most 107`);
+    err.code = "ENAMETOOLONG";
+    return Promise.reject(err);
+  }
   const bun = bunConnect();
   return bun ? openBun(bun, socketPath, on) : openNode(socketPath, on);
 }

@@ -10,7 +10,7 @@ import { PtyPool } from "../session/pty-pool.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
-import { clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
+import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 import { dialectNamed } from "../protocol/dialects/index.ts";
 import type { Dialect } from "../protocol/dialects/dialect.ts";
 
@@ -90,6 +90,7 @@ export class Daemon {
   async listen(): Promise<void> {
     const path = this.options.socketPath;
     prepareSocketDir(path);
+    checkSocketDirWritable(path);
     const socketLock = takeLock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`);
     // One daemon per state dir too: two sharing the records would each call the other's live
     // sessions lost.
@@ -160,6 +161,7 @@ export class Daemon {
     if (opts.dialect !== undefined && !dialect) throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
     let listener: UnixSocketListener<ConnData>;
     try {
+      checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       await clearStaleSocket(path);
       listener = this.openSocket(path, sessionId, dialect);

@@ -1,7 +1,7 @@
 // Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
 // a live socket, a stale socket from a dead daemon replaced, and a lock so two daemons starting
 // at the same moment cannot both take the path.
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
 
@@ -13,7 +13,9 @@ export class DaemonStartError extends Error {}
  * `--socket ./x.sock` never changes the permissions of the current directory.
  */
 export function prepareSocketDir(socketPath: string): void {
+  checkSocketPathLength(socketPath, "use a shorter --socket or TERMD_SOCKET");
   const dir = dirname(socketPath);
+  if (lstatOrNull(dir)?.isSymbolicLink() && !existsSync(dir)) throw new DaemonStartError(`socket folder ${dir} is a symbolic link to nothing (${readlinkSync(dir)})`);
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
   if (!created && !/^termd-\d+$/.test(basename(dir))) return;
   const st = lstatSync(dir);
@@ -21,6 +23,34 @@ export function prepareSocketDir(socketPath: string): void {
   const uid = process.getuid?.() ?? 0;
   if (st.uid !== uid) throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+const MAX_SOCKET_PATH_BYTES = 107;
+
+/** sun_path holds 108 bytes with its NUL: a longer path would be cut short, or refused, by bind. */
+export function checkSocketPathLength(socketPath: string, advice: string): void {
+  const bytes = Buffer.byteLength(socketPath);
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new DaemonStartError(`socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most ${MAX_SOCKET_PATH_BYTES} (${advice})`);
+  }
+}
+
+function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The folder must take a new file (the socket); else the daemon cannot listen there. */
+export function checkSocketDirWritable(socketPath: string): void {
+  const dir = dirname(socketPath);
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch {
+    throw new DaemonStartError(`cannot create the socket in ${dir}: the folder is not writable by this user`);
+  }
 }
 
 /** Does something accept connections on this socket? */

@@ -1,7 +1,9 @@
-// The console server dialect (seeds/console-server.md): every example request of that document,
-// sent as written on one persistent connection, answered in its shape; the log file at log_path
-// gets every output byte; escapes in send; kill, remove, stats; bad input; a client that goes
-// away mid-request; `termd daemon --pid-file` and shutdown.
+// The console server dialect (seeds/console-server.md, as context-pilot's console manager uses
+// it): every example request of that document, sent as written on one persistent connection,
+// answered in its shape; the log file at log_path gets every output byte; escapes in send; create
+// without cwd runs in the server's cwd; kill is SIGTERM then SIGKILL after 100 ms; create on a
+// running key replaces it; a client sees only console sessions; remove, stats; bad input; a client
+// that goes away mid-request; `termd daemon --pid-file` and shutdown.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,7 +100,7 @@ describe("commands", () => {
     c.close();
   });
 
-  test("kill with force, remove, stats, and a key reused after its session ended", async () => {
+  test("kill with force, remove, stats, and a key reused: a running session under it is replaced", async () => {
     const c = await Lines.open(d.socket);
     const log = join(dir, "k.log");
     expect((await c.ask({ cmd: "create", key: "k", command: "trap '' TERM; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
@@ -109,13 +111,20 @@ describe("commands", () => {
     expect(st.status).toMatch(/^exited\(\d+\)$/);
     expect(st.exit_code).toBe(137);
 
-    // The server replaces what it had under a key; an ended termd session gives way.
-    const again = await c.ask({ cmd: "create", key: "k", command: "cat", log_path: log });
+    // The server replaces what it had under a key, ended or running.
+    const again = await c.ask({ cmd: "create", key: "k", command: "trap '' TERM HUP; echo first; exec sleep 100", log_path: log });
     expect(again).toEqual({ ok: true, pid: expect.any(Number) });
-    expect(await c.ask({ cmd: "create", key: "k", command: "cat", log_path: log })).toEqual({
-      ok: false,
-      error: "Session 'k' already exists and is running",
-    });
+    await native.call("session.wait", { session: "k", text: "first", timeout_ms: 10_000 });
+    const replaced = await c.ask({ cmd: "create", key: "k", command: "echo second; exec cat", log_path: log });
+    expect(replaced).toEqual({ ok: true, pid: expect.any(Number) });
+    expect(replaced.pid).not.toBe(again.pid);
+    await native.call("session.wait", { session: "k", text: "second", timeout_ms: 10_000 });
+    expect(await c.ask({ cmd: "status", key: "k" })).toEqual({ ok: true, status: "running" });
+    expect((await c.ask({ cmd: "list" })).sessions.filter((s: { key: string }) => s.key === "k")).toEqual([
+      { key: "k", pid: replaced.pid, status: "running", exit_code: null },
+    ]);
+    // The old program is gone (it ignored SIGTERM and SIGHUP: SIGKILL after 100 ms).
+    expect(() => process.kill(again.pid, 0)).toThrow();
 
     const stats = await c.ask({ cmd: "stats" });
     expect(stats.ok).toBe(true);
@@ -125,6 +134,53 @@ describe("commands", () => {
     expect(await c.ask({ cmd: "status", key: "k" })).toEqual({ ok: false, error: "Session 'k' not found" });
     // Removing what is not there is fine, as with the server.
     expect(await c.ask({ cmd: "remove", key: "k" })).toEqual({ ok: true });
+    c.close();
+  });
+});
+
+describe("as context-pilot relies on it", () => {
+  test("create without cwd runs in the server's own working directory", async () => {
+    const c = await Lines.open(d.socket);
+    expect((await c.ask({ cmd: "create", key: "where", command: "pwd; exec cat", log_path: join(dir, "where.log") })).ok).toBe(true);
+    // The test daemon runs in this process's working directory (its HOME is elsewhere).
+    await native.call("session.wait", { session: "where", regex: `^${process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, timeout_ms: 10_000 });
+    expect(await c.ask({ cmd: "remove", key: "where", force: true })).toEqual({ ok: true });
+    c.close();
+  });
+
+  test("kill is SIGTERM, then SIGKILL after 100 ms: it answers well within the client's 5 s read timeout", async () => {
+    const c = await Lines.open(d.socket);
+    expect((await c.ask({ cmd: "create", key: "stubborn", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: join(dir, "stubborn.log") })).ok).toBe(true);
+    await native.call("session.wait", { session: "stubborn", text: "armed", timeout_ms: 10_000 });
+    const t0 = performance.now();
+    expect(await c.ask({ cmd: "kill", key: "stubborn" })).toEqual({ ok: true });
+    // The daemon's own grace here is 1000 ms: the console's kill does not wait it out.
+    expect(performance.now() - t0).toBeLessThan(900);
+    expect(await c.ask({ cmd: "status", key: "stubborn" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
+    // A program that heeds SIGTERM ends by it (or by the SIGHUP termd sends beside it).
+    expect((await c.ask({ cmd: "create", key: "polite", command: "echo armed; exec sleep 100", log_path: join(dir, "polite.log") })).ok).toBe(true);
+    await native.call("session.wait", { session: "polite", text: "armed", timeout_ms: 10_000 });
+    expect(await c.ask({ cmd: "kill", key: "polite" })).toEqual({ ok: true });
+    expect((await c.ask({ cmd: "status", key: "polite" })).status).toMatch(/^exited\((143|129)\)$/);
+    for (const key of ["stubborn", "polite"]) await c.ask({ cmd: "remove", key });
+    c.close();
+  });
+
+  test("a client sees only console sessions: list, status, send, kill and remove never reach another's", async () => {
+    const other = await native.call("session.create", { name: "not-consoles", command: ["cat"] });
+    const c = await Lines.open(d.socket);
+    // After a reload context-pilot lists, then removes every key it does not know.
+    const list = await c.ask({ cmd: "list" });
+    expect(list.sessions.map((s: { key: string }) => s.key)).not.toContain("not-consoles");
+    expect(await c.ask({ cmd: "status", key: "not-consoles" })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
+    expect(await c.ask({ cmd: "send", key: "not-consoles", input: "x\n" })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
+    expect(await c.ask({ cmd: "kill", key: "not-consoles", force: true })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
+    expect(await c.ask({ cmd: "remove", key: "not-consoles", force: true })).toEqual({ ok: true });
+    const taken = await c.ask({ cmd: "create", key: "not-consoles", command: "cat", log_path: join(dir, "taken.log") });
+    expect(taken.ok).toBe(false);
+    const info = await native.call("session.info", { session: "not-consoles" });
+    expect(info).toMatchObject({ id: other.id, state: "running", bytes_out: 0 });
+    await native.call("session.remove", { session: other.id, force: true });
     c.close();
   });
 });

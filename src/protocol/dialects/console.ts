@@ -1,11 +1,14 @@
 // The console server (seeds/console-server.md, cp-console-server): JSON lines `{"cmd": …}` on a
 // persistent connection, replies `{ok, error?, pid?, status?, exit_code?, sessions?}`. A console
-// `key` is a termd session name. The mapping:
+// `key` is a termd session name; the dialect sees only the sessions created through it (they carry
+// `meta.dialect: "console"`), as a client of the real server sees only that server's. The mapping,
+// as context-pilot's console manager relies on it:
 //   ping                          → {ok}
 //   create {key, command, log_path, cwd?} → session.create {name: key, command: sh -c COMMAND,
-//                                   cwd, log_path}: the log file gets every output byte
+//                                   cwd (default: the server's own), log_path}: the log file gets
+//                                   every output byte; a session under the key is replaced
 //   send {key, input}             → session.input {base64} with \n \r \t \\ \e \0 \xHH interpreted
-//   kill {key, force?}            → session.stop (SIGTERM, then SIGKILL; force: no grace)
+//   kill {key, force?}            → session.stop (SIGTERM, then SIGKILL after 100 ms; force: at once)
 //   remove {key, force?}          → session.stop if running, then session.remove
 //   status {key} / list           → session.info / session.list: "running" or "exited(N)"
 //   stats                         → system.stats, as the server's one-line status string
@@ -18,6 +21,18 @@ import type { Dialect, NativeCaller } from "./dialect.ts";
 type Reply = { ok: boolean; error?: string; pid?: number; status?: string; exit_code?: number | null; sessions?: unknown[] };
 
 const fail = (error: string): Reply => ({ ok: false, error });
+
+/** kill's grace before SIGKILL: the real server's 100 ms (its client reads with a 5 s timeout). */
+export const CONSOLE_KILL_GRACE_MS = 100;
+
+const isConsole = (s: SessionInfo) => (s.meta as { dialect?: unknown } | undefined)?.dialect === "console";
+
+/** One of this dialect's sessions; another's is SESSION_NOT_FOUND, as if it were not there. */
+async function own(native: NativeCaller, key: string): Promise<SessionInfo> {
+  const s = await native.call("session.info", { session: key });
+  if (!isConsole(s)) throw new RpcError("SESSION_NOT_FOUND", `no session ${JSON.stringify(key.slice(0, 64))}`);
+  return s;
+}
 
 /** The server's escapes: \n \r \t \\ \e \0 \xHH; any other backslash stays as it is. */
 export function interpretEscapes(input: string): Uint8Array {
@@ -71,19 +86,22 @@ async function create(msg: Record<string, unknown>, native: NativeCaller): Promi
   const command = str(msg, "command");
   const logPath = str(msg, "log_path");
   if (!key || !command || !logPath) return fail("Missing key, command, or log_path");
-  const cwd = typeof msg.cwd === "string" && msg.cwd !== "" ? msg.cwd : undefined;
-  const params = { name: key, command: ["/bin/sh", "-c", command], cwd, log_path: logPath };
+  // Without cwd the command runs where the server runs: context-pilot starts it in the project root.
+  const cwd = typeof msg.cwd === "string" && msg.cwd !== "" ? msg.cwd : process.cwd();
+  const params = { name: key, command: ["/bin/sh", "-c", command], cwd, log_path: logPath, meta: { dialect: "console" } };
   try {
     return { ok: true, pid: (await native.call("session.create", params)).pid ?? 0 };
   } catch (err) {
     if (!(err instanceof RpcError && err.name === "NAME_TAKEN")) return fail(err instanceof Error ? err.message : String(err));
   }
-  // The server replaces an entry under a key it has; termd keeps ended sessions until removed,
-  // so an ended one under this key gives way. A running one does not.
+  // The server replaces what it has under a key, running or not: the old one is killed (SIGTERM,
+  // SIGKILL after 100 ms) and forgotten. A session under that name that is not the console's is
+  // not touched.
   try {
     const old = await native.call("session.info", { session: key });
-    if (old.state === "running") return fail(`Session '${key}' already exists and is running`);
-    await native.call("session.remove", { session: key });
+    if (!isConsole(old)) return fail(`Session '${key}' is taken by another client`);
+    if (old.state === "running") await native.call("session.stop", { session: old.id, grace_ms: CONSOLE_KILL_GRACE_MS });
+    await native.call("session.remove", { session: old.id, force: true });
     return { ok: true, pid: (await native.call("session.create", params)).pid ?? 0 };
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err));
@@ -96,7 +114,7 @@ async function handle(msg: Record<string, unknown>, native: NativeCaller): Promi
   const key = str(msg, "key");
   const needsKey = ["send", "kill", "remove", "status"].includes(cmd);
   if (needsKey && !key) return fail("Missing key");
-  const grace = msg.force === true ? { grace_ms: 0 } : {};
+  const grace = { grace_ms: msg.force === true ? 0 : CONSOLE_KILL_GRACE_MS };
   try {
     switch (cmd) {
       case "ping":
@@ -105,16 +123,18 @@ async function handle(msg: Record<string, unknown>, native: NativeCaller): Promi
         return await create(msg, native);
       case "send": {
         const bytes = interpretEscapes(str(msg, "input"));
+        await own(native, key);
         await native.call("session.input", { session: key, base64: Buffer.from(bytes).toString("base64") });
         return { ok: true };
       }
       case "kill":
+        await own(native, key);
         await native.call("session.stop", { session: key, ...grace });
         return { ok: true };
       case "remove": {
         let info: SessionInfo;
         try {
-          info = await native.call("session.info", { session: key });
+          info = await own(native, key);
         } catch (err) {
           // Removing what is not there is no error for the server.
           if (err instanceof RpcError && err.name === "SESSION_NOT_FOUND") return { ok: true };
@@ -125,12 +145,12 @@ async function handle(msg: Record<string, unknown>, native: NativeCaller): Promi
         return { ok: true };
       }
       case "status":
-        return { ok: true, ...statusOf(await native.call("session.info", { session: key })) };
+        return { ok: true, ...statusOf(await own(native, key)) };
       case "list": {
         const { sessions } = await native.call("session.list", {});
         return {
           ok: true,
-          sessions: sessions.map((s) => {
+          sessions: sessions.filter(isConsole).map((s) => {
             const st = statusOf(s);
             return { key: s.name, pid: s.pid ?? 0, status: st.status, exit_code: st.exit_code ?? null };
           }),

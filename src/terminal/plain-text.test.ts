@@ -21,3 +21,9 @@ test("a sequence and a CR LF split across chunks come out as if whole", () => {
   expect(out).toBe(plainText(bytes));
   expect(out).toBe("é line\nnext\n");
 });
+
+test("a CR at the start of a line ends no line: bash's after each command adds no empty line", () => {
+  const typed = "bash-5.2# echo hi\r\n\x1b[?2004l\rhi\r\n\x1b[?2004hbash-5.2# ";
+  expect(plainText(enc(typed))).toBe("bash-5.2# echo hi\nhi\nbash-5.2# ");
+  expect(plainText(enc("\rstart\r\n\r\rnext"))).toBe("start\nnext");
+});

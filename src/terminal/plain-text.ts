@@ -13,6 +13,8 @@ const TAB = 0x09;
 export class TextPerformer extends NoopPerformer {
   out = "";
   pendingCr = false;
+  /** Nothing printed since the last line end: a CR here (the cursor already at column 0) ends nothing. */
+  private lineEmpty = true;
 
   /** The text made so far; a trailing CR stays held back until the next byte shows what it was. */
   take(): string {
@@ -29,18 +31,22 @@ export class TextPerformer extends NoopPerformer {
   override print(codes: Uint32Array, start: number, end: number): void {
     this.flushCr();
     this.out += codepointsToString(codes, start, end);
+    this.lineEmpty = false;
   }
 
   override execute(code: number): void {
     if (code === CR) {
-      // CR CR LF is what a PTY makes of a program's own "\r\n" (ONLCR): one line end.
-      this.pendingCr = true;
+      // CR CR LF is what a PTY makes of a program's own "\r\n" (ONLCR): one line end. A CR at
+      // the start of a line (bash writes one after each command's line end) is no line at all.
+      if (!this.lineEmpty) this.pendingCr = true;
     } else if (code === LF) {
       this.pendingCr = false;
       this.out += "\n";
+      this.lineEmpty = true;
     } else if (code === TAB) {
       this.flushCr();
       this.out += "\t";
+      this.lineEmpty = false;
     }
   }
 }

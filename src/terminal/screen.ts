@@ -6,10 +6,11 @@
 import { Terminal } from "@xterm/headless";
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { boundCounts } from "./bounds.ts";
-import type { CellRun, Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
+import type { CellRun, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { rowRuns } from "./cells.ts";
 import { patchXtermGaps } from "./xterm-gaps.ts";
 import { KittyKeyboard } from "./kitty.ts";
+import { isOscQuery, queryIds } from "./queries.ts";
 
 /** What OSC 10, 11 and 12 report: xterm.js's default theme (white on black, white cursor). */
 export const DEFAULT_COLORS: Readonly<Record<number, string>> = {
@@ -103,13 +104,13 @@ export class Screen {
     });
     p.registerEscHandler({ final: "c" }, () => (this.kitty.reset(), false));
     p.registerCsiHandler({ prefix: "?", final: "u" }, () => (opts.onReply(`\x1b[?${this.kitty.flags(alt())}u`), true));
-    // "10;?" asks for the foreground; "10;?;?" for 10 and then 11, as in xterm. A colour being
-    // set goes on to xterm's own handler.
-    for (const id of [10, 11, 12]) {
+    // "10;?" asks for the foreground; "10;?;?" for 10 and then 11, as in xterm; which OSCs are
+    // such queries is queries.ts's table, as for the attach filter. A colour being set goes on to
+    // xterm's own handler.
+    for (const id of queryIds("osc", "screen").map(Number)) {
       p.registerOscHandler(id, (data) => {
-        const fields = data.split(";");
-        if (!fields.every((f) => f === "?") || id + fields.length > 13) return false;
-        fields.forEach((_, i) => opts.onReply(`\x1b]${id + i};${DEFAULT_COLORS[id + i]}\x1b\\`));
+        if (!isOscQuery(`${id};${data}`)) return false;
+        data.split(";").forEach((_, i) => opts.onReply(`\x1b]${id + i};${DEFAULT_COLORS[id + i]}\x1b\\`));
         return true;
       });
     }
@@ -155,21 +156,6 @@ export class Screen {
 
   get size(): Size {
     return { rows: this.term.rows, cols: this.term.cols };
-  }
-
-  /** xterm's view of the modes it implements (the session's tap has them all, kitty's too). */
-  get modes(): Omit<Modes, "mouse_sgr" | "kitty_keyboard"> {
-    const m = this.term.modes;
-    return {
-      application_cursor: m.applicationCursorKeysMode,
-      application_keypad: m.applicationKeypadMode,
-      bracketed_paste: m.bracketedPasteMode,
-      mouse: m.mouseTrackingMode,
-      focus: m.sendFocusMode,
-      synchronized_output: m.synchronizedOutputMode,
-      alternate: this.term.buffer.active.type === "alternate",
-      cursor_visible: !this.cursorHidden,
-    };
   }
 
   /** The visible rows as text, trailing blanks trimmed. */

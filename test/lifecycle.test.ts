@@ -104,3 +104,28 @@ test("every file in the state dir is the owner's alone (0600), the sqlite databa
   expect(Object.keys(modes)).toContain("termd.sqlite-wal");
   for (const mode of Object.values(modes)) expect(mode).toBe("600");
 });
+
+test("a daemon that starts after another died ends what that one's lost sessions left running, and nothing else", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // A shell whose nohup'ed child outlives the hangup the dead daemon's terminal gives it.
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.input", { session: s.id, text: "nohup sleep 1000 >/dev/null 2>&1 & echo child-$!\r" });
+  const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
+  const child = Number(w.match!.text.slice("child-".length));
+  // A process of another terminal session, started by us: a new daemon must not touch it.
+  const bystander = Bun.spawn(["setsid", "sleep", "1000"], { stdio: ["ignore", "ignore", "ignore"] });
+  try {
+    d.proc.kill("SIGKILL");
+    await d.proc.exited;
+    await until(() => !alive(s.pid!), "the shell to end on its hangup");
+    expect(alive(child)).toBe(true);
+    await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+    await again.client();
+    await until(() => !alive(child), "the left-over child to be ended");
+    expect(alive(bystander.pid)).toBe(true);
+  } finally {
+    bystander.kill("SIGKILL");
+    await bystander.exited;
+  }
+});

@@ -51,3 +51,20 @@ export function foregroundGroup(pid: number | null): number | null {
   const tpgid = f ? Number(f[5]) : NaN;
   return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
 }
+
+/** When process `pid` started (clock ticks since boot, /proc's field 22): with the pid, who it is. */
+export function startTime(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
+}
+
+/**
+ * SIGKILL to what a session an earlier daemon ran left behind: the processes of terminal session
+ * `sid`. When a process `sid` exists it must be that session's leader, by its start time, or the
+ * pid was reused and nothing is touched; when none does, a process in session `sid` can only be
+ * a leftover of it (a new session of that number would have its leader alive). Returns how many.
+ */
+export function reapLeftovers(sid: number, leaderStart: string | null): number {
+  const leader = startTime(sid);
+  if (leader !== null && leader !== leaderStart) return 0;
+  return signalSession(sid, "SIGKILL");
+}

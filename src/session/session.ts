@@ -15,6 +15,7 @@ import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap, type Mark, type TapEvent } from "../terminal/vt-tap.ts";
 import { Child, type SignalTarget } from "./child.ts";
 import type { PtyPool } from "./pty-pool.ts";
+import { reapLeftovers, startTime } from "./processes.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
@@ -47,6 +48,8 @@ export interface SessionRecord {
   command: string[];
   cwd: string;
   pid: number | null;
+  /** When that process started (processes.ts's startTime): a pid reused since is never touched. */
+  pid_start?: string | null;
   state: SessionState;
   exit_code: number | null;
   signal: string | null;
@@ -118,6 +121,7 @@ export class Session {
   lastActivity = performance.now();
   private child: Child | null = null;
   private pid: number | null = null;
+  private pidStart: string | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private readonly clientSizes = new Map<object, Size>();
   private readonly disposers: (() => void)[] = [];
@@ -205,6 +209,7 @@ export class Session {
       throw err;
     }
     s.pid = s.child.pid;
+    s.pidStart = startTime(s.pid);
     s.exec.env = spec.env;
     void s.child.exited.then((exit) => s.onExit(exit.exitCode, exit.signal));
     return s;
@@ -217,6 +222,13 @@ export class Session {
   static restore(r: SessionRecord, logDir: string, debugBuffer?: number, pool?: ScreenPool): Session {
     const s = new Session(r, logDir, { debugBuffer, pool, tail: true });
     s.pid = r.pid;
+    s.pidStart = r.pid_start ?? null;
+    // The daemon that ran it died: what the program left running (nohup'ed children, background
+    // jobs that outlived the hangup) dies now.
+    if (r.state === "running" && r.pid !== null && r.pid_start) {
+      const reaped = reapLeftovers(r.pid, r.pid_start);
+      if (reaped > 0) console.error(`termd: session ${r.name}: ended ${reaped} processes its lost program left running`);
+    }
     s.state = r.state === "running" ? "lost" : r.state;
     s.exitCode = r.exit_code;
     s.signal = r.signal;
@@ -423,6 +435,7 @@ export class Session {
       command: this.command,
       cwd: this.cwd,
       pid: this.pid,
+      pid_start: this.pidStart,
       state: this.state,
       exit_code: this.exitCode,
       signal: this.signal,
@@ -438,7 +451,7 @@ export class Session {
 
   info(): SessionInfo {
     // What is persisted, less the size fields the record keeps flat, plus what lives only now.
-    const { error, rows: _rows, cols: _cols, ...kept } = this.record();
+    const { error, rows: _rows, cols: _cols, pid_start: _pidStart, ...kept } = this.record();
     return {
       ...kept,
       ...(error ? { error } : {}),

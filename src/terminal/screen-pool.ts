@@ -228,14 +228,8 @@ export class RemoteScreen {
 }
 
 let shared: ScreenPool | null = null;
-let sharedSize: number | undefined;
 
-/** Sets how many workers the shared pool starts with; before its first use. */
-export function configureScreenWorkers(n: number): void {
-  sharedSize = n;
-}
-
-/** The process's pool, started on first use. */
+/** The process's pool, started on first use (the daemon makes its own, sized by its flags). */
 export function screenPool(): ScreenPool {
-  return (shared ??= new ScreenPool(sharedSize));
+  return (shared ??= new ScreenPool());
 }

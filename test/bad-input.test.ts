@@ -832,3 +832,13 @@ test("a socket the daemon cannot listen on: it exits at once, non-zero, saying w
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a screen's size is bounded in cells (MAX_SCREEN_CELLS), at create and at resize", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await expect(c.call("session.create", { command: ["cat"], rows: 1000, cols: 1000, scrollback: 24_000 })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("10 million cells") });
+  const s = await c.call("session.create", { command: ["cat"], rows: 24, cols: 100, scrollback: 90_000 });
+  await expect(c.call("session.resize", { session: s.id, rows: 50, cols: 1000 })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("MAX_SCREEN_CELLS") });
+  expect((await c.call("session.resize", { session: s.id, rows: 50, cols: 110 })).size).toEqual({ rows: 50, cols: 110 });
+  expect((await c.call("session.list")).sessions.length).toBe(1);
+});

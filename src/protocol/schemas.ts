@@ -19,8 +19,8 @@ export const ScreensSchema = v.optional(
 
 export const ShutdownSchema = v.optional(v.object({ grace_ms: v.optional(Ms) }), {});
 
-/** Cells (cols × (rows + scrollback)) one session's screen may hold: about 300 MB at most. */
-export const MAX_SCREEN_CELLS = 25_000_000;
+/** Cells (cols × (rows + scrollback)) one session's screen may hold: 12 bytes each in xterm, so about 120 MB at most. */
+export const MAX_SCREEN_CELLS = 10_000_000;
 
 export const CreateSchema = v.optional(
   v.pipe(
@@ -60,7 +60,7 @@ export const CreateSchema = v.optional(
     }),
     v.check(
       (p) => (p.cols ?? 80) * ((p.rows ?? 24) + (p.scrollback ?? 1000)) <= MAX_SCREEN_CELLS,
-      "cols × (rows + scrollback) is over 25 million cells: ask for less scrollback",
+      "cols × (rows + scrollback) is over 10 million cells (MAX_SCREEN_CELLS): ask for less scrollback",
     ),
   ),
   {},

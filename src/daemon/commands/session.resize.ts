@@ -1,5 +1,5 @@
 import { RpcError } from "../../protocol/errors.ts";
-import { ResizeSchema } from "../../protocol/schemas.ts";
+import { MAX_SCREEN_CELLS, ResizeSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 
 export default command({
@@ -10,6 +10,9 @@ export default command({
     // An ended session's final screen stays as the program left it.
     if (!s.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`);
     const size = { rows: p.rows, cols: p.cols };
+    if (size.cols * (size.rows + s.scrollback) > MAX_SCREEN_CELLS) {
+      throw new RpcError("INVALID_PARAMS", `${size.rows}x${size.cols} with ${s.scrollback} lines of scrollback is over ${MAX_SCREEN_CELLS} cells (MAX_SCREEN_CELLS)`);
+    }
     // From an attached terminal this is its window's size: the session follows the smallest.
     const sub = conn.subscription(s);
     if (sub?.attached) sub.setSize(size);

@@ -842,3 +842,14 @@ test("a screen's size is bounded in cells (MAX_SCREEN_CELLS), at create and at r
   expect((await c.call("session.resize", { session: s.id, rows: 50, cols: 110 })).size).toEqual({ rows: 50, cols: 110 });
   expect((await c.call("session.list")).sessions.length).toBe(1);
 });
+
+test("sessions per daemon are a named limit (--max-sessions): past it LIMIT_REACHED says how to free one", async () => {
+  await using d = await TestDaemon.start({ args: ["--max-sessions", "2"] });
+  const c = await d.client();
+  const a = await c.call("session.create", { command: ["true"] });
+  await c.call("session.create", { command: ["cat"] });
+  await expect(c.call("session.create", { command: ["cat"] })).rejects.toMatchObject({ name: "LIMIT_REACHED", details: { max_sessions: 2 }, message: expect.stringContaining("termd rm") });
+  await c.call("session.wait", { session: a.id, exit: true });
+  await c.call("session.remove", { session: a.id });
+  expect((await c.call("session.create", { command: ["cat"] })).state).toBe("running");
+});

@@ -41,6 +41,8 @@ export interface DaemonOptions {
   screenParkMs?: number;
   /** Threads that run the sessions' programs and read their output (default: one per core). */
   ptyWorkers?: number;
+  /** Sessions held at most, ended ones included (default DEFAULT_MAX_SESSIONS). */
+  maxSessions?: number;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -79,6 +81,7 @@ export class Daemon {
       debugBuffer: options.debugBuffer,
       pool: this.screens,
       ptys: this.ptys,
+      maxSessions: options.maxSessions,
       onRemove: (s) => this.forget(s),
     });
   }

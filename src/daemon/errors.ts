@@ -14,6 +14,7 @@ const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
   SESSION_BUSY: "SESSION_BUSY",
   INPUT_NOT_READ: "INPUT_NOT_READ",
   BAD_ARGUMENT: "INVALID_PARAMS",
+  LIMIT_REACHED: "LIMIT_REACHED",
 };
 
 /** A TermdError as its RpcError (same message and details); anything else is returned as it is. */

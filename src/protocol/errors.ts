@@ -24,6 +24,8 @@ export const APP_CODES = {
   SESSION_BUSY: -32009,
   /** session.input to a program that has not read what it was sent (its unread input is bounded). */
   INPUT_NOT_READ: -32010,
+  /** A named limit of the daemon is reached (termd daemon --max-sessions). */
+  LIMIT_REACHED: -32011,
 } as const;
 
 export type ErrorName =

@@ -28,9 +28,14 @@ export interface StoreOptions {
   pool?: ScreenPool;
   /** The pty workers (default: the process's shared pool). */
   ptys?: PtyPool;
+  /** Sessions the store holds at most, ended ones included (`termd daemon --max-sessions`). */
+  maxSessions?: number;
   /** Told of every session forgotten (removed, evicted), after it is disposed. */
   onRemove?: (s: Session) => void;
 }
+
+/** Sessions a daemon holds at most unless told otherwise: each costs a PTY, a few files and threads' time. */
+export const DEFAULT_MAX_SESSIONS = 10_000;
 
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
@@ -63,6 +68,10 @@ export class SessionStore {
   }
 
   async create(p: NonNullable<CreateInput>): Promise<Session> {
+    const max = this.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (this.byId.size >= max) {
+      throw new TermdError("LIMIT_REACHED", `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`, { max_sessions: max });
+    }
     // A name may not be another session's name or id: lookups try ids first.
     if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
       throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already`, { name: excerpt(p.name) });

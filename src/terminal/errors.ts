@@ -19,7 +19,9 @@ export type TermdErrorCode =
   /** The program has not read what it was sent (its unread input is bounded). */
   | "INPUT_NOT_READ"
   /** An argument is well-formed but means nothing here: a key token, a signal, a regex, a path. */
-  | "BAD_ARGUMENT";
+  | "BAD_ARGUMENT"
+  /** A named limit is reached (--max-sessions): nothing more of that kind until some goes. */
+  | "LIMIT_REACHED";
 
 export class TermdError extends Error {
   override readonly name = "TermdError";

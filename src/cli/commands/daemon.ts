@@ -14,6 +14,12 @@ const MAX_DEBUG_BUFFER = 100_000;
 /** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 const MAX_WORKERS = 64;
 
+function maxSessions(a: Parameters<typeof num>[0]): number | undefined {
+  const n = num(a, "max-sessions");
+  if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError("--max-sessions is a whole number, at least 1");
+  return n;
+}
+
 function workers(a: Parameters<typeof num>[0], flag: string): number | undefined {
   const n = num(a, flag);
   if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS)) throw new UsageError(`--${flag} is a whole number from 1 to ${MAX_WORKERS}`);
@@ -24,7 +30,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: [
     "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
     "                      every session and exits on SIGTERM or SIGINT",
@@ -37,12 +43,14 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
     "                      parked, freeing its emulator until needed (default 5000; 0: never)",
     "  --pty-workers N     threads that run the sessions' programs and read their output",
     "                      (default: one per core)",
+    "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
+    "                      session.create fails with LIMIT_REACHED",
     "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
     "                      console server's server.pid",
     "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
     "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "pid-file": { kind: "string" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -83,6 +91,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       screenWorkers: workers(a, "screen-workers"),
       screenParkMs: num(a, "screen-park"),
       ptyWorkers: workers(a, "pty-workers"),
+      maxSessions: maxSessions(a),
       pidFile: str(a, "pid-file"),
     });
   },

@@ -124,6 +124,11 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     await d.cli(["wait", "b", "--regex", "^red$"]);
     expect((await d.cli(["screen", "b", "--ansi"])).stdout).toMatch(/\x1b\[31mred/);
     expect((await d.cli(["info", "b"])).stdout).toMatch(/size:\s+30x100/);
+    // The size as the README writes it, one word; anything more is refused.
+    expect((await d.cli(["resize", "b", "28x90"])).code).toBe(0);
+    expect((await d.cli(["info", "b"])).stdout).toMatch(/size:\s+28x90/);
+    expect((await d.cli(["resize", "b", "28x90", "extra"])).code).toBe(2);
+    expect((await d.cli(["resize", "b", "0x90"])).code).toBe(2);
     await d.cli(["send", "b", "--text", "sleep 100", "--keys", "Enter"]);
     await d.cli(["wait", "b", "--settle", "100"]);
     expect((await d.cli(["signal", "b", "KILL"])).code).toBe(0);

@@ -195,3 +195,12 @@ describe("kitty keyboard protocol (once the app pushed flags with disambiguate)"
     expect(encodeKey("C-c", { applicationCursor: false, kittyFlags: 0 })).toBe("\x03");
   });
 });
+
+test("tmux's KPEnter is Enter; vim's <lt>, <Bar> and <Bslash> are the characters they name, only inside <…>", () => {
+  expect(key("KPEnter")).toBe("\r");
+  expect(key("<lt>")).toBe("<");
+  expect(key("<Bar>")).toBe("|");
+  expect(key("<Bslash>")).toBe("\\");
+  expect(key("<M-lt>")).toBe("\x1b<");
+  expect(() => key("lt")).toThrow(TermdError);
+});

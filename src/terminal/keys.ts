@@ -84,14 +84,19 @@ const ALIAS: Record<string, string> = {
   ppage: "pageup",
   pgup: "pageup",
   spc: "space",
+  // tmux's keypad Enter; the keypad's own application mode (ESC O M) is not modelled: Enter is.
+  kpenter: "enter",
 };
+
+/** vim's names for characters that <…> notation cannot write plainly. */
+const CHAR_ALIAS: Record<string, string> = { lt: "<", bar: "|", bslash: "\\" };
 
 export function keyError(token: string, why: string): TermdError {
   return new TermdError("BAD_ARGUMENT", `unknown key token ${quoted(token)}: ${why}`, { token: excerpt(token) });
 }
 
 /** Splits "Ctrl+Alt+x", "C-M-x", "<C-x>" into modifiers and the base key name. */
-function parseToken(token: string): { mods: Mods; base: string } {
+function parseToken(token: string): { mods: Mods; base: string; vim: boolean } {
   let t = token;
   const vim = /^<(.+)>$/.exec(t);
   if (vim) t = vim[1]!;
@@ -107,8 +112,8 @@ function parseToken(token: string): { mods: Mods; base: string } {
     else mods.shift = true;
     t = m[2]!;
   }
-  if (token.toLowerCase() === "btab") return { mods: { ...mods, shift: true }, base: "Tab" };
-  return { mods, base: t };
+  if (token.toLowerCase() === "btab") return { mods: { ...mods, shift: true }, base: "Tab", vim: false };
+  return { mods, base: t, vim: vim !== null };
 }
 
 function modParam(m: Mods): number {
@@ -149,7 +154,9 @@ function encodeSpecial(s: Special, mods: Mods, modes: KeyModes, name: string): s
 /** Encodes one key token; throws INVALID_PARAMS naming the token when it is not a key. */
 export function encodeKey(token: string, modes: KeyModes): string {
   if (token.length === 0) throw keyError(token, "empty token");
-  const { mods, base } = parseToken(token);
+  const parsed = parseToken(token);
+  const mods = parsed.mods;
+  const base = (parsed.vim && CHAR_ALIAS[parsed.base.toLowerCase()]) || parsed.base;
   const lower = base.toLowerCase();
   const name = ALIAS[lower] ?? lower;
   const special = SPECIAL[name];

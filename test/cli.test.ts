@@ -124,6 +124,17 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     await d.cli(["wait", "b", "--regex", "^red$"]);
     expect((await d.cli(["screen", "b", "--ansi"])).stdout).toMatch(/\x1b\[31mred/);
     expect((await d.cli(["info", "b"])).stdout).toMatch(/size:\s+30x100/);
+    // Input larger than an argument holds comes from standard input or a file.
+    const big = "x".repeat(300 * 1024);
+    const file = join(tempDir(), "input.txt");
+    writeFileSync(file, `echo from-file-${big.length}\n`);
+    expect((await d.cli(["send", "b", "--file", file])).code).toBe(0);
+    expect((await d.cli(["wait", "b", "--text", `from-file-${big.length}`])).code).toBe(0);
+    expect((await d.cli(["send", "b", "--text", "-"], { stdin: `echo \${#X} from-stdin\n` })).code).toBe(0);
+    expect((await d.cli(["wait", "b", "--text", "0 from-stdin"])).code).toBe(0);
+    const piped = await d.cli(["send", "b", "--paste", "-", "--json"], { stdin: big });
+    expect(JSON.parse(piped.stdout).bytes).toBeGreaterThanOrEqual(big.length);
+    expect((await d.cli(["send", "b", "--file", join(tempDir(), "missing")])).code).toBe(2);
     // The size as the README writes it, one word; anything more is refused.
     expect((await d.cli(["resize", "b", "28x90"])).code).toBe(0);
     expect((await d.cli(["info", "b"])).stdout).toMatch(/size:\s+28x90/);

@@ -229,6 +229,10 @@ test("the Node client stub drives a running daemon with no node_modules", async 
     expect((await run(["wait", "n", "--text", "from-node"])).code).toBe(0);
     expect((await run(["ls"])).stdout).toContain("running");
     expect((await run(["stop", "n", "--grace", "100"])).stdout).toBe("stopped (SIGHUP)\n");
+    // Its help offers what it can do: it cannot host a daemon.
+    const help = (await run(["--help"])).stdout;
+    expect(help).toContain("stop or query the running daemon");
+    expect((await run(["daemon", "--help"])).stdout).not.toContain("--state-dir");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,30 +26,36 @@ function workers(a: Parameters<typeof num>[0], flag: string): number | undefined
   return n;
 }
 
+const DAEMON_HELP = [
+  "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
+  "                      every session and exits on SIGTERM or SIGINT",
+  "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
+  "  --stop-grace MS     grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)",
+  "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
+  "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
+  "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
+  "  --screen-park MS    quiet time after which a session with little output has its screen",
+  "                      parked, freeing its emulator until needed (default 5000; 0: never)",
+  "  --pty-workers N     threads that run the sessions' programs and read their output",
+  "                      (default: one per core)",
+  "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
+  "                      session.create fails with LIMIT_REACHED",
+  "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
+  "                      console server's server.pid",
+];
+
+const CONTROL_HELP = [
+  "termd daemon stop     stops every session (SIGHUP and SIGTERM, then SIGKILL after --grace), then the daemon",
+  "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
+];
+
 export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   cliCommand({
   name: "daemon",
-  summary: "run the daemon in the foreground, or stop / query it",
-  usage: "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]",
-  help: [
-    "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
-    "                      every session and exits on SIGTERM or SIGINT",
-    "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
-    "  --stop-grace MS     SIGTERM-to-SIGKILL grace of session.stop and shutdown (default 5000)",
-    "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
-    "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
-    "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
-    "  --screen-park MS    quiet time after which a session with little output has its screen",
-    "                      parked, freeing its emulator until needed (default 5000; 0: never)",
-    "  --pty-workers N     threads that run the sessions' programs and read their output",
-    "                      (default: one per core)",
-    "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
-    "                      session.create fails with LIMIT_REACHED",
-    "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
-    "                      console server's server.pid",
-    "termd daemon stop     stops every session (SIGTERM, then SIGKILL after --grace), then the daemon",
-    "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
-  ].join("\n"),
+  // The Node stub cannot host a daemon: its help offers only what it can do.
+  summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
+  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP).join("\n"),
   flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];

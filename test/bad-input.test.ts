@@ -853,3 +853,14 @@ test("sessions per daemon are a named limit (--max-sessions): past it LIMIT_REAC
   await c.call("session.remove", { session: a.id });
   expect((await c.call("session.create", { command: ["cat"] })).state).toBe("running");
 });
+
+test("errors say what to do: RE2 has no lookaround; a name an ended session holds is freed by termd rm", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { name: "held", command: ["true"] });
+  await expect(c.call("session.wait", { session: s.id, regex: "a(?=b)" })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("RE2 has no lookaround") });
+  await c.call("session.wait", { session: s.id, exit: true });
+  await expect(c.call("session.create", { name: "held", command: ["true"] })).rejects.toMatchObject({ name: "NAME_TAKEN", message: expect.stringContaining("`termd rm held` frees the name") });
+  await c.call("session.remove", { session: "held" });
+  expect((await c.call("session.create", { name: "held", command: ["true"] })).name).toBe("held");
+});

@@ -73,8 +73,11 @@ export class SessionStore {
       throw new TermdError("LIMIT_REACHED", `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`, { max_sessions: max });
     }
     // A name may not be another session's name or id: lookups try ids first.
-    if (p.name !== undefined && (this.findByName(p.name) || this.byId.has(p.name))) {
-      throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already`, { name: excerpt(p.name) });
+    const holder = p.name !== undefined ? (this.findByName(p.name) ?? this.byId.get(p.name)) : undefined;
+    if (p.name !== undefined && holder) {
+      // An ended session holds its name until it is removed: say how to free it.
+      const free = holder.running ? "" : `; it has ended: \`termd rm ${excerpt(p.name)}\` frees the name`;
+      throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already${free}`, { name: excerpt(p.name) });
     }
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {

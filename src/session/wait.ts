@@ -18,7 +18,9 @@ export function compileRegex(src: string): LinePattern {
   try {
     re = RE2JS.compile(src);
   } catch (err) {
-    throw new TermdError("BAD_ARGUMENT", `invalid regex (RE2 syntax): ${(err as Error).message}`);
+    // RE2 keeps matching linear by having no lookaround and no backreferences: say so plainly.
+    const missing = /\(\?<?[=!]/.test(src) ? "; RE2 has no lookaround ((?=, (?!, (?<=, (?<!)" : /\\[1-9]/.test(src) ? "; RE2 has no backreferences (\\1)" : "";
+    throw new TermdError("BAD_ARGUMENT", `invalid regex (RE2 syntax): ${(err as Error).message}${missing}`);
   }
   return {
     match(line) {

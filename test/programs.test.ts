@@ -167,6 +167,11 @@ describe("python3", () => {
     expect(w.outcome).toBe("matched");
     // The next prompt may not be drawn yet when 42 is: only the lines up to the answer are certain.
     expect(w.screen.lines.slice(0, 2)).toEqual([">>> 6*7", "42"]);
+    // The cause of an old flake: 42 is printed before the REPL's readline puts the terminal back
+    // in raw mode. A C-d that arrives in that gap meets canonical mode, where the line discipline
+    // stores end-of-file as a NUL mark; once raw mode is back, readline reads that NUL (Ctrl-@, set
+    // mark), not a C-d, and never exits. A person waits for the prompt; so does this.
+    expect((await c.call("session.wait", { session: "py", regex: "^>>> $" })).outcome).toBe("matched");
     await c.call("session.input", { session: "py", keys: ["C-d"] });
     expect((await c.call("session.wait", { session: "py", exit: true })).exit_code).toBe(0);
   });

@@ -129,3 +129,23 @@ test("a daemon that starts after another died ends what that one's lost sessions
     await bystander.exited;
   }
 });
+
+test("an ended session's final screen is kept beside its log: a restart shows it without re-reading the log", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["bash", "-c", "printf 'first line\\r\\n\\e[1;31msecond\\e[0m line\\r\\nthird\\e[2;3H'"], rows: 10, cols: 40 });
+  await c.call("session.wait", { session: s.id, exit: true });
+  const before = await c.call("session.screen", { session: s.id, format: "ansi" });
+  expect(before.lines[0]).toBe("first line");
+  expect((await d.cli(["daemon", "stop"])).code).toBe(0);
+  await d.proc.exited;
+  // Were the log parsed again, this would show on the restored screen.
+  const log = join(d.stateDir, "logs", `${s.id}.log`);
+  const bytes = readFileSync(log);
+  bytes.write("CORRUPT", 0);
+  writeFileSync(log, bytes);
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const after = await (await again.client()).call("session.screen", { session: s.id, format: "ansi" });
+  expect({ lines: after.lines, cursor: after.cursor }).toEqual({ lines: before.lines, cursor: before.cursor });
+  expect(after.ansi).toMatch(/\x1b\[(31;1|1;31)msecond/);
+});

@@ -41,6 +41,8 @@ export interface ScreenViewOptions {
   pool?: ScreenPool;
   /** Output below this offset was already answered (a restored session's log): no replies for it. */
   answeredUpTo?: number;
+  /** What stands for the output before `end`, so it is never parsed again: a saved screen, or nothing (a log's tail starts there). */
+  base?: ScreenBase;
   /** The mirrored screen changed. */
   onChange(): void;
   /** The screen parsed more of the output (for backpressure and "current" waiters). */
@@ -61,6 +63,13 @@ function blank(size: Size): ScreenState {
     plainScrolling: true,
     ground: true,
   };
+}
+
+/** A screen's starting point other than a blank screen at offset 0. */
+export interface ScreenBase {
+  /** Bytes that draw the screen as it was at `end` (a serialized screen), or none. */
+  bytes: Uint8Array;
+  end: number;
 }
 
 export class ScreenView {
@@ -98,6 +107,15 @@ export class ScreenView {
       onReply: (data) => o.onReply(data),
       onReopened: () => this.onReopened(),
     });
+    this.sendBase();
+  }
+
+  /** A fresh screen starts from the base, when there is one, instead of the log's first byte. */
+  private sendBase(): void {
+    const base = this.o.base;
+    if (!base) return;
+    this.sent = base.end;
+    this.write(base.bytes.slice(), false);
   }
 
   get size(): Size {
@@ -264,6 +282,7 @@ export class ScreenView {
     this.answered = 0;
     this.skipTo = null;
     if (this.answeredUpTo > 0) this.rebuilt ??= Promise.withResolvers<void>();
+    this.sendBase();
   }
 
   resize(size: Size): void {

@@ -5,7 +5,7 @@
 // program's output until it catches up, so no byte is dropped and nothing grows without bound.
 // A session restored after a daemon restart has no child: its output comes from the log and its
 // screen is rebuilt from it.
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
@@ -17,7 +17,7 @@ import { Child, type SignalTarget } from "./child.ts";
 import type { PtyPool } from "./pty-pool.ts";
 import { reapLeftovers, startTime } from "./processes.ts";
 import { OutputLog } from "./output-log.ts";
-import { ScreenView } from "./screen-view.ts";
+import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
 import { ExecRunner } from "./exec.ts";
 
@@ -94,6 +94,35 @@ export function logPathOf(logDir: string, id: string): string {
   return join(logDir, `${id}.log`);
 }
 
+/** An ended session's final screen, serialized, beside its log: a restart never re-parses history. */
+export function screenPathOf(logPath: string): string {
+  return logPath.replace(/\.log$/, ".screen");
+}
+
+/** A lost session (its daemon died mid-run, no saved screen) is rebuilt from at most this much of its log's end. */
+const LOST_TAIL_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Where a restored session's screen starts: its saved final screen when that matches the log;
+ * else, for a lost one, the start of the last rows+scrollback lines of the log (no further back
+ * than LOST_TAIL_BYTES), since nothing older can show; else the log's first byte.
+ */
+function restoredBase(output: OutputLog, r: SessionRecord): ScreenBase | undefined {
+  try {
+    const saved = readFileSync(screenPathOf(output.path), "utf8");
+    const nl = saved.indexOf("\n");
+    if (Number(saved.slice(0, nl)) === output.end) return { bytes: Buffer.from(saved.slice(nl + 1)), end: output.end };
+  } catch {}
+  if (r.state !== "running") return undefined;
+  const from = Math.max(0, output.end - LOST_TAIL_BYTES);
+  const tail = output.read(from, output.end - from);
+  let lines = 0;
+  for (let i = tail.length - 1; i >= 0; i--) {
+    if (tail[i] === 0x0a && ++lines > r.rows + r.scrollback) return { bytes: new Uint8Array(0), end: from + i + 1 };
+  }
+  return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
+}
+
 export class Session {
   readonly id: string;
   name: string;
@@ -141,9 +170,11 @@ export class Session {
     this.tap = new VtTap({ debugBuffer: opts.debugBuffer, onEvent: (e) => this.emit(e) });
     // Restored: the tap too reads the last megabyte, so a lost session still shows its last
     // title, directory and modes; the screen replays all of it, answering nothing.
+    let base: ScreenBase | undefined;
     if (opts.tail) {
       const tail = this.output.restore();
       this.tap.feed(tail, this.output.end - tail.length);
+      base = restoredBase(this.output, r);
     }
     this.view = new ScreenView({
       size: { rows: r.rows, cols: r.cols },
@@ -152,6 +183,7 @@ export class Session {
       log: this.output,
       pool: opts.pool,
       answeredUpTo: this.output.end,
+      base,
       onChange: () => {
         this.lastActivity = performance.now();
         this.emit({ type: "screen", seq: this.view.state.seq });
@@ -418,9 +450,18 @@ export class Session {
     else if (signal || exitCode !== 0) this.state = "failed";
     else this.state = "exited";
     this.output.close();
+    await this.saveScreen();
     this.markEnded();
     this.emit({ type: "state", state: this.state });
     this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
+  }
+
+  /** Keeps the final screen beside the log (restoredBase); a session that cannot is rebuilt from its log. */
+  private async saveScreen(): Promise<void> {
+    try {
+      const { ansi } = await this.view.snapshot("ansi", this.scrollback);
+      writeFileSync(screenPathOf(this.logPath), `${this.output.end}\n${ansi ?? ""}`, { mode: 0o600 });
+    } catch {}
   }
 
   /** Kills the child without grace; used when the daemon itself goes away. */

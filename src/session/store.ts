@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
-import { Session, type SessionRecord } from "./session.ts";
+import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
@@ -142,6 +142,7 @@ export class SessionStore {
     this.opts.records?.delete(s.id);
     rmSync(s.logPath, { force: true });
     rmSync(journalPathOf(s.logPath), { force: true });
+    rmSync(screenPathOf(s.logPath), { force: true });
     this.opts.onRemove?.(s);
   }
 

@@ -864,3 +864,34 @@ test("errors say what to do: RE2 has no lookaround; a name an ended session hold
   await c.call("session.remove", { session: "held" });
   expect((await c.call("session.create", { name: "held", command: ["true"] })).name).toBe("held");
 });
+
+test("a log write that fails (a file-size limit here, a full disk alike) is reported, and paging the output skips the gap", async () => {
+  // The daemon may write files of at most 1 MiB (dash counts ulimit -f in 512-byte blocks), and
+  // ignores SIGXFSZ, so a write past it fails with EFBIG as a full disk's would with ENOSPC.
+  await using d = await TestDaemon.start({ bin: ["sh", "-c", 'trap "" XFSZ; ulimit -f 2048; exec "$@"', "sh", ...SOURCE_BIN] });
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["sh", "-c", "yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 3000000"] });
+  expect((await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 60_000 })).outcome).toBe("exited");
+  const info = await c.call("session.info", { session: s.id });
+  expect(info.bytes_out).toBeGreaterThan(3_000_000); // the terminal adds a CR to each line end
+  expect(info.log_error).toBeString();
+  let from = 0;
+  let got = 0;
+  let gaps = 0;
+  for (let pages = 0; ; pages++) {
+    expect(pages).toBeLessThan(100);
+    const page = await c.call("session.output", { session: s.id, from });
+    if (page.gap) gaps++;
+    got += Buffer.from(page.base64, "base64").length;
+    expect(page.to).toBeGreaterThan(from);
+    from = page.to;
+    if (page.eof) break;
+  }
+  expect(from).toBe(info.bytes_out);
+  expect(gaps).toBe(1);
+  // What is still in memory (the ring's megabyte) and what the file got are readable.
+  expect(got).toBeGreaterThanOrEqual(2 * 1024 * 1024 - 1);
+  // The daemon goes on: a new session works.
+  const e = await c.call("session.create", { command: ["sh", "-c", "echo fine"] });
+  expect((await c.call("session.wait", { session: e.id, text: "fine" })).outcome).toBe("matched");
+});

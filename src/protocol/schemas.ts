@@ -219,6 +219,8 @@ export interface SessionInfo {
   /** The exit status of the last command a shell reported with OSC 133 D. */
   last_exit_code: number | null;
   bytes_out: number;
+  /** Why the output log stopped being written (a full disk), when it did; the bytes in memory stay readable. */
+  log_error?: string;
   /** TERM as the program got it. */
   term: string;
   /** Scrollback capacity in lines. */
@@ -313,6 +315,8 @@ export interface OutputResult {
   from: number;
   to: number;
   eof: boolean;
+  /** [from, to) exists nowhere: the log stopped at a failed write and the ring has moved on. */
+  gap?: boolean;
 }
 
 export interface Termios {

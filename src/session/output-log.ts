@@ -22,6 +22,8 @@ export class OutputLog {
   plainFrom = 0;
   /** Why writing the file stopped, when it did. */
   error: string | null = null;
+  /** The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. */
+  private fileEnd = 0;
   private readonly batch = new Uint8Array(BATCH_BYTES);
   private batched = 0;
   private flushScheduled = false;
@@ -42,6 +44,7 @@ export class OutputLog {
     this.ring.end = Math.max(0, size - this.ring.capacity);
     const tail = this.readFile(this.ring.end, size - this.ring.end);
     this.ring.append(tail);
+    this.fileEnd = size;
     // Backwards to the last byte that is not plain text, so a plain log replays fast-forwarded.
     this.plainFrom = 0;
     for (let to = size; to > 0; ) {
@@ -95,7 +98,13 @@ export class OutputLog {
   private write(bytes: Uint8Array): void {
     if (this.fd === null) return;
     try {
-      writeSync(this.fd, bytes);
+      // A write can take part of the bytes (a disk filling up); the next one then says why.
+      for (let at = 0; at < bytes.length; ) {
+        const n = writeSync(this.fd, bytes, at, bytes.length - at);
+        if (n <= 0) throw new Error("the file took no more bytes");
+        at += n;
+        this.fileEnd += n;
+      }
     } catch (err) {
       // A full disk: stop logging (the file stays a correct prefix) rather than lose the session.
       this.error = (err as Error).message;
@@ -103,6 +112,14 @@ export class OutputLog {
       this.batched = 0;
       this.close();
     }
+  }
+
+  /**
+   * Where bytes exist again when those at `from` exist nowhere (the file stopped at a failed write
+   * and the ring has moved on): the end of that gap; null when `from` is readable.
+   */
+  gapEnd(from: number): number | null {
+    return from < this.ring.start && from >= this.fileEnd ? this.ring.start : null;
   }
 
   /** Bytes [from, from+max) from the ring, or from the file once the ring moved on: always a fresh copy. */

@@ -503,6 +503,7 @@ export class Session {
       bells: this.tap.bells,
       last_exit_code: this.tap.lastExitCode,
       bytes_out: this.output.end,
+      ...(this.output.error ? { log_error: this.output.error } : {}),
       ...(this.socketPath ? { socket: this.socketPath } : {}),
       busy: this.exec.busy,
       commands_run: this.exec.count,

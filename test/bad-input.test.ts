@@ -895,3 +895,27 @@ test("a log write that fails (a file-size limit here, a full disk alike) is repo
   const e = await c.call("session.create", { command: ["sh", "-c", "echo fine"] });
   expect((await c.call("session.wait", { session: e.id, text: "fine" })).outcome).toBe("matched");
 });
+
+test("a full disk: session.create fails clearly and leaves no program running; session.remove still forgets", async () => {
+  // Files of at most 64 KiB: the session records' WAL soon cannot grow, as on a full disk.
+  await using d = await TestDaemon.start({ bin: ["sh", "-c", 'trap "" XFSZ; ulimit -f 128; exec "$@"', "sh", ...SOURCE_BIN] });
+  const c = await d.client();
+  const marker = String(40_000 + Math.floor(Math.random() * 9_999));
+  const sleepers = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+    } catch {
+      return false;
+    }
+  }).length;
+  let failure: RpcError | null = null;
+  for (let i = 0; i < 300 && !failure; i++) {
+    await c.call("session.create", { command: ["sleep", marker], env: { PADDING: "x".repeat(4000) } }).catch((e) => (failure = e));
+  }
+  expect(failure).toMatchObject({ name: "SPAWN_FAILED", message: expect.stringContaining("records") });
+  const { sessions } = await c.call("session.list");
+  expect(sleepers()).toBe(sessions.length);
+  await c.call("session.remove", { session: sessions[0]!.id, force: true });
+  expect((await c.call("session.list")).sessions.length).toBe(sessions.length - 1);
+  expect((await c.call("system.ping")).pid).toBeGreaterThan(0);
+});

@@ -20,8 +20,15 @@ export abstract class SessionLineFile {
   /** One session event, `ms` after the file was opened. */
   protected abstract onEvent(e: SessionEvent, ms: number): void;
 
+  /** A write that fails (a full disk) ends the file: it stays a correct prefix, and the session goes on. */
   protected line(text: string): void {
-    if (this.fd !== null) writeSync(this.fd, text + "\n");
+    if (this.fd === null) return;
+    try {
+      writeSync(this.fd, text + "\n");
+    } catch (err) {
+      console.error(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
+      this.close();
+    }
   }
 
   close(): void {

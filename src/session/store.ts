@@ -110,15 +110,30 @@ export class SessionStore {
       record?.cancel();
       throw err;
     }
-    // Both listen from before the first byte: output only arrives on a later turn of the loop.
-    new TimingJournal(journalPathOf(session.logPath), session);
-    record?.attach(session);
-    this.byId.set(id, session);
     const records = this.opts.records;
+    let recording = false;
+    try {
+      // Both listen from before the first byte: output only arrives on a later turn of the loop.
+      new TimingJournal(journalPathOf(session.logPath), session);
+      record?.attach(session);
+      recording = true;
+      records?.save(session.record());
+    } catch (err) {
+      // A full disk: the call fails and no program is left running outside any session.
+      if (!recording) record?.cancel();
+      session.dispose();
+      this.removeFiles(session);
+      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
+    }
+    this.byId.set(id, session);
     if (records) {
-      records.save(session.record());
       session.on((e) => {
-        if (e.type === "state" || e.type === "resize") records.save(session.record());
+        if (e.type !== "state" && e.type !== "resize") return;
+        try {
+          records.save(session.record());
+        } catch (err) {
+          console.error(`termd: session ${session.name}: its record could not be saved:`, err);
+        }
       });
     }
     return session;
@@ -139,11 +154,19 @@ export class SessionStore {
   remove(s: Session): void {
     this.byId.delete(s.id);
     s.dispose();
-    this.opts.records?.delete(s.id);
-    rmSync(s.logPath, { force: true });
-    rmSync(journalPathOf(s.logPath), { force: true });
-    rmSync(screenPathOf(s.logPath), { force: true });
+    // On a full disk the record's delete can fail: the session is forgotten all the same (a
+    // restart would list it again, ended, until removed then).
+    try {
+      this.opts.records?.delete(s.id);
+    } catch (err) {
+      console.error(`termd: session ${s.name}: its record could not be deleted:`, err);
+    }
+    this.removeFiles(s);
     this.opts.onRemove?.(s);
+  }
+
+  private removeFiles(s: Session): void {
+    for (const path of [s.logPath, journalPathOf(s.logPath), screenPathOf(s.logPath)]) rmSync(path, { force: true });
   }
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */

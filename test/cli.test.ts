@@ -18,6 +18,16 @@ function tempDir(): string {
 describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   if (bin === DIST_BIN && !existsSync(DIST_BIN[0]!)) throw new Error("dist/termd is missing: run `bun run build` first (npm test does)");
 
+  test("errors speak the command line's language: flags, not the protocol's field names", async () => {
+    await using d = await TestDaemon.start({ bin });
+    const rows = await d.cli(["start", "--rows", "0", "--", "true"]);
+    expect({ code: rows.code, err: rows.stderr.trim() }).toEqual({ code: 2, err: "termd start: --rows must be at least 1 (got 0)" });
+    await d.cli(["start", "--name", "w", "--", "sleep", "100"]);
+    const settle = await d.cli(["wait", "w", "--settle", "0"]);
+    expect(settle.stderr.trim()).toBe("termd wait: --settle must be at least 1 (got 0)");
+    expect((await d.cli(["start", "--cols", "5000", "--", "true"])).stderr).toContain("--cols must be at most 1000 (got 5000)");
+  });
+
   test("a closed stdout ends logs at once and quietly (logs | head -1), as it does other Unix tools", async () => {
     await using d = await TestDaemon.start({ bin });
     const c = await d.client();

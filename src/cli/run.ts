@@ -2,6 +2,7 @@
 // errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found).
 import { connect, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
+import { inFlagTerms } from "./param-errors.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import { VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
@@ -88,7 +89,8 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
       return EXIT.USAGE;
     }
     if (e instanceof RpcError) {
-      err(`termd ${name}: ${e.message}`);
+      const worded = e.name === "INVALID_PARAMS" ? inFlagTerms(e.details) : null;
+      err(`termd ${name}: ${worded ?? e.message}`);
       return EXIT_OF[e.name] ?? EXIT.FAILURE;
     }
     const code = (e as NodeJS.ErrnoException).code;

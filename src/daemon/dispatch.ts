@@ -26,6 +26,16 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
     .join("; ");
 }
 
+/** The same, as data a client can put in its own words (the CLI names its flags): at most 10, values cut short. */
+function issueDetails(issues: readonly v.BaseIssue<unknown>[]): { path: string; expected: string | null; received: string; message: string }[] {
+  return issues.slice(0, 10).map((i) => ({
+    path: i.path?.map((p) => String(p.key)).join(".") ?? "",
+    expected: i.expected,
+    received: String(i.received).slice(0, 64),
+    message: i.message.slice(0, 200),
+  }));
+}
+
 function isId(x: unknown): x is Id {
   return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
 }
@@ -110,7 +120,7 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
     params = { ...(params as object | undefined), session: implied };
   }
   const parsed = v.safeParse(cmd.params, params);
-  if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`);
+  if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);
   ctx.daemon.counters.requests++;
   return await cmd.exec(parsed.output, ctx);

@@ -860,7 +860,7 @@ test("errors say what to do: RE2 has no lookaround; a name an ended session hold
   const s = await c.call("session.create", { name: "held", command: ["true"] });
   await expect(c.call("session.wait", { session: s.id, regex: "a(?=b)" })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("RE2 has no lookaround") });
   await c.call("session.wait", { session: s.id, exit: true });
-  await expect(c.call("session.create", { name: "held", command: ["true"] })).rejects.toMatchObject({ name: "NAME_TAKEN", message: expect.stringContaining("`termd rm held` frees the name") });
+  await expect(c.call("session.create", { name: "held", command: ["true"] })).rejects.toMatchObject({ name: "NAME_TAKEN", message: expect.stringContaining("`termd rm held` (or `termd start --replace`) frees the name") });
   await c.call("session.remove", { session: "held" });
   expect((await c.call("session.create", { name: "held", command: ["true"] })).name).toBe("held");
 });

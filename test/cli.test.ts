@@ -28,6 +28,18 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["start", "--cols", "5000", "--", "true"])).stderr).toContain("--cols must be at most 1000 (got 5000)");
   });
 
+  test("start --replace frees a name an ended session holds, and never a running one's", async () => {
+    await using d = await TestDaemon.start({ bin });
+    expect((await d.cli(["start", "--name", "job", "--", "true"])).code).toBe(0);
+    expect((await d.cli(["wait", "job", "--exit"])).code).toBe(0);
+    const taken = await d.cli(["start", "--name", "job", "--", "sleep", "100"]);
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain("--replace");
+    expect((await d.cli(["start", "--name", "job", "--replace", "--", "sleep", "100"])).stdout).toBe("job\n");
+    expect((await d.cli(["start", "--name", "job", "--replace", "--", "true"])).code).not.toBe(0);
+    expect((await d.cli(["info", "job"])).stdout).toContain("sleep 100");
+  });
+
   test("a closed stdout ends logs at once and quietly (logs | head -1), as it does other Unix tools", async () => {
     await using d = await TestDaemon.start({ bin });
     const c = await d.client();

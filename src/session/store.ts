@@ -76,7 +76,7 @@ export class SessionStore {
     const holder = p.name !== undefined ? (this.findByName(p.name) ?? this.byId.get(p.name)) : undefined;
     if (p.name !== undefined && holder) {
       // An ended session holds its name until it is removed: say how to free it.
-      const free = holder.running ? "" : `; it has ended: \`termd rm ${excerpt(p.name)}\` frees the name`;
+      const free = holder.running ? "" : `; it has ended: \`termd rm ${excerpt(p.name)}\` (or \`termd start --replace\`) frees the name`;
       throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already${free}`, { name: excerpt(p.name) });
     }
     let record: ReturnType<typeof Recorder.open> | null = null;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { num, str, strs } from "../args.ts";
+import { bool, num, str, strs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
@@ -8,7 +8,7 @@ export default cliCommand({
   name: "start",
   summary: "start a program in a new session",
   usage:
-    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--record FILE.cast] [--json] [-- COMMAND ARGS...]",
+    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--record FILE.cast] [--replace] [--json] [-- COMMAND ARGS...]",
   help: [
     "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.",
     "The daemon is started first if none answers.",
@@ -17,6 +17,8 @@ export default cliCommand({
     "                    and interminai's; it goes away with the session",
     "  --log-path FILE   also copy every output byte to FILE (truncated first)",
     "  --record FILE     record output, input and resizes as asciicast v2 (asciinema plays it)",
+    "  --replace         with --name: an ended session holding that name is removed first (a",
+    "                    running one is not: stop it, or pick another name)",
   ].join("\n"),
   flags: {
     name: { kind: "string", short: "n" },
@@ -29,6 +31,7 @@ export default cliCommand({
     socket: { kind: "string" },
     "log-path": { kind: "string" },
     record: { kind: "string" },
+    replace: { kind: "boolean" },
   },
   async run(a, ctx) {
     const command = a.rest.length > 0 ? a.rest : a.positional.length > 0 ? a.positional : undefined;
@@ -40,6 +43,12 @@ export default cliCommand({
       env[kv.slice(0, eq)] = kv.slice(eq + 1);
     }
     const client = await ctx.client();
+    const name = str(a, "name");
+    if (bool(a, "replace")) {
+      if (name === undefined) throw new UsageError("--replace goes with --name");
+      const holder = await client.call("session.info", { session: name }).catch(() => null);
+      if (holder && holder.name === name && holder.state !== "running") await client.call("session.remove", { session: holder.id });
+    }
     const info = await client.call("session.create", {
       command,
       name: str(a, "name"),

@@ -3,7 +3,7 @@
 // Clients here talk raw sockets wherever the client library would refuse to send garbage.
 import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -918,4 +918,33 @@ test("a full disk: session.create fails clearly and leaves no program running; s
   await c.call("session.remove", { session: sessions[0]!.id, force: true });
   expect((await c.call("session.list")).sessions.length).toBe(sessions.length - 1);
   expect((await c.call("system.ping")).pid).toBeGreaterThan(0);
+});
+
+test("exec.run's output files are kept near the reply's cap while an endless writer runs", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "termd-exec-cap-"));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    await using d = await TestDaemon.start();
+    const c = await d.client();
+    const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+    let biggest = 0;
+    const watching = setInterval(() => {
+      for (const dir of readdirSync(tmp).filter((f) => f.startsWith("termd-exec-"))) {
+        try {
+          biggest = Math.max(biggest, statSync(join(tmp, dir, "o")).size);
+        } catch {}
+      }
+    }, 10);
+    const r = await c.call("exec.run", { session: s.id, command: "yes 0123456789", timeout_ms: 2000 });
+    clearInterval(watching);
+    expect(r).toMatchObject({ timed_out: true, truncated: true });
+    expect(r.output.length).toBe(4 * 1024 * 1024);
+    // Without the cap, `yes` writes gigabytes in two seconds.
+    expect(biggest).toBeLessThan(256 * 1024 * 1024);
+    expect(biggest).toBeGreaterThan(0);
+  } finally {
+    process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

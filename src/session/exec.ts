@@ -18,7 +18,7 @@
 // as from a keyboard. An interactive shell then abandons the rest of the sourced wrapper, mark
 // included, so after RECOVER_MS a line of its own prints the mark with $?; if that does not come
 // either, the foreground process group (never the shell) gets SIGKILL.
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
@@ -32,6 +32,8 @@ import { foregroundGroup } from "./processes.ts";
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
 /** Each of stdout and stderr is cut at this many bytes. */
 export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
+/** How often a running command's output files are cut back to MAX_EXEC_OUTPUT. */
+const CAP_EVERY_MS = 50;
 /** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
 const QUIET_MS = 15;
 /** Longest wait for that quiet (a shell's first prompt may take a slow rc file); past it the line is typed anyway, and not erased afterwards. */
@@ -183,6 +185,9 @@ class Run {
   private cancelled = false;
   private interrupting = false;
   private timer: Timer | undefined;
+  /** Keeps the output files near MAX_EXEC_OUTPUT while the command runs; set when it cut one. */
+  private capTimer: Timer | undefined;
+  private cut = false;
   /** Woken by every mark (or the end), for the interrupt steps that wait on one. */
   private onMark: (() => void) | null = null;
   private readonly off: () => void;
@@ -229,6 +234,7 @@ class Run {
     writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
     this.startedAt = performance.now();
     if (timeoutMs > 0) this.timer = setTimeout(() => this.interrupt("timeout", "SIGINT"), timeoutMs);
+    this.capTimer = setInterval(() => this.capOutput(), CAP_EVERY_MS);
     try {
       this.s.writeInput(line + "\r");
     } catch {
@@ -250,7 +256,8 @@ class Run {
     // fails the command instead of aborting the whole wrapper, mark and all (dash, POSIX sh).
     // zsh's `command` would look for an external `.`, and zsh never aborts that way.
     const source = this.zsh ? "." : "command .";
-    lines.push(`${source} ${f("c")} <${stdin} >${f("o")} 2>${f("e")}`);
+    // Appending, so the files can be cut back while the command writes (capOutput).
+    lines.push(`${source} ${f("c")} <${stdin} >>${f("o")} 2>>${f("e")}`);
     // The erase goes first, so nothing of the wrapper's comes after the mark: what follows it is the prompt.
     const markPrintf = (status: string) => `printf '${erase}\\033]133;termd-done;%d;${this.nonce}\\007' ${status}`;
     if (env.length === 0) {
@@ -315,10 +322,27 @@ class Run {
     });
   }
 
+  /**
+   * The reply keeps the first MAX_EXEC_OUTPUT bytes of each stream: the files need hold no more.
+   * A command that writes without end would otherwise fill the disk under the temp folder.
+   */
+  private capOutput(): void {
+    for (const name of ["o", "e"]) {
+      const path = join(this.dir, name);
+      try {
+        if (statSync(path).size > MAX_EXEC_OUTPUT) {
+          truncateSync(path, MAX_EXEC_OUTPUT);
+          this.cut = true;
+        }
+      } catch {}
+    }
+  }
+
   private finish(exitCode: number | null): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
+    clearInterval(this.capTimer);
     const out = readCapped(join(this.dir, "o"), MAX_EXEC_OUTPUT);
     const err = readCapped(join(this.dir, "e"), MAX_EXEC_OUTPUT);
     this.resolve({
@@ -328,7 +352,7 @@ class Run {
       duration_ms: this.startedAt ? Math.round(performance.now() - this.startedAt) : 0,
       timed_out: this.timedOut,
       cancelled: this.cancelled,
-      truncated: out.cut || err.cut,
+      truncated: out.cut || err.cut || this.cut,
     });
     this.onMark?.();
   }
@@ -336,6 +360,7 @@ class Run {
   dispose(): void {
     this.off();
     clearTimeout(this.timer);
+    clearInterval(this.capTimer);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

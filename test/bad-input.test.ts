@@ -944,7 +944,9 @@ test("exec.run's output files are kept near the reply's cap while an endless wri
     expect(biggest).toBeLessThan(256 * 1024 * 1024);
     expect(biggest).toBeGreaterThan(0);
   } finally {
-    process.env.TMPDIR = saved;
+    // Assigning undefined would leave the string "undefined" for every later test.
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
     rmSync(tmp, { recursive: true, force: true });
   }
 });

@@ -93,6 +93,8 @@ export const ScreenSchema = v.object({
   session: SessionRef,
   format: v.optional(v.picklist(["text", "ansi", "cells"]), "text"),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Only the rows changed since this `seq` (an earlier snapshot's), in `changed`; `lines` is then empty. */
+  since_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
 
@@ -269,6 +271,10 @@ export interface ScreenSnapshot {
   /** Output byte offset the screen reflects: subscribe with replay from here to continue it. */
   offset: number;
   ansi?: string;
+  /** With since_seq: the rows changed since then, with their indexes (`lines` is empty). */
+  changed?: { row: number; text: string }[];
+  /** With since_seq: a seq this screen never reached (an earlier daemon's) was given, so every row is in `changed`. */
+  full?: boolean;
   /** With format "cells": each of `lines` as styled runs. */
   cells?: CellRun[][];
 }

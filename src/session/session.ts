@@ -186,7 +186,7 @@ export class Session {
       base,
       onChange: () => {
         this.lastActivity = performance.now();
-        this.emit({ type: "screen", seq: this.view.state.seq });
+        this.emit({ type: "screen", seq: this.view.seq });
       },
       onProgress: () => this.onScreenProgress(),
       // A reply parsed after the PTY closed (a query in the last output) has nowhere to go.
@@ -308,6 +308,13 @@ export class Session {
     if (format === "text" && scrollback === 0) return this.textSnapshot();
     const { offset, ...part } = await this.view.snapshot(format, scrollback);
     return this.withTap(part, offset);
+  }
+
+  /** The rows changed since `since` (a snapshot's `seq`), from the mirror, once the screen shows the output so far. */
+  async changesSince(since: number): Promise<ScreenSnapshot> {
+    await this.view.sync(SNAPSHOT_SYNC_MS);
+    const { changed, full } = this.view.changesSince(since);
+    return { ...this.textSnapshot(), lines: [], changed, ...(full ? { full } : {}) };
   }
 
   private withTap(part: ReturnType<ScreenView["text"]>, offset: number): ScreenSnapshot {

@@ -3,6 +3,8 @@
 import { runDaemon } from "../daemon/main.ts";
 import { connectOrStart } from "./autostart.ts";
 import { daemonCommand } from "./commands/daemon.ts";
+import { mcpCommand } from "./commands/mcp.ts";
+import schemaCommand from "./commands/schema.ts";
 import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
@@ -15,6 +17,6 @@ endQuietlyOnClosedStdout();
 process.exitCode = invokedAsInterminai()
   ? await runInterminai(process.argv.slice(2))
   : await runCli(process.argv.slice(2), {
-      commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), interminaiCommand],
+      commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
       connect: connectOrStart,
     });

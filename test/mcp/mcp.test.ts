@@ -1,0 +1,150 @@
+// termd mcp driven by the MCP SDK's own client over stdio, against a private daemon: what an
+// agent host does.
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
+import { mcpClient } from "./mcp-client.ts";
+
+const SHELL = ["bash", "--norc", "--noprofile"];
+
+test("initialize, then list the tools with their JSON Schemas and descriptions", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  expect(m.client.getServerVersion()?.name).toBe("termd");
+  const { tools } = await m.client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  expect(names).toEqual(["list_sessions", "press_keys", "read_screen", "run_command", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  const wait = tools.find((t) => t.name === "wait_for")!;
+  expect(wait.inputSchema.type).toBe("object");
+  expect(wait.inputSchema.required).toEqual(["session"]);
+  expect(Object.keys(wait.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["text", "regex", "gone", "idle_ms", "exit", "timeout_ms"]));
+  expect((wait.inputSchema.properties as Record<string, { description?: string }>).gone!.description).toContain("no longer on the screen");
+  for (const t of tools) expect(t.description!.length).toBeGreaterThan(60);
+});
+
+test("start bash, type, submit, wait for the output, read the screen; the session is owned by the client's name", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d, { name: "claude-code" });
+  const started = await m.call("start_session", { name: "sh1", command: SHELL, env: { PS1: "$ " } });
+  expect(started.isError).toBe(false);
+  expect(started.text).toContain("started session sh1");
+  expect(started.structured).toMatchObject({ name: "sh1", state: "running" });
+
+  expect((await m.call("type_text", { session: "sh1", text: "echo $((6" })).isError).toBe(false);
+  expect((await m.call("submit", { session: "sh1", text: "*7))" })).text).toContain("submitted");
+  const waited = await m.call("wait_for", { session: "sh1", regex: "^42$" });
+  expect(waited.text.split("\n")[0]).toBe("matched");
+  expect(waited.structured).toMatchObject({ outcome: "matched", match: { text: "42", col: 0 } });
+  // The matched row comes with its context: the command line above it.
+  expect(waited.text).toContain("echo $((6*7))");
+
+  const screen = await m.call("read_screen", { session: "sh1" });
+  expect(screen.text).toMatch(/^\s*1│42$/m);
+  // The cursor is marked where it is: after the prompt on the next row.
+  expect(screen.text).toMatch(/^\s*2│.*\$ ▮$/m);
+  expect(screen.text).toContain("cursor at row 2");
+
+  // Only what changed since that read: the new rows.
+  await m.call("submit", { session: "sh1", text: "echo second" });
+  await m.call("wait_for", { session: "sh1", regex: "^second$" });
+  const changes = await m.call("read_screen", { session: "sh1", changes_only: true });
+  expect(changes.text).toContain("changed since your last read");
+  expect(changes.text).not.toContain("│42");
+  expect(changes.text).toMatch(/^\s*3│second$/m);
+
+  // termd ls shows the owner.
+  const ls = await d.cli(["ls"]);
+  expect(ls.stdout).toMatch(/sh1\s+\S+\s+running\s+\d+\s+mcp:claude-code\s/);
+  const listed = await m.call("list_sessions");
+  expect(listed.text).toContain("owner mcp:claude-code (you)");
+});
+
+test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  await m.call("wait_for", { session: "py", text: ">>> " });
+  await m.call("type_text", { session: "py", text: "x = 'waiting'" });
+  expect((await m.call("wait_for", { session: "py", text: "waiting" })).structured?.outcome).toBe("matched");
+  await m.call("press_keys", { session: "py", keys: ["Ctrl+U"] });
+  expect((await m.call("wait_for", { session: "py", gone: "waiting" })).text.split("\n")[0]).toBe("gone");
+  expect((await m.call("wait_for", { session: "py", idle_ms: 100 })).structured?.outcome).toBe("idle");
+  const timeout = await m.call("wait_for", { session: "py", text: "never shown", timeout_ms: 200 });
+  expect(timeout.text.split("\n")[0]).toBe("timeout");
+  expect(timeout.text).toContain(">>> ");
+  await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
+  const exited = await m.call("wait_for", { session: "py", exit: true });
+  expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect(exited.text).toContain("exit code 0");
+});
+
+test("run a command in a shell session: output and exit code; stop the session", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "w", command: SHELL });
+  const ok = await m.call("run_command", { session: "w", command: "cd /tmp && echo here: $(pwd)" });
+  expect(ok.structured).toMatchObject({ exit_code: 0, stdout: "here: /tmp\n" });
+  expect(ok.text).toStartWith("exit code 0");
+  const bad = await m.call("run_command", { session: "w", command: "echo oops >&2; exit_status() { return 3; }; exit_status" });
+  expect(bad.structured).toMatchObject({ exit_code: 3, stderr: "oops\n" });
+  // cd carried over in the live shell.
+  expect((await m.call("run_command", { session: "w", command: "pwd" })).structured?.stdout).toBe("/tmp\n");
+
+  const stopped = await m.call("stop_session", { session: "w", remove: true });
+  expect(stopped.text).toContain("session w stopped");
+  expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
+});
+
+test("an unknown session is an error result that names the running ones and what to do", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "alpha", command: ["cat"] });
+  await m.call("start_session", { name: "beta", command: ["cat"] });
+  const r = await m.call("read_screen", { session: "nope" });
+  expect(r.isError).toBe(true);
+  expect(r.text).toBe("no session named nope; running sessions: alpha, beta; start one with start_session");
+  // A tool that needs a shell, in a session that is not one, says what to use instead.
+  const notShell = await m.call("run_command", { session: "alpha", command: "true" });
+  expect(notShell.isError).toBe(true);
+  expect(notShell.text).toContain("start_session with command [\"bash\"]");
+  // Bad arguments name the field.
+  const bad = await m.call("wait_for", { session: "alpha", timeout_ms: -1 });
+  expect(bad.isError).toBe(true);
+  expect(bad.text).toContain("timeout_ms");
+});
+
+test("type_secret: without elicitation in the host it says to use termd attach, and types nothing", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "login", command: ["cat"] });
+  const r = await m.call("type_secret", { session: "login", prompt: "password" });
+  expect(r.isError).toBe(true);
+  expect(r.text).toContain("termd attach login");
+});
+
+test("type_secret: with elicitation, the user's answer goes to the program, not into the result", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d, { capabilities: { elicitation: {} } });
+  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  let asked = "";
+  m.client.setRequestHandler(ElicitRequestSchema, (req) => {
+    asked = req.params.message;
+    return { action: "accept", content: { secret: "hunter2" } };
+  });
+  await m.call("start_session", { name: "login", command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'] });
+  await m.call("wait_for", { session: "login", text: "Password:" });
+  const r = await m.call("type_secret", { session: "login", prompt: "sudo password" });
+  expect(r.isError).toBe(false);
+  expect(asked).toContain("sudo password");
+  expect(JSON.stringify(r.result)).not.toContain("hunter2");
+  expect((await m.call("wait_for", { session: "login", text: "length 7" })).structured?.outcome).toBe("matched");
+});
+
+test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary serves MCP too (the SDK is inside it)", async () => {
+  await using d = await TestDaemon.start({ bin: SOURCE_BIN });
+  await using m = await mcpClient(d, { bin: DIST_BIN });
+  expect((await m.client.listTools()).tools.length).toBeGreaterThan(5);
+  await m.call("start_session", { name: "c", command: ["cat"] });
+  await m.call("type_text", { session: "c", text: "compiled" });
+  expect((await m.call("wait_for", { session: "c", text: "compiled" })).structured?.outcome).toBe("matched");
+});

@@ -39,6 +39,8 @@ export async function advise(err: unknown, ctx: ToolContext, session: string | u
       return `${err.message}; wait for it with wait_for (command_done or idle_ms), or interrupt it with press_keys ["Ctrl+C"]`;
     case "INPUT_NOT_READ":
       return `${err.message}: the program is not reading its input; look at read_screen, or press_keys ["Ctrl+C"]`;
+    case "MOUSE_NOT_ENABLED":
+      return `${err.message}: this program does not take mouse input here; use press_keys (arrows, Tab, Enter) instead`;
     case "INVALID_PARAMS": {
       const issues = (err.details.issues as { path?: string; message: string }[] | undefined) ?? [];
       const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");

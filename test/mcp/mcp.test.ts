@@ -2,6 +2,7 @@
 // agent host does.
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
 import { mcpClient } from "./mcp-client.ts";
 
@@ -13,7 +14,7 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(names).toEqual(["list_sessions", "press_keys", "read_screen", "run_command", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
   const wait = tools.find((t) => t.name === "wait_for")!;
   expect(wait.inputSchema.type).toBe("object");
   expect(wait.inputSchema.required).toEqual(["session"]);
@@ -111,6 +112,20 @@ test("an unknown session is an error result that names the running ones and what
   const bad = await m.call("wait_for", { session: "alpha", timeout_ms: -1 });
   expect(bad.isError).toBe(true);
   expect(bad.text).toContain("timeout_ms");
+});
+
+test("click sends the mouse report the program asked for; a program without mouse mode gets advice", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "mouse", command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"] });
+  await m.call("wait_for", { session: "mouse", text: "ready" });
+  expect((await m.call("click", { session: "mouse", row: 2, col: 4 })).isError).toBe(false);
+  // SGR reports are 1-based: press and release of the left button at column 5, row 3.
+  expect((await m.call("wait_for", { session: "mouse", text: "[<0;5;3M\\x1b[<0;5;3m" })).structured?.outcome).toBe("matched");
+  await m.call("start_session", { name: "plain", command: ["cat"] });
+  const refused = await m.call("click", { session: "plain", row: 0, col: 0 });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain("use press_keys");
 });
 
 test("type_secret: without elicitation in the host it says to use termd attach, and types nothing", async () => {

@@ -10,5 +10,6 @@ import runCommand from "./run_command.ts";
 import listSessions from "./list_sessions.ts";
 import stopSession from "./stop_session.ts";
 import typeSecret from "./type_secret.ts";
+import click from "./click.ts";
 
-export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, readScreen, waitFor, runCommand, listSessions, stopSession, typeSecret];
+export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, waitFor, runCommand, listSessions, stopSession, typeSecret];

@@ -96,6 +96,19 @@ test("run a command in a shell session: output and exit code; stop the session",
   expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
 });
 
+test("wait for a command done in a shell: its exit code and output", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  // A home of its own: the machine's rc files play no part.
+  await m.call("start_session", { name: "sh", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
+  await m.call("wait_for", { session: "sh", regex: "[$#] $" });
+  await m.call("submit", { session: "sh", text: "sleep 0.2; echo finished; false" });
+  const done = await m.call("wait_for", { session: "sh", command_done: true });
+  expect(done.text.split("\n")[0]).toBe("command_done");
+  expect(done.structured).toMatchObject({ outcome: "command_done", exit_code: 1, command: "sleep 0.2; echo finished; false", output: "finished\n" });
+  expect(done.text).toContain("finished with exit code 1");
+});
+
 test("an unknown session is an error result that names the running ones and what to do", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);

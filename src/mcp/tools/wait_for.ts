@@ -17,6 +17,8 @@ function outcomeOf(r: WaitResult, p: { gone?: string }): Outcome {
       return "exited";
     case "timeout":
       return "timeout";
+    case "command_done":
+      return "command_done";
     default:
       return r.outcome === "changed" ? "changed" : "timeout";
   }
@@ -28,8 +30,9 @@ export default tool({
   description: [
     "Waits until the first of the given conditions holds, or the timeout: text appears (text), a line matches a regex (RE2 syntax, line by line),",
     "text is gone from the screen (gone: e.g. a spinner or 'esc to interrupt'), the screen stays unchanged for idle_ms,",
-    "the program exits (exit). Give at least one. The result starts with one word to branch on:",
-    "matched, gone, idle, exited or timeout; then the matched row with about 20 rows of context,",
+    "the program exits (exit), or the command typed at a shell prompt is done (command_done: bash, zsh and fish sessions;",
+    "the result then has its exit code and its output). Give at least one. The result starts with one word to branch on:",
+    "matched, gone, idle, exited, command_done or timeout; then the matched row with about 20 rows of context,",
     "or on a timeout or exit the end of the screen, so you see why without another read.",
   ].join(" "),
   params: v.object({
@@ -39,11 +42,14 @@ export default tool({
     gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Wait until this text is no longer on the screen."))),
     idle_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000), v.description("Wait until no output and no screen change for this long (e.g. 500)."))),
     exit: v.optional(v.pipe(v.boolean(), v.description("Wait for the program to exit."))),
+    command_done: v.optional(
+      v.pipe(v.boolean(), v.description("In a shell session: wait until the command last submitted at the prompt is done; returns its exit code and output (at once if it already finished).")),
+    ),
     timeout_ms: TimeoutMs("Give up after this long", 10_000),
   }),
   async run(p, ctx): Promise<ToolResult> {
-    if ([p.text, p.regex, p.gone, p.idle_ms, p.exit || undefined].every((x) => x === undefined))
-      throw new ToolError("give at least one condition: text, regex, gone, idle_ms or exit");
+    if ([p.text, p.regex, p.gone, p.idle_ms, p.exit || undefined, p.command_done || undefined].every((x) => x === undefined))
+      throw new ToolError("give at least one condition: text, regex, gone, idle_ms, exit or command_done");
     const r = await ctx.call("session.wait", {
       session: p.session,
       text: p.text,
@@ -51,13 +57,19 @@ export default tool({
       gone: p.gone,
       settle_ms: p.idle_ms,
       exit: p.exit || undefined,
+      command_done: p.command_done || undefined,
       timeout_ms: p.timeout_ms,
     });
     const outcome = outcomeOf(r, p);
     const s = r.screen;
     const lines: string[] = [outcome];
     const structured: Record<string, unknown> = { outcome, seq: s.seq };
-    if (r.match) {
+    if (r.command) {
+      const c = r.command;
+      lines.push(`${c.command ?? "the command"} finished with exit code ${c.exit_code ?? "unknown"} after ${c.duration_ms} ms; its output${c.truncated ? " (the last 1 MiB)" : ""}:`);
+      lines.push(c.output === "" ? "(none)" : c.output.replace(/\n$/, ""));
+      Object.assign(structured, { exit_code: c.exit_code, command: c.command, output: c.output, duration_ms: c.duration_ms });
+    } else if (r.match) {
       lines.push(`matched at row ${r.match.row}, col ${r.match.col}: ${JSON.stringify(r.match.text)}`);
       lines.push(header(p.session, s), around(s, r.match.row));
       structured.match = r.match;

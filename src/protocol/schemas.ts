@@ -368,6 +368,16 @@ export interface WaitResult {
   signal?: string | null;
 }
 
+/** How a safe submit (session.input with submit) went. */
+export interface SubmitReport {
+  /** The text (or a collapsed paste's placeholder) was on the settled screen before Enter; false: Enter went after 3 s anyway. */
+  shown: boolean;
+  /** The text went inside bracketed-paste boundaries (the program turned on mode 2004). */
+  bracketed: boolean;
+  /** 2 when the first Enter changed nothing on the screen within 1 s and was pressed once more. */
+  enter_presses: number;
+}
+
 export interface OutputResult {
   base64: string;
   from: number;

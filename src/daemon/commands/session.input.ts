@@ -11,7 +11,10 @@ export default command({
   exec: async (p, { daemon, signal, conn }) => {
     const s = daemon.store.get(p.session);
     if (conn.subscription(s)?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
-    if (p.submit && p.text !== undefined) return { bytes: await safeSubmit(s, p.text, signal) };
+    if (p.submit && p.text !== undefined) {
+      const { bytes, ...submit } = await safeSubmit(s, p.text, signal, p.timeout_ms);
+      return { bytes, submit };
+    }
     let data: string | Uint8Array;
     if (p.keys !== undefined)
       data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });

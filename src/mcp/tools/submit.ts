@@ -17,6 +17,10 @@ export default tool({
   }),
   async run(p, ctx) {
     const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true });
-    return text(`submitted ${JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text)} to ${p.session}; use wait_for to see the result`, { bytes: r.bytes });
+    const notes: string[] = [];
+    if (r.submit && !r.submit.shown && p.text.trim() !== "") notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
+    if (r.submit?.enter_presses === 2) notes.push("the first Enter changed nothing on the screen, so Enter was pressed once more");
+    const what = JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text);
+    return text(`submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}; use wait_for to see the result`, { bytes: r.bytes, ...r.submit });
   },
 });

@@ -120,6 +120,25 @@ export const ScreenSchema = v.object({
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
 
+export const ScreenshotSchema = v.object({
+  session: SessionRef,
+  format: v.optional(v.picklist(["svg", "png"]), "svg"),
+  /** PNG only: pixels per SVG pixel (the SVG is 9 × 18 px per cell). */
+  scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4)), 1),
+});
+export type ScreenshotInput = v.InferOutput<typeof ScreenshotSchema>;
+
+export interface ScreenshotResult {
+  format: "svg" | "png";
+  /** The picture's size in pixels. */
+  width: number;
+  height: number;
+  /** format "svg": the SVG document. */
+  svg?: string;
+  /** format "png": the PNG file, base64. */
+  base64?: string;
+}
+
 export const WaitSchema = v.pipe(
   v.object({
     session: SessionRef,

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
+import { MAX_PNG_PIXELS } from "../src/protocol/schemas.ts";
 import { PALETTE } from "../src/render/palette.ts";
 import { CELL_H, CELL_W } from "../src/render/svg.ts";
 import { DIST_BIN, SOURCE_BIN, TestDaemon } from "./harness.ts";
@@ -86,11 +87,19 @@ describe("session.screenshot", () => {
     expect(pixels(2, 5, 2).has("#ffffff")).toBe(true);
   });
 
-  test("PNG scale multiplies the pixels", async () => {
-    const shot = await c.call("session.screenshot", { session: "paint", format: "png", scale: 2 });
-    const png = readPng(Buffer.from(shot.base64!, "base64"));
+  test("PNG scale multiplies the pixels (through the client's screenshot(), which decodes the PNG)", async () => {
+    const png = readPng(await c.screenshot("paint", { format: "png", scale: 2 }));
     expect({ w: png.width, h: png.height }).toEqual({ w: 60 * CELL_W, h: 10 * CELL_H });
     expect(png.pixel(...bgPixel(0, 14, 2))).toBe(PALETTE[2]!);
+  });
+
+  test("a PNG over MAX_PNG_PIXELS is refused before it is drawn; its SVG is still there", async () => {
+    await c.call("session.create", { name: "huge", command: ["sleep", "1000"], rows: 1000, cols: 1000, scrollback: 0 });
+    const err = await c.call("session.screenshot", { session: "huge", format: "png" }).catch((e) => e);
+    expect(err.name).toBe("INVALID_PARAMS");
+    expect(err.message).toContain("MAX_PNG_PIXELS");
+    expect(err.details).toMatchObject({ pixels: 9000 * 18000, max_pixels: MAX_PNG_PIXELS });
+    expect(await c.screenshot("huge")).toStartWith('<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="18000"');
   });
 
   test("an unknown session is SESSION_NOT_FOUND", async () => {

@@ -93,6 +93,8 @@ export const MouseEventSchema = v.variant("action", [
   v.object({ action: v.literal("scroll"), ...Point.entries, direction: v.picklist(["up", "down", "left", "right"]), count: Repeat, ...MouseModifiers }),
 ]);
 
+export type MouseEventInput = v.InferInput<typeof MouseEventSchema>;
+
 export const InputSchema = v.pipe(
   v.object({
     session: SessionRef,
@@ -119,6 +121,9 @@ export const ScreenSchema = v.object({
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
+
+/** Pixels a PNG screenshot may have (width × height × scale²): 4 bytes each while resvg draws it, so 128 MB. */
+export const MAX_PNG_PIXELS = 32 * 1024 * 1024;
 
 export const ScreenshotSchema = v.object({
   session: SessionRef,

@@ -14,7 +14,7 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "screenshot", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
   const wait = tools.find((t) => t.name === "wait_for")!;
   expect(wait.inputSchema.type).toBe("object");
   expect(wait.inputSchema.required).toEqual(["session"]);
@@ -39,6 +39,7 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   // The matched row comes with its context: the command line above it.
   expect(waited.text).toContain("echo $((6*7))");
 
+  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
   const screen = await m.call("read_screen", { session: "sh1" });
   expect(screen.text).toMatch(/^\s*1│42$/m);
   // The cursor is marked where it is: after the prompt on the next row.
@@ -48,10 +49,21 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   // Only what changed since that read: the new rows.
   await m.call("submit", { session: "sh1", text: "echo second" });
   await m.call("wait_for", { session: "sh1", regex: "^second$" });
+  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
   const changes = await m.call("read_screen", { session: "sh1", changes_only: true });
   expect(changes.text).toContain("changed since your last read");
   expect(changes.text).not.toContain("│42");
   expect(changes.text).toMatch(/^\s*3│second$/m);
+
+  // A screenshot is a real PNG, as image content.
+  const shot = await m.call("screenshot", { session: "sh1" });
+  const image = shot.result.content.find((c) => c.type === "image")!;
+  expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
+  const png = Buffer.from((image as { data: string }).data, "base64");
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // Its IHDR: 80 columns and 24 rows of 9x18-pixel cells.
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([80 * 9, 24 * 18]);
+  expect(shot.text).toContain("720x432");
 
   // termd ls shows the owner.
   const ls = await d.cli(["ls"]);

@@ -11,5 +11,6 @@ import listSessions from "./list_sessions.ts";
 import stopSession from "./stop_session.ts";
 import typeSecret from "./type_secret.ts";
 import click from "./click.ts";
+import screenshot from "./screenshot.ts";
 
-export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, waitFor, runCommand, listSessions, stopSession, typeSecret];
+export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, screenshot, waitFor, runCommand, listSessions, stopSession, typeSecret];

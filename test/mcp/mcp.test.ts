@@ -1,7 +1,8 @@
 // termd mcp driven by the MCP SDK's own client over stdio, against a private daemon: what an
 // agent host does.
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
 import { mcpClient } from "./mcp-client.ts";
@@ -187,4 +188,22 @@ test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary serves MCP too (the 
   await m.call("start_session", { name: "c", command: ["cat"] });
   await m.call("type_text", { session: "c", text: "compiled" });
   expect((await m.call("wait_for", { session: "c", text: "compiled" })).structured?.outcome).toBe("matched");
+});
+
+test("with no daemon running, the first tool call starts the user's daemon, as the CLI does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "termd-mcp-auto-"));
+  const env = { ...(process.env as Record<string, string>), TERMD_SOCKET: join(dir, "run", "auto.sock"), TERMD_STATE_DIR: join(dir, "state") };
+  const stop = () => Bun.spawn([...SOURCE_BIN, "daemon", "stop", "--grace", "500"], { env, stdout: "ignore", stderr: "ignore" }).exited;
+  try {
+    const fake = { bin: SOURCE_BIN, env } as unknown as TestDaemon;
+    await using m = await mcpClient(fake, { name: "auto-agent" });
+    const started = await m.call("start_session", { name: "a", command: ["cat"] });
+    expect(started.isError).toBe(false);
+    const ls = Bun.spawn([...SOURCE_BIN, "ls", "--json"], { env, stdout: "pipe" });
+    const sessions = JSON.parse(await new Response(ls.stdout).text());
+    expect(sessions).toMatchObject([{ name: "a", meta: { owner: "mcp:auto-agent" } }]);
+  } finally {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -36,6 +36,11 @@ export function describeSession(s: SessionInfo): string {
     ["ended", s.ended_at ?? "-"],
     ["output", `${s.bytes_out} bytes`],
   ];
+  if (s.current_cwd !== null && s.current_cwd !== s.cwd) lines.push(["now in", s.current_cwd]);
+  if (s.running_command) lines.push(["running", `${s.running_command.command ?? "(a command)"} since ${s.running_command.started_at}`]);
+  if (s.last_exit_code !== null) lines.push(["last $?", String(s.last_exit_code)]);
+  if (s.shell_integration) lines.push(["hooks", s.shell_integration]);
+  if (typeof s.meta?.owner === "string") lines.push(["owner", s.meta.owner]);
   if (s.error) lines.push(["error", s.error]);
   return lines.map(([k, v]) => `${(k + ":").padEnd(9)}${v}`).join("\n");
 }

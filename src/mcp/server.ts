@@ -22,7 +22,7 @@ export interface McpOptions {
 const INSTRUCTIONS = [
   "termd gives you persistent terminal sessions you can see and type into: shells, TUIs, REPLs, other agents.",
   "Typical loop: start_session → submit (a command or prompt) → wait_for (text, regex, gone, idle_ms, exit) → read_screen.",
-  "In a shell session, run_command returns a command's output and exit code directly.",
+  "In a shell session, run_command returns a command's output and exit code directly, and wait_for command_done waits for a command you submitted at the prompt.",
   "For password prompts use type_secret: never ask for secrets in chat.",
   "A person can watch or take over any session with `termd attach NAME`.",
 ].join(" ");

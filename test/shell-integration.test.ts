@@ -2,10 +2,10 @@
 // commands with their status, and the directory; the user's rc files still load and are not
 // touched; session.wait's command_done returns a command's status and output.
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
-import { TestDaemon } from "./harness.ts";
+import { DIST_BIN, TestDaemon } from "./harness.ts";
 
 const has = (program: string) => Bun.which(program) !== null;
 
@@ -138,4 +138,13 @@ test.skipIf(!has("fish"))("fish: the hooks come after the user's config, and com
   await c.call("session.input", { session: s.id, text: "echo $MY_RC; false\r" });
   const done = await c.call("session.wait", { session: s.id, command_done: true });
   expect(done.command).toMatchObject({ command: "echo $MY_RC; false", exit_code: 1, output: "loaded\n" });
+});
+
+test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary carries the hook files", async () => {
+  await using d = await TestDaemon.start({ bin: DIST_BIN });
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: "echo compiled; false\r" });
+  expect((await c.call("session.wait", { session: s.id, command_done: true })).command).toMatchObject({ exit_code: 1, output: "compiled\n" });
 });

@@ -18,12 +18,12 @@ test("a plain text+Enter write is a newline to the TUI; safe submit submits 50 t
   const c = await d.client();
   const id = await tui(c, "tui-enter-burst.py");
   // The burst: Enter within 120 ms of the text becomes a newline in the prompt, nothing submitted.
-  await c.call("session.input", { session: id, text: "plain write\r" });
-  const plain = await c.call("session.wait", { session: id, text: "> plain write⏎" });
+  for (const word of ["one", "two", "three"]) await c.call("session.input", { session: id, text: `plain ${word}\r` });
+  const plain = await c.call("session.wait", { session: id, text: "> plain one⏎plain two⏎plain three⏎" });
   expect(plain.outcome).toBe("matched");
   expect(plain.screen.lines.join("\n")).not.toContain("SUBMITTED");
   await c.call("session.input", { session: id, text: "", submit: true });
-  await c.call("session.wait", { session: id, text: "SUBMITTED: plain write⏎" });
+  await c.call("session.wait", { session: id, text: "SUBMITTED: plain one⏎plain two⏎plain three⏎" });
 
   for (let i = 0; i < 50; i++) {
     const r = await c.call("session.input", { session: id, text: `prompt number ${i}`, submit: true });

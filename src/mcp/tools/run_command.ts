@@ -17,7 +17,8 @@ export default tool({
   description: [
     "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart.",
     "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach.",
-    "stdin is empty unless given. For interactive programs (editors, REPLs, prompts) use submit and wait_for instead.",
+    "stdin is empty unless given. For interactive programs (editors, REPLs, prompts) use submit and wait_for instead;",
+    "for a command that may outlast this tool call's time limit (a long build), submit it at the prompt and wait_for command_done, repeatedly.",
   ].join(" "),
   params: v.object({
     session: Session,

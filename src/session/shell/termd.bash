@@ -22,16 +22,19 @@ if [ -z "${__termd_hooked-}" ]; then
   __termd_at_prompt=
   __termd_histno=
 
+  # Percent-encodes what would end or split the mark (; BEL ESC, line ends, tabs) and %, by
+  # pattern substitution: a character loop in bash is quadratic on a long pasted line. A line
+  # longer than 8192 characters is cut there.
   __termd_url() {
-    local s=$1 out= c i LC_ALL=C
-    for ((i = 0; i < ${#s}; i++)); do
-      c=${s:i:1}
-      case $c in
-        [A-Za-z0-9/._~-]) out+=$c ;;
-        *) printf -v c '%%%02X' "'$c"; out+=$c ;;
-      esac
-    done
-    printf '%s' "$out"
+    local s=${1:0:8192}
+    s=${s//[%]/%25}
+    s=${s//;/%3B}
+    s=${s//$'\a'/%07}
+    s=${s//$'\e'/%1B}
+    s=${s//$'\n'/%0A}
+    s=${s//$'\r'/%0D}
+    s=${s//$'\t'/%09}
+    printf '%s' "$s"
   }
 
   # First in PROMPT_COMMAND: the status of the command that just ran, before anything changes it.

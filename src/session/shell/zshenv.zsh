@@ -13,13 +13,19 @@ unset TERMD_ZDOTDIR
 
 if [[ -o interactive && -z ${__termd_hooked-} ]]; then
   typeset -g __termd_hooked=1 __termd_ran=
+  # Percent-encodes what would end or split the mark (; BEL ESC, line ends, tabs) and %; a
+  # line longer than 8192 characters is cut there.
   __termd_url() {
     emulate -L zsh
-    local LC_ALL=C c out=
-    for c in ${(s::)1}; do
-      if [[ $c == [A-Za-z0-9/._~-] ]]; then out+=$c; else printf -v c '%%%02X' "'$c"; out+=$c; fi
-    done
-    print -rn -- $out
+    local s=${1[1,8192]}
+    s=${s//\%/%25}
+    s=${s//;/%3B}
+    s=${s//$'\a'/%07}
+    s=${s//$'\e'/%1B}
+    s=${s//$'\n'/%0A}
+    s=${s//$'\r'/%0D}
+    s=${s//$'\t'/%09}
+    print -rn -- $s
   }
   __termd_precmd() {
     local st=$?

@@ -29,7 +29,7 @@ export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" |
 
 /** Rows [from, to) of the screen, numbered, the cursor marked; trailing blank rows summed up. */
 export function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
-  const width = String(firstRow + to - 1).length;
+  const width = Math.max(String(from - firstRow).length, String(to - 1 - firstRow).length);
   let last = to - 1;
   const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;
   while (last >= from && s.lines[last] === "" && last !== cursorRow) last--;

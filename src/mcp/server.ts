@@ -27,12 +27,21 @@ const INSTRUCTIONS = [
   "A person can watch or take over any session with `termd attach NAME`.",
 ].join(" ");
 
+/**
+ * A tool's inputSchema: without `$schema`, so each host reads it as its default dialect (the
+ * keywords used mean the same in draft-07 and 2020-12).
+ */
+function toolSchema(params: v.GenericSchema): { type: "object"; [key: string]: unknown } {
+  const { $schema: _dialect, ...schema } = jsonSchemaOf(params);
+  return { ...schema, type: "object" };
+}
+
 export function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const link = new DaemonLink(o.socketPath, o.connect);
   const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const lastRead = new Map<string, number>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: jsonSchemaOf(t.params) as { type: "object" } }));
+  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params) }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 

@@ -121,6 +121,19 @@ describe("title, cwd, marks, bell", () => {
     expect(t2.marks[1]!.exit_code).toBeNull();
   });
 
+  test("C carries the command line (cmdline_url, or VS Code's 633 E before it); running lasts from C to D", () => {
+    const { t } = tap("\x1b]133;A\x07$ \x1b]133;B\x07\x1b]133;C;cmdline_url=echo%20a%3Bb%20%C3%A9\x07");
+    expect(t.marks.at(-1)).toMatchObject({ kind: "C", command: "echo a;b é" });
+    expect(t.running?.command).toBe("echo a;b é");
+    const { t: done } = tap("\x1b]133;C;cmdline_url=ls\x07out\r\n\x1b]133;D;0\x07");
+    expect(done.running).toBeNull();
+    const { t: vscode } = tap("\x1b]633;E;printf \\\\x3b\\x3b\x07\x1b]633;C\x07");
+    expect(vscode.running?.command).toBe("printf \\x3b;");
+    // No line sent: running, with the line unknown; a bad encoding is no line either.
+    expect(tap("\x1b]133;C\x07").t.running).toMatchObject({ command: null });
+    expect(tap("\x1b]133;C;cmdline_url=%E0%A4%A\x07").t.running).toMatchObject({ command: null });
+  });
+
   test("a mark event tells the offset just past the mark, past ST's two bytes when ST ended it", () => {
     const { events } = tap("ab\x1b]133;A\x07\x1b]133;B\x1b\\");
     expect(events.map((e) => (e.type === "mark" ? [e.mark.kind, e.end] : null))).toEqual([

@@ -109,6 +109,8 @@ export const InputSchema = v.pipe(
     base64: v.optional(v.string()),
     mouse: v.optional(MouseEventSchema),
     submit: v.optional(v.boolean()),
+    /** A secret (a password): kept out of the session's recording (`record`'s input events). */
+    secret: v.optional(v.boolean()),
     /** How long to wait for a program that is behind on reading its input (INPUT_NOT_READ after). */
     timeout_ms: v.optional(Ms, 10_000),
   }),

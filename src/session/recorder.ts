@@ -26,7 +26,7 @@ export class Recorder extends SessionLineFile {
   protected onEvent(e: SessionEvent, ms: number): void {
     const t = ms / 1000;
     if (e.type === "output") this.event(t, "o", this.output.push(e.data));
-    else if (e.type === "input") this.event(t, "i", this.input.push(e.data));
+    else if (e.type === "input" && !e.secret) this.event(t, "i", this.input.push(e.data));
     else if (e.type === "resize") this.line(castEvent(t, "r", `${e.size.cols}x${e.size.rows}`));
   }
 

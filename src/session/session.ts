@@ -71,7 +71,8 @@ export interface SessionRecord {
 
 export type SessionEvent =
   | { type: "output"; from: number; to: number; data: Uint8Array }
-  | { type: "input"; data: string | Uint8Array }
+  /** `secret`: a password typed for a person (MCP's type_secret); recordings leave it out. */
+  | { type: "input"; data: string | Uint8Array; secret?: boolean }
   | { type: "resize"; size: Size }
   | { type: "screen"; seq: number }
   | TapEvent
@@ -392,7 +393,7 @@ export class Session {
    * Writes once the program has read enough of what came before (child.ts's MAX_UNREAD_INPUT);
    * INPUT_NOT_READ once `timeoutMs` passed without room.
    */
-  async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+  async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
     const child = this.liveChild();
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
@@ -404,7 +405,7 @@ export class Session {
       }
       throw err;
     } finally {
-      this.emit({ type: "input", data });
+      this.emit(secret ? { type: "input", data, secret } : { type: "input", data });
     }
   }
 

@@ -74,10 +74,10 @@ function changed(s: Session, seq: number, ms: number, signal: AbortSignal): Prom
   });
 }
 
-export async function safeSubmit(s: Session, text: string, signal: AbortSignal, timeoutMs = 10_000): Promise<SubmitResult> {
+export async function safeSubmit(s: Session, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
   const bracketed = s.modes.bracketed_paste && text.length > 0;
   const data = bracketed ? `\x1b[200~${text.replaceAll("\x1b[201~", "")}\x1b[201~` : text;
-  let bytes = data.length > 0 ? await s.input(data, timeoutMs, signal) : 0;
+  let bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();
   await delay(SUBMIT_GAP_MS, signal);
   let shown = false;

@@ -1,7 +1,7 @@
 // termd mcp driven by the MCP SDK's own client over stdio, against a private daemon: what an
 // agent host does.
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
@@ -172,13 +172,19 @@ test("type_secret: with elicitation, the user's answer goes to the program, not 
     asked = req.params.message;
     return { action: "accept", content: { secret: "hunter2" } };
   });
-  await m.call("start_session", { name: "login", command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'] });
+  // Recorded with its input: the secret stays out of the recording.
+  const cast = join(d.dir, "login.cast");
+  await (await d.client()).call("session.create", { name: "login", record: cast, command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'] });
   await m.call("wait_for", { session: "login", text: "Password:" });
   const r = await m.call("type_secret", { session: "login", prompt: "sudo password" });
   expect(r.isError).toBe(false);
   expect(asked).toContain("sudo password");
   expect(JSON.stringify(r.result)).not.toContain("hunter2");
   expect((await m.call("wait_for", { session: "login", text: "length 7" })).structured?.outcome).toBe("matched");
+  await m.call("wait_for", { session: "login", exit: true });
+  const recorded = readFileSync(cast, "utf8");
+  expect(recorded).toContain("length 7");
+  expect(recorded).not.toContain("hunter2");
 });
 
 test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary serves MCP too (the SDK is inside it)", async () => {

@@ -13,7 +13,7 @@ export default command({
     const s = daemon.store.get(p.session);
     if (conn.subscription(s)?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
     if (p.submit && p.text !== undefined) {
-      const { bytes, ...submit } = await safeSubmit(s, p.text, signal, p.timeout_ms);
+      const { bytes, ...submit } = await safeSubmit(s, p.text, signal, p.timeout_ms, p.secret === true);
       return { bytes, submit };
     }
     let data: string | Uint8Array;
@@ -28,6 +28,6 @@ export default command({
       data = encodeMouse(p.mouse, s.modes, s.size);
     }
     else data = p.text ?? "";
-    return { bytes: await s.input(data, p.timeout_ms, signal) };
+    return { bytes: await s.input(data, p.timeout_ms, signal, p.secret === true) };
   },
 });

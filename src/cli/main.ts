@@ -11,6 +11,7 @@ import { runInterminai } from "./interminai/main.ts";
 import { invokedAs } from "./invoked-as.ts";
 import { runConsoleServer } from "./console-server.ts";
 import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
+import { DIALECTS } from "../dialects/index.ts";
 
 endQuietlyOnClosedStdout();
 
@@ -21,6 +22,6 @@ process.exitCode = invokedAs("interminai")
   : invokedAs("cp-console-server")
     ? await runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
-      commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), interminaiCommand],
+      commands: [...CLIENT_COMMANDS, daemonCommand((opts) => runDaemon({ ...opts, dialects: DIALECTS })), interminaiCommand],
       connect: connectOrStart,
     });

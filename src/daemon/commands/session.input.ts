@@ -2,6 +2,7 @@ import { RpcError } from "../../protocol/errors.ts";
 import { InputSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 import { encodeKeys } from "../../terminal/keys.ts";
+import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
 
 export default command({
@@ -17,6 +18,7 @@ export default command({
     else if (p.paste !== undefined)
       data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
     else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
+    else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
     else data = p.text ?? "";
     return { bytes: await s.input(data, p.timeout_ms, signal) };
   },

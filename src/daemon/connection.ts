@@ -55,6 +55,8 @@ export class Connection implements EventSink {
   private dialect: Dialect | null = null;
   private sawFirst = false;
   private readonly eventListeners = new Set<(e: EventMessage) => void>();
+  /** session.wait calls pending on this connection, bounded in connection-limits.ts. */
+  pendingWaits = 0;
 
   constructor(
     private readonly socket: Socket<ConnData>,
@@ -263,6 +265,11 @@ export class Connection implements EventSink {
     this.subs.set(session.id, sub);
     sub.add(events, opts);
     return sub;
+  }
+
+  /** Sessions this connection is subscribed to, bounded in connection-limits.ts. */
+  get subscriptionCount(): number {
+    return this.subs.size;
   }
 
   /** Drops this connection's subscription to a session that is gone. */

@@ -51,6 +51,20 @@ test("session.remove with force, and the daemon's shutdown, end the jobs of a sh
   expect(b.children.filter(alive)).toEqual([]);
 });
 
+test("a child that ignores SIGHUP and SIGTERM gets SIGKILL after the grace; stop returns once it is gone", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM.
+  const s = await c.call("session.create", { command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'] });
+  const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
+  const child = Number(w.match!.text.slice("child-".length));
+  expect(alive(child)).toBe(true);
+  const info = await c.call("session.stop", { session: s.id, grace_ms: 300 });
+  expect(info.state).toBe("stopped");
+  expect(alive(child)).toBe(false);
+  expect(sessionMembers(s.pid!)).toEqual([]);
+});
+
 test("session.signal reaches the program by default, the foreground job with target foreground, everyone with session", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();

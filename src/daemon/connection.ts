@@ -52,6 +52,8 @@ export class Connection implements EventSink {
   private speaker: DialectConnection | null = null;
   /** The session whose end ends this connection, once its last events have gone out. */
   private endAfter: string | null = null;
+  /** session.wait calls pending on this connection, bounded in connection-limits.ts. */
+  pendingWaits = 0;
 
   constructor(
     private readonly socket: Socket<ConnData>,
@@ -240,6 +242,11 @@ export class Connection implements EventSink {
     this.subs.set(session.id, sub);
     sub.add(events, opts);
     return sub;
+  }
+
+  /** Sessions this connection is subscribed to, bounded in connection-limits.ts. */
+  get subscriptionCount(): number {
+    return this.subs.size;
   }
 
   /** Drops this connection's subscription to a session that is gone. */

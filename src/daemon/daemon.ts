@@ -46,6 +46,10 @@ export interface DaemonOptions {
   ptyWorkers?: number;
   /** Sessions held at most, ended ones included (default DEFAULT_MAX_SESSIONS). */
   maxSessions?: number;
+  /** Pending session.wait calls per connection (default MAX_WAITS_PER_CONNECTION). */
+  maxWaits?: number;
+  /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
+  maxSubscriptions?: number;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */

@@ -1,0 +1,45 @@
+// bun's built-in matchers, wrapped to tell test-context.ts when one fails in a test that launched
+// a terminal: that test's artifacts get written, and the failure message says where. The
+// matchers behave exactly as before otherwise (same results, same errors, rethrown). Our own
+// matchers (matchers.ts) report their failures themselves: this module runs before they are added.
+import { expect } from "bun:test";
+import { registeredRunAt } from "./test-context.ts";
+
+const WRAPPED = Symbol.for("termd.testing.expectWrapped");
+
+function noteFailure(err: unknown, stack: string): void {
+  const run = registeredRunAt(stack);
+  if (!run) return;
+  run.fail(err instanceof Error ? err.message : String(err));
+  if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts: ${run.artifactDir}/`;
+}
+
+export function wrapBuiltinMatchers(): void {
+  const proto = Object.getPrototypeOf(expect(0)) as Record<string | symbol, unknown>;
+  if (proto[WRAPPED]) return;
+  proto[WRAPPED] = true;
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    if (!d || typeof d.value !== "function" || key === "constructor" || !key.startsWith("to")) continue;
+    const original = d.value as (...args: unknown[]) => unknown;
+    const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+      const stack = new Error().stack ?? "";
+      try {
+        const r = Reflect.apply(original, this, args);
+        if (r instanceof Promise) {
+          return r.catch((err: unknown) => {
+            noteFailure(err, stack);
+            throw err;
+          });
+        }
+        return r;
+      } catch (err) {
+        noteFailure(err, stack);
+        throw err;
+      }
+    };
+    Object.defineProperty(proto, key, { ...d, value: wrapped });
+  }
+}
+
+wrapBuiltinMatchers();

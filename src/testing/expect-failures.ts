@@ -1,17 +1,22 @@
-// bun's built-in matchers, wrapped to tell test-context.ts when one fails in a test that launched
-// a terminal: that test's artifacts get written, and the failure message says where. The
+// bun's built-in matchers, wrapped to tell test-context.ts when one fails (or passes: a test that
+// goes on caught the failure before) in a test that launched a terminal: a failed test's
+// artifacts get written, and the failure message says where. The
 // matchers behave exactly as before otherwise (same results, same errors, rethrown). Our own
 // matchers (matchers.ts) report their failures themselves: this module runs before they are added.
 import { expect } from "bun:test";
-import { registeredRunAt } from "./test-context.ts";
+import { anyRuns, registeredRunAt } from "./test-context.ts";
 
 const WRAPPED = Symbol.for("termd.testing.expectWrapped");
+
+function noteSuccess(stack: string): void {
+  registeredRunAt(stack)?.ok();
+}
 
 function noteFailure(err: unknown, stack: string): void {
   const run = registeredRunAt(stack);
   if (!run) return;
   run.fail(err instanceof Error ? err.message : String(err));
-  if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts: ${run.artifactDir}/`;
+  if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${run.artifactDir}/`;
 }
 
 export function wrapBuiltinMatchers(): void {
@@ -23,15 +28,21 @@ export function wrapBuiltinMatchers(): void {
     if (!d || typeof d.value !== "function" || key === "constructor" || !key.startsWith("to")) continue;
     const original = d.value as (...args: unknown[]) => unknown;
     const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+      // Tests that launched nothing pay nothing.
+      if (!anyRuns()) return Reflect.apply(original, this, args);
       const stack = new Error().stack ?? "";
       try {
         const r = Reflect.apply(original, this, args);
         if (r instanceof Promise) {
-          return r.catch((err: unknown) => {
-            noteFailure(err, stack);
-            throw err;
-          });
+          return r.then(
+            (v: unknown) => (noteSuccess(stack), v),
+            (err: unknown) => {
+              noteFailure(err, stack);
+              throw err;
+            },
+          );
         }
+        noteSuccess(stack);
         return r;
       } catch (err) {
         noteFailure(err, stack);

@@ -140,7 +140,9 @@ export class Terminal {
   private async op<T>(fn: () => Promise<T>): Promise<T> {
     this.pending++;
     try {
-      return await fn();
+      const r = await fn();
+      this.run?.ok();
+      return r;
     } catch (err) {
       throw this.failed(err);
     } finally {
@@ -152,7 +154,7 @@ export class Terminal {
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
-      if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts: ${this.run.artifactDir}/`;
+      if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
     }
     return err;
   }
@@ -305,7 +307,7 @@ export class Terminal {
         session: this.session,
         changed_from: hash,
         ...(poll ? { activity: true } : {}),
-        timeout_ms: Math.max(1, Math.min(timeout, poll ?? timeout)),
+        timeout_ms: Math.max(1, Math.floor(Math.min(timeout, poll ?? timeout))),
       }),
     );
     return w.outcome !== "exited";
@@ -394,7 +396,7 @@ export class Terminal {
 
   /** The test ended with this terminal still open: a timeout abandons the test mid-call. */
   async finish(run: TestRun): Promise<void> {
-    if (this.pending > 0) run.fail("the test ended (timed out) while a call was still waiting");
+    if (this.pending > 0) run.abandoned("the test ended (timed out) while a call was still waiting");
     await this.close();
   }
 

@@ -3,10 +3,12 @@
 // Bun gives a test no handle on itself (no expect.getState(), no status in onTestFinished), so:
 // - the test is found from the call's stack: the outermost frame in the test file (Bun.main), and
 //   the nearest `test(` / `it(` call above that line in the file's source gives its name;
-// - a test has failed when an assertion failed in it (termd/testing's own matchers and waits, and
-//   bun's built-in matchers, which index.ts wraps to report here), or when it ended with one of
-//   our calls still pending (bun abandons a test that times out in the middle of an await).
-//   A plain `throw` outside any assertion is not seen.
+// - a test has failed when the last thing it checked failed: an assertion (termd/testing's
+//   matchers, bun's built-in matchers, which expect-failures.ts wraps to report here) or a
+//   Terminal call (a wait that timed out), with no assertion or call succeeding after it, since a
+//   test that goes on after a failure caught it; or when it ended with one of our calls still
+//   pending (bun abandons a test that times out in the middle of an await). A plain `throw`
+//   outside any assertion or call is not seen.
 // - onTestFinished (called from inside the test by `launch`) closes what the test left open: it
 //   runs after a failure and after a timeout, when `await using` never got to dispose. Bun does not
 //   allow it in a test.concurrent test, where `await using` alone disposes.
@@ -27,6 +29,7 @@ export class TestRun {
   private snapshotCount = new Map<string, number>();
   private launches = 0;
   private finished = false;
+  private sticky = false;
 
   constructor(
     /** The test file's absolute path. */
@@ -63,9 +66,23 @@ export class TestRun {
     return ++this.launches;
   }
 
+  /** An assertion or call failed: the test has failed unless it goes on (it caught the error). */
   fail(why: string): void {
     if (!this.failed) this.failure = why;
     this.failed = true;
+  }
+
+  /** An assertion or call succeeded after a failure: the test caught that one. */
+  ok(): void {
+    if (this.sticky) return;
+    this.failed = false;
+    this.failure = undefined;
+  }
+
+  /** The test was abandoned mid-call (its timeout): nothing clears that. */
+  abandoned(why: string): void {
+    this.fail(why);
+    this.sticky = true;
   }
 
   track(f: Finisher): void {
@@ -147,7 +164,12 @@ export function testRunAt(stack: string, register = false): TestRun | undefined 
   return run;
 }
 
-/** The run a failing assertion at `stack` belongs to, if a launch registered it. */
+/** Whether any test of this process has launched a terminal and not ended yet. */
+export function anyRuns(): boolean {
+  return runs.size > 0;
+}
+
+/** The run an assertion at `stack` belongs to, if a launch registered it. */
 export function registeredRunAt(stack: string): TestRun | undefined {
   const frame = testFrame(stack);
   if (!frame) return runs.size === 1 ? [...runs.values()][0] : undefined;

@@ -4,16 +4,18 @@
 // matchers behave exactly as before otherwise (same results, same errors, rethrown). Our own
 // matchers (matchers.ts) report their failures themselves: this module runs before they are added.
 import { expect } from "bun:test";
+import { pointAtCaller } from "./stack.ts";
 import { anyRuns, registeredRunAt } from "./test-context.ts";
 
 const WRAPPED = Symbol.for("termd.testing.expectWrapped");
 
-function noteSuccess(stack: string): void {
-  registeredRunAt(stack)?.ok();
+function noteSuccess(site: Error): void {
+  registeredRunAt(site.stack ?? "")?.ok();
 }
 
-function noteFailure(err: unknown, stack: string): void {
-  const run = registeredRunAt(stack);
+function noteFailure(err: unknown, site: Error): void {
+  pointAtCaller(err, site);
+  const run = registeredRunAt(site.stack ?? "");
   if (!run) return;
   run.fail(err instanceof Error ? err.message : String(err));
   if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${run.artifactDir}/`;
@@ -30,22 +32,22 @@ export function wrapBuiltinMatchers(): void {
     const wrapped = function (this: unknown, ...args: unknown[]): unknown {
       // Tests that launched nothing pay nothing.
       if (!anyRuns()) return Reflect.apply(original, this, args);
-      const stack = new Error().stack ?? "";
+      const site = new Error();
       try {
         const r = Reflect.apply(original, this, args);
         if (r instanceof Promise) {
           return r.then(
-            (v: unknown) => (noteSuccess(stack), v),
+            (v: unknown) => (noteSuccess(site), v),
             (err: unknown) => {
-              noteFailure(err, stack);
+              noteFailure(err, site);
               throw err;
             },
           );
         }
-        noteSuccess(stack);
+        noteSuccess(site);
         return r;
       } catch (err) {
-        noteFailure(err, stack);
+        noteFailure(err, site);
         throw err;
       }
     };

@@ -128,17 +128,17 @@ expect.extend({
       async () => {
         if (!withStyle) {
           const screen = await t.screen();
-          const rows = findRows(screen, text, opts.row).map((m) => m.row);
-          return { ok: rows.length > 0, screen, highlight: new Set(rows) };
+          // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
+          const rows = findRows(screen, text).map((m) => m.row);
+          return { ok: opts.row === undefined ? rows.length > 0 : rows.includes(opts.row), screen, highlight: new Set(rows) };
         }
         const { screen, cells } = await t.styledScreen();
         const highlight = new Set<number>();
         let ok = false;
         cells.forEach((row, r) => {
-          if (opts.row !== undefined && r !== opts.row) return;
           for (const m of findInCells(row, text)) {
             highlight.add(r);
-            if (styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
+            if ((opts.row === undefined || r === opts.row) && styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
           }
         });
         const detail = !ok && highlight.size ? "the text is there, but not in that style" : undefined;

@@ -6,6 +6,7 @@ import type { InputInput, Modes, ScreenSnapshot, WaitResult } from "../protocol/
 import { writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
 import { renderScreen } from "./screen-text.ts";
+import { pointAtCaller } from "./stack.ts";
 import type { TestRun } from "./test-context.ts";
 
 /** How long a wait or a retrying matcher waits unless told (ms). */
@@ -62,11 +63,11 @@ export interface Match {
 /** A wait that did not see its condition in time (or saw the program end first). */
 export class WaitError extends Error {
   override name = "WaitError";
-  constructor(
-    message: string,
-    readonly screen: Screen,
-  ) {
+  /** The screen when the wait gave up (not enumerable: the message already shows it). */
+  declare readonly screen: Screen;
+  constructor(message: string, screen: Screen) {
     super(message);
+    Object.defineProperty(this, "screen", { value: screen, enumerable: false });
   }
 }
 
@@ -138,13 +139,16 @@ export class Terminal {
 
   /** Runs one call of the test's: failures count against the test and name its artifacts. */
   private async op<T>(fn: () => Promise<T>): Promise<T> {
+    // Made before the first await, while the stack still holds the test's frames.
+    const site = new Error();
     this.pending++;
     try {
       const r = await fn();
       this.run?.ok();
       return r;
     } catch (err) {
-      throw this.failed(err);
+      pointAtCaller(this.failed(err), site);
+      throw err;
     } finally {
       this.pending--;
     }

@@ -1,7 +1,8 @@
 // What a failed test leaves for a person to look at, in test-results/<test name>/: per terminal
 // the whole session as an asciicast recording (from the daemon's timing journal, which every
 // session keeps: `asciinema play` replays it), the final screen as text, and the screen at each
-// wait that timed out. A passing test writes nothing.
+// wait that timed out. A passing test writes nothing, and removes what an earlier failing run of
+// it left.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Client } from "../client/client.ts";
@@ -15,6 +16,14 @@ export interface TimedOutWait {
 
 /** Folders this process already emptied: a folder left by an earlier run is cleared once, not per terminal. */
 const cleared = new Set<string>();
+
+/** A passing test: what an earlier failing run of it left is stale. */
+export function clearArtifacts(run: TestRun): void {
+  const dir = run.artifactDir;
+  if (cleared.has(dir)) return;
+  cleared.add(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 async function recording(client: Client, session: string): Promise<string> {
   let out = "";

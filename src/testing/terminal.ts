@@ -3,7 +3,7 @@
 // and removed however the test ends, after its artifacts were written when the test failed.
 import type { Client } from "../client/client.ts";
 import type { InputInput, Modes, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
-import { writeArtifacts, type TimedOutWait } from "./artifacts.ts";
+import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
 import { renderScreen } from "./screen-text.ts";
 import { pointAtCaller } from "./stack.ts";
@@ -393,6 +393,7 @@ export class Terminal {
     this.run?.untrack(this);
     try {
       if (this.run?.failed) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
+      else if (this.run) clearArtifacts(this.run);
     } finally {
       await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
     }

@@ -91,7 +91,12 @@ export class TestRun {
 
   untrack(f: Finisher): void {
     this.open.delete(f);
+    // Without onTestFinished (a concurrent test) the last terminal closed is the test's end.
+    if (!this.hooked && this.open.size === 0) runs.delete(this.key);
   }
+
+  /** onTestFinished will call end(). */
+  hooked = false;
 
   async end(): Promise<void> {
     if (this.finished) return;
@@ -157,6 +162,7 @@ export function testRunAt(stack: string, register = false): TestRun | undefined 
     try {
       const r = run;
       onTestFinished(() => r.end());
+      r.hooked = true;
     } catch {
       // Outside a test (a script, beforeAll) or in a concurrent test: `await using` disposes alone.
     }

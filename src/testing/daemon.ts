@@ -16,13 +16,15 @@ import { connect, type Client } from "../client/client.ts";
 const START_TIMEOUT_MS = 15_000;
 const MAIN = join(import.meta.dir, "..", "cli", "main.ts");
 
+/** `sh -c GUARD guard DIR DAEMON-ARGV...` */
 const GUARD = `
-mkfifo "$TERMD_TESTING_DIR/alive" || exit 1
+dir=$1; shift
+mkfifo "$dir/alive" || exit 1
 (
-  exec 3<"$TERMD_TESTING_DIR/alive"
-  "$@" 2>"$TERMD_TESTING_DIR/daemon.log" 3<&- &
+  exec 3<"$dir/alive"
+  "$@" 2>"$dir/daemon.log" 3<&- &
   d=$!
-  stop() { kill -TERM "$d" 2>/dev/null; wait "$d"; rm -rf "$TERMD_TESTING_DIR"; exit 0; }
+  stop() { kill -TERM "$d" 2>/dev/null; wait "$d"; rm -rf "$dir"; exit 0; }
   trap stop INT TERM HUP
   read -r _ <&3 || true
   stop
@@ -64,9 +66,9 @@ async function open(): Promise<DaemonHandle> {
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");
   const argv = [process.execPath, MAIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_TESTING_DIR: dir, TERMD_SOCKET: socket };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_SOCKET: socket };
   delete env.TERMD_DEBUG;
-  const starter = Bun.spawn(["/bin/sh", "-c", GUARD, "termd-testing-guard", ...argv], { stdin: "ignore", stdout: "ignore", stderr: "inherit", env });
+  const starter = Bun.spawn(["/bin/sh", "-c", GUARD, "termd-testing-guard", dir, ...argv], { stdin: "ignore", stdout: "ignore", stderr: "inherit", env });
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     alive ??= openAlive(join(dir, "alive"));

@@ -9,7 +9,7 @@ import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
 import { ciMode, readSnapshot, snapshotDiff, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
-import { findRows, Terminal, type Screen } from "./terminal.ts";
+import { findRows, Terminal, type Screen, type ScrollbackOption } from "./terminal.ts";
 import { screensDir } from "./test-context.ts";
 
 /** A colour: a palette index (0-255), "#rrggbb", one of the 16 ANSI names ("red", "brightBlue"), or "default". */
@@ -18,6 +18,8 @@ export type ColorSpec = number | string;
 export interface ShowTextOptions {
   /** Only this row counts. */
   row?: number;
+  /** The lines that scrolled off the top count too (true: all of them; a number: the last N). Not with fg/bg/bold. */
+  scrollback?: ScrollbackOption;
   fg?: ColorSpec;
   bg?: ColorSpec;
   bold?: boolean;
@@ -127,7 +129,7 @@ expect.extend({
       timeout,
       async () => {
         if (!withStyle) {
-          const screen = await t.screen();
+          const screen = await t.screen({ scrollback: opts.scrollback });
           // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
           const rows = findRows(screen, text).map((m) => m.row);
           return { ok: opts.row === undefined ? rows.length > 0 : rows.includes(opts.row), screen, highlight: new Set(rows) };

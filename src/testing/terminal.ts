@@ -13,7 +13,10 @@ import type { TestRun } from "./test-context.ts";
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface Screen {
+  /** The screen's rows. */
   lines: string[];
+  /** Lines that scrolled off the top, oldest first: only when asked for (`screen({ scrollback })`). */
+  scrollback?: string[];
   /** The rows joined with newlines, trailing blanks and blank rows at the end trimmed. */
   text: string;
   cursor: { row: number; col: number; visible: boolean };
@@ -52,6 +55,8 @@ export interface WaitForTextOptions {
   gone?: boolean;
   /** Only this row counts. */
   row?: number;
+  /** Search the lines that scrolled off the top too (true: all of them; a number: the last N); their rows are negative. */
+  scrollback?: ScrollbackOption;
 }
 
 export interface Match {
@@ -71,10 +76,18 @@ export class WaitError extends Error {
   }
 }
 
+/** `scrollback` in options: every line held (true) or the last N. */
+export type ScrollbackOption = boolean | number;
+
+function scrollbackLines(o: ScrollbackOption | undefined): number {
+  return o === true ? 1_000_000_000 : typeof o === "number" ? o : 0;
+}
+
 export function toScreen(s: ScreenSnapshot): Screen {
-  const lines = s.lines;
+  const lines = s.lines.slice(s.scrollback_lines);
   return {
     lines,
+    ...(s.scrollback_lines > 0 ? { scrollback: s.lines.slice(0, s.scrollback_lines) } : {}),
     text: lines.map((l) => l.trimEnd()).join("\n").replace(/\n+$/, ""),
     cursor: s.cursor,
     size: s.size,
@@ -233,9 +246,9 @@ export class Terminal {
 
   // Reading
 
-  /** The screen now (it shows at least every byte the program wrote before the call). */
-  screen(): Promise<Screen> {
-    return this.op(async () => toScreen(await this.client.call("session.screen", { session: this.session })));
+  /** The screen now (it shows at least every byte the program wrote before the call); `scrollback` adds the lines above it. */
+  screen(opts: { scrollback?: ScrollbackOption } = {}): Promise<Screen> {
+    return this.op(async () => toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) })));
   }
 
   /** Row `n` of the screen (0-based), trailing blanks trimmed. */
@@ -274,13 +287,13 @@ export class Terminal {
   async until<T>(
     what: string,
     check: (s: Screen) => T | undefined | Promise<T | undefined>,
-    opts: { timeout?: number; poll?: number; highlight?: (s: Screen) => Set<number> } = {},
+    opts: { timeout?: number; poll?: number; highlight?: (s: Screen) => Set<number>; scrollback?: ScrollbackOption } = {},
   ): Promise<T> {
     return this.op(async () => {
       const timeout = opts.timeout ?? this.timeout;
       const deadline = performance.now() + timeout;
       for (;;) {
-        const s = toScreen(await this.client.call("session.screen", { session: this.session }));
+        const s = toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) }));
         const r = await check(s);
         if (r !== undefined) return r;
         const left = Math.floor(deadline - performance.now());
@@ -324,7 +337,7 @@ export class Terminal {
 
   /** Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. */
   waitForText(text: string | RegExp, opts: WaitForTextOptions = {}): Promise<Match> {
-    const rows = (s: Screen) => new Set(findRows(s, text, opts.row).map((m) => m.row));
+    const rows = (s: Screen) => new Set(findRows(s, text).map((m) => m.row));
     const what = `${typeof text === "string" ? JSON.stringify(text) : String(text)}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
     return this.until(
       what,
@@ -333,7 +346,7 @@ export class Terminal {
         if (opts.gone) return found.length === 0 ? { row: -1, col: -1, text: "" } : undefined;
         return found[0];
       },
-      { timeout: opts.timeout, highlight: rows },
+      { timeout: opts.timeout, highlight: rows, scrollback: opts.scrollback },
     );
   }
 
@@ -410,10 +423,12 @@ export class Terminal {
   }
 }
 
-/** Matches of `text` on the screen (only `row`'s when given), first per row. */
+/** Matches of `text` on the screen and the scrollback it holds (only `row`'s when given), first per row. */
 export function findRows(s: Screen, text: string | RegExp, row?: number): Match[] {
   const out: Match[] = [];
-  s.lines.forEach((line, r) => {
+  const above = s.scrollback ?? [];
+  [...above, ...s.lines].forEach((line, i) => {
+    const r = i - above.length;
     if (row !== undefined && r !== row) return;
     if (typeof text === "string") {
       const col = line.indexOf(text);

@@ -15,6 +15,7 @@ const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
   INPUT_NOT_READ: "INPUT_NOT_READ",
   BAD_ARGUMENT: "INVALID_PARAMS",
   LIMIT_REACHED: "LIMIT_REACHED",
+  MOUSE_NOT_ENABLED: "MOUSE_NOT_ENABLED",
 };
 
 /** A TermdError as its RpcError (same message and details); anything else is returned as it is. */

@@ -92,6 +92,29 @@ export const InputWaitSchema = v.pipe(
   ),
 );
 
+/** A screen position, 0-based like session.screen's cursor. */
+const Point = v.object({
+  row: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  col: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+const MouseButton = v.optional(v.picklist(["left", "middle", "right"]));
+const MouseModifiers = {
+  shift: v.optional(v.boolean()),
+  alt: v.optional(v.boolean()),
+  ctrl: v.optional(v.boolean()),
+};
+/** Repeats of a click or wheel notches: bounded, so one request cannot become megabytes of reports. */
+const Repeat = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)));
+
+/** One mouse event, encoded for the mouse mode the program turned on (terminal/mouse.ts). */
+export const MouseEventSchema = v.variant("action", [
+  v.object({ action: v.literal("click"), ...Point.entries, button: MouseButton, count: Repeat, ...MouseModifiers }),
+  v.object({ action: v.picklist(["press", "release"]), ...Point.entries, button: MouseButton, ...MouseModifiers }),
+  v.object({ action: v.literal("move"), ...Point.entries, ...MouseModifiers }),
+  v.object({ action: v.literal("drag"), from: Point, to: Point, button: MouseButton, ...MouseModifiers }),
+  v.object({ action: v.literal("scroll"), ...Point.entries, direction: v.picklist(["up", "down", "left", "right"]), count: Repeat, ...MouseModifiers }),
+]);
+
 export const InputSchema = v.pipe(
   v.object({
     session: SessionRef,
@@ -99,14 +122,15 @@ export const InputSchema = v.pipe(
     keys: v.optional(v.array(v.string())),
     paste: v.optional(v.string()),
     base64: v.optional(v.string()),
+    mouse: v.optional(MouseEventSchema),
     submit: v.optional(v.boolean()),
     /** How long to wait for a program that is behind on reading its input (INPUT_NOT_READ after). */
     timeout_ms: v.optional(Ms, 10_000),
     wait: v.optional(InputWaitSchema),
   }),
   v.check(
-    (p) => [p.text, p.keys, p.paste, p.base64].filter((x) => x !== undefined).length === 1,
-    "give exactly one of text, keys, paste, base64",
+    (p) => [p.text, p.keys, p.paste, p.base64, p.mouse].filter((x) => x !== undefined).length === 1,
+    "give exactly one of text, keys, paste, base64, mouse",
   ),
   v.check((p) => !p.submit || p.text !== undefined, "submit goes with text"),
 );

@@ -2,6 +2,7 @@ import { RpcError } from "../../protocol/errors.ts";
 import { InputSchema, type InputInput } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 import { encodeKeys } from "../../terminal/keys.ts";
+import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
 import { baselineOf } from "../../session/wait.ts";
 import type { Session } from "../../session/session.ts";
@@ -12,6 +13,7 @@ function write(s: Session, p: InputInput, signal: AbortSignal): Promise<number> 
   if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
   else if (p.paste !== undefined) data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
+  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
   else data = p.text ?? "";
   return s.input(data, p.timeout_ms, signal);
 }

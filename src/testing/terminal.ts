@@ -49,6 +49,30 @@ export interface InputOptions {
   waitFor?: WaitFor;
 }
 
+/** What a mouse event aims at: a cell, or a text (or RegExp) on the screen. */
+export type MouseTarget = { row: number; col: number } | string | RegExp;
+
+export interface MouseOptions extends InputOptions {
+  shift?: boolean;
+  alt?: boolean;
+  ctrl?: boolean;
+  /** How long to wait for a text target to show (default: the terminal's timeout). */
+  timeout?: number;
+}
+
+export interface ClickOptions extends MouseOptions {
+  button?: "left" | "middle" | "right";
+  /** 2 for a double click. */
+  count?: number;
+}
+
+type MouseEventInput = NonNullable<InputInput["mouse"]>;
+
+/** The fields that are set: the schema's optional fields take no `undefined`. */
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export interface WaitForTextOptions {
   timeout?: number;
   /** Wait until the text is no longer on the screen. */
@@ -200,7 +224,7 @@ export class Terminal {
     return this.input({ text, submit: true }, opts);
   }
 
-  private input(what: Pick<InputInput, "text" | "keys" | "paste" | "submit">, opts: InputOptions): Promise<Match | undefined> {
+  private input(what: Pick<InputInput, "text" | "keys" | "paste" | "submit" | "mouse">, opts: InputOptions): Promise<Match | undefined> {
     return this.op(async () => {
       if (opts.waitFor === undefined) {
         await this.client.call("session.input", { session: this.session, ...what });
@@ -242,6 +266,47 @@ export class Terminal {
   private timeoutError(why: string, screen: Screen, highlight?: Set<number>): never {
     this.timedOut.push({ what: why, screen });
     throw new WaitError(`${why}\n\n${renderScreen(screen, highlight)}`, screen);
+  }
+
+  // Mouse: encoded by the daemon for the mouse mode the program turned on; MOUSE_NOT_ENABLED when
+  // it asked for none.
+
+  /** Where a target is: a point as given, or the middle of the text's first match (waited for). */
+  private async locate(target: MouseTarget, timeout?: number): Promise<{ row: number; col: number }> {
+    if (typeof target === "object" && !(target instanceof RegExp)) return target;
+    const m = await this.waitForText(target, { timeout });
+    return { row: m.row, col: m.col + Math.floor((Math.max(1, m.text.length) - 1) / 2) };
+  }
+
+  private mouse(event: MouseEventInput, opts: InputOptions): Promise<Match | undefined> {
+    return this.input({ mouse: event }, opts);
+  }
+
+  /** Clicks a text on the screen (its middle; waited for, as waitForText does) or a cell `{ row, col }`. */
+  async click(target: MouseTarget, opts: ClickOptions = {}): Promise<Match | undefined> {
+    const at = await this.locate(target, opts.timeout);
+    const { button, count, shift, alt, ctrl } = opts;
+    return this.mouse({ action: "click", ...at, ...defined({ button, count, shift, alt, ctrl }) }, opts);
+  }
+
+  /** Turns the wheel `n` notches (default 1) over `at` (default: the middle of the screen). */
+  async scroll(direction: "up" | "down" | "left" | "right", n = 1, opts: MouseOptions & { at?: MouseTarget } = {}): Promise<Match | undefined> {
+    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout) : await this.middle();
+    const { shift, alt, ctrl } = opts;
+    return this.mouse({ action: "scroll", direction, count: n, ...at, ...defined({ shift, alt, ctrl }) }, opts);
+  }
+
+  /** Presses a button at `from`, moves through the cells between and releases it at `to`. */
+  async drag(from: MouseTarget, to: MouseTarget, opts: MouseOptions & { button?: "left" | "middle" | "right" } = {}): Promise<Match | undefined> {
+    const a = await this.locate(from, opts.timeout);
+    const b = await this.locate(to, opts.timeout);
+    const { button, shift, alt, ctrl } = opts;
+    return this.mouse({ action: "drag", from: a, to: b, ...defined({ button, shift, alt, ctrl }) }, opts);
+  }
+
+  private async middle(): Promise<{ row: number; col: number }> {
+    const s = await this.screen();
+    return { row: Math.floor(s.size.rows / 2), col: Math.floor(s.size.cols / 2) };
   }
 
   // Reading

@@ -26,6 +26,8 @@ export class TestDaemon {
     readonly stateDir: string,
     readonly bin: string[],
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
+    /** What the daemon wrote to stderr up to its "listening" line (an --http daemon's address is there). */
+    readonly banner: string,
   ) {}
 
   /** Environment for anything that should find this daemon and nothing else. */
@@ -58,7 +60,7 @@ export class TestDaemon {
     }
     reader.releaseLock();
     void proc.stderr.pipeTo(new WritableStream({ write: (c) => void process.stderr.write(c) })).catch(() => {});
-    return new TestDaemon(dir, socket, stateDir, bin, proc);
+    return new TestDaemon(dir, socket, stateDir, bin, proc, seen);
   }
 
   /** A new connection, closed on dispose. */

@@ -13,6 +13,7 @@ import { Connection, type ConnData } from "./connection.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 import { dialectNamed } from "../protocol/dialects/index.ts";
 import type { Dialect } from "../protocol/dialects/dialect.ts";
+import type { HttpSettings } from "../web/server.ts";
 
 /** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
 export interface SessionSocketOptions {
@@ -43,6 +44,8 @@ export interface DaemonOptions {
   ptyWorkers?: number;
   /** Sessions held at most, ended ones included (default DEFAULT_MAX_SESSIONS). */
   maxSessions?: number;
+  /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
+  http?: HttpSettings;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */

@@ -7,6 +7,7 @@ import { replyError, wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { RALPH_METHODS } from "../protocol/dialects/ralph.ts";
+import { refuseFileParams } from "./file-params.ts";
 
 type Id = string | number | null;
 export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
@@ -119,6 +120,7 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   if (implied !== undefined && (params === undefined || !("session" in (params as object)))) {
     params = { ...(params as object | undefined), session: implied };
   }
+  if (ctx.conn.refusesFileParams) refuseFileParams(method, params);
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);

@@ -4,6 +4,7 @@ import { pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
+import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
 import { parseListen } from "../../web/address.ts";
 import type { HttpSettings } from "../../web/server.ts";
@@ -104,7 +105,8 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       await client.call("system.shutdown", { grace_ms: num(a, "grace") });
       await client.closed;
       // Return once the process is gone, so a script can start a new daemon right after.
-      for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      // (A remote daemon's pid is not one of this machine's.)
+      for (let i = 0; i < 500 && !isDaemonUrl(ctx.socketPath) && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);
@@ -112,6 +114,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
     }
+    if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
     return run({

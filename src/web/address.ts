@@ -28,7 +28,7 @@ function hostName(host: string): string {
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1"]);
-const isLoopback = (h: string) => LOOPBACK_NAMES.has(h) || /^127\./.test(h);
+const isLoopback = (h: string) => LOOPBACK_NAMES.has(h) || (isIP(h) === 4 && h.startsWith("127."));
 const isWildcard = (h: string) => h === "0.0.0.0" || h === "::";
 
 export interface AddressPolicy {

@@ -41,7 +41,8 @@ const PAGE_HEADERS = {
   // xterm.js writes <style> elements of its own; nothing else is inline, nothing comes from elsewhere.
   "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
+  // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts.
+  "Referrer-Policy": "same-origin",
 };
 
 type WsData = { kind: "rpc"; conn?: Connection } | { kind: "cast"; session: Session; cast?: LiveCast };

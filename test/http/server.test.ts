@@ -197,3 +197,30 @@ describe("asciicast", () => {
     expect(lines.slice(2).map((e) => e[2]).join("")).toContain("after later");
   });
 });
+
+describe("the daemon's HTTP flags", () => {
+  test("--allow-host, --allow-origin and --http-allow-files widen what the daemon accepts", async () => {
+    const w = await startHttpDaemon({ args: ["--allow-host", "termd.example.com", "--allow-origin", "https://ops.example.com", "--http-allow-files"] });
+    try {
+      const post = (headers: Record<string, string>, body: unknown = ping) => fetch(`${w.url}/rpc`, { method: "POST", headers: { ...w.auth, ...headers }, body: JSON.stringify(body) });
+      expect((await post({ Host: "termd.example.com" })).status).toBe(200);
+      expect((await post({ Host: "other.example.com" })).status).toBe(403);
+      expect((await post({ Origin: "https://ops.example.com" })).status).toBe(200);
+      expect((await post({ Origin: "https://evil.example.com" })).status).toBe(403);
+      const log = join(w.daemon.dir, "copied.log");
+      const created = await post({}, { jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["bash", "-c", "echo into-the-log"], log_path: log } });
+      expect(((await created.json()) as any).result.name).toBeString();
+      await w.rpc("session.wait", { session: ((await w.rpc("session.list")).sessions[0] as any).id, exit: true });
+      expect(readFileSync(log, "utf8")).toContain("into-the-log");
+    } finally {
+      await w.daemon[Symbol.asyncDispose]();
+    }
+  });
+
+  test("termd token prints TERMD_TOKEN when it is set; the allow flags need --http", async () => {
+    expect((await d.daemon.cli(["token"], { env: { TERMD_TOKEN: "from-the-env" } })).stdout).toBe("from-the-env\n");
+    const r = await d.daemon.cli(["daemon", "--allow-host", "x.example"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--allow-host goes with --http");
+  });
+});

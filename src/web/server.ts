@@ -144,8 +144,10 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     const only = (method: string) => {
       if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
     };
-    if (path === "/rpc") return only("POST"), rpcRequest(await req.text(), scope(req));
-    if (path === "/trl") return only("POST"), trlRequest(await req.text(), scope(req));
+    // A request may rightly take long (session.wait, exec.run): no idle timeout cuts it off.
+    const long = () => server.timeout(req, 0);
+    if (path === "/rpc") return only("POST"), long(), rpcRequest(await req.text(), scope(req));
+    if (path === "/trl") return only("POST"), long(), trlRequest(await req.text(), scope(req));
     if (path === "/ws") return only("GET"), upgrade(req, server, { kind: "rpc" });
     if (path === "/logout") {
       only("POST");
@@ -160,6 +162,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     if (cast) {
       only("GET");
       const s = daemon.store.get(decodeURIComponent(cast[1]!));
+      long();
       const conn = new Connection({ write: (d) => d.length, end: () => {} }, daemon, undefined, null, true);
       const body = castDownload(s.id, { daemon, conn, signal: req.signal });
       return new Response(body, {

@@ -13,6 +13,8 @@ import { pickDialect } from "../protocol/dialects/index.ts";
 import type { Dialect, NativeCaller } from "../protocol/dialects/dialect.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
 
+/** After its session ended: how long a connection may take to read its last events before it is closed anyway. */
+const FINAL_EVENTS_MS = 5000;
 /** Queue size past which output events wait for the socket to drain. */
 const HIGH_WATER = 4 * 1024 * 1024;
 /**
@@ -61,6 +63,8 @@ export class Connection implements EventSink {
   private dialect: Dialect | null = null;
   private sawFirst = false;
   private readonly eventListeners = new Set<(e: EventMessage) => void>();
+  /** The session whose end ends this connection, once its last events have gone out. */
+  private endAfter: string | null = null;
 
   constructor(
     private readonly socket: ByteSink,
@@ -155,7 +159,10 @@ export class Connection implements EventSink {
     const ctx = { daemon: this.daemon, conn: this, signal: this.abort.signal };
     if (!this.sawFirst) {
       this.sawFirst = true;
-      this.dialect = pickDialect(msg, this.socketDialect);
+      // A per-session socket without a dialect of its own speaks JSON-RPC (native and ralph's
+      // methods) only: a line without "jsonrpc" there is an invalid request (-32600), not TRL.
+      const jsonRpcOnly = this.impliedSession !== undefined && this.socketDialect === null;
+      this.dialect = jsonRpcOnly ? null : pickDialect(msg, this.socketDialect);
     }
     const dialect = this.dialect;
     if (dialect) {
@@ -215,6 +222,25 @@ export class Connection implements EventSink {
     // A dialect reshapes events; so does ralph's subscribe on a native per-session connection.
     if (this.dialect || this.eventListeners.size > 0) for (const fn of this.eventListeners) fn(e);
     else this.send({ jsonrpc: "2.0", method: "event", params: e });
+    if (e.type === "exit") this.checkEndAfter();
+  }
+
+  /**
+   * The session `id` (a per-session socket's) is over: this connection closes once its
+   * subscription has sent the last output and the exit (what a dialect makes of them included),
+   * at once without one, and after FINAL_EVENTS_MS whatever is left.
+   */
+  endWhenDelivered(id: string): void {
+    if (this.endAfter !== null) return;
+    this.endAfter = id;
+    setTimeout(() => this.end(), FINAL_EVENTS_MS).unref?.();
+    this.checkEndAfter();
+  }
+
+  private checkEndAfter(): void {
+    if (this.endAfter === null || this.ending || this.closed) return;
+    const sub = this.subs.get(this.endAfter);
+    if (!sub || sub.delivered) this.end();
   }
 
   private caller: NativeCaller | null = null;
@@ -259,6 +285,7 @@ export class Connection implements EventSink {
     }
     if (this.queued < MAX_UNREAD) void this.release();
     if (this.queued < HIGH_WATER) for (const sub of this.subs.values()) sub.catchUp();
+    this.checkEndAfter();
   }
 
   subscribe(session: Session, events: EventType[], replayFrom: number | null, opts: AttachOptions = {}): Subscription {
@@ -277,6 +304,7 @@ export class Connection implements EventSink {
   forget(session: Session): void {
     this.subs.get(session.id)?.dispose();
     this.subs.delete(session.id);
+    this.checkEndAfter();
   }
 
   /** This connection's subscription to `session`, if it has one (an attached terminal, say). */

@@ -175,6 +175,15 @@ export class Daemon {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
     this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup });
+    // A JSON-RPC (ralph) socket goes when its session ends: its clients get the last events and
+    // are closed, and a re-attach finds no socket instead of a session that will never answer.
+    // (interminai's socket stays until `stop`: its status and wait report the exit.)
+    if (!dialect) {
+      void this.store
+        .get(sessionId)
+        .ended.then(() => this.closeSessionSocket(sessionId))
+        .catch(() => {});
+    }
   }
 
   closeSessionSocket(sessionId: string): void {
@@ -202,8 +211,9 @@ export class Daemon {
         } catch {}
       }
     }
-    // Its clients go last: one that sees its connection close must find the file settled.
-    for (const c of this.connections) if (c.impliedSession === sessionId) c.end();
+    // Its clients go last: one that sees its connection close must find the file settled. Each
+    // gets what is left of its events first.
+    for (const c of this.connections) if (c.impliedSession === sessionId) c.endWhenDelivered(sessionId);
   }
 
   /** Stops every session (SIGTERM, then SIGKILL after the grace), closes the socket, resolves `stopped`. */

@@ -1,12 +1,14 @@
 // ralph (seeds/ralph-protocol.md): JSON-RPC 2.0 on a session's own socket (`termd start --socket
 // PATH`). It speaks JSON-RPC 2.0, so its requests arrive as native ones; on a per-session socket
 // the dispatcher looks a method it does not know up here, and these map it onto native calls:
-//   get_status            → session.info + session.screen (recent_output: the last screen lines)
-//   write_pty {data}      → session.input {text}
+//   get_status            → session.info + session.screen (recent_output: the last screen lines),
+//                           with the session's interactive mode
+//   write_pty {data}      → session.input {text} in interactive mode; ignored in autonomous mode
 //   subscribe {events}    → session.subscribe (output, state, exit), events reshaped to ralph's
 //   unsubscribe {events}  → session.unsubscribe
 //   stop                  → session.stop (answered at once, as ralph's loop does)
-//   set_interactive_mode  → nothing to change: a termd session always takes input
+//   set_interactive_mode  → the session's mode (ralph's default: autonomous), kept per session;
+//                           every connection subscribed to state_change hears it
 // Output lines are the plain text the session's vt tap makes from its own parse of the stream
 // (escape sequences gone, a lone CR a line end, as `termd logs`): a connection whose events go to
 // a dialect gets `data.text` in its output events instead of bytes, and only splits it into lines.
@@ -52,12 +54,32 @@ function params<T extends v.GenericSchema>(schema: T, raw: unknown, what: string
   return r.output;
 }
 
+/** What ralph keeps per session: its mode, and the connections subscribed to its events. */
+interface RalphSession {
+  interactive: boolean;
+  readonly subs: Set<RalphSubscription>;
+}
+
+/**
+ * By session id. An entry is small (a flag and the live subscriptions); it goes when the last
+ * subscriber leaves after the session ended (its socket closes then) or in autonomous mode.
+ */
+const sessions = new Map<string, RalphSession>();
+
+function ralphSession(id: string): RalphSession {
+  let r = sessions.get(id);
+  if (!r) sessions.set(id, (r = { interactive: false, subs: new Set() }));
+  return r;
+}
+
 /** What one connection subscribed to, and the output line it is in the middle of. */
 class RalphSubscription {
   readonly events = new Set<RalphEvent>();
   private partial = "";
   private status = "running";
   private off: (() => void) | null = null;
+  /** The session's exit came through: its entry in `sessions` can go with the last subscriber. */
+  ended = false;
 
   constructor(private readonly native: NativeCaller) {}
 
@@ -84,6 +106,11 @@ class RalphSubscription {
     this.off = null;
   }
 
+  /** set_interactive_mode on any connection: ralph's state_change with the new mode. */
+  modeChanged(enabled: boolean): void {
+    if (this.wants("state_change")) this.emit("state_change", { interactive_mode: enabled }, new Date().toISOString());
+  }
+
   private emit(type: "output" | "state_change", data: Record<string, unknown>, at: string): void {
     this.native.send({ jsonrpc: "2.0", method: "event", params: { type, timestamp: ralphTime(new Date(at)), data } });
   }
@@ -103,6 +130,7 @@ class RalphSubscription {
     } else if (e.type === "state") {
       this.status = STATUS[e.data.state as SessionState] ?? String(e.data.state);
     } else if (e.type === "exit") {
+      this.ended = true;
       if (this.partial !== "" && this.wants("output")) this.emit("output", { line: this.partial }, e.timestamp);
       this.partial = "";
       if (this.wants("state_change")) this.emit("state_change", { status: this.status, exit_code: e.data.exit_code }, e.timestamp);
@@ -139,6 +167,7 @@ async function status(native: NativeCaller): Promise<Record<string, unknown>> {
   ]);
   const lines = [...screen.lines];
   while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+  const interactive = sessions.get(info.id)?.interactive ?? false;
   return {
     task_name: info.name,
     task_dir: info.current_cwd ?? info.cwd,
@@ -147,8 +176,8 @@ async function status(native: NativeCaller): Promise<Record<string, unknown>> {
     current_story: "",
     agent: info.command.join(" "),
     status: STATUS[info.state],
-    interactive_mode: true,
-    mode_indicator: "interactive",
+    interactive_mode: interactive,
+    mode_indicator: interactive ? "interactive" : "autonomous",
     started_at: ralphTime(new Date(info.created_at)),
     updated_at: ralphTime(new Date(info.ended_at ?? Date.now())),
     recent_output: lines.slice(-RECENT_LINES),
@@ -169,6 +198,9 @@ export const RALPH_METHODS: ReadonlyMap<string, RalphMethod> = new Map<string, R
     "write_pty",
     async (raw, native) => {
       const { data } = params(v.object({ data: v.pipe(v.string(), v.minLength(1)) }), raw, "Missing or empty 'data' parameter");
+      const info = await native.call("session.info", { session: sessionOf(native) });
+      // ralph forwards keystrokes only in interactive mode: in autonomous mode the agent is on its own.
+      if (!sessions.get(info.id)?.interactive) return { status: "ignored", reason: "not in interactive mode" };
       try {
         await native.call("session.input", { session: sessionOf(native), text: data });
       } catch (err) {
@@ -180,10 +212,15 @@ export const RALPH_METHODS: ReadonlyMap<string, RalphMethod> = new Map<string, R
   ],
   [
     "set_interactive_mode",
-    async (raw) => {
-      params(v.object({ enabled: v.boolean() }), raw, "Missing or invalid 'enabled' parameter (must be bool)");
-      // A termd session always takes input: the mode is on whatever was asked.
-      return { interactive_mode: true };
+    async (raw, native) => {
+      const { enabled } = params(v.object({ enabled: v.boolean() }), raw, "Missing or invalid 'enabled' parameter (must be bool)");
+      const info = await native.call("session.info", { session: sessionOf(native) });
+      const r = ralphSession(info.id);
+      r.interactive = enabled;
+      // As ralph does: every subscriber hears the mode, changed or not.
+      for (const sub of r.subs) sub.modeChanged(enabled);
+      if (!enabled && r.subs.size === 0) sessions.delete(info.id);
+      return { interactive_mode: enabled };
     },
   ],
   [
@@ -191,7 +228,17 @@ export const RALPH_METHODS: ReadonlyMap<string, RalphMethod> = new Map<string, R
     async (raw, native) => {
       const events = eventList(raw);
       let sub = subscriptions.get(native);
-      if (!sub) subscriptions.set(native, (sub = new RalphSubscription(native)));
+      if (!sub) {
+        const id = (await native.call("session.info", { session: sessionOf(native) })).id;
+        const created = new RalphSubscription(native);
+        subscriptions.set(native, (sub = created));
+        const r = ralphSession(id);
+        r.subs.add(created);
+        native.signal.addEventListener("abort", () => {
+          r.subs.delete(created);
+          if ((!r.interactive || created.ended) && r.subs.size === 0 && sessions.get(id) === r) sessions.delete(id);
+        });
+      }
       for (const e of events) sub.events.add(e);
       const wanted = sub.nativeEvents();
       if (wanted.length > 0) {

@@ -12,7 +12,7 @@ import { RpcError } from "../protocol/errors.ts";
 const MAX_BATCH_REPLY = 16 * 1024 * 1024;
 
 /** Events have nowhere to go on a one-request connection. */
-const NOWHERE: ByteSink = { write: (d) => d.length, end: () => {} };
+export const NOWHERE: ByteSink = { write: (d) => d.length, end: () => {} };
 
 export interface RequestScope {
   daemon: Daemon;

@@ -13,7 +13,7 @@ import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } fr
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
 import { loginPage } from "./login.ts";
-import { rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
+import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { cookieProof, sameSecret, type Token } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
 
@@ -144,14 +144,23 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     const only = (method: string) => {
       if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
     };
-    // A request may rightly take long (session.wait, exec.run): no idle timeout cuts it off.
+    // A request may rightly take long (session.wait, exec.run, a big download): no idle timeout.
     const long = () => server.timeout(req, 0);
-    if (path === "/rpc") return only("POST"), long(), rpcRequest(await req.text(), scope(req));
-    if (path === "/trl") return only("POST"), long(), trlRequest(await req.text(), scope(req));
-    if (path === "/ws") return only("GET"), upgrade(req, server, { kind: "rpc" });
-    if (path === "/logout") {
-      only("POST");
-      return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });
+    switch (path) {
+      case "/rpc":
+        only("POST");
+        long();
+        return rpcRequest(await req.text(), scope(req));
+      case "/trl":
+        only("POST");
+        long();
+        return trlRequest(await req.text(), scope(req));
+      case "/ws":
+        only("GET");
+        return upgrade(req, server, { kind: "rpc" });
+      case "/logout":
+        only("POST");
+        return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });
     }
     const live = /^\/ws\/cast\/([^/]+)$/.exec(path);
     if (live) {
@@ -163,11 +172,9 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       only("GET");
       const s = daemon.store.get(decodeURIComponent(cast[1]!));
       long();
-      const conn = new Connection({ write: (d) => d.length, end: () => {} }, daemon, undefined, null, true);
-      const body = castDownload(s.id, { daemon, conn, signal: req.signal });
-      return new Response(body, {
-        headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast"` },
-      });
+      const body = castDownload(s.id, { daemon, conn: new Connection(NOWHERE, daemon), signal: req.signal });
+      const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
+      return new Response(body, { headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` } });
     }
     if (req.method === "GET") {
       const asset = (await pageAssets()).get(path);

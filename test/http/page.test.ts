@@ -79,9 +79,11 @@ test("shows vim's screen at once, painted from the daemon's screen", async () =>
   await page.click('tr[data-session="poem"]');
   await untilShown("violets are blue");
   expect(await terminalText()).toContain("roses are red");
-  // An agent's session opens read-only, with the switch to take it over.
+  // An agent's session opens read-only, with the switch to take it over; watching it leaves its
+  // size alone (an attachment with a size would have resized it before the screen was painted).
   expect(await page.isChecked("#read-only")).toBe(true);
   expect(await page.innerText("#take-over")).toBe("Take over from agent-7");
+  expect((await d.rpc("session.info", { session: "poem" })).size).toEqual({ rows: 24, cols: 80 });
 });
 
 test("typed keys reach the session, and its output comes back", async () => {
@@ -113,6 +115,8 @@ test("take over an agent's session, type into it, and give it back", async () =>
   await page.click("#take-over");
   await untilButtonSays("Give back to agent-7");
   expect(await page.isVisible("#control")).toBe(true);
+  // Typing, the page is an attached terminal: the session takes the window's size.
+  expect((await untilSizeChanges("poem", { rows: 24, cols: 80 })).cols).toBeGreaterThan(80);
   await page.click(".xterm");
   await page.keyboard.type("Odaisies are white");
   await page.keyboard.press("Escape");
@@ -125,9 +129,11 @@ test("take over an agent's session, type into it, and give it back", async () =>
 });
 
 test("the session follows the window's size, and the recording downloads", async () => {
-  const before = (await d.rpc("session.info", { session: "poem" })).size;
+  await page.click('tr[data-session="shell"]');
+  await untilShown("typed-42");
+  const before = (await d.rpc("session.info", { session: "shell" })).size;
   await page.setViewportSize({ width: 900, height: 600 });
-  const after = await untilSizeChanges("poem", before);
+  const after = await untilSizeChanges("shell", before);
   expect(after.cols).toBeLessThan(before.cols);
   expect(after.rows).toBeLessThan(before.rows);
   const href = await page.getAttribute("#download", "href");
@@ -135,7 +141,7 @@ test("the session follows the window's size, and the recording downloads", async
   const cast = await page.evaluate((h) => fetch(h!).then((r) => r.text()), href);
   const [header, ...events] = cast.trimEnd().split("\n").map((l) => JSON.parse(l));
   expect(header.version).toBe(2);
-  expect(events.filter((e: unknown[]) => e[1] === "o").map((e: unknown[]) => e[2]).join("")).toContain("violets are blue");
+  expect(events.filter((e: unknown[]) => e[1] === "o").map((e: unknown[]) => e[2]).join("")).toContain("typed-42");
   mkdirSync(join(ROOT, "test-results"), { recursive: true });
   await page.screenshot({ path: join(ROOT, "test-results", "attach-page.png") });
 });

@@ -1,8 +1,10 @@
 // The attach page: the daemon's sessions with their state, title and owner, and a live terminal
 // (xterm.js) for the chosen one. Attaching is what `termd attach` does: subscribe as an attached
 // terminal with this window's size, paint the daemon's serialized screen, then stream output from
-// the offset that screen reflects. Keys go to the session unless read-only; an agent's session
-// opens read-only, and "Take over" / "Give back" switch a person's typing on and off.
+// the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
+// watches: it takes the session's size instead of imposing its own, so watching an agent's session
+// does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
+// back" switch a person's typing (and the window's size) on and off.
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { Rpc, type TermdEvent } from "./rpc.ts";
@@ -74,6 +76,13 @@ class Attachment {
   private rpc: Rpc | null = null;
   private disposed = false;
   readOnly: boolean;
+  /** Settles once attached (painted and streaming), or failed to. */
+  private ready: Promise<void> = Promise.resolve();
+  /**
+   * Keys wait behind this, in the order typed: the attachment being ready, and after a switch to
+   * typing, the daemon being told so first (messages on one WebSocket arrive in order).
+   */
+  private gate: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly info: SessionInfo,
@@ -86,7 +95,13 @@ class Attachment {
     return ownerOf(this.info);
   }
 
-  async start(): Promise<void> {
+  begin(): Promise<void> {
+    this.ready = this.start();
+    this.gate = this.ready.catch(() => {});
+    return this.ready;
+  }
+
+  private async start(): Promise<void> {
     const session = this.info.id;
     const rpc = await Rpc.open();
     if (this.disposed) return rpc.close();
@@ -95,13 +110,15 @@ class Attachment {
     rpc.onLost = () => {
       if (this.disposed) return;
       showStatus("connection lost; reconnecting…");
-      setTimeout(() => !this.disposed && this.start().catch(() => rpc.onLost()), RECONNECT_MS);
+      setTimeout(() => !this.disposed && this.begin().catch(() => rpc.onLost()), RECONNECT_MS);
     };
-    const size = fit();
-    term.resize(size.cols, size.rows);
-    // Attach as a terminal (the session follows the smallest attached one), paint, then stream.
+    // Typing: attach as a terminal of this window's size (the session follows the smallest
+    // attached one). Watching: no size. Then paint, then stream.
+    const size = this.readOnly ? undefined : fit();
     await rpc.call("session.subscribe", { session, events: ["title", "state"], size, read_only: this.readOnly, strip_queries: true });
     const snap = await rpc.call("session.screen", { session, format: "ansi" });
+    const shown = size ?? snap.size;
+    term.resize(shown.cols, shown.rows);
     term.reset();
     term.write("\x1b[H\x1b[2J" + snap.ansi);
     await rpc.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
@@ -119,19 +136,29 @@ class Attachment {
   }
 
   input(bytes: Uint8Array): void {
-    if (this.readOnly || !this.rpc) return;
-    this.rpc.call("session.input", { session: this.info.id, base64: bytesToBase64(bytes) }).catch((err) => showStatus(err.message));
+    if (this.readOnly) return;
+    const base64 = bytesToBase64(bytes);
+    void this.gate.then(() => this.rpc?.call("session.input", { session: this.info.id, base64 }).catch((err) => showStatus(err.message)));
   }
 
   resize(size: { rows: number; cols: number }): void {
     this.rpc?.call("session.resize", { session: this.info.id, ...size }).catch(() => {});
   }
 
-  async setReadOnly(readOnly: boolean): Promise<void> {
-    this.readOnly = readOnly;
-    // The daemon enforces it too: input from a read-only attachment is refused there.
-    await this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], read_only: readOnly });
-    if (!readOnly) term.focus();
+  /** Starts typing: the daemon lets this connection type, and the session takes this window's size. */
+  startTyping(): void {
+    this.readOnly = false;
+    this.gate = this.ready.then(() => {
+      const size = fit();
+      term.resize(size.cols, size.rows);
+      this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], read_only: false, size }).catch((err) => showStatus(err.message));
+    });
+    term.focus();
+  }
+
+  /** Follows the session's size while watching (no event tells of a resize: the list does). */
+  follow(s: SessionInfo): void {
+    if (this.readOnly && (s.size.cols !== term.cols || s.size.rows !== term.rows)) term.resize(s.size.cols, s.size.rows);
   }
 
   dispose(): void {
@@ -185,15 +212,15 @@ function renderList(): void {
   );
 }
 
-async function choose(s: SessionInfo): Promise<void> {
+/** Attaches to `s`; an agent's session is watched until a person takes it over. */
+async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<void> {
   current?.dispose();
-  // An agent's session is watched until a person takes it over.
-  current = new Attachment(s, ownerOf(s) !== null);
+  current = new Attachment(s, readOnly);
   history.replaceState(null, "", `#${encodeURIComponent(s.name)}`);
   renderControls();
   renderList();
   showStatus("attaching…");
-  await current.start().catch((err) => showStatus(`cannot attach: ${err.message}`));
+  await current.begin().catch((err) => showStatus(`cannot attach: ${err.message}`));
 }
 
 let lister: Rpc | null = null;
@@ -205,6 +232,8 @@ async function refreshList(): Promise<void> {
     lister = rpc;
   }
   sessions = (await lister.call<{ sessions: SessionInfo[] }>("session.list")).sessions;
+  const now = sessions.find((x) => x.id === current?.info.id);
+  if (now) current?.follow(now);
   renderList();
 }
 
@@ -215,7 +244,7 @@ let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 new ResizeObserver(() => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
-    if (!current) return;
+    if (!current || current.readOnly) return;
     const size = fit();
     if (size.cols === term.cols && size.rows === term.rows) return;
     term.resize(size.cols, size.rows);
@@ -223,12 +252,22 @@ new ResizeObserver(() => {
   }, RESIZE_DEBOUNCE_MS);
 }).observe(termEl);
 
-readOnlyBox.onchange = () => {
-  void current?.setReadOnly(readOnlyBox.checked).then(renderControls);
-};
-takeOver.onclick = () => {
-  if (current) void current.setReadOnly(!current.readOnly).then(renderControls);
-};
+/**
+ * Read-only again: a new connection that only watches, since an attachment keeps the size it gave
+ * until its connection closes (the session must not stay at this window's size for nobody).
+ */
+function setReadOnly(readOnly: boolean): void {
+  // Keys go back to the terminal, not the switch (where a space would flip it again).
+  term.focus();
+  const a = current;
+  if (!a || a.readOnly === readOnly) return renderControls();
+  if (readOnly) return void choose(sessions.find((s) => s.id === a.info.id) ?? a.info, true);
+  a.startTyping();
+  renderControls();
+}
+
+readOnlyBox.onchange = () => setReadOnly(readOnlyBox.checked);
+takeOver.onclick = () => current && setReadOnly(!current.readOnly);
 
 async function main(): Promise<void> {
   term.open(termEl);

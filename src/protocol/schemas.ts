@@ -75,6 +75,28 @@ export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
 
+/**
+ * session.input's `wait`: session.wait's conditions, registered before the input is written and
+ * answered after it, from the screen as it was before it (see session/wait.ts's Baseline).
+ */
+export const InputWaitSchema = v.pipe(
+  v.object({
+    text: v.optional(v.pipe(v.string(), v.minLength(1))),
+    regex: v.optional(v.pipe(v.string(), v.minLength(1))),
+    gone: v.optional(v.pipe(v.string(), v.minLength(1))),
+    exit: v.optional(v.boolean()),
+    activity: v.optional(v.boolean()),
+    settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
+    /** Any change from the screen before the input. */
+    changed: v.optional(v.boolean()),
+    timeout_ms: v.optional(Ms, 10_000),
+  }),
+  v.check(
+    (p) => [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed || undefined].some((x) => x !== undefined),
+    "give at least one of text, regex, gone, exit, activity, settle_ms, changed",
+  ),
+);
+
 /** A screen position, 0-based like session.screen's cursor. */
 const Point = v.object({
   row: v.pipe(v.number(), v.integer(), v.minValue(0)),
@@ -113,6 +135,7 @@ export const InputSchema = v.pipe(
     secret: v.optional(v.boolean()),
     /** How long to wait for a program that is behind on reading its input (INPUT_NOT_READ after). */
     timeout_ms: v.optional(Ms, 10_000),
+    wait: v.optional(InputWaitSchema),
   }),
   v.check(
     (p) => [p.text, p.keys, p.paste, p.base64, p.mouse].filter((x) => x !== undefined).length === 1,

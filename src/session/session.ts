@@ -150,6 +150,8 @@ export class Session {
   shellIntegration: ShellKind | null = null;
   /** session.create's `meta`: a client's own fields, kept and shown in info (not across restarts). */
   meta: Record<string, unknown> | undefined;
+  /** What each dialect remembers about this session (ralph's mode), by dialect: it goes with the session. */
+  readonly dialectState = new Map<string, unknown>();
   /** exec.run in this session's shell. */
   readonly exec: ExecRunner;
   readonly output: OutputLog;

@@ -41,6 +41,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
   private readonly logDir: string;
+  /** Records a full disk kept remove() from deleting: deleted once a write succeeds again. */
+  private readonly undeleted = new Set<string>();
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
@@ -130,6 +132,7 @@ export class SessionStore {
       throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
     }
     this.byId.set(id, session);
+    this.retryDeletes();
     if (records) {
       session.on((e) => {
         if (e.type !== "state" && e.type !== "resize") return;
@@ -158,15 +161,28 @@ export class SessionStore {
   remove(s: Session): void {
     this.byId.delete(s.id);
     s.dispose();
-    // On a full disk the record's delete can fail: the session is forgotten all the same (a
-    // restart would list it again, ended, until removed then).
+    // On a full disk the record's delete can fail: the session is forgotten all the same, and the
+    // delete is tried again once a write succeeds (only a restart before that lists it again).
     try {
       this.opts.records?.delete(s.id);
     } catch (err) {
+      this.undeleted.add(s.id);
       console.error(`termd: session ${s.name}: its record could not be deleted:`, err);
     }
     this.removeFiles(s);
     this.opts.onRemove?.(s);
+  }
+
+  /** Deletes the records a full disk kept (see remove), while deletes succeed. */
+  private retryDeletes(): void {
+    for (const id of this.undeleted) {
+      try {
+        this.opts.records?.delete(id);
+      } catch {
+        return;
+      }
+      this.undeleted.delete(id);
+    }
   }
 
   private removeFiles(s: Session): void {
@@ -175,6 +191,7 @@ export class SessionStore {
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */
   evict(ttlMs: number, now = Date.now()): number {
+    this.retryDeletes();
     let n = 0;
     for (const s of this.list()) {
       if (!s.running && s.endedAt && now - s.endedAt.getTime() >= ttlMs) {

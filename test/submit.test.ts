@@ -56,6 +56,12 @@ test("an Enter that changes nothing is pressed once more, and the result says so
   const r = await c.call("session.input", { session: id, text: "busy at first", submit: true });
   expect(r.submit).toMatchObject({ shown: true, enter_presses: 2 });
   expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: busy at first$" })).outcome).toBe("matched");
+  // termd send --submit says so on stderr.
+  const again = await tui(c, "tui-enter-burst.py", ["--ignore-first-enter"]);
+  const sent = await d.cli(["send", again, "--submit", "from the command line"]);
+  expect(sent.code).toBe(0);
+  expect(sent.stderr).toContain("Enter was pressed once more");
+  expect((await c.call("session.wait", { session: again, regex: "^SUBMITTED: from the command line$" })).outcome).toBe("matched");
 });
 
 test("kitty flags: Shift+Enter is CSI 13;2u, a newline in the prompt; safe submit's Enter submits", async () => {

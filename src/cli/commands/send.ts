@@ -31,7 +31,9 @@ export default cliCommand({
     "  --text TEXT     the text as typed (no Enter added)",
     "  --keys KEYS     key tokens separated by spaces: Enter Escape Tab Up F5 C-c M-x <C-w> Ctrl+Alt+Delete ...",
     "  --paste TEXT    a paste, bracketed when the program asked for bracketed paste",
-    "  --submit TEXT   the text, then Enter once the program has settled (at least 150 ms later)",
+    "  --submit TEXT   the text (a bracketed paste when the program asked for that), then Enter once",
+    "                  the screen settled showing it, at least 150 ms later; Enter again if the first",
+    "                  changed nothing (a note on stderr says so, and when the text never showed)",
     "  --file PATH     the file's contents as typed text (as --text); for input larger than an argument holds",
     "A TEXT of - is standard input, read to its end (--text -, --paste -, --submit -).",
     "Mouse events, encoded for the mouse mode the program turned on (an error if it turned on none).",
@@ -103,7 +105,10 @@ export default cliCommand({
             : name === "file"
               ? { session, text: v }
               : { session, [name]: v };
-      bytes += (await client.call("session.input", params)).bytes;
+      const r = await client.call("session.input", params);
+      bytes += r.bytes;
+      if (r.submit && !r.submit.shown && v.trim() !== "") ctx.err(`termd send: the submitted text never showed on the screen; Enter went after 3 s anyway`);
+      if (r.submit?.enter_presses === 2) ctx.err(`termd send: the first Enter changed nothing on the screen, so Enter was pressed once more`);
     }
     if (ctx.json) printJson(ctx, { bytes });
     return EXIT.OK;

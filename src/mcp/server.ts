@@ -41,7 +41,7 @@ export function createMcpServer(o: McpOptions): { server: Server; link: DaemonLi
   const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const lastRead = new Map<string, number>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params) }));
+  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params), annotations: { title: t.title, ...t.annotations } }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 

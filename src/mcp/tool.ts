@@ -20,10 +20,19 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/** MCP's hints to a host about a tool (it may ask the user less for one that only reads). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 export interface Tool<S extends v.GenericSchema = v.GenericSchema> {
   name: string;
   title: string;
   description: string;
+  annotations: ToolAnnotations;
   params: S;
   run(params: v.InferOutput<S>, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -22,6 +22,9 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(Object.keys(wait.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["text", "regex", "gone", "idle_ms", "exit", "timeout_ms"]));
   expect((wait.inputSchema.properties as Record<string, { description?: string }>).gone!.description).toContain("no longer on the screen");
   for (const t of tools) expect(t.description!.length).toBeGreaterThan(60);
+  // Hints a host may use to ask the user less: reading never changes anything.
+  expect(tools.find((t) => t.name === "read_screen")!.annotations).toMatchObject({ readOnlyHint: true });
+  expect(tools.find((t) => t.name === "stop_session")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
 });
 
 test("start bash, type, submit, wait for the output, read the screen; the session is owned by the client's name", async () => {

@@ -8,6 +8,7 @@ const Col = v.pipe(v.number(), v.integer(), v.minValue(0), v.description("Screen
 export default tool({
   name: "click",
   title: "Click with the mouse",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: [
     "Clicks (or double-clicks, scrolls the wheel, drags) at a screen cell, as a terminal's mouse would: for TUIs that turned mouse reporting on",
     "(htop, mc, lazygit, vim with mouse=a). Rows and columns count from 0, as read_screen numbers them.",

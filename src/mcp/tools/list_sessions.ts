@@ -4,6 +4,7 @@ import { tool, text } from "../tool.ts";
 export default tool({
   name: "list_sessions",
   title: "List sessions",
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description: "Lists the daemon's terminal sessions: name, state, command, owner (the agent or person that started it), size, title.",
   params: v.object({}),
   async run(_p, ctx) {

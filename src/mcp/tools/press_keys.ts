@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "press_keys",
   title: "Press keys",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: [
     "Presses keys in order, encoded the way the program expects (application cursor keys, kitty keyboard protocol).",
     "Key names: Enter Escape Tab Backspace Delete Insert Space Up Down Left Right Home End PageUp PageDown F1-F12,",

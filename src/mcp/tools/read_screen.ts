@@ -6,6 +6,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "read_screen",
   title: "Read the screen",
+  annotations: { readOnlyHint: true, openWorldHint: false },
   description: [
     "Returns the session's screen as text: rows numbered from 0, the cursor marked with ▮ where it is, blank rows at the bottom summed up.",
     "With changes_only, only the rows that changed since your last read_screen of this session (cheap polling of a big screen).",

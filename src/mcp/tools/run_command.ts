@@ -14,6 +14,7 @@ function clip(s: string): string {
 export default tool({
   name: "run_command",
   title: "Run a command in a shell session",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   description: [
     "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart.",
     "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach.",

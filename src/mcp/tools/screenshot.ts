@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "screenshot",
   title: "Take a screenshot",
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description: [
     "Returns a PNG picture of the session's screen as it looks in a terminal (colours, bold, inverse, the cursor), for when layout or colour matters:",
     "highlighted selections, diffs, status bars, charts. For reading text, read_screen is cheaper and exact.",

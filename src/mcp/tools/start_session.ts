@@ -5,6 +5,7 @@ import { screenText } from "../screen-text.ts";
 export default tool({
   name: "start_session",
   title: "Start a terminal session",
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   description: [
     "Starts a program (default: the user's shell) in a new persistent terminal session and returns its name and first screen.",
     "The session keeps running between calls until stop_session; a person can watch or take over with `termd attach NAME`.",

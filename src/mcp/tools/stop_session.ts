@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "stop_session",
   title: "Stop a session",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description:
     "Stops the session's program and everything it started (hangup and SIGTERM, then SIGKILL after the grace). With remove, the session is also forgotten and its name freed; otherwise its last screen stays readable.",
   params: v.object({

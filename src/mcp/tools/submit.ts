@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "submit",
   title: "Type text and press Enter",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: [
     "Types text and presses Enter safely: the text goes in first (as a bracketed paste when the program asked for that),",
     "Enter follows only once the screen settled with the text shown and at least 150 ms later, so agent TUIs",

@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "type_secret",
   title: "Have the user type a password",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: [
     "For a password or passphrase prompt (sudo, ssh, gpg, a login): asks the user directly through the MCP host (elicitation),",
     "types the answer into the session and presses Enter. The answer goes only to the program: it never appears in this conversation.",

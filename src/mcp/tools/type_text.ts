@@ -5,6 +5,7 @@ import { Session } from "./params.ts";
 export default tool({
   name: "type_text",
   title: "Type text",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description:
     "Types text into the session as if on a keyboard, without pressing Enter. To send a line or a prompt and press Enter, use submit; for Enter, Ctrl+C, arrows and other keys use press_keys.",
   params: v.object({

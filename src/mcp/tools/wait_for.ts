@@ -27,6 +27,7 @@ function outcomeOf(r: WaitResult, p: { gone?: string }): Outcome {
 export default tool({
   name: "wait_for",
   title: "Wait for the screen",
+  annotations: { readOnlyHint: true, openWorldHint: false },
   description: [
     "Waits until the first of the given conditions holds, or the timeout: text appears (text), a line matches a regex (RE2 syntax, line by line),",
     "text is gone from the screen (gone: e.g. a spinner or 'esc to interrupt'), the screen stays unchanged for idle_ms,",

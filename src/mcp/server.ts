@@ -19,6 +19,12 @@ export interface McpOptions {
   connect: (socketPath: string) => Promise<Client>;
 }
 
+/**
+ * A tool call still running (a wait, a command) reports progress this often when the host asked
+ * for progress: a host that restarts its time limit on progress then lets a long wait finish.
+ */
+export const PROGRESS_EVERY_MS = 2000;
+
 const INSTRUCTIONS = [
   "termd gives you persistent terminal sessions you can see and type into: shells, TUIs, REPLs, other agents.",
   "Typical loop: start_session → submit (a command or prompt) → wait_for (text, regex, gone, idle_ms, exit) → read_screen.",
@@ -63,10 +69,21 @@ export function createMcpServer(o: McpOptions): { server: Server; link: DaemonLi
       return errorResult(`invalid arguments for ${t.name}: ${issues}`);
     }
     const session = typeof (parsed.output as { session?: unknown }).session === "string" ? (parsed.output as { session: string }).session : undefined;
+    const token = req.params._meta?.progressToken;
+    const started = performance.now();
+    const progress =
+      token === undefined
+        ? undefined
+        : setInterval(() => {
+            const s = Math.round((performance.now() - started) / 1000);
+            void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: s, message: `${t.name}: ${s} s` } }).catch(() => {});
+          }, PROGRESS_EVERY_MS);
     try {
       return await t.run(parsed.output, ctx);
     } catch (err) {
       return errorResult(await advise(err, ctx, session));
+    } finally {
+      clearInterval(progress);
     }
   });
   return { server, link };

@@ -125,6 +125,20 @@ test("wait for a command done in a shell: its exit code and output", async () =>
   expect(done.text).toContain("finished with exit code 1");
 });
 
+test("a long wait reports progress every 2 s to a host that asks for it", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "q", command: ["cat"] });
+  const seen: number[] = [];
+  const r = await m.client.callTool({ name: "wait_for", arguments: { session: "q", text: "never", timeout_ms: 3500 } }, undefined, {
+    onprogress: (p) => void seen.push(p.progress),
+    resetTimeoutOnProgress: true,
+  });
+  expect((r.structuredContent as { outcome: string }).outcome).toBe("timeout");
+  expect(seen.length).toBeGreaterThanOrEqual(1);
+  expect(seen[0]).toBe(2);
+});
+
 test("an unknown session is an error result that names the running ones and what to do", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);

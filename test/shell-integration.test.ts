@@ -65,6 +65,14 @@ test("bash: the user's .bashrc loads, untouched; a command's status and output c
   expect(read.command?.output).toContain("got typed\n");
   expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
 
+  // In one call: the input and a wait for the command it typed (not the one before it).
+  await prompt(c, s.id);
+  const one = await c.call("session.input", { session: s.id, text: "echo in-one-call; (exit 4)\r", wait: { command_done: true } });
+  expect(one.wait?.command).toMatchObject({ command: "echo in-one-call; (exit 4)", exit_code: 4, output: "in-one-call\n" });
+  await prompt(c, s.id);
+  const submitted = await c.call("session.input", { session: s.id, text: "echo submitted", submit: true, wait: { command_done: true } });
+  expect(submitted.wait?.command).toMatchObject({ command: "echo submitted", exit_code: 0, output: "submitted\n" });
+
   // An empty line is no command: a wait for the next one times out.
   await prompt(c, s.id);
   await c.call("session.input", { session: s.id, text: "\r" });

@@ -89,11 +89,16 @@ export const InputWaitSchema = v.pipe(
     settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
     /** Any change from the screen before the input. */
     changed: v.optional(v.boolean()),
+    /** The command this input typed at a shell's prompt is done (shell integration). */
+    command_done: v.optional(v.boolean()),
     timeout_ms: v.optional(Ms, 10_000),
   }),
   v.check(
-    (p) => [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed || undefined].some((x) => x !== undefined),
-    "give at least one of text, regex, gone, exit, activity, settle_ms, changed",
+    (p) =>
+      [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed || undefined, p.command_done || undefined].some(
+        (x) => x !== undefined,
+      ),
+    "give at least one of text, regex, gone, exit, activity, settle_ms, changed, command_done",
   ),
 );
 

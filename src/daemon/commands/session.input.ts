@@ -37,7 +37,9 @@ export default command({
     const { changed, ...conditions } = p.wait;
     await s.snapshot();
     const baseline = baselineOf(s, conditions);
-    const wait = s.waits.prepare({ session: p.session, ...conditions, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
+    // command_done: a command that ends after this input's first byte, not one typed before it.
+    const since = conditions.command_done ? { since: s.output.end } : {};
+    const wait = s.waits.prepare({ session: p.session, ...conditions, ...since, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
     let written: Awaited<ReturnType<typeof write>>;
     try {
       written = await write(s, p, signal);

@@ -24,7 +24,8 @@ if [ -z "${__termd_hooked-}" ]; then
 
   # Percent-encodes what would end or split the mark (; BEL ESC, line ends, tabs) and %, by
   # pattern substitution: a character loop in bash is quadratic on a long pasted line. A line
-  # longer than 8192 characters is cut there.
+  # longer than 8192 characters is cut there. The result goes to __termd_u, not to standard
+  # output: a command substitution would fork a subshell at every prompt.
   __termd_url() {
     local s=${1:0:8192}
     s=${s//[%]/%25}
@@ -34,14 +35,15 @@ if [ -z "${__termd_hooked-}" ]; then
     s=${s//$'\n'/%0A}
     s=${s//$'\r'/%0D}
     s=${s//$'\t'/%09}
-    printf '%s' "$s"
+    __termd_u=$s
   }
 
   # First in PROMPT_COMMAND: the status of the command that just ran, before anything changes it.
   __termd_precmd() {
     local status=$?
     # The directory first: whoever hears D (a wait for the command) reads the cwd it left.
-    printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$(__termd_url "$PWD")"
+    __termd_url "$PWD"
+    printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__termd_u"
     if [ -n "$__termd_ran" ]; then printf '\e]133;D;%s\a' "$status"; fi
     __termd_ran=
     return $status
@@ -71,7 +73,8 @@ if [ -z "${__termd_hooked-}" ]; then
       __termd_histno=${BASH_REMATCH[1]}
       line=${BASH_REMATCH[2]}
     fi
-    printf '\e]133;C;cmdline_url=%s\a' "$(__termd_url "$line")"
+    __termd_url "$line"
+    printf '\e]133;C;cmdline_url=%s\a' "$__termd_u"
   }
 
   __termd_histno=$(HISTTIMEFORMAT= builtin history 1 | sed -n 's/^ *\([0-9]*\).*/\1/p')

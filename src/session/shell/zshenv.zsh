@@ -14,7 +14,8 @@ unset TERMD_ZDOTDIR
 if [[ -o interactive && -z ${__termd_hooked-} ]]; then
   typeset -g __termd_hooked=1 __termd_ran=
   # Percent-encodes what would end or split the mark (; BEL ESC, line ends, tabs) and %; a
-  # line longer than 8192 characters is cut there.
+  # line longer than 8192 characters is cut there. The result goes to __termd_u: a command
+  # substitution would fork a subshell at every prompt.
   __termd_url() {
     emulate -L zsh
     local s=${1[1,8192]}
@@ -25,12 +26,13 @@ if [[ -o interactive && -z ${__termd_hooked-} ]]; then
     s=${s//$'\n'/%0A}
     s=${s//$'\r'/%0D}
     s=${s//$'\t'/%09}
-    print -rn -- $s
+    typeset -g __termd_u=$s
   }
   __termd_precmd() {
     local st=$?
     # The directory first: whoever hears D (a wait for the command) reads the cwd it left.
-    print -rn -- $'\e]7;file://'${HOST-}$(__termd_url $PWD)$'\a'
+    __termd_url $PWD
+    print -rn -- $'\e]7;file://'${HOST-}$__termd_u$'\a'
     [[ -n $__termd_ran ]] && print -rn -- $'\e]133;D;'$st$'\a'
     __termd_ran=
     print -rn -- $'\e]133;A\a'
@@ -38,7 +40,8 @@ if [[ -o interactive && -z ${__termd_hooked-} ]]; then
   }
   __termd_preexec() {
     __termd_ran=1
-    print -rn -- $'\e]133;C;cmdline_url='$(__termd_url $1)$'\a'
+    __termd_url $1
+    print -rn -- $'\e]133;C;cmdline_url='$__termd_u$'\a'
   }
   autoload -Uz add-zsh-hook
   add-zsh-hook precmd __termd_precmd

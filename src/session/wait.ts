@@ -83,11 +83,17 @@ function findAll(lines: readonly string[], needle: string | RegexPattern): Match
   return out;
 }
 
+/** command_done: how long its result waits for the screen to show the command's output, at most. */
+const SCREEN_SYNC_MS = 2000;
+
 class Waiter {
   private settleTimer: Timer | undefined;
   private readonly timeout: Timer;
   private readonly regex: RegexPattern | undefined;
   private readonly startOffset: number;
+  /** command_done: a finished command waits for the screen to parse it; this one sync is pending. */
+  private syncing = false;
+  private synced = false;
   /** command_done: the output offset a command must finish after. */
   private readonly commandSince: number;
   readonly result: Promise<WaitResult>;
@@ -156,8 +162,18 @@ class Waiter {
     if (p.changed_from !== undefined && f.hash !== p.changed_from) return this.finish("changed");
     if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
     if (p.command_done) {
+      // Once the screen shows it too: the result's screen then has the command's output.
       const c = s.commands.doneAfter(this.commandSince);
-      if (c) return this.finish("command_done", undefined, c);
+      if (c && (s.view.parsed >= c.to || !s.running || this.synced)) return this.finish("command_done", undefined, c);
+      // Output that changes nothing on the screen sends no screen event: ask to hear when it is
+      // parsed (or after SCREEN_SYNC_MS, when the answer goes with the screen there is).
+      if (c && !this.syncing) {
+        this.syncing = true;
+        void s.view.sync(SCREEN_SYNC_MS).then(() => {
+          this.synced = true;
+          this.check(frameOf(s));
+        });
+      }
     }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.

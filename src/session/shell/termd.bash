@@ -60,6 +60,30 @@ if [ -z "${__termd_hooked-}" ]; then
     return $status
   }
 
+  # `history 1` is read back through a deleted file of this shell's own, not through a command
+  # substitution: that would fork a subshell before every command, and a Ctrl-C landing in it
+  # would be lost (the command would run on). Two descriptors, each with its own offset: what one
+  # writes, the other reads next.
+  __termd_hw= __termd_hr=
+  __termd_histfile="${BASH_SOURCE[0]%/*}/.history.$$"
+  if exec {__termd_hw}>"$__termd_histfile" {__termd_hr}<"$__termd_histfile"; then :; fi 2>/dev/null
+  builtin command rm -f -- "$__termd_histfile" 2>/dev/null
+  unset __termd_histfile
+
+  # Sets __termd_hn and __termd_hl to the newest history entry's number and text.
+  __termd_last_history() {
+    __termd_hn= __termd_hl=
+    [ -n "$__termd_hr" ] || return 1
+    local entry
+    HISTTIMEFORMAT= builtin history 1 >&"$__termd_hw"
+    IFS= read -r -d '' entry <&"$__termd_hr"
+    entry=${entry%$'\n'}
+    if [[ $entry =~ ^\ *([0-9]+)\*?\ \ (.*)$ ]]; then
+      __termd_hn=${BASH_REMATCH[1]}
+      __termd_hl=${BASH_REMATCH[2]}
+    fi
+  }
+
   __termd_preexec() {
     [ -n "$__termd_at_prompt" ] || return 0
     [ -n "${COMP_LINE-}" ] && return 0
@@ -67,17 +91,18 @@ if [ -z "${__termd_hooked-}" ]; then
     __termd_at_prompt=
     __termd_ran=1
     # The whole line from history when it went there (a line starting with a space may not).
-    local line=$BASH_COMMAND no
-    no=$(HISTTIMEFORMAT= builtin history 1)
-    if [[ $no =~ ^\ *([0-9]+)\*?\ \ (.*)$ ]] && [ "${BASH_REMATCH[1]}" != "$__termd_histno" ]; then
-      __termd_histno=${BASH_REMATCH[1]}
-      line=${BASH_REMATCH[2]}
+    local line=$BASH_COMMAND
+    __termd_last_history
+    if [ -n "$__termd_hn" ] && [ "$__termd_hn" != "$__termd_histno" ]; then
+      __termd_histno=$__termd_hn
+      line=$__termd_hl
     fi
     __termd_url "$line"
     printf '\e]133;C;cmdline_url=%s\a' "$__termd_u"
   }
 
-  __termd_histno=$(HISTTIMEFORMAT= builtin history 1 | sed -n 's/^ *\([0-9]*\).*/\1/p')
+  __termd_last_history
+  __termd_histno=$__termd_hn
   if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then
     PROMPT_COMMAND=(__termd_precmd "${PROMPT_COMMAND[@]}" __termd_ready)
   else

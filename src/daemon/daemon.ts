@@ -7,6 +7,7 @@ import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
 import { PtyPool } from "../session/pty-pool.ts";
+import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
@@ -54,6 +55,8 @@ export class Daemon {
   readonly store: SessionStore;
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
+  /** PNG screenshots, drawn off the event loop. */
+  readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
   readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
@@ -221,6 +224,7 @@ export class Daemon {
     this.store.killAll();
     this.screens.close();
     this.ptys.close();
+    this.rasterizer.close();
     for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;

@@ -21,6 +21,7 @@ export interface Methods {
   "session.info": { params: In<typeof S.SessionOnlySchema>; result: S.SessionInfo };
   "session.input": { params: In<typeof S.InputSchema>; result: { bytes: number; wait?: S.WaitResult } };
   "session.screen": { params: In<typeof S.ScreenSchema>; result: S.ScreenSnapshot };
+  "session.screenshot": { params: In<typeof S.ScreenshotSchema>; result: S.ScreenshotResult };
   "session.wait": { params: In<typeof S.WaitSchema>; result: S.WaitResult };
   "session.resize": { params: In<typeof S.ResizeSchema>; result: { size: S.Size } };
   "session.signal": { params: In<typeof S.SignalSchema>; result: { signal_sent: string } };

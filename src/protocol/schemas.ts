@@ -115,6 +115,8 @@ export const MouseEventSchema = v.variant("action", [
   v.object({ action: v.literal("scroll"), ...Point.entries, direction: v.picklist(["up", "down", "left", "right"]), count: Repeat, ...MouseModifiers }),
 ]);
 
+export type MouseEventInput = v.InferInput<typeof MouseEventSchema>;
+
 export const InputSchema = v.pipe(
   v.object({
     session: SessionRef,
@@ -142,6 +144,28 @@ export const ScreenSchema = v.object({
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
+
+/** Pixels a PNG screenshot may have (width × height × scale²): 4 bytes each while resvg draws it, so 128 MB. */
+export const MAX_PNG_PIXELS = 32 * 1024 * 1024;
+
+export const ScreenshotSchema = v.object({
+  session: SessionRef,
+  format: v.optional(v.picklist(["svg", "png"]), "svg"),
+  /** PNG only: pixels per SVG pixel (the SVG is 9 × 18 px per cell). */
+  scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4)), 1),
+});
+export type ScreenshotInput = v.InferOutput<typeof ScreenshotSchema>;
+
+export interface ScreenshotResult {
+  format: "svg" | "png";
+  /** The picture's size in pixels. */
+  width: number;
+  height: number;
+  /** format "svg": the SVG document. */
+  svg?: string;
+  /** format "png": the PNG file, base64. */
+  base64?: string;
+}
 
 export const WaitSchema = v.pipe(
   v.object({

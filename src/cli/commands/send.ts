@@ -23,7 +23,7 @@ function readStdin(): Promise<string> {
 
 export default cliCommand({
   name: "send",
-  summary: "type text, keys and pastes into a session",
+  summary: "type text, keys, pastes and mouse events into a session",
   usage:
     "termd send SESSION [--text TEXT | --keys 'KEY ...' | --paste TEXT | --submit TEXT | --file PATH | --click ROW,COL | --drag ROW,COL:ROW,COL | --scroll ROW,COL:up|down|left|right[:N] | --press ROW,COL | --release ROW,COL | --move ROW,COL]... [--button left|middle|right] [--modifiers shift,alt,ctrl] [--json]",
   help: [

@@ -343,6 +343,18 @@ export class Terminal {
     });
   }
 
+  // Pictures: drawn by the daemon (session.screenshot) with the screen's own cell widths.
+
+  /** The screen as an SVG document: colours, bold, underline, the cursor, wide characters and emoji. */
+  svg(): Promise<string> {
+    return this.op(() => this.client.screenshot(this.session, { format: "svg" }));
+  }
+
+  /** The screen as a PNG file's bytes (9 × 18 pixels a cell, times `scale`, default 1). */
+  png(opts: { scale?: number } = {}): Promise<Uint8Array> {
+    return this.op(() => this.client.screenshot(this.session, { format: "png", scale: opts.scale }));
+  }
+
   // Waiting
 
   /**

@@ -87,7 +87,7 @@ export class Terminal {
     }
   }
 
-  /** Marks the test failed and says where its artifacts go; returns the error to throw. */
+  /** @internal Marks the test failed and says where its artifacts go; returns the error to throw. */
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
@@ -217,7 +217,7 @@ export class Terminal {
     });
   }
 
-  /** The screen with the styled cells of every row. */
+  /** @internal The screen with the styled cells of every row (the style matchers'). */
   styledScreen(): Promise<{ screen: Screen; cells: ReturnType<typeof rowCells>[]; runs: NonNullable<ScreenSnapshot["cells"]> }> {
     return this.op(async () => {
       const s = await this.client.call("session.screen", { session: this.session, format: "cells" });
@@ -275,7 +275,7 @@ export class Terminal {
   }
 
   /**
-   * Waits up to `timeout` ms for the screen to differ from `hash` (or, with `poll`, for any output
+   * @internal Waits up to `timeout` ms for the screen to differ from `hash` (or, with `poll`, for any output
    * or `poll` ms); false if the program ended. What the retrying matchers wait with between tries.
    */
   async changeFrom(hash: string, timeout: number, poll?: number): Promise<boolean> {
@@ -290,7 +290,7 @@ export class Terminal {
     return w.outcome !== "exited";
   }
 
-  /** Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
+  /** @internal Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
   noteTimeout(what: string, screen: Screen): void {
     this.timedOut.push({ what, screen });
   }
@@ -372,7 +372,7 @@ export class Terminal {
     }
   }
 
-  /** The test ended with this terminal still open: a timeout abandons the test mid-call. */
+  /** @internal The test ended with this terminal still open: a timeout abandons the test mid-call. */
   async finish(run: TestRun): Promise<void> {
     if (this.pending > 0) run.abandoned("the test ended (timed out) while a call was still waiting");
     await this.close();

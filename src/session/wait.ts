@@ -7,6 +7,7 @@ import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts"
 import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
 import type { Session } from "./session.ts";
+import type { CommandRun } from "./shell-commands.ts";
 
 /**
  * Patterns come from clients and run against text programs control, on the daemon's one thread:
@@ -87,6 +88,8 @@ class Waiter {
   private readonly timeout: Timer;
   private readonly regex: RegexPattern | undefined;
   private readonly startOffset: number;
+  /** command_done: the output offset a command must finish after. */
+  private readonly commandSince: number;
   readonly result: Promise<WaitResult>;
   private resolve!: (r: WaitResult) => void;
   done = false;
@@ -100,19 +103,27 @@ class Waiter {
   ) {
     this.regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
     this.startOffset = s.output.end;
+    this.commandSince = p.since ?? s.inputOffset;
+    if (p.command_done && s.shellIntegration === null && !s.commands.seen) {
+      throw new TermdError(
+        "BAD_ARGUMENT",
+        `session ${s.name} reports no commands: command_done needs a bash, zsh or fish session started with shell integration (the default), or a shell that sends OSC 133 marks itself`,
+        { session: s.name },
+      );
+    }
     this.result = new Promise((resolve) => (this.resolve = resolve));
     this.timeout = setTimeout(() => this.finish("timeout"), p.timeout_ms);
     abort.addEventListener("abort", this.onAbort);
   }
 
-  /** Only waits for activity care about every output chunk; the rest wait for the screen. */
+  /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
   get onOutput(): boolean {
-    return this.p.activity === true;
+    return this.p.activity === true || this.p.command_done === true;
   }
 
   private readonly onAbort = () => this.finish("timeout");
 
-  finish(outcome: WaitOutcome, match?: Match): void {
+  finish(outcome: WaitOutcome, match?: Match, command?: CommandRun): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timeout);
@@ -122,6 +133,7 @@ class Waiter {
     const s = this.s;
     const result: WaitResult = { outcome, screen: s.textSnapshot() };
     if (match) result.match = match;
+    if (command) result.command = s.commands.describe(command);
     if (!s.running) {
       result.exit_code = s.exitCode;
       result.signal = s.signal;
@@ -143,6 +155,10 @@ class Waiter {
     if (p.gone !== undefined && (!f.joined.includes(p.gone) || !findIn(f.lines, p.gone))) return this.finish("matched");
     if (p.changed_from !== undefined && f.hash !== p.changed_from) return this.finish("changed");
     if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
+    if (p.command_done) {
+      const c = s.commands.doneAfter(this.commandSince);
+      if (c) return this.finish("command_done", undefined, c);
+    }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
       // No timer then: the ?2026l that ends the frame is output, and output evaluates again.

@@ -33,6 +33,7 @@ test("one test launches two terminals at once; each gets its own session and scr
   await using _a = a;
   await using _b = b;
   expect(a.session).not.toBe(b.session);
+  // Each shell at its prompt first: a line typed before it would be echoed ahead of the prompt.
   await Promise.all([a.waitForText("A$ "), b.waitForText("B$ ")]);
   await Promise.all([a.submit("echo from-a", { waitFor: /^from-a$/ }), b.submit("echo from-b", { waitFor: /^from-b$/ })]);
   expect((await a.screen()).text).toBe("A$ echo from-a\nfrom-a\nA$");

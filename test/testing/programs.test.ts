@@ -41,9 +41,11 @@ test("less: pages forward, searches, and quits on q", async () => {
 test("python3: a REPL answers, keeps state, and exits on Ctrl-D", async () => {
   await using t = await launch(["python3", "-q"], { env: { PYTHONSTARTUP: "" } });
   await t.waitForText(">>> ");
-  const m = await t.submit("x = 6 * 7; print(x)", { waitFor: /^42$/ });
-  expect(m).toMatchObject({ text: "42", col: 0 });
-  await t.submit("print(x + 1)", { waitFor: /^43$/ });
+  // The next prompt, which comes after the answer: typed before it, a line is echoed twice.
+  await t.submit("x = 6 * 7; print(x)", { waitFor: /^>>> $/ });
+  await expect(t).toShowText(/^42$/, { row: 1 });
+  const m = await t.submit("print(x + 1)", { waitFor: /^43$/ });
+  expect(m).toEqual({ row: 3, col: 0, text: "43" });
   await t.waitForText(/^>>> $/, { row: 4 });
   await t.press("Ctrl+D");
   expect(await t.exited()).toEqual({ code: 0, signal: null });

@@ -6,6 +6,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs
 import { join } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
+import { isDaemonUrl } from "../client/web-transport.ts";
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -17,6 +18,8 @@ function selfCommand(): string[] {
 }
 
 export async function connectOrStart(socketPath: string): Promise<Client> {
+  // A remote daemon is reached or not: starting one here would not be it.
+  if (isDaemonUrl(socketPath)) return connect(socketPath);
   try {
     return await connect(socketPath);
   } catch (err) {
@@ -50,7 +53,7 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
     detached: true,
     stdio: ["ignore", log, log],
     cwd: opts.cwd ?? "/",
-    env: { ...process.env, TERMD_SOCKET: socketPath },
+    env: { ...process.env, TERMD_SOCKET: socketPath, TERMD_URL: "" },
     // A binary run as `interminai` (a copy's execPath is that name) must start a termd daemon.
     argv0: "termd",
   });

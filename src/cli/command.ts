@@ -6,6 +6,7 @@ import type { FlagSpec, Parsed } from "./args.ts";
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4 } as const;
 
 export interface CliContext {
+  /** The daemon's socket, or a remote daemon's URL (--url, $TERMD_URL). */
   socketPath: string;
   json: boolean;
   /** The daemon connection, started on first use (autostarting the daemon where possible). */

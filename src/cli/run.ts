@@ -1,15 +1,17 @@
 // The command-line front: global flags, dispatch to a subcommand, help, and the one place where
 // errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found).
-import { connect, type Client } from "../client/client.ts";
+import { connect, defaultTarget, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { inFlagTerms } from "./param-errors.ts";
-import { defaultSocketPath } from "../protocol/paths.ts";
+import { isDaemonUrl } from "../client/web-transport.ts";
 import { VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   socket: { kind: "string" },
+  /** A remote daemon (termd daemon --http), with $TERMD_TOKEN. */
+  url: { kind: "string" },
   /** The daemon's socket under a name no command takes for itself (`start --socket` is the session's). */
   "daemon-socket": { kind: "string" },
   json: { kind: "boolean" },
@@ -27,7 +29,7 @@ function overview(commands: CliCommand[]): string {
   return [
     `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
     "",
-    "usage: termd COMMAND [ARGS] [--socket PATH | --daemon-socket PATH] [--json]",
+    "usage: termd COMMAND [ARGS] [--socket PATH | --daemon-socket PATH | --url http(s)://HOST:PORT] [--json]",
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
@@ -68,13 +70,15 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     const ownSocket = "socket" in cmd.flags;
     if (args.flags.has("help")) {
       const daemonSocket = ownSocket
-        ? "The daemon's socket: --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket)."
-        : "Every command takes --socket PATH, or --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket).";
+        ? "The daemon's socket: --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket), or a remote daemon: --url http(s)://HOST:PORT (or $TERMD_URL) with $TERMD_TOKEN."
+        : "Every command takes --socket PATH, or --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket), or a remote daemon: --url http(s)://HOST:PORT (or $TERMD_URL) with $TERMD_TOKEN.";
       out(`usage: ${cmd.usage}\n\n${cmd.help}\n\n${daemonSocket}`);
       return EXIT.OK;
     }
     const flag = (f: string) => args.flags.get(f)?.[0] as string | undefined;
-    const socketPath = flag("daemon-socket") ?? (ownSocket ? undefined : flag("socket")) ?? defaultSocketPath();
+    const url = flag("url");
+    if (url !== undefined && !isDaemonUrl(url)) throw new UsageError(`--url needs http://HOST:PORT or https://HOST:PORT, not ${JSON.stringify(url)}`);
+    const socketPath = url ?? flag("daemon-socket") ?? (ownSocket ? undefined : flag("socket")) ?? defaultTarget();
     const ctx: CliContext = {
       socketPath,
       json: args.flags.has("json"),

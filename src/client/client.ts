@@ -7,7 +7,7 @@ import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
 import { deferred } from "./deferred.ts";
-import { openTransport, type Transport } from "./transport.ts";
+import { openTransport, type Transport, type TransportOptions } from "./transport.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -31,8 +31,8 @@ export class Client {
     this.markClosed = resolve;
   }
 
-  /** Connects to the daemon at `socketPath`. */
-  static async open(socketPath: string): Promise<Client> {
+  /** Connects to the daemon at `socketPath`, or at an http(s):// URL (`termd daemon --http`). */
+  static async open(socketPath: string, opts: TransportOptions = {}): Promise<Client> {
     const c = new Client(socketPath);
     c.socket = await openTransport(socketPath, {
       data: (chunk) => {
@@ -43,7 +43,7 @@ export class Client {
         c.markClosed();
       },
       error: (err) => c.fail(err),
-    });
+    }, opts);
     return c;
   }
 
@@ -133,7 +133,15 @@ export class Client {
   }
 }
 
-/** Connects to the daemon at `socketPath` (default: TERMD_SOCKET or the per-user default). */
-export function connect(socketPath: string = defaultSocketPath()): Promise<Client> {
-  return Client.open(socketPath);
+/**
+ * Connects to the daemon at `target`: a socket path, or a remote daemon's http(s):// URL with
+ * `opts.token` (default $TERMD_TOKEN). Default: $TERMD_URL, else $TERMD_SOCKET or the per-user socket.
+ */
+export function connect(target: string = defaultTarget(), opts: TransportOptions = {}): Promise<Client> {
+  return Client.open(target, opts);
+}
+
+/** Where a client goes when told nothing: $TERMD_URL, else the local socket. */
+export function defaultTarget(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TERMD_URL || defaultSocketPath(env);
 }

@@ -1,7 +1,9 @@
 // The byte stream under a Client: Bun's own socket when the library runs under Bun (a call's round
 // trip through node:net costs about 0.1 ms more there, as much as the daemon's whole answer), and
-// node:net under Node. Both give the same small surface.
+// node:net under Node. Both give the same small surface. A remote daemon (`termd daemon --http`)
+// is reached through its WebSocket (web-transport.ts) with the same surface.
 import { connect as netConnect } from "node:net";
+import { isDaemonUrl, openWebSocketTransport } from "./web-transport.ts";
 
 export interface TransportEvents {
   data(chunk: Uint8Array): void;
@@ -37,8 +39,14 @@ function bunConnect(): BunConnect | undefined {
   return (globalThis as { Bun?: { connect?: BunConnect } }).Bun?.connect;
 }
 
-/** Opens `socketPath`; rejects when nothing answers there. */
-export function openTransport(socketPath: string, on: TransportEvents): Promise<Transport> {
+export interface TransportOptions {
+  /** The bearer token for a daemon's URL (default $TERMD_TOKEN). */
+  token?: string;
+}
+
+/** Opens `socketPath` (or a daemon's http(s):// URL); rejects when nothing answers there. */
+export function openTransport(socketPath: string, on: TransportEvents, opts: TransportOptions = {}): Promise<Transport> {
+  if (isDaemonUrl(socketPath)) return openWebSocketTransport(socketPath, opts.token ?? process.env.TERMD_TOKEN, on);
   // sun_path holds 108 bytes with its NUL; say so rather than a bare "Failed to connect".
   const bytes = Buffer.byteLength(socketPath);
   if (bytes > 107) {

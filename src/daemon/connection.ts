@@ -2,7 +2,6 @@
 // queue that respects socket backpressure. A bad line gets an error reply; an oversized line gets
 // one and the connection is closed; nothing here can take down the daemon or another client. A
 // client that stops reading holds up its own requests, and the memory they cost stays bounded.
-import type { Socket } from "bun";
 import { RpcError } from "../protocol/errors.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
@@ -31,6 +30,13 @@ export interface ConnData {
   conn?: Connection;
 }
 
+/** What a connection writes to: a Unix socket, or an adapter for another transport (src/web). */
+export interface ByteSink {
+  /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
+  write(data: Uint8Array): number;
+  end(): void;
+}
+
 export class Connection implements EventSink {
   private readonly splitter = new LineSplitter();
   private readonly queue: Uint8Array[] = [];
@@ -56,12 +62,14 @@ export class Connection implements EventSink {
   pendingWaits = 0;
 
   constructor(
-    private readonly socket: Socket<ConnData>,
+    private readonly socket: ByteSink,
     private readonly daemon: Daemon,
     /** The session a per-session socket stands for. */
     readonly impliedSession?: string,
     /** The dialect of a per-session socket, for a first line no dialect claims (or not JSON). */
     private readonly socketDialect: Dialect | null = null,
+    /** Params that write files on the daemon's machine are refused (a remote client's connection). */
+    readonly refusesFileParams = false,
   ) {}
 
   get writable(): boolean {
@@ -128,6 +136,24 @@ export class Connection implements EventSink {
     const dialect = this.daemon.dialects.pick(first, { perSession: this.impliedSession !== undefined, own: this.socketDialect ?? undefined });
     this.dialect = dialect;
     return (this.speaker = dialect.open(this.nativeCaller(dialect)));
+  }
+
+  /**
+   * One request line through `dialect`, its reply returned rather than sent: a connection that
+   * lives for one HTTP request (POST /rpc, POST /trl) answers in the response's body.
+   */
+  answer(line: string, dialect: Dialect): Promise<unknown> {
+    if (!this.speaker) {
+      this.dialect = dialect;
+      this.speaker = dialect.open(this.nativeCaller(dialect));
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      return Promise.resolve(this.speaker.malformed(`invalid JSON: ${(err as Error).message}`));
+    }
+    return this.speaker.handle(msg);
   }
 
   private malformed(message: string): void {

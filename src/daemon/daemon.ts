@@ -14,6 +14,7 @@ import { Connection, type ConnData } from "./connection.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
+import type { HttpSettings } from "../web/server.ts";
 
 /** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
 export interface SessionSocketOptions {
@@ -50,6 +51,8 @@ export interface DaemonOptions {
   maxWaits?: number;
   /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
   maxSubscriptions?: number;
+  /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
+  http?: HttpSettings;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */

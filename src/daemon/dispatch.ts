@@ -6,6 +6,7 @@ import { RpcError } from "../protocol/errors.ts";
 import { wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
+import { refuseFileParams } from "./file-params.ts";
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
@@ -64,6 +65,7 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   if (implied !== undefined && (params === undefined || !("session" in (params as object)))) {
     params = { ...(params as object | undefined), session: implied };
   }
+  if (ctx.conn.refusesFileParams) refuseFileParams(method, params);
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);

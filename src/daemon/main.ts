@@ -3,6 +3,8 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
+import { serveHttp } from "../web/server.ts";
+import { loadToken } from "../web/token.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -18,6 +20,18 @@ function writePidFile(path: string): () => void {
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
   const daemon = new Daemon(opts);
   await daemon.listen();
+  if (opts.http) {
+    let http;
+    try {
+      const token = loadToken(opts.stateDir);
+      http = serveHttp(daemon, opts.http, token);
+      console.error(`termd: http on ${http.url} (token from ${token.source})`);
+    } catch (err) {
+      daemon.close();
+      throw err;
+    }
+    void daemon.stopped.promise.then(() => http.stop());
+  }
   process.on("uncaughtException", (err) => console.error("termd: uncaught exception (still serving):", err));
   process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());

@@ -1,10 +1,13 @@
-import { num, parseDuration, str, UsageError } from "../args.ts";
+import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
+import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
+import { parseListen } from "../../web/address.ts";
+import type { HttpSettings } from "../../web/server.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Each session keeps this many sequences at most: the log is for reading, not recording. */
@@ -19,6 +22,21 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
   const n = num(a, flag);
   if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--${flag} is a whole number, at least 1`);
   return n;
+}
+
+/** --http and its companions; they mean nothing without it. */
+function httpSettings(a: Parameters<typeof num>[0]): HttpSettings | undefined {
+  const listen = str(a, "http");
+  const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
+  if (listen === undefined) {
+    if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
+    return undefined;
+  }
+  try {
+    return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 function workers(a: Parameters<typeof num>[0], flag: string): number | undefined {
@@ -47,6 +65,15 @@ const DAEMON_HELP = [
   "                      past it session.subscribe fails with LIMIT_REACHED",
   "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
   "                      console server's server.pid",
+  "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
+  "                      (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start).",
+  "                      Every request needs the token: TERMD_TOKEN, or `termd token`",
+  "  --allow-host NAME   a Host name the HTTP server also answers to, e.g. a reverse proxy's",
+  "                      public name (repeatable; * allows any)",
+  "  --allow-origin URL  an origin whose pages may also call it, e.g. https://ops.example.com",
+  "                      (repeatable; * allows any)",
+  "  --http-allow-files  let HTTP clients use session.create's record, log_path and socket,",
+  "                      which write files on this machine (refused over HTTP otherwise)",
 ];
 
 const CONTROL_HELP = [
@@ -59,9 +86,9 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
   summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--pid-file PATH] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -83,7 +110,8 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       await client.call("system.shutdown", { grace_ms: num(a, "grace") });
       await client.closed;
       // Return once the process is gone, so a script can start a new daemon right after.
-      for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      // (A remote daemon's pid is not one of this machine's.)
+      for (let i = 0; i < 500 && !isDaemonUrl(ctx.socketPath) && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);
@@ -91,6 +119,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
     }
+    if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
     return run({
@@ -106,6 +135,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxWaits: limit(a, "max-waits"),
       maxSubscriptions: limit(a, "max-subscriptions"),
       pidFile: str(a, "pid-file"),
+      http: httpSettings(a),
     });
   },
   });

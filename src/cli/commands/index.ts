@@ -14,5 +14,6 @@ import logs from "./logs.ts";
 import attach from "./attach.ts";
 import debug from "./debug.ts";
 import screenshot from "./screenshot.ts";
+import token from "./token.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot, token];

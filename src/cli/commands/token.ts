@@ -1,0 +1,20 @@
+import { str } from "../args.ts";
+import { cliCommand, EXIT } from "../command.ts";
+import { defaultStateDir } from "../../protocol/paths.ts";
+import { loadToken } from "../../web/token.ts";
+
+export default cliCommand({
+  name: "token",
+  summary: "print the token HTTP clients and the attach page need (termd daemon --http)",
+  usage: "termd token [--state-dir DIR]",
+  help: [
+    "Prints $TERMD_TOKEN when it is set, else the token in the state dir's http-token file (mode",
+    "0600), generating one there when there is none yet: the token `termd daemon --http` uses.",
+    "--state-dir DIR reads another daemon's (default $TERMD_STATE_DIR or ~/.local/state/termd).",
+  ].join("\n"),
+  flags: { "state-dir": { kind: "string" } },
+  async run(a, ctx) {
+    ctx.out(loadToken(str(a, "state-dir") ?? defaultStateDir()).value);
+    return EXIT.OK;
+  },
+});

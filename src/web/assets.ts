@@ -1,0 +1,33 @@
+// The attach page's files: bundled into the executable by `bun build --compile` (an HTML import
+// carries its built files there), or bundled once on first request when termd runs from source.
+// Each is served under its own name ("/" for the HTML), so the page's absolute links resolve.
+import { basename } from "node:path";
+import page from "./page/index.html";
+
+export interface Asset {
+  body: Blob;
+  type: string;
+}
+
+let loading: Promise<Map<string, Asset>> | null = null;
+
+async function load(): Promise<Map<string, Asset>> {
+  const assets = new Map<string, Asset>();
+  const add = (path: string, body: Blob, type: string) => assets.set(type.startsWith("text/html") ? "/" : `/${basename(path)}`, { body, type });
+  if (page.files) {
+    for (const f of page.files) add(f.path, Bun.file(f.path), f.headers["content-type"]);
+    return assets;
+  }
+  const built = await Bun.build({ entrypoints: [page.index], target: "browser", minify: true, publicPath: "/" });
+  if (!built.success) throw new Error(`the attach page did not build: ${built.logs.join("\n")}`);
+  for (const o of built.outputs) add(o.path, o, o.type);
+  return assets;
+}
+
+export function pageAssets(): Promise<Map<string, Asset>> {
+  loading ??= load().catch((err) => {
+    loading = null;
+    throw err;
+  });
+  return loading;
+}

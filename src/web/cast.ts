@@ -1,0 +1,92 @@
+// A session as asciicast v2 over HTTP: GET /sessions/ID.cast downloads what it has written so far
+// (timed by its journal, through session.cast), and GET /ws/cast/ID streams it live, one event per
+// message as ht and asciinema's live streams do: the header, the current screen painted at time 0,
+// then output and resizes as they happen; the socket closes when the session ends.
+import type { ServerWebSocket } from "bun";
+import type { CallContext } from "../daemon/command.ts";
+import { run } from "../daemon/dispatch.ts";
+import { Subscription, type EventSink } from "../daemon/subscription.ts";
+import type { EventMessage } from "../protocol/schemas.ts";
+import type { Session } from "../session/session.ts";
+import { castEvent, castHeader, CastText } from "../session/cast.ts";
+
+const PAGE_BYTES = 1024 * 1024;
+/** Bytes the WebSocket may hold unsent before output waits for `drain` (caught up from the ring). */
+const HIGH_WATER = 1024 * 1024;
+
+/** The recording's lines, page by page: up to the end of the output when the download began. */
+export function castDownload(session: string, ctx: CallContext): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let from = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const page = await run("session.cast", { session, from, max_bytes: PAGE_BYTES }, ctx) as { header?: string; lines: string[]; to: number; eof: boolean };
+        const text = [...(page.header ? [page.header] : []), ...page.lines].map((l) => l + "\n").join("");
+        if (text) controller.enqueue(encoder.encode(text));
+        // A running session has no end: the download stops where its output stood.
+        if (page.eof || page.to === from) controller.close();
+        from = page.to;
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+  });
+}
+
+export class LiveCast implements EventSink {
+  private sub: Subscription | null = null;
+  private offResize: (() => void) | null = null;
+  private readonly text = new CastText();
+  private startedAt = 0;
+  private closed = false;
+
+  constructor(
+    private readonly ws: ServerWebSocket<unknown>,
+    private readonly session: Session,
+  ) {}
+
+  get writable(): boolean {
+    return !this.closed && this.ws.getBufferedAmount() < HIGH_WATER;
+  }
+
+  private seconds(): number {
+    return (performance.now() - this.startedAt) / 1000;
+  }
+
+  async start(): Promise<void> {
+    const s = this.session;
+    const snap = await s.snapshot("ansi");
+    if (this.closed) return;
+    this.startedAt = performance.now();
+    this.ws.sendText(castHeader({ size: snap.size, term: s.term, command: s.command, startedAt: new Date(), title: snap.title || undefined }));
+    this.ws.sendText(castEvent(0, "o", "\x1b[H\x1b[2J" + (snap.ansi ?? "")));
+    this.offResize = s.on((e) => {
+      if (e.type === "resize" && !this.closed) this.ws.sendText(castEvent(this.seconds(), "r", `${e.size.cols}x${e.size.rows}`));
+    });
+    // From the offset the painted screen reflects; the daemon's own queries stay out of it.
+    this.sub = new Subscription(s, this, snap.offset);
+    this.sub.add(["output", "exit"], { stripQueries: true });
+  }
+
+  sendEvent(e: EventMessage): void {
+    if (this.closed) return;
+    if (e.type === "output") {
+      const data = this.text.push(Buffer.from(String(e.data.base64), "base64"));
+      if (data) this.ws.sendText(castEvent(this.seconds(), "o", data));
+    } else if (e.type === "exit") {
+      this.ws.close(1000, "the session ended");
+    }
+  }
+
+  drain(): void {
+    this.sub?.catchUp();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sub?.dispose();
+    this.offResize?.();
+  }
+}

@@ -1,0 +1,288 @@
+// The attach page: the daemon's sessions with their state, title and owner, and a live terminal
+// (xterm.js) for the chosen one. Attaching is what `termd attach` does: subscribe as an attached
+// terminal with this window's size, paint the daemon's serialized screen, then stream output from
+// the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
+// watches: it takes the session's size instead of imposing its own, so watching an agent's session
+// does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
+// back" switch a person's typing (and the window's size) on and off.
+import { Terminal } from "@xterm/xterm";
+import "@xterm/xterm/css/xterm.css";
+import { Rpc, type TermdEvent } from "./rpc.ts";
+
+interface SessionInfo {
+  id: string;
+  name: string;
+  state: string;
+  title: string;
+  command: string[];
+  exit_code: number | null;
+  signal: string | null;
+  size: { rows: number; cols: number };
+  meta?: Record<string, unknown>;
+}
+
+const LIST_EVERY_MS = 2000;
+const RESIZE_DEBOUNCE_MS = 150;
+const RECONNECT_MS = 1000;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const rows = $<HTMLTableElement>("sessions").tBodies[0]!;
+const readOnlyBox = $<HTMLInputElement>("read-only");
+const takeOver = $<HTMLButtonElement>("take-over");
+const statusText = $("status");
+const control = $("control");
+
+/** Who a session belongs to: an agent or tool that created it says so in its meta. */
+function ownerOf(s: SessionInfo): string | null {
+  const m = s.meta ?? {};
+  for (const key of ["owner", "agent", "client"]) if (typeof m[key] === "string" && m[key]) return m[key] as string;
+  return null;
+}
+
+function base64ToBytes(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+const term = new Terminal({ fontSize: 14, fontFamily: "ui-monospace, Menlo, Consolas, 'DejaVu Sans Mono', monospace", scrollback: 1000, allowProposedApi: false });
+const termEl = $("terminal");
+
+/** Rows and columns that fit the terminal's box, measured in the terminal's own font. */
+function fit(): { rows: number; cols: number } {
+  const probe = document.createElement("span");
+  probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${term.options.fontFamily};font-size:${term.options.fontSize}px;line-height:normal`;
+  probe.textContent = "W".repeat(100);
+  document.body.append(probe);
+  const box = probe.getBoundingClientRect();
+  probe.remove();
+  const cellW = box.width / 100;
+  const cellH = Math.ceil(box.height);
+  const style = getComputedStyle(termEl);
+  const w = termEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const h = termEl.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  return { cols: Math.max(2, Math.min(1000, Math.floor(w / cellW) - 1)), rows: Math.max(1, Math.min(1000, Math.floor(h / cellH))) };
+}
+
+/** The session this page is attached to: its own connection, closed when another is chosen. */
+class Attachment {
+  private rpc: Rpc | null = null;
+  private disposed = false;
+  readOnly: boolean;
+  /** Settles once attached (painted and streaming), or failed to. */
+  private ready: Promise<void> = Promise.resolve();
+  /**
+   * Keys wait behind this, in the order typed: the attachment being ready, and after a switch to
+   * typing, the daemon being told so first (messages on one WebSocket arrive in order).
+   */
+  private gate: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly info: SessionInfo,
+    readOnly: boolean,
+  ) {
+    this.readOnly = readOnly;
+  }
+
+  get owner(): string | null {
+    return ownerOf(this.info);
+  }
+
+  begin(): Promise<void> {
+    this.ready = this.start();
+    this.gate = this.ready.catch(() => {});
+    return this.ready;
+  }
+
+  private async start(): Promise<void> {
+    const session = this.info.id;
+    const rpc = await Rpc.open();
+    if (this.disposed) return rpc.close();
+    this.rpc = rpc;
+    rpc.onEvent = (e) => this.onEvent(e);
+    rpc.onLost = () => {
+      if (this.disposed) return;
+      showStatus("connection lost; reconnecting…");
+      setTimeout(() => !this.disposed && this.begin().catch(() => rpc.onLost()), RECONNECT_MS);
+    };
+    // Typing: attach as a terminal of this window's size (the session follows the smallest
+    // attached one). Watching: no size. Then paint, then stream.
+    const size = this.readOnly ? undefined : fit();
+    await rpc.call("session.subscribe", { session, events: ["title", "state"], size, read_only: this.readOnly, strip_queries: true });
+    const snap = await rpc.call("session.screen", { session, format: "ansi" });
+    const shown = size ?? snap.size;
+    term.resize(shown.cols, shown.rows);
+    term.reset();
+    term.write("\x1b[H\x1b[2J" + snap.ansi);
+    await rpc.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
+    showStatus(this.info.state === "running" ? "live" : `ended (${this.info.state})`);
+    term.focus();
+  }
+
+  private onEvent(e: TermdEvent): void {
+    if (e.type === "output") term.write(base64ToBytes(String(e.data.base64)));
+    else if (e.type === "title") document.title = `${e.data.title || this.info.name} · termd`;
+    else if (e.type === "exit") {
+      showStatus(e.data.signal ? `ended by ${e.data.signal}` : `exited with code ${e.data.exit_code}`);
+      void refreshList();
+    }
+  }
+
+  input(bytes: Uint8Array): void {
+    if (this.readOnly) return;
+    const base64 = bytesToBase64(bytes);
+    void this.gate.then(() => this.rpc?.call("session.input", { session: this.info.id, base64 }).catch((err) => showStatus(err.message)));
+  }
+
+  resize(size: { rows: number; cols: number }): void {
+    this.rpc?.call("session.resize", { session: this.info.id, ...size }).catch(() => {});
+  }
+
+  /** Starts typing: the daemon lets this connection type, and the session takes this window's size. */
+  startTyping(): void {
+    this.readOnly = false;
+    this.gate = this.ready.then(() => {
+      const size = fit();
+      term.resize(size.cols, size.rows);
+      this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], read_only: false, size }).catch((err) => showStatus(err.message));
+    });
+    term.focus();
+  }
+
+  /** Follows the session's size while watching (no event tells of a resize: the list does). */
+  follow(s: SessionInfo): void {
+    if (this.readOnly && (s.size.cols !== term.cols || s.size.rows !== term.rows)) term.resize(s.size.cols, s.size.rows);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.rpc?.close();
+  }
+}
+
+let current: Attachment | null = null;
+let sessions: SessionInfo[] = [];
+
+function showStatus(text: string): void {
+  statusText.textContent = text;
+}
+
+function renderControls(): void {
+  const a = current;
+  $("toolbar").hidden = !a;
+  $("pick").hidden = !!a;
+  if (!a) return;
+  $("current").textContent = a.info.name;
+  readOnlyBox.checked = a.readOnly;
+  const owner = a.owner;
+  takeOver.hidden = owner === null;
+  takeOver.textContent = a.readOnly ? `Take over from ${owner}` : `Give back to ${owner}`;
+  control.hidden = owner === null || a.readOnly;
+  control.textContent = owner ? `You are typing into ${owner}'s session. Give it back when you are done.` : "";
+  const dl = $<HTMLAnchorElement>("download");
+  dl.href = `/sessions/${encodeURIComponent(a.info.id)}.cast`;
+  dl.download = `${a.info.name}.cast`;
+}
+
+function renderList(): void {
+  $("empty").hidden = sessions.length > 0;
+  rows.replaceChildren(
+    ...sessions.map((s) => {
+      const tr = document.createElement("tr");
+      tr.dataset.session = s.name;
+      if (current?.info.id === s.id) tr.className = "chosen";
+      const cells = [s.name, s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`, s.title || s.command.join(" "), ownerOf(s) ?? ""];
+      for (const [i, text] of cells.entries()) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        td.title = text;
+        if (i === 1) td.className = `state-${s.state}`;
+        tr.append(td);
+      }
+      tr.onclick = () => void choose(s);
+      return tr;
+    }),
+  );
+}
+
+/** Attaches to `s`; an agent's session is watched until a person takes it over. */
+async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<void> {
+  current?.dispose();
+  current = new Attachment(s, readOnly);
+  history.replaceState(null, "", `#${encodeURIComponent(s.name)}`);
+  renderControls();
+  renderList();
+  showStatus("attaching…");
+  await current.begin().catch((err) => showStatus(`cannot attach: ${err.message}`));
+}
+
+let lister: Rpc | null = null;
+
+async function refreshList(): Promise<void> {
+  if (!lister) {
+    const rpc = await Rpc.open();
+    rpc.onLost = () => (lister = null);
+    lister = rpc;
+  }
+  sessions = (await lister.call<{ sessions: SessionInfo[] }>("session.list")).sessions;
+  const now = sessions.find((x) => x.id === current?.info.id);
+  if (now) current?.follow(now);
+  renderList();
+}
+
+term.onData((data) => current?.input(new TextEncoder().encode(data)));
+term.onBinary((data) => current?.input(Uint8Array.from(data, (c) => c.charCodeAt(0))));
+
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (!current || current.readOnly) return;
+    const size = fit();
+    if (size.cols === term.cols && size.rows === term.rows) return;
+    term.resize(size.cols, size.rows);
+    current.resize(size);
+  }, RESIZE_DEBOUNCE_MS);
+}).observe(termEl);
+
+/**
+ * Read-only again: a new connection that only watches, since an attachment keeps the size it gave
+ * until its connection closes (the session must not stay at this window's size for nobody).
+ */
+function setReadOnly(readOnly: boolean): void {
+  // Keys go back to the terminal, not the switch (where a space would flip it again).
+  term.focus();
+  const a = current;
+  if (!a || a.readOnly === readOnly) return renderControls();
+  if (readOnly) return void choose(sessions.find((s) => s.id === a.info.id) ?? a.info, true);
+  a.startTyping();
+  renderControls();
+}
+
+readOnlyBox.onchange = () => setReadOnly(readOnlyBox.checked);
+takeOver.onclick = () => current && setReadOnly(!current.readOnly);
+
+async function main(): Promise<void> {
+  term.open(termEl);
+  try {
+    await refreshList();
+  } catch {
+    // Most likely the cookie is gone or the token changed: the page asks for it again.
+    const r = await fetch("/rpc", { method: "POST", body: "{}" });
+    if (r.status === 401) return location.reload();
+    showStatus("the daemon does not answer");
+  }
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  const s = sessions.find((x) => x.name === wanted || x.id === wanted);
+  if (s) await choose(s);
+  setInterval(() => void refreshList().catch(() => showStatus("the daemon does not answer")), LIST_EVERY_MS);
+}
+
+void main();

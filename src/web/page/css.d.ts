@@ -1,0 +1,2 @@
+// Stylesheets the page imports for Bun to bundle.
+declare module "*.css";

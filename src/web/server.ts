@@ -1,0 +1,221 @@
+// termd over HTTP and WebSocket (`termd daemon --http HOST:PORT`): the same protocol as the Unix
+// socket behind a bearer token, for remote clients, sandboxes and the attach page. Every request's
+// Host must be one the daemon answers to; WebSocket upgrades and state-changing requests must come
+// from its own origin (or an allowed one). Everything else goes through the daemon's own
+// Connection and dispatch; errors become one JSON shape here: {error: {code, message}}.
+import type { Server, ServerWebSocket } from "bun";
+import { Connection } from "../daemon/connection.ts";
+import type { Daemon } from "../daemon/daemon.ts";
+import { replyError } from "../daemon/errors.ts";
+import { MAX_LINE_BYTES } from "../protocol/framing.ts";
+import type { Session } from "../session/session.ts";
+import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
+import { pageAssets } from "./assets.ts";
+import { castDownload, LiveCast } from "./cast.ts";
+import { loginPage } from "./login.ts";
+import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
+import { cookieProof, sameSecret, type Token } from "./token.ts";
+import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
+
+export interface HttpSettings {
+  listen: ListenAddress;
+  allowHosts: string[];
+  allowOrigins: string[];
+  /** Let remote clients use the params that write files on this machine (record, log_path, socket). */
+  allowFiles: boolean;
+}
+
+export interface HttpServer {
+  readonly url: string;
+  stop(): void;
+}
+
+/** A WebSocket's own bound on unsent bytes is far above the connection's, which governs. */
+const WS_BACKPRESSURE_LIMIT = 64 * 1024 * 1024;
+const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+const SUBPROTOCOL = "termd";
+/** Clients that cannot set headers on a WebSocket (Node's, a browser elsewhere) offer the token as a subprotocol. */
+const BEARER_SUBPROTOCOL = "termd.bearer.";
+
+const PAGE_HEADERS = {
+  // xterm.js writes <style> elements of its own; nothing else is inline, nothing comes from elsewhere.
+  "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts.
+  "Referrer-Policy": "same-origin",
+};
+
+type WsData = { kind: "rpc"; conn?: Connection } | { kind: "cast"; session: Session; cast?: LiveCast };
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS_OF: Record<string, number> = { SESSION_NOT_FOUND: 404, INVALID_PARAMS: 400, UNAUTHORIZED: 403, PAYLOAD_TOO_LARGE: 413 };
+
+/** The one place an HTTP request's failure becomes a response. */
+function errorResponse(err: unknown): Response {
+  if (err instanceof HttpError) {
+    const headers: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"' } : {};
+    return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
+  }
+  const e = replyError(err);
+  if (e.name === "INTERNAL_ERROR") console.error("termd: http request failed:", err);
+  return Response.json({ error: { code: e.name, message: e.message } }, { status: STATUS_OF[e.name] ?? 500 });
+}
+
+function cookies(header: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+function subprotocols(req: Request): string[] {
+  return (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token): HttpServer {
+  const policy: AddressPolicy = { listen: settings.listen, allowHosts: settings.allowHosts, allowOrigins: settings.allowOrigins };
+  const proof = cookieProof(token.value);
+  let cookieName = "termd";
+
+  function authenticated(req: Request): boolean {
+    const auth = req.headers.get("authorization");
+    if (auth !== null) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+      return m !== null && sameSecret(m[1]!, token.value);
+    }
+    const offered = subprotocols(req).find((p) => p.startsWith(BEARER_SUBPROTOCOL));
+    if (offered !== undefined) return sameSecret(offered.slice(BEARER_SUBPROTOCOL.length), token.value);
+    const cookie = cookies(req.headers.get("cookie")).get(cookieName);
+    return cookie !== undefined && sameSecret(cookie, proof);
+  }
+
+  function setCookie(req: Request, value: string, maxAge: number): string {
+    const secure = new URL(req.url).protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
+    return `${cookieName}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+  }
+
+  async function login(req: Request): Promise<Response> {
+    const form = await req.formData().catch(() => null);
+    const given = form?.get("token");
+    if (typeof given !== "string" || !sameSecret(given.trim(), token.value)) {
+      return new Response(loginPage("That is not this daemon's token."), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
+    }
+    return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, proof, COOKIE_MAX_AGE_S) } });
+  }
+
+  function upgrade(req: Request, server: Server<WsData>, data: WsData): Response | undefined {
+    const headers = subprotocols(req).includes(SUBPROTOCOL) ? { "Sec-WebSocket-Protocol": SUBPROTOCOL } : undefined;
+    if (server.upgrade(req, { data, headers })) return undefined;
+    throw new HttpError(400, "NOT_A_WEBSOCKET", `${new URL(req.url).pathname} takes a WebSocket upgrade`);
+  }
+
+  const scope = (req: Request): RequestScope => ({ daemon, refusesFileParams: !settings.allowFiles, signal: req.signal });
+
+  async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
+    const url = new URL(req.url);
+    const host = req.headers.get("host");
+    if (!hostAllowed(host, policy)) {
+      throw new HttpError(403, "FORBIDDEN_HOST", `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`);
+    }
+    const isUpgrade = req.headers.get("upgrade")?.toLowerCase() === "websocket";
+    const changesState = req.method !== "GET" && req.method !== "HEAD";
+    if ((isUpgrade || changesState) && !originAllowed(req.headers.get("origin"), host, policy)) {
+      throw new HttpError(403, "FORBIDDEN_ORIGIN", `Origin ${JSON.stringify(req.headers.get("origin"))} may not use this daemon (termd daemon --allow-origin adds one)`);
+    }
+    const path = url.pathname;
+    if (path === "/login" && req.method === "POST") return login(req);
+    if (!authenticated(req)) {
+      if (path === "/" && req.method === "GET" && !isUpgrade) {
+        return new Response(loginPage(""), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
+      }
+      throw new HttpError(401, "UNAUTHORIZED", "a valid token is required: Authorization: Bearer TOKEN (termd token shows it)");
+    }
+    const only = (method: string) => {
+      if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
+    };
+    // A request may rightly take long (session.wait, exec.run, a big download): no idle timeout.
+    const long = () => server.timeout(req, 0);
+    switch (path) {
+      case "/rpc":
+        only("POST");
+        long();
+        return rpcRequest(await req.text(), scope(req));
+      case "/trl":
+        only("POST");
+        long();
+        return trlRequest(await req.text(), scope(req));
+      case "/ws":
+        only("GET");
+        return upgrade(req, server, { kind: "rpc" });
+      case "/logout":
+        only("POST");
+        return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });
+    }
+    const live = /^\/ws\/cast\/([^/]+)$/.exec(path);
+    if (live) {
+      only("GET");
+      return upgrade(req, server, { kind: "cast", session: daemon.store.get(decodeURIComponent(live[1]!)) });
+    }
+    const cast = /^\/sessions\/([^/]+)\.cast$/.exec(path);
+    if (cast) {
+      only("GET");
+      const s = daemon.store.get(decodeURIComponent(cast[1]!));
+      long();
+      const body = castDownload(s.id, { daemon, conn: new Connection(NOWHERE, daemon), signal: req.signal });
+      const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
+      return new Response(body, { headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` } });
+    }
+    if (req.method === "GET") {
+      const asset = (await pageAssets()).get(path);
+      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": "no-cache", ...PAGE_HEADERS } });
+    }
+    throw new HttpError(404, "NOT_FOUND", `no ${req.method} ${path} here`);
+  }
+
+  const server = Bun.serve<WsData>({
+    hostname: settings.listen.hostname,
+    port: settings.listen.port,
+    maxRequestBodySize: MAX_LINE_BYTES,
+    fetch: (req, server) => handle(req, server).catch(errorResponse),
+    websocket: {
+      backpressureLimit: WS_BACKPRESSURE_LIMIT,
+      open(ws) {
+        const d = ws.data;
+        if (d.kind === "rpc") {
+          d.conn = new Connection(new WebSocketSink(ws as ServerWebSocket<unknown>), daemon, undefined, null, !settings.allowFiles);
+          daemon.connections.add(d.conn);
+          daemon.counters.connections++;
+        } else {
+          d.cast = new LiveCast(ws as ServerWebSocket<unknown>, d.session);
+          d.cast.start().catch((err) => ws.close(1011, String((err as Error).message).slice(0, 120)));
+        }
+      },
+      message(ws, message) {
+        if (ws.data.kind === "rpc") ws.data.conn?.onData(messageAsLine(message));
+      },
+      drain(ws) {
+        if (ws.data.kind === "rpc") ws.data.conn?.flush();
+        else ws.data.cast?.drain();
+      },
+      close(ws) {
+        if (ws.data.kind === "rpc") ws.data.conn?.onClose();
+        else ws.data.cast?.close();
+      },
+    },
+  });
+  // Several daemons on one host share its cookies (a cookie ignores the port): each names its own.
+  cookieName = `termd-${server.port}`;
+  const shownHost = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]` : settings.listen.hostname;
+  return { url: `http://${shownHost}:${server.port}`, stop: () => server.stop(true) };
+}

@@ -1,0 +1,44 @@
+// The HTTP transport's one secret: a bearer token from TERMD_TOKEN, or one generated on first use
+// into the state dir (mode 0600) and shown by `termd token`. Compared in constant time. The page's
+// cookie carries a value derived from the token, not the token itself, and changes with it.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const TOKEN_FILE = "http-token";
+
+export interface Token {
+  value: string;
+  /** Where it came from, for the daemon's log line (never the value itself). */
+  source: "TERMD_TOKEN" | string;
+}
+
+/** TERMD_TOKEN, else the state dir's token file, written (0600) with a new random token when missing. */
+export function loadToken(stateDir: string, env: NodeJS.ProcessEnv = process.env): Token {
+  if (env.TERMD_TOKEN) return { value: env.TERMD_TOKEN, source: "TERMD_TOKEN" };
+  const path = join(stateDir, TOKEN_FILE);
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  try {
+    // "wx": two first starts at once must not each write a different token.
+    writeFileSync(path, randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  // A file someone loosened is tightened again: the token is as good as a login.
+  chmodSync(path, 0o600);
+  const value = readFileSync(path, "utf8").trim();
+  if (!value) throw new Error(`${path} is empty: delete it to have a new token generated, or set TERMD_TOKEN`);
+  return { value, source: path };
+}
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** Constant-time: both sides are hashed first, so neither the length nor a prefix leaks. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** What the page's cookie holds: proof of the token without being it. */
+export function cookieProof(token: string): string {
+  return createHmac("sha256", token).update("termd page cookie").digest("base64url");
+}

@@ -1,0 +1,147 @@
+// The attach page in a real browser: Debian's chromium driven by playwright-core against the
+// compiled dist/termd (the page is bundled into it). It signs in with the token, lists the
+// sessions, paints vim's screen, sends typed keys, holds them back when read-only, lets a person
+// take over an agent's session and give it back, follows the window's size, and links the
+// recording. A screenshot goes to test-results/attach-page.png.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { DIST_BIN, ROOT } from "../harness.ts";
+import { startHttpDaemon, type HttpDaemon } from "./http-daemon.ts";
+
+const CHROMIUM = Bun.which("chromium") ?? Bun.which("chromium-browser");
+
+let d: HttpDaemon;
+let browser: Browser;
+let page: Page;
+let dir: string;
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error("the attach page is tested in Debian's chromium: apt-get install chromium (.ci/run does)");
+  dir = mkdtempSync(join(tmpdir(), "termd-page-"));
+  writeFileSync(join(dir, "poem.txt"), "roses are red\nviolets are blue\n");
+  d = await startHttpDaemon({ bin: DIST_BIN });
+  await d.rpc("session.create", { name: "poem", command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "poem.txt"], cwd: dir, meta: { owner: "agent-7" } });
+  await d.rpc("session.wait", { session: "poem", text: "violets are blue" });
+  await d.rpc("session.create", { name: "shell", command: ["bash", "--norc", "--noprofile"], env: { PS1: "web$ " } });
+  await d.rpc("session.wait", { session: "shell", text: "web$" });
+  // Root in a container: chromium's own sandbox cannot start there.
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await d?.daemon[Symbol.asyncDispose]();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The terminal's text as the page shows it, one line per row. */
+const terminalText = () => page.locator(".xterm-rows").innerText().then((t) => t.replace(/\u00a0/g, " "));
+
+// These run in the page (the suite compiles without DOM types); strings would be eval, which the
+// page's Content-Security-Policy forbids.
+declare const document: any;
+declare const localStorage: Record<string, string>;
+
+/** Waits until the page's terminal shows `text`. */
+const untilShown = (text: string) =>
+  page.waitForFunction((t) => String(document.querySelector(".xterm-rows")?.innerText ?? "").replace(/\u00a0/g, " ").includes(t), text);
+
+const untilButtonSays = (text: string) => page.waitForFunction((t) => document.getElementById("take-over")?.textContent === t, text);
+
+/** Waits (bounded) until the session has left `size`: no event tells of a resize. */
+async function untilSizeChanges(session: string, from: { rows: number; cols: number }): Promise<{ rows: number; cols: number }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const size = (await d.rpc("session.info", { session })).size;
+    if (size.rows !== from.rows || size.cols !== from.cols || Date.now() > deadline) return size;
+    await d.rpc("session.wait", { session, activity: true, timeout_ms: 50 });
+  }
+}
+
+test("asks for the token once, then lists the sessions with state, title and owner", async () => {
+  await page.goto(d.url);
+  await page.fill("#token", d.token);
+  await page.click("button[type=submit]");
+  const poem = page.locator('tr[data-session="poem"]');
+  await poem.waitFor();
+  expect(await poem.locator("td").allInnerTexts()).toEqual(["poem", "running", "vim -u NONE -N -n -i NONE poem.txt", "agent-7"]);
+  expect(await page.locator('tr[data-session="shell"] td').nth(1).innerText()).toBe("running");
+  // The cookie is HttpOnly: no script on the page can read the token back.
+  expect(await page.evaluate(() => document.cookie)).toBe("");
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toBe("{}");
+});
+
+test("shows vim's screen at once, painted from the daemon's screen", async () => {
+  await page.click('tr[data-session="poem"]');
+  await untilShown("violets are blue");
+  expect(await terminalText()).toContain("roses are red");
+  // An agent's session opens read-only, with the switch to take it over; watching it leaves its
+  // size alone (an attachment with a size would have resized it before the screen was painted).
+  expect(await page.isChecked("#read-only")).toBe(true);
+  expect(await page.innerText("#take-over")).toBe("Take over from agent-7");
+  expect((await d.rpc("session.info", { session: "poem" })).size).toEqual({ rows: 24, cols: 80 });
+});
+
+test("typed keys reach the session, and its output comes back", async () => {
+  await page.click('tr[data-session="shell"]');
+  await untilShown("web$");
+  expect(await page.isChecked("#read-only")).toBe(false);
+  await page.keyboard.type("echo typed-$((20+22))");
+  await page.keyboard.press("Enter");
+  expect((await d.rpc("session.wait", { session: "shell", regex: "^typed-42$" })).outcome).toBe("matched");
+  await untilShown("typed-42\n");
+});
+
+test("read-only holds typing back; unticked, typing goes through again", async () => {
+  await page.check("#read-only");
+  await page.keyboard.type("echo held-back");
+  await page.keyboard.press("Enter");
+  await page.uncheck("#read-only");
+  await page.keyboard.type("echo after-$((1+1))");
+  await page.keyboard.press("Enter");
+  const w = await d.rpc("session.wait", { session: "shell", regex: "^after-2$" });
+  expect(w.outcome).toBe("matched");
+  expect(w.screen.lines.join("\n")).not.toContain("held-back");
+});
+
+test("take over an agent's session, type into it, and give it back", async () => {
+  await page.click('tr[data-session="poem"]');
+  await untilShown("violets are blue");
+  await page.keyboard.type("Oignored");
+  await page.click("#take-over");
+  await untilButtonSays("Give back to agent-7");
+  expect(await page.isVisible("#control")).toBe(true);
+  // Typing, the page is an attached terminal: the session takes the window's size.
+  expect((await untilSizeChanges("poem", { rows: 24, cols: 80 })).cols).toBeGreaterThan(80);
+  await page.click(".xterm");
+  await page.keyboard.type("Odaisies are white");
+  await page.keyboard.press("Escape");
+  expect((await d.rpc("session.wait", { session: "poem", text: "daisies are white" })).outcome).toBe("matched");
+  await page.click("#take-over");
+  await untilButtonSays("Take over from agent-7");
+  expect(await page.isChecked("#read-only")).toBe(true);
+  const screen = (await d.rpc("session.screen", { session: "poem" })).lines.join("\n");
+  expect(screen).not.toContain("ignored");
+});
+
+test("the session follows the window's size, and the recording downloads", async () => {
+  await page.click('tr[data-session="shell"]');
+  await untilShown("typed-42");
+  const before = (await d.rpc("session.info", { session: "shell" })).size;
+  await page.setViewportSize({ width: 900, height: 600 });
+  const after = await untilSizeChanges("shell", before);
+  expect(after.cols).toBeLessThan(before.cols);
+  expect(after.rows).toBeLessThan(before.rows);
+  const href = await page.getAttribute("#download", "href");
+  expect(href).toMatch(/^\/sessions\/[^/]+\.cast$/);
+  const cast = await page.evaluate((h) => fetch(h!).then((r) => r.text()), href);
+  const [header, ...events] = cast.trimEnd().split("\n").map((l) => JSON.parse(l));
+  expect(header.version).toBe(2);
+  expect(events.filter((e: unknown[]) => e[1] === "o").map((e: unknown[]) => e[2]).join("")).toContain("typed-42");
+  mkdirSync(join(ROOT, "test-results"), { recursive: true });
+  await page.screenshot({ path: join(ROOT, "test-results", "attach-page.png") });
+});

@@ -74,6 +74,14 @@ describe("session.input mouse", () => {
     await expectRead("plain", "b'x'");
   });
 
+  test("a session whose program ended is SESSION_NOT_RUNNING, whatever mouse mode it left on", async () => {
+    await echo("ended", ["1000"]);
+    await c.call("session.input", { session: "ended", text: "q" });
+    await c.call("session.wait", { session: "ended", exit: true });
+    const err = (await c.call("session.input", { session: "ended", mouse: { action: "click", row: 0, col: 0 } }).catch((e) => e)) as RpcError;
+    expect(err.name).toBe("SESSION_NOT_RUNNING");
+  });
+
   test("a point off the screen is INVALID_PARAMS naming the screen's size", async () => {
     await echo("off", ["1000", "1006"]);
     const err = (await c.call("session.input", { session: "off", mouse: { action: "click", row: 10, col: 0 } }).catch((e) => e)) as RpcError;

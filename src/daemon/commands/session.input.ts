@@ -3,6 +3,7 @@ import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/
 import { command } from "../command.ts";
 import { encodeKeys } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
+import { TermdError } from "../../terminal/errors.ts";
 import { safeSubmit } from "../../session/submit.ts";
 import { baselineOf } from "../../session/wait.ts";
 import type { Session } from "../../session/session.ts";
@@ -16,8 +17,11 @@ async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ 
   if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
   else if (p.paste !== undefined) data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
-  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
-  else data = p.text ?? "";
+  else if (p.mouse !== undefined) {
+    // An ended program's last modes say nothing about a program that can take no input.
+    if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
+    data = encodeMouse(p.mouse, s.modes, s.size);
+  } else data = p.text ?? "";
   return { bytes: await s.input(data, p.timeout_ms, signal) };
 }
 

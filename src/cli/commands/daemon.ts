@@ -64,6 +64,7 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
   flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" } },
   async run(a, ctx) {
     const action = a.positional[0];
+    if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
     if (action === "stop" || action === "status") {
       let client;
       try {

@@ -1,5 +1,5 @@
 // bun run build: dist/termd, the whole program as one executable (Bun itself included),
-// dist/interminai, a symlink to it, and dist/termd-client.mjs, the client-side commands as one
+// dist/interminai and dist/cp-console-server, symlinks to it, and dist/termd-client.mjs, the client-side commands as one
 // file for Node ≥ 20 or Bun.
 import { rmSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -14,8 +14,10 @@ const run = async (cmd: string[]) => {
   if ((await p.exited) !== 0) throw new Error(`failed: ${cmd.join(" ")}`);
 };
 
-await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "--outfile", join(dist, "termd")]);
+await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
 await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
 // The same binary under interminai's name behaves as interminai (it reads the name it was run by).
 symlinkSync("termd", join(dist, "interminai"));
-console.log("built dist/termd, dist/interminai (a link to it) and dist/termd-client.mjs");
+// Under cp-console-server's name it is context-pilot's console server.
+symlinkSync("termd", join(dist, "cp-console-server"));
+console.log("built dist/termd, dist/interminai and dist/cp-console-server (links to it) and dist/termd-client.mjs");

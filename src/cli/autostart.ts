@@ -1,5 +1,6 @@
 // Starting the daemon on demand: a detached process in its own session (setsid), its stderr in
-// the state dir's daemon.log, and a wait until its socket answers.
+// the state dir's daemon.log, and a wait until its socket answers. cp-console-server starts its
+// own the same way.
 import { spawn } from "node:child_process";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,16 +23,33 @@ export async function connectOrStart(socketPath: string): Promise<Client> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ECONNREFUSED") throw err;
   }
-  const stateDir = defaultStateDir();
+  return startDaemon(socketPath);
+}
+
+export interface StartOptions {
+  /** Default: the user's (TERMD_STATE_DIR, else XDG_STATE_HOME/termd). */
+  stateDir?: string;
+  /** More `termd daemon` flags. */
+  args?: string[];
+  /** The daemon's working directory, which sessions created without a cwd inherit (default "/"). */
+  cwd?: string;
+}
+
+/**
+ * Starts a daemon on `socketPath`, detached in its own session (setsid) with its stderr in the
+ * state dir's daemon.log, and connects once it answers.
+ */
+export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
+  const stateDir = opts.stateDir ?? defaultStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const logPath = join(stateDir, "daemon.log");
   const log = openSync(logPath, "a", 0o600);
   const logStart = fstatSync(log).size;
   const [cmd, ...args] = selfCommand();
-  const child = spawn(cmd!, [...args, "daemon"], {
+  const child = spawn(cmd!, [...args, "daemon", "--state-dir", stateDir, ...(opts.args ?? [])], {
     detached: true,
     stdio: ["ignore", log, log],
-    cwd: "/",
+    cwd: opts.cwd ?? "/",
     env: { ...process.env, TERMD_SOCKET: socketPath },
     // A binary run as `interminai` (a copy's execPath is that name) must start a termd daemon.
     argv0: "termd",
@@ -55,7 +73,7 @@ export async function connectOrStart(socketPath: string): Promise<Client> {
     }
     await new Promise((r) => setTimeout(r, delay));
   }
-  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${join(stateDir, "daemon.log")}`);
+  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
 }
 
 /** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */

@@ -125,6 +125,15 @@ export class Subscription {
     this.catchUp();
   }
 
+  /** Everything asked for has gone to the sink: held events, every output byte, the exit once it came. */
+  get delivered(): boolean {
+    return (
+      this.held.size === 0 &&
+      (!this.events.has("output") || this.sent >= this.session.output.end) &&
+      (!this.events.has("exit") || this.exitPending === null)
+    );
+  }
+
   /** Sends every output byte not yet sent, as far as the sink has room; then a pending exit. */
   catchUp(): void {
     for (const [key, e] of this.held) {

@@ -7,6 +7,7 @@ import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "./pty-pool.ts";
 
@@ -91,14 +92,17 @@ export class SessionStore {
     const name = p.name ?? id;
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
+    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     let session: Session;
     try {
       session = await Session.spawn({
         id,
         name,
         command,
+        argv: hooks?.argv,
+        shellIntegration: hooks?.kind ?? null,
         cwd: p.cwd ?? env.HOME ?? "/",
-        env,
+        env: hooks ? { ...env, ...hooks.env } : env,
         size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
         scrollback: p.scrollback ?? 1000,
         term: p.term ?? "xterm-256color",

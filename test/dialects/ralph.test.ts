@@ -1,6 +1,9 @@
-// ralph (seeds/ralph-protocol.md) on a session's own socket, made by `termd start --socket PATH`:
-// the document's example requests as written, events as notifications in its shape, the socket
-// 0600, JSON-RPC error codes for bad input, and a client that goes away mid-request.
+// ralph (seeds/ralph-protocol.md, as ralph's attach.py uses it) on a session's own socket, made by
+// `termd start --socket PATH`: the document's example requests as written, events as
+// notifications in its shape, the socket 0600, interactive mode kept per session (write_pty only
+// in it, state_change on a toggle), the socket's connections closed and its file removed when the
+// session ends, JSON-RPC error codes for bad input (-32600 for a first line without "jsonrpc"), and
+// a client that goes away mid-request.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,8 +68,9 @@ describe("the document's examples, as written", () => {
         current_story: expect.any(String),
         agent: "bash",
         status: "running",
-        interactive_mode: true,
-        mode_indicator: "interactive",
+        // ralph starts in autonomous mode; attach.py turns interactive mode on to type.
+        interactive_mode: false,
+        mode_indicator: "autonomous",
         started_at: expect.stringMatching(RALPH_TIME),
         updated_at: expect.stringMatching(RALPH_TIME),
         recent_output: expect.any(Array),
@@ -116,18 +120,19 @@ describe("the document's examples, as written", () => {
       id: 1,
       result: { subscribed: ["*"] },
     });
+    await rpc(c, "set_interactive_mode", { enabled: true });
     await rpc(c, "write_pty", { data: "echo ralph-$((6*7))\n" });
     await c.next(isEvent("output", (data) => data.line === "ralph-42"));
     expect(await c.ask({ jsonrpc: "2.0", id: 9, method: "stop", params: {} })).toEqual({ jsonrpc: "2.0", id: 9, result: { status: "stop_requested" } });
-    const change = await c.next(isEvent("state_change"));
+    const change = await c.next(isEvent("state_change", (data) => "status" in data));
     expect(change.params).toEqual({ type: "state_change", timestamp: expect.stringMatching(RALPH_TIME), data: { status: "stopped", exit_code: expect.any(Number) } });
-    expect((await rpc(c, "get_status")).result.status).toBe("stopped");
-    // After the end write_pty is ignored, in ralph's words, rather than an error.
-    expect((await rpc(c, "write_pty", { data: "x" })).result).toEqual({ status: "ignored", reason: expect.any(String) });
-    c.close();
-    // The socket goes away with the session.
-    await native.call("session.remove", { session: "my-feature" });
+    // The session is over: its socket's connections are closed and the file is gone, so a
+    // re-attach finds no session rather than one that never answers.
+    await c.closed;
     expect(existsSync(sock)).toBe(false);
+    expect(await Lines.open(sock).then(() => "connected", (e: NodeJS.ErrnoException) => e.code)).toBe("ENOENT");
+    expect((await native.call("session.info", { session: "my-feature" })).state).toBe("stopped");
+    await native.call("session.remove", { session: "my-feature" });
   });
 
   test("checkpoint and inject_prompt: no agent loop in termd, ralph's Method not found", async () => {
@@ -157,7 +162,67 @@ test("--daemon-socket names the daemon's socket for every command (start's own -
   await native.call("session.remove", { session: "flagged", force: true });
 });
 
+describe("interactive mode and the session's end, as attach.py relies on them", () => {
+  test("set_interactive_mode is kept per session: get_status reports it, every subscriber hears state_change, write_pty only in interactive mode", async () => {
+    const sock = await start("modes", ["bash", "--norc", "--noprofile"]);
+    const a = await Lines.open(sock);
+    const b = await Lines.open(sock);
+    await rpc(a, "subscribe", { events: ["state_change"] });
+    await rpc(b, "subscribe", { events: ["*"] });
+    // Autonomous: attach.py's hotkeys are not typed into the agent.
+    expect((await rpc(a, "write_pty", { data: "echo typed-$((2+2))\n" })).result).toEqual({ status: "ignored", reason: "not in interactive mode" });
+    expect((await rpc(a, "set_interactive_mode", { enabled: true })).result).toEqual({ interactive_mode: true });
+    for (const c of [a, b]) {
+      const e = await c.next(isEvent("state_change", (data) => "interactive_mode" in data));
+      expect(e.params).toEqual({ type: "state_change", timestamp: expect.stringMatching(RALPH_TIME), data: { interactive_mode: true } });
+    }
+    // Another connection sees the session's mode.
+    expect((await rpc(b, "get_status")).result).toMatchObject({ interactive_mode: true, mode_indicator: "interactive" });
+    expect((await rpc(b, "write_pty", { data: "echo typed-$((3+3))\n" })).result).toEqual({ status: "forwarded" });
+    await b.next(isEvent("output", (data) => data.line === "typed-6"));
+    expect((await rpc(b, "set_interactive_mode", { enabled: false })).result).toEqual({ interactive_mode: false });
+    expect((await a.next(isEvent("state_change", (data) => data.interactive_mode === false))).params.data).toEqual({ interactive_mode: false });
+    expect((await rpc(a, "get_status")).result).toMatchObject({ interactive_mode: false, mode_indicator: "autonomous" });
+    expect((await rpc(a, "write_pty", { data: "x" })).result.status).toBe("ignored");
+    // The ignored line never reached the shell.
+    const screen = await native.call("session.screen", { session: "modes" });
+    expect(screen.lines.join("\n")).not.toContain("typed-4");
+    a.close();
+    b.close();
+    await native.call("session.remove", { session: "modes", force: true });
+  });
+
+  test("when the session ends its socket's connections get the last events, then are closed, and the file is removed", async () => {
+    const sock = await start("ender", ["bash", "--norc", "--noprofile"]);
+    const sub = await Lines.open(sock);
+    const idle = await Lines.open(sock);
+    await rpc(sub, "subscribe", { events: ["*"] });
+    expect((await rpc(idle, "get_status")).result.status).toBe("running");
+    await rpc(sub, "set_interactive_mode", { enabled: true });
+    await rpc(sub, "write_pty", { data: "echo last-words; exit 4\n" });
+    await sub.next(isEvent("output", (data) => data.line === "last-words"));
+    const change = await sub.next(isEvent("state_change", (data) => "status" in data));
+    expect(change.params.data).toEqual({ status: "failed", exit_code: 4 });
+    await Promise.all([sub.closed, idle.closed]);
+    expect(existsSync(sock)).toBe(false);
+    // The session itself is still there, ended, for the daemon's other clients.
+    expect((await native.call("session.info", { session: "ender" })).exit_code).toBe(4);
+    await native.call("session.remove", { session: "ender" });
+  });
+});
+
 describe("bad input gets JSON-RPC's error codes", () => {
+  test("a first line without \"jsonrpc\" on a ralph socket: -32600", async () => {
+    const sock = await start("strict", ["cat"]);
+    const c = await Lines.open(sock);
+    c.send({ id: 5, method: "get_status", params: {} });
+    expect(await c.next((m) => m.id === 5)).toMatchObject({ jsonrpc: "2.0", id: 5, error: { code: -32600 } });
+    // The connection goes on as JSON-RPC.
+    expect((await rpc(c, "get_status")).result.status).toBe("running");
+    c.close();
+    await native.call("session.remove", { session: "strict", force: true });
+  });
+
   test("-32700, -32600, -32601, -32602", async () => {
     const sock = await start("errors", ["cat"]);
     const c = await Lines.open(sock);
@@ -194,6 +259,7 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   const sock = await start("leaver", ["bash"]);
   const gone = await Lines.open(sock);
   await rpc(gone, "subscribe", { events: ["*"] });
+  await rpc(gone, "set_interactive_mode", { enabled: true });
   // Output starts streaming to this subscriber, which then leaves with a request in flight.
   await rpc(gone, "write_pty", { data: "seq 1 3000\n" });
   await gone.sendAndDrop({ jsonrpc: "2.0", id: 100, method: "get_status", params: {} });
@@ -202,6 +268,7 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   await native.call("session.wait", { session: "leaver", text: "3000", timeout_ms: 10_000 });
   const c = await Lines.open(sock);
   await rpc(c, "subscribe", { events: ["output"] });
+  // The mode is the session's: still interactive for the next connection.
   await rpc(c, "write_pty", { data: "echo still-$((1+1))\n" });
   await c.next(isEvent("output", (data) => data.line === "still-2"));
   expect((await rpc(c, "get_status")).result.status).toBe("running");
@@ -214,6 +281,7 @@ test("output lines are the session's plain text: colours, titles and cursor move
   const sock = await start("plain", ["bash", "--norc", "--noprofile"]);
   const c = await Lines.open(sock);
   await rpc(c, "subscribe", { events: ["output"] });
+  await rpc(c, "set_interactive_mode", { enabled: true });
   // Two printfs with a sleep between: the line reaches the daemon in two reads, a colour open across them.
   await rpc(c, "write_pty", { data: "printf '\\033]2;t\\007\\033[1;31mre'; sleep 0.2; printf 'd\\033[0m \\033[2Kdone-%s\\n' $((3*3))\n" });
   await c.next(isEvent("output", (data) => data.line === "red done-9"));

@@ -54,7 +54,7 @@ const CONTROL_HELP = [
   "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
 ];
 
-export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
+export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.

@@ -13,5 +13,6 @@ import rm from "./rm.ts";
 import logs from "./logs.ts";
 import attach from "./attach.ts";
 import debug from "./debug.ts";
+import screenshot from "./screenshot.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot];

@@ -1,8 +1,6 @@
 // The interminai personality: `interminai SUBCOMMAND …` (this binary run under that name) or
 // `termd interminai SUBCOMMAND …`. Parses as interminai's clap parser does, runs the subcommand,
 // and turns failures into interminai's messages and exit statuses (2 usage, 1 failure).
-import { basename } from "node:path";
-import { readFileSync } from "node:fs";
 import { VERSION } from "../../protocol/version.ts";
 import { Failure, helpText, parse, UsageError, type Subcommand } from "./args.ts";
 import { debug } from "./debug.ts";
@@ -34,23 +32,6 @@ function overview(): string {
     "  -V, --version  Print version",
     "",
   ].join("\n");
-}
-
-/**
- * Was this program started under the name `interminai`? A compiled binary sees the name it was
- * run by in argv0 (a symlink's or a copy's). Run as a script, Bun resolves a symlink in argv[1],
- * so the name as typed comes from /proc/self/cmdline (Linux).
- */
-export function invokedAsInterminai(): boolean {
-  if (basename(process.argv0) === "interminai") return true;
-  const compiled = process.argv[1]?.startsWith("/$bunfs/") ?? true;
-  if (compiled || process.platform !== "linux") return false;
-  try {
-    const script = readFileSync("/proc/self/cmdline", "utf8").split("\0")[1] ?? "";
-    return basename(script) === "interminai";
-  } catch {
-    return false;
-  }
 }
 
 export async function runInterminai(argv: string[]): Promise<number> {

@@ -157,7 +157,9 @@ class Waiter {
     if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
     if (p.command_done) {
       const c = s.commands.doneAfter(this.commandSince);
-      if (c) return this.finish("command_done", undefined, c);
+      // The tap sees the D mark before the screen worker has drawn it: the result's screen waits
+      // for the screen to reach the mark (its next update checks again).
+      if (c && s.view.parsed >= c.to) return this.finish("command_done", undefined, c);
     }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.

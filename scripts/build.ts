@@ -14,7 +14,7 @@ const run = async (cmd: string[]) => {
   if ((await p.exited) !== 0) throw new Error(`failed: ${cmd.join(" ")}`);
 };
 
-await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "--outfile", join(dist, "termd")]);
+await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
 await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
 // The same binary under interminai's name behaves as interminai (it reads the name it was run by).
 symlinkSync("termd", join(dist, "interminai"));

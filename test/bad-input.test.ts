@@ -875,6 +875,8 @@ test("a log write that fails (a file-size limit here, a full disk alike) is repo
   const info = await c.call("session.info", { session: s.id });
   expect(info.bytes_out).toBeGreaterThan(3_000_000); // the terminal adds a CR to each line end
   expect(info.log_error).toBeString();
+  // The daemon's log says so too, naming the session.
+  await d.logged(`session ${s.name}: log write failed, logging stops: ${info.log_error}`);
   let from = 0;
   let got = 0;
   let gaps = 0;
@@ -896,9 +898,10 @@ test("a log write that fails (a file-size limit here, a full disk alike) is repo
   expect((await c.call("session.wait", { session: e.id, text: "fine" })).outcome).toBe("matched");
 });
 
-test("a full disk: session.create fails clearly and leaves no program running; session.remove still forgets", async () => {
-  // Files of at most 64 KiB: the session records' WAL soon cannot grow, as on a full disk.
-  await using d = await TestDaemon.start({ bin: ["sh", "-c", 'trap "" XFSZ; ulimit -f 128; exec "$@"', "sh", ...SOURCE_BIN] });
+test("a full disk: session.create fails clearly and leaves no program running; session.remove still forgets; once space returns all works", async () => {
+  // Files of at most 64 KiB: the session records' WAL soon cannot grow, as on a full disk. Only
+  // the soft limit, so that prlimit can lift it again as space coming back would.
+  await using d = await TestDaemon.start({ bin: ["sh", "-c", 'trap "" XFSZ; ulimit -S -f 128; exec "$@"', "sh", ...SOURCE_BIN] });
   const c = await d.client();
   const marker = String(40_000 + Math.floor(Math.random() * 9_999));
   const sleepers = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
@@ -918,6 +921,17 @@ test("a full disk: session.create fails clearly and leaves no program running; s
   await c.call("session.remove", { session: sessions[0]!.id, force: true });
   expect((await c.call("session.list")).sessions.length).toBe(sessions.length - 1);
   expect((await c.call("system.ping")).pid).toBeGreaterThan(0);
+  // Space returns: a session starts, runs and is recorded, so a restarted daemon lists it.
+  const lift = Bun.spawn(["prlimit", `--pid=${d.proc.pid}`, "--fsize=unlimited:"], { stderr: "pipe" });
+  expect({ code: await lift.exited, err: await new Response(lift.stderr).text() }).toEqual({ code: 0, err: "" });
+  const back = await c.call("session.create", { command: ["sh", "-c", "echo space-is-back"], env: { PADDING: "x".repeat(4000) } });
+  expect((await c.call("session.wait", { session: back.id, text: "space-is-back" })).outcome).toBe("matched");
+  expect((await c.call("session.wait", { session: back.id, exit: true })).outcome).toBe("exited");
+  expect((await d.cli(["daemon", "stop", "--grace", "200"])).code).toBe(0);
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const listed = (await (await again.client()).call("session.list")).sessions;
+  expect(listed.find((x) => x.id === back.id)).toMatchObject({ state: "exited", exit_code: 0 });
+  expect(listed.length).toBe(sessions.length);
 });
 
 test("exec.run's output files are kept near the reply's cap while an endless writer runs", async () => {

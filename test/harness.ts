@@ -19,6 +19,9 @@ export interface CliResult {
 
 export class TestDaemon {
   private readonly clients: Client[] = [];
+  /** What the daemon has written to stderr, its log, so far (it goes on to the test's stderr too). */
+  log = "";
+  private readonly logWaiters = new Set<() => void>();
 
   private constructor(
     readonly dir: string,
@@ -26,8 +29,6 @@ export class TestDaemon {
     readonly stateDir: string,
     readonly bin: string[],
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
-    /** What the daemon wrote to stderr up to its "listening" line (an --http daemon's address is there). */
-    readonly banner: string,
   ) {}
 
   /** Environment for anything that should find this daemon and nothing else. */
@@ -59,8 +60,36 @@ export class TestDaemon {
       seen += new TextDecoder().decode(value);
     }
     reader.releaseLock();
-    void proc.stderr.pipeTo(new WritableStream({ write: (c) => void process.stderr.write(c) })).catch(() => {});
-    return new TestDaemon(dir, socket, stateDir, bin, proc, seen);
+    const d = new TestDaemon(dir, socket, stateDir, bin, proc);
+    d.log = seen;
+    const decoder = new TextDecoder();
+    const tee = new WritableStream<Uint8Array>({
+      write: (c) => {
+        d.log += decoder.decode(c, { stream: true });
+        for (const check of d.logWaiters) check();
+        process.stderr.write(c);
+      },
+    });
+    void proc.stderr.pipeTo(tee).catch(() => {});
+    return d;
+  }
+
+  /** Resolves once the daemon's log contains `text`; rejects if it has not after `timeoutMs`. */
+  logged(text: string, timeoutMs = 10_000): Promise<void> {
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const timer = setTimeout(() => {
+      this.logWaiters.delete(check);
+      reject(new Error(`the daemon's log never said ${JSON.stringify(text)}`));
+    }, timeoutMs);
+    const check = () => {
+      if (!this.log.includes(text)) return;
+      clearTimeout(timer);
+      this.logWaiters.delete(check);
+      resolve();
+    };
+    this.logWaiters.add(check);
+    check();
+    return promise;
   }
 
   /** A new connection, closed on dispose. */

@@ -149,3 +149,24 @@ test("an ended session's final screen is kept beside its log: a restart shows it
   expect({ lines: after.lines, cursor: after.cursor }).toEqual({ lines: before.lines, cursor: before.cursor });
   expect(after.ansi).toMatch(/\x1b\[(31;1|1;31)msecond/);
 });
+
+test("a lost session's screen is rebuilt from no more of its log than its screen and scrollback show", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const live = await c.call("session.create", { command: ["bash", "-c", "seq 1 300; echo end-of-seq; exec sleep 1000"], rows: 5, cols: 40, scrollback: 10 });
+  await c.call("session.wait", { session: live.id, text: "end-of-seq" });
+  const before = await c.call("session.screen", { session: live.id, scrollback: 10 });
+  d.proc.kill("SIGKILL");
+  await d.proc.exited;
+  await until(() => !alive(live.pid!), "the orphaned program to end");
+  // Parsed, the log's first bytes would now set a two-row scroll region and change the whole
+  // screen; they lie long before the last 15 lines, so a rebuild from the tail never reads them.
+  const log = join(d.stateDir, "logs", `${live.id}.log`);
+  const bytes = readFileSync(log);
+  bytes.write("\x1b[1;2r", 0);
+  writeFileSync(log, bytes);
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const after = await (await again.client()).call("session.screen", { session: live.id, scrollback: 10 });
+  expect(after.lines).toEqual(before.lines);
+  expect(after.lines.at(-2)).toBe("end-of-seq");
+});

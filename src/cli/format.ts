@@ -17,6 +17,11 @@ export function statusOf(s: SessionInfo): string {
   return s.state;
 }
 
+/** Who started the session: `meta.owner` (termd mcp sets mcp:CLIENT), else "-". */
+export function ownerOf(s: SessionInfo): string {
+  return typeof s.meta?.owner === "string" && s.meta.owner !== "" ? s.meta.owner : "-";
+}
+
 export function describeSession(s: SessionInfo): string {
   const lines: [string, string][] = [
     ["name", s.name],

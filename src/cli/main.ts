@@ -4,6 +4,8 @@
 import { runDaemon } from "../daemon/main.ts";
 import { connectOrStart } from "./autostart.ts";
 import { daemonCommand } from "./commands/daemon.ts";
+import { mcpCommand } from "./commands/mcp.ts";
+import schemaCommand from "./commands/schema.ts";
 import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
@@ -11,6 +13,7 @@ import { runInterminai } from "./interminai/main.ts";
 import { invokedAs } from "./invoked-as.ts";
 import { runConsoleServer } from "./console-server.ts";
 import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
+import { DIALECTS } from "../dialects/index.ts";
 
 endQuietlyOnClosedStdout();
 
@@ -21,6 +24,6 @@ process.exitCode = invokedAs("interminai")
   : invokedAs("cp-console-server")
     ? await runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
-      commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), interminaiCommand],
+        commands: [...CLIENT_COMMANDS, daemonCommand((opts) => runDaemon({ ...opts, dialects: DIALECTS })), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
       connect: connectOrStart,
     });

@@ -81,6 +81,14 @@ export class Client {
     return promise as Promise<ResultOf<M>>;
   }
 
+  /** session.screenshot, decoded: the PNG file's bytes, or the SVG document. */
+  async screenshot(session: string, opts: { format: "png"; scale?: number }): Promise<Uint8Array>;
+  async screenshot(session: string, opts?: { format?: "svg" }): Promise<string>;
+  async screenshot(session: string, opts: { format?: "svg" | "png"; scale?: number } = {}): Promise<string | Uint8Array> {
+    const r = await this.call("session.screenshot", { session, format: opts.format ?? "svg", scale: opts.scale });
+    return r.format === "png" ? new Uint8Array(Buffer.from(r.base64!, "base64")) : r.svg!;
+  }
+
   /** Every event notification this connection receives. Returns the way to stop listening. */
   onEvent(fn: Listener): () => void {
     this.listeners.add(fn);

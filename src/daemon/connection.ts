@@ -8,9 +8,10 @@ import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
 import type { CallContext } from "./command.ts";
-import { dispatch, errorReply, refuse, run } from "./dispatch.ts";
-import { pickDialect } from "../protocol/dialects/index.ts";
-import type { Dialect, NativeCaller } from "../protocol/dialects/dialect.ts";
+import { run } from "./dispatch.ts";
+import { errorReply } from "./errors.ts";
+import { settledOrNextTurn } from "./pacing.ts";
+import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
 
 /** After its session ended: how long a connection may take to read its last events before it is closed anyway. */
@@ -18,19 +19,12 @@ const FINAL_EVENTS_MS = 5000;
 /** Queue size past which output events wait for the socket to drain. */
 const HIGH_WATER = 4 * 1024 * 1024;
 /**
- * Reply bytes a client may leave unread before its next requests wait for it to read (and the
- * most one batch may ask for): a 100-byte session.output request can cost an 11 MB reply, so
+ * Reply bytes a client may leave unread before its next requests wait for it to read: a 100-byte session.output request can cost an 11 MB reply, so
  * without a bound a client that pipelines them and never reads grows the daemon without end.
  */
 const MAX_UNREAD = 16 * 1024 * 1024;
 
 type HeldFrame = Exclude<Frame, { tooLong: number }>;
-
-/** Resolves once `p` settles or after one turn of the event loop, whichever comes first. */
-function settledOrNextTurn(p: Promise<unknown>): Promise<unknown> {
-  const turn = new Promise<void>((resolve) => setImmediate(resolve));
-  return Promise.race([p, turn]).catch((err) => console.error("termd: request failed:", err));
-}
 
 export interface ConnData {
   conn?: Connection;
@@ -59,12 +53,13 @@ export class Connection implements EventSink {
   private heldChars = 0;
   private releasing = false;
 
-  /** null: native JSON-RPC; otherwise the dialect the first message picked. */
+  /** The dialect the first message picked, and this connection's side of it. */
   private dialect: Dialect | null = null;
-  private sawFirst = false;
-  private readonly eventListeners = new Set<(e: EventMessage) => void>();
+  private speaker: DialectConnection | null = null;
   /** The session whose end ends this connection, once its last events have gone out. */
   private endAfter: string | null = null;
+  /** session.wait calls pending on this connection, bounded in connection-limits.ts. */
+  pendingWaits = 0;
 
   constructor(
     private readonly socket: ByteSink,
@@ -81,9 +76,9 @@ export class Connection implements EventSink {
     return !this.closed && this.queued < HIGH_WATER;
   }
 
-  /** Events go to a dialect's listeners (ralph's lines), never the wire: output as plain text. */
+  /** Its dialect wants output events as plain text (ralph's lines). */
   get plainText(): boolean {
-    return this.eventListeners.size > 0;
+    return this.speaker?.plainText ?? false;
   }
 
   onData(chunk: Uint8Array): void {
@@ -135,12 +130,25 @@ export class Connection implements EventSink {
     this.releasing = false;
   }
 
+  /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */
+  private speak(first: unknown): DialectConnection {
+    if (this.speaker) return this.speaker;
+    const dialect = this.daemon.dialects.pick(first, { perSession: this.impliedSession !== undefined, own: this.socketDialect ?? undefined });
+    this.dialect = dialect;
+    return (this.speaker = dialect.open(this.nativeCaller(dialect)));
+  }
+
+  /**
+   * Speaks `dialect` from the start, whatever the first message: for a transport whose address
+   * already says which (HTTP's POST /rpc and POST /trl, one request per connection).
+   */
+  speakAs(dialect: Dialect): DialectConnection {
+    this.dialect = dialect;
+    return (this.speaker = dialect.open(this.nativeCaller(dialect)));
+  }
+
   private malformed(message: string): void {
-    if (!this.sawFirst && this.socketDialect) {
-      this.sawFirst = true;
-      this.dialect = this.socketDialect;
-    }
-    this.send(this.dialect ? this.dialect.malformed(message) : errorReply(null, new RpcError("PARSE_ERROR", message)));
+    this.send(this.speak(undefined).malformed(message));
     if (this.dialect?.oneShot) this.end();
   }
 
@@ -156,55 +164,12 @@ export class Connection implements EventSink {
       this.malformed(`invalid JSON: ${(err as Error).message}`);
       return Promise.resolve();
     }
-    const ctx = { daemon: this.daemon, conn: this, signal: this.abort.signal };
-    if (!this.sawFirst) {
-      this.sawFirst = true;
-      // A per-session socket without a dialect of its own speaks JSON-RPC (native and ralph's
-      // methods) only: a line without "jsonrpc" there is an invalid request (-32600), not TRL.
-      const jsonRpcOnly = this.impliedSession !== undefined && this.socketDialect === null;
-      this.dialect = jsonRpcOnly ? null : pickDialect(msg, this.socketDialect);
-    }
-    const dialect = this.dialect;
-    if (dialect) {
-      return dialect.handle(msg, this.nativeCaller(ctx)).then((reply) => {
-        if (reply !== null) this.send(reply);
-        if (dialect.oneShot) this.end();
-      });
-    }
-    if (Array.isArray(msg)) {
-      if (msg.length > 0) return this.handleBatch(msg, ctx);
-      this.send(errorReply(null, new RpcError("INVALID_REQUEST", "empty batch")));
-      return Promise.resolve();
-    }
-    return dispatch(msg, ctx).then((reply) => reply && this.send(reply));
-  }
-
-  /**
-   * A batch's requests run in order, paced like separate lines, and its replies go out together.
-   * Once they pass MAX_UNREAD the remaining requests are refused unrun (as geth does), so one
-   * line cannot ask for unbounded output.
-   */
-  private async handleBatch(msgs: unknown[], ctx: CallContext): Promise<void> {
-    let size = 0;
-    const replies: Promise<string | null>[] = [];
-    for (const [i, m] of msgs.entries()) {
-      if (size > MAX_UNREAD) {
-        const err = new RpcError("PAYLOAD_TOO_LARGE", `batch reply over ${MAX_UNREAD} bytes; send this request again`);
-        const reply = refuse(m, err);
-        replies.push(Promise.resolve(reply && JSON.stringify(reply)));
-        continue;
-      }
-      const line = dispatch(m, ctx).then((reply) => {
-        if (!reply) return null;
-        const json = JSON.stringify(reply);
-        size += json.length;
-        return json;
-      });
-      replies.push(line);
-      if (i < msgs.length - 1) await settledOrNextTurn(line);
-    }
-    const out = (await Promise.all(replies)).filter((r) => r !== null);
-    if (out.length > 0) this.sendLine(`[${out.join(",")}]`);
+    const speaker = this.speak(msg);
+    return speaker.handle(msg).then((reply) => {
+      if (reply instanceof Serialized) this.sendLine(reply.json);
+      else if (reply !== null) this.send(reply);
+      if (this.dialect?.oneShot) this.end();
+    });
   }
 
   send(msg: unknown): void {
@@ -219,9 +184,7 @@ export class Connection implements EventSink {
   }
 
   sendEvent(e: EventMessage): void {
-    // A dialect reshapes events; so does ralph's subscribe on a native per-session connection.
-    if (this.dialect || this.eventListeners.size > 0) for (const fn of this.eventListeners) fn(e);
-    else this.send({ jsonrpc: "2.0", method: "event", params: e });
+    this.speaker?.event(e);
     if (e.type === "exit") this.checkEndAfter();
   }
 
@@ -243,24 +206,22 @@ export class Connection implements EventSink {
     if (!sub || sub.delivered) this.end();
   }
 
-  private caller: NativeCaller | null = null;
-
-  /**
-   * How a dialect (or a ralph alias) reaches the native methods and events from this connection:
-   * one object per connection, so per-connection dialect state can be keyed by it.
-   */
-  nativeCaller(ctx: CallContext): NativeCaller {
-    return (this.caller ??= {
+  /** How `dialect` reaches the native methods, events and per-session state from this connection. */
+  private nativeCaller(dialect: Dialect): NativeCaller {
+    const ctx: CallContext = { daemon: this.daemon, conn: this, signal: this.abort.signal };
+    return {
       call: (method, params) => run(method, params, ctx) as Promise<never>,
-      onEvent: (fn) => {
-        this.eventListeners.add(fn);
-        return () => this.eventListeners.delete(fn);
-      },
+      run: (method, params) => run(method, params, ctx),
       session: this.impliedSession,
+      sessionState: <T>(id: string, init: () => T): T => {
+        const states = this.daemon.store.get(id).dialectState;
+        if (!states.has(dialect.name)) states.set(dialect.name, init());
+        return states.get(dialect.name) as T;
+      },
       send: (msg) => this.send(msg),
       end: () => this.end(),
-      signal: ctx.signal,
-    });
+      signal: this.abort.signal,
+    };
   }
 
   /** Writes as much of the queue as the socket takes; the rest waits for drain. */
@@ -298,6 +259,11 @@ export class Connection implements EventSink {
     this.subs.set(session.id, sub);
     sub.add(events, opts);
     return sub;
+  }
+
+  /** Sessions this connection is subscribed to, bounded in connection-limits.ts. */
+  get subscriptionCount(): number {
+    return this.subs.size;
   }
 
   /** Drops this connection's subscription to a session that is gone. */
@@ -341,7 +307,6 @@ export class Connection implements EventSink {
     this.held = [];
     this.heldAt = 0;
     this.abort.abort();
-    this.eventListeners.clear();
     for (const sub of this.subs.values()) sub.dispose();
     this.subs.clear();
     this.daemon.connections.delete(this);

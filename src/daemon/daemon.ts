@@ -7,12 +7,13 @@ import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
 import { PtyPool } from "../session/pty-pool.ts";
+import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
-import { dialectNamed } from "../protocol/dialects/index.ts";
-import type { Dialect } from "../protocol/dialects/dialect.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import type { DialectRegistry } from "../dialects/index.ts";
 import type { HttpSettings } from "../web/server.ts";
 
 /** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
@@ -25,6 +26,8 @@ export interface SessionSocketOptions {
 
 export interface DaemonOptions {
   socketPath: string;
+  /** The wire protocols its connections may speak (src/dialects): given, so the core names none. */
+  dialects: DialectRegistry;
   stateDir: string;
   /** Grace between SIGTERM and SIGKILL for session.stop and shutdown. */
   stopGraceMs: number;
@@ -44,6 +47,10 @@ export interface DaemonOptions {
   ptyWorkers?: number;
   /** Sessions held at most, ended ones included (default DEFAULT_MAX_SESSIONS). */
   maxSessions?: number;
+  /** Pending session.wait calls per connection (default MAX_WAITS_PER_CONNECTION). */
+  maxWaits?: number;
+  /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
+  maxSubscriptions?: number;
   /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
   http?: HttpSettings;
 }
@@ -57,7 +64,10 @@ export class Daemon {
   readonly store: SessionStore;
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
+  /** PNG screenshots, drawn off the event loop. */
+  readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
+  readonly dialects: DialectRegistry;
   readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
   private listener: UnixSocketListener<ConnData> | null = null;
@@ -70,6 +80,7 @@ export class Daemon {
 
   constructor(readonly options: DaemonOptions) {
     mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    this.dialects = options.dialects;
     const baseEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TERMD_")) baseEnv[k] = v;
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
@@ -163,7 +174,7 @@ export class Daemon {
    */
   async openSessionSocket(sessionId: string, path: string, opts: SessionSocketOptions = {}): Promise<void> {
     if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
-    const dialect = opts.dialect === undefined ? undefined : dialectNamed(opts.dialect);
+    const dialect = opts.dialect === undefined ? undefined : this.dialects.named(opts.dialect);
     if (opts.dialect !== undefined && !dialect) throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
     let listener: UnixSocketListener<ConnData>;
     try {
@@ -175,10 +186,10 @@ export class Daemon {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
     this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup });
-    // A JSON-RPC (ralph) socket goes when its session ends: its clients get the last events and
-    // are closed, and a re-attach finds no socket instead of a session that will never answer.
-    // (interminai's socket stays until `stop`: its status and wait report the exit.)
-    if (!dialect) {
+    // A socket whose dialect says so (ralph's) goes when its session ends: its clients get the
+    // last events and are closed, and a re-attach finds no socket instead of a session that will
+    // never answer. (interminai's socket stays until `stop`: its status and wait report the exit.)
+    if ((dialect ?? this.dialects.sessionDefault).endsWithSession) {
       void this.store
         .get(sessionId)
         .ended.then(() => this.closeSessionSocket(sessionId))
@@ -234,6 +245,7 @@ export class Daemon {
     this.store.killAll();
     this.screens.close();
     this.ptys.close();
+    this.rasterizer.close();
     for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;

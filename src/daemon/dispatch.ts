@@ -1,22 +1,12 @@
-// The one place where a parsed JSON-RPC message becomes a reply: it checks the envelope,
-// validates params against the method's schema, runs the handler, and turns whatever it threw
-// into an error object. Nothing thrown here ever reaches the socket layer.
+// The one place where a method call, from any dialect, becomes a handler's run: it validates the
+// params against the method's schema, confines a session socket to its session, runs the handler,
+// and turns what it threw into an RpcError (errors.ts), which each dialect puts in its own shape.
 import * as v from "valibot";
-import { RpcError, type WireError } from "../protocol/errors.ts";
-import { replyError, wireError } from "./errors.ts";
+import { RpcError } from "../protocol/errors.ts";
+import { wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
-import { RALPH_METHODS } from "../protocol/dialects/ralph.ts";
 import { refuseFileParams } from "./file-params.ts";
-
-type Id = string | number | null;
-export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
-
-export function errorReply(id: Id, err: unknown): Reply {
-  const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
-  return { jsonrpc: "2.0", id, error: e.toWire() };
-}
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
@@ -35,48 +25,6 @@ function issueDetails(issues: readonly v.BaseIssue<unknown>[]): { path: string; 
     received: String(i.received).slice(0, 64),
     message: i.message.slice(0, 200),
   }));
-}
-
-function isId(x: unknown): x is Id {
-  return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
-}
-
-interface Request {
-  id: Id;
-  notification: boolean;
-  method: string;
-  params: unknown;
-}
-
-/** The request in a parsed message, or the reply refusing it. */
-function parseRequest(msg: unknown): Request | Reply {
-  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
-    return errorReply(null, new RpcError("INVALID_REQUEST", "a request must be a JSON object"));
-  }
-  const req = msg as Record<string, unknown>;
-  const id: Id = isId(req.id) ? req.id : null;
-  if (req.jsonrpc !== "2.0" || typeof req.method !== "string" || ("id" in req && !isId(req.id))) {
-    return errorReply(id, new RpcError("INVALID_REQUEST", 'a request needs "jsonrpc":"2.0", a string "method" and an optional id'));
-  }
-  return { id, notification: !("id" in req), method: req.method, params: req.params };
-}
-
-/** Runs one request object; resolves to its reply, or null for a notification. */
-export async function dispatch(msg: unknown, ctx: CallContext): Promise<Reply | null> {
-  const req = parseRequest(msg);
-  if (!("method" in req)) return req;
-  const reply = await run(req.method, req.params, ctx).then(
-    (result): Reply => ({ jsonrpc: "2.0", id: req.id, result }),
-    (err): Reply => errorReply(req.id, err),
-  );
-  return req.notification ? null : reply;
-}
-
-/** The reply to a request answered with `err` without running it; null for a notification. */
-export function refuse(msg: unknown, err: RpcError): Reply | null {
-  const req = parseRequest(msg);
-  if (!("method" in req)) return req;
-  return req.notification ? null : errorReply(req.id, err);
 }
 
 /**
@@ -105,11 +53,8 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
 async function runMethod(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
   const cmd = COMMANDS.get(method) as Command | undefined;
   if (!cmd) {
-    // ralph's methods are native aliases on a per-session socket; they map onto native calls.
-    const onSessionSocket = ctx.conn.impliedSession !== undefined;
-    const alias = onSessionSocket ? RALPH_METHODS.get(method) : undefined;
-    if (alias) return await alias(params, ctx.conn.nativeCaller(ctx));
-    const message = onSessionSocket ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
+    // On a session socket, in JSON-RPC's own words (ralph's clients read them).
+    const message = ctx.conn.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
     throw new RpcError("METHOD_NOT_FOUND", message, { method });
   }
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {

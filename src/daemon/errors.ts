@@ -1,7 +1,7 @@
 // The one place where what the session and terminal layers throw (TermdError, a domain error)
 // becomes a wire error (RpcError). dispatch.ts's run() passes every error through here, so native
 // replies and the dialects, which call native methods through run(), see only RpcErrors.
-import { RpcError, toRpcError, type ErrorName } from "../protocol/errors.ts";
+import { RpcError, toRpcError, type ErrorName, type WireError } from "../protocol/errors.ts";
 import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
 
 /** Each domain code's wire error name (and so its number, protocol/errors.ts's APP_CODES). */
@@ -15,6 +15,7 @@ const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
   INPUT_NOT_READ: "INPUT_NOT_READ",
   BAD_ARGUMENT: "INVALID_PARAMS",
   LIMIT_REACHED: "LIMIT_REACHED",
+  MOUSE_NOT_ENABLED: "MOUSE_NOT_ENABLED",
 };
 
 /** A TermdError as its RpcError (same message and details); anything else is returned as it is. */
@@ -28,4 +29,14 @@ export function wireError(err: unknown): unknown {
 /** Whatever was thrown, as the RpcError its reply carries (unknown errors: INTERNAL_ERROR). */
 export function replyError(err: unknown): RpcError {
   return toRpcError(wireError(err));
+}
+
+export type Id = string | number | null;
+export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
+
+/** A JSON-RPC error reply for whatever was thrown; an internal error is logged too. */
+export function errorReply(id: Id, err: unknown): Reply {
+  const e = replyError(err);
+  if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
+  return { jsonrpc: "2.0", id, error: e.toWire() };
 }

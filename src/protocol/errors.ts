@@ -26,6 +26,8 @@ export const APP_CODES = {
   INPUT_NOT_READ: -32010,
   /** A named limit of the daemon is reached (termd daemon --max-sessions). */
   LIMIT_REACHED: -32011,
+  /** A mouse event (session.input's mouse) for a program that asked for no mouse reporting. */
+  MOUSE_NOT_ENABLED: -32012,
 } as const;
 
 export type ErrorName =

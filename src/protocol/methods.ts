@@ -19,8 +19,9 @@ export interface Methods {
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };
   "session.list": { params: Record<string, never> | undefined; result: { sessions: S.SessionInfo[] } };
   "session.info": { params: In<typeof S.SessionOnlySchema>; result: S.SessionInfo };
-  "session.input": { params: In<typeof S.InputSchema>; result: { bytes: number } };
+  "session.input": { params: In<typeof S.InputSchema>; result: { bytes: number; submit?: S.SubmitReport; wait?: S.WaitResult } };
   "session.screen": { params: In<typeof S.ScreenSchema>; result: S.ScreenSnapshot };
+  "session.screenshot": { params: In<typeof S.ScreenshotSchema>; result: S.ScreenshotResult };
   "session.wait": { params: In<typeof S.WaitSchema>; result: S.WaitResult };
   "session.resize": { params: In<typeof S.ResizeSchema>; result: { size: S.Size } };
   "session.signal": { params: In<typeof S.SignalSchema>; result: { signal_sent: string } };

@@ -55,6 +55,11 @@ export const CreateSchema = v.optional(
       log_append: v.optional(v.boolean()),
       /** exec.run's timeout in this session when a call names none; 0 or absent: none (TRL's timeout_s). */
       exec_timeout_ms: v.optional(Ms),
+      /**
+       * bash, zsh and fish get hooks that report prompts, commands and their status (OSC 133) and the
+       * directory (OSC 7) unless this is false; the user's rc files still load.
+       */
+      shell_integration: v.optional(v.boolean()),
       /** A client's own fields kept with the session and shown in SessionInfo (a dialect's namespace and labels). */
       meta: v.optional(v.record(v.string(), v.unknown())),
     }),
@@ -70,6 +75,53 @@ export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
 
+/**
+ * session.input's `wait`: session.wait's conditions, registered before the input is written and
+ * answered after it, from the screen as it was before it (see session/wait.ts's Baseline).
+ */
+export const InputWaitSchema = v.pipe(
+  v.object({
+    text: v.optional(v.pipe(v.string(), v.minLength(1))),
+    regex: v.optional(v.pipe(v.string(), v.minLength(1))),
+    gone: v.optional(v.pipe(v.string(), v.minLength(1))),
+    exit: v.optional(v.boolean()),
+    activity: v.optional(v.boolean()),
+    settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
+    /** Any change from the screen before the input. */
+    changed: v.optional(v.boolean()),
+    timeout_ms: v.optional(Ms, 10_000),
+  }),
+  v.check(
+    (p) => [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed || undefined].some((x) => x !== undefined),
+    "give at least one of text, regex, gone, exit, activity, settle_ms, changed",
+  ),
+);
+
+/** A screen position, 0-based like session.screen's cursor. */
+const Point = v.object({
+  row: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  col: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+const MouseButton = v.optional(v.picklist(["left", "middle", "right"]));
+const MouseModifiers = {
+  shift: v.optional(v.boolean()),
+  alt: v.optional(v.boolean()),
+  ctrl: v.optional(v.boolean()),
+};
+/** Repeats of a click or wheel notches: bounded, so one request cannot become megabytes of reports. */
+const Repeat = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)));
+
+/** One mouse event, encoded for the mouse mode the program turned on (terminal/mouse.ts). */
+export const MouseEventSchema = v.variant("action", [
+  v.object({ action: v.literal("click"), ...Point.entries, button: MouseButton, count: Repeat, ...MouseModifiers }),
+  v.object({ action: v.picklist(["press", "release"]), ...Point.entries, button: MouseButton, ...MouseModifiers }),
+  v.object({ action: v.literal("move"), ...Point.entries, ...MouseModifiers }),
+  v.object({ action: v.literal("drag"), from: Point, to: Point, button: MouseButton, ...MouseModifiers }),
+  v.object({ action: v.literal("scroll"), ...Point.entries, direction: v.picklist(["up", "down", "left", "right"]), count: Repeat, ...MouseModifiers }),
+]);
+
+export type MouseEventInput = v.InferInput<typeof MouseEventSchema>;
+
 export const InputSchema = v.pipe(
   v.object({
     session: SessionRef,
@@ -77,13 +129,15 @@ export const InputSchema = v.pipe(
     keys: v.optional(v.array(v.string())),
     paste: v.optional(v.string()),
     base64: v.optional(v.string()),
+    mouse: v.optional(MouseEventSchema),
     submit: v.optional(v.boolean()),
     /** How long to wait for a program that is behind on reading its input (INPUT_NOT_READ after). */
     timeout_ms: v.optional(Ms, 10_000),
+    wait: v.optional(InputWaitSchema),
   }),
   v.check(
-    (p) => [p.text, p.keys, p.paste, p.base64].filter((x) => x !== undefined).length === 1,
-    "give exactly one of text, keys, paste, base64",
+    (p) => [p.text, p.keys, p.paste, p.base64, p.mouse].filter((x) => x !== undefined).length === 1,
+    "give exactly one of text, keys, paste, base64, mouse",
   ),
   v.check((p) => !p.submit || p.text !== undefined, "submit goes with text"),
 );
@@ -93,8 +147,32 @@ export const ScreenSchema = v.object({
   session: SessionRef,
   format: v.optional(v.picklist(["text", "ansi", "cells"]), "text"),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Only the rows changed since this `seq` (an earlier snapshot's), in `changed`; `lines` is then empty. */
+  since_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type ScreenInput = v.InferOutput<typeof ScreenSchema>;
+
+/** Pixels a PNG screenshot may have (width × height × scale²): 4 bytes each while resvg draws it, so 128 MB. */
+export const MAX_PNG_PIXELS = 32 * 1024 * 1024;
+
+export const ScreenshotSchema = v.object({
+  session: SessionRef,
+  format: v.optional(v.picklist(["svg", "png"]), "svg"),
+  /** PNG only: pixels per SVG pixel (the SVG is 9 × 18 px per cell). */
+  scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4)), 1),
+});
+export type ScreenshotInput = v.InferOutput<typeof ScreenshotSchema>;
+
+export interface ScreenshotResult {
+  format: "svg" | "png";
+  /** The picture's size in pixels. */
+  width: number;
+  height: number;
+  /** format "svg": the SVG document. */
+  svg?: string;
+  /** format "png": the PNG file, base64. */
+  base64?: string;
+}
 
 export const WaitSchema = v.pipe(
   v.object({
@@ -106,14 +184,18 @@ export const WaitSchema = v.pipe(
     activity: v.optional(v.boolean()),
     settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
     changed_from: v.optional(v.string()),
+    /** A command typed at a shell's prompt is done (shell integration's OSC 133 D): the first one to finish after `since`. */
+    command_done: v.optional(v.boolean()),
+    /** With command_done: an output offset (bytes_out) the command finishes after; default: where the output was when input was last written. */
+    since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     timeout_ms: v.optional(Ms, 10_000),
   }),
   v.check(
     (p) =>
-      [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed_from].some(
+      [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed_from, p.command_done || undefined].some(
         (x) => x !== undefined,
       ),
-    "give at least one of text, regex, gone, exit, activity, settle_ms, changed_from",
+    "give at least one of text, regex, gone, exit, activity, settle_ms, changed_from, command_done",
   ),
 );
 export type WaitInput = v.InferOutput<typeof WaitSchema>;
@@ -218,6 +300,10 @@ export interface SessionInfo {
   bells: number;
   /** The exit status of the last command a shell reported with OSC 133 D. */
   last_exit_code: number | null;
+  /** The shell termd added its hooks to (bash, zsh, fish); null for other programs or with shell_integration: false. */
+  shell_integration: "bash" | "zsh" | "fish" | null;
+  /** The command the shell reported running now (OSC 133 C, not yet D): its line (null when the shell sent none) and start. */
+  running_command: { command: string | null; started_at: string } | null;
   bytes_out: number;
   /** Why the output log stopped being written (a full disk), when it did; the bytes in memory stay readable. */
   log_error?: string;
@@ -269,6 +355,10 @@ export interface ScreenSnapshot {
   /** Output byte offset the screen reflects: subscribe with replay from here to continue it. */
   offset: number;
   ansi?: string;
+  /** With since_seq: the rows changed since then, with their indexes (`lines` is empty). */
+  changed?: { row: number; text: string }[];
+  /** With since_seq: a seq this screen never reached (an earlier daemon's) was given, so every row is in `changed`. */
+  full?: boolean;
   /** With format "cells": each of `lines` as styled runs. */
   cells?: CellRun[][];
 }
@@ -300,14 +390,39 @@ export interface CellRun extends CellStyle {
   cluster?: true;
 }
 
-export type WaitOutcome = "matched" | "exited" | "activity" | "settled" | "changed" | "timeout";
+export type WaitOutcome = "matched" | "exited" | "activity" | "settled" | "changed" | "command_done" | "timeout";
+
+/** A command a shell reported done (session.wait's command_done). */
+export interface CommandDone {
+  /** Its line, when the shell sent it. */
+  command: string | null;
+  exit_code: number | null;
+  /** What it printed between its marks, as plain text (the last 1 MiB of it). */
+  output: string;
+  truncated: boolean;
+  started_at: string;
+  ended_at: string;
+  duration_ms: number;
+}
 
 export interface WaitResult {
   outcome: WaitOutcome;
   screen: ScreenSnapshot;
   match?: { row: number; col: number; text: string };
+  /** With outcome command_done. */
+  command?: CommandDone;
   exit_code?: number | null;
   signal?: string | null;
+}
+
+/** How a safe submit (session.input with submit) went. */
+export interface SubmitReport {
+  /** The text (or a collapsed paste's placeholder) was on the settled screen before Enter; false: Enter went after 3 s anyway. */
+  shown: boolean;
+  /** The text went inside bracketed-paste boundaries (the program turned on mode 2004). */
+  bracketed: boolean;
+  /** 2 when the first Enter changed nothing on the screen within 1 s and was pressed once more. */
+  enter_presses: number;
 }
 
 export interface OutputResult {

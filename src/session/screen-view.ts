@@ -96,6 +96,17 @@ export class ScreenView {
   private lastSkip = -Infinity;
   private floodTimer: Timer | undefined;
   private readonly pool: ScreenPool;
+  /**
+   * The screen's own change counter: up by one whenever a row, the cursor, the size or the buffer
+   * changed. The worker's counter restarts when a screen is rebuilt (unparked, a worker replaced);
+   * this one never goes back, so a reader's `since_seq` stays meaningful.
+   */
+  private seq_ = 0;
+  get seq(): number {
+    return this.seq_;
+  }
+  /** For each row, the `seq` at which it last changed (session.screen's since_seq). */
+  private rowSeq: number[] = [];
 
   constructor(private readonly o: ScreenViewOptions) {
     this.size_ = o.size;
@@ -234,7 +245,9 @@ export class ScreenView {
     }
     // Mid-rebuild the screen shows the past: waits must not match on it.
     if (!this.rebuilt) {
-      const changed = state.seq !== this.state.seq || rebuilding;
+      // A resize changes the rows without a write: compare whenever the worker answers.
+      const moved = this.track(this.state, state);
+      const changed = state.seq !== this.state.seq || rebuilding || moved;
       this.state = state;
       if (changed) this.o.onChange();
     }
@@ -242,6 +255,33 @@ export class ScreenView {
     this.o.onProgress();
     for (const s of this.syncs) if (this.synced(s.end, s.posted)) s.wake();
     this.scheduleParking();
+  }
+
+  /** Moves `seq` on and stamps the rows that differ between two mirrored states. */
+  private track(old: ScreenState, now: ScreenState): boolean {
+    const whole = old.size.rows !== now.size.rows || old.size.cols !== now.size.cols || old.alternate !== now.alternate;
+    const rows: number[] = [];
+    for (let i = 0; i < now.lines.length; i++) if (whole || old.lines[i] !== now.lines[i]) rows.push(i);
+    const c = old.cursor;
+    const moved = c.row !== now.cursor.row || c.col !== now.cursor.col || c.visible !== now.cursor.visible;
+    if (rows.length === 0 && !moved) return false;
+    this.seq_++;
+    this.rowSeq.length = now.lines.length;
+    for (const i of rows) this.rowSeq[i] = this.seq_;
+    return true;
+  }
+
+  /**
+   * The rows changed since `since` (a `seq` this view handed out), with their indexes. A `since`
+   * this view never reached (from an earlier daemon) gets every row, with `full` set.
+   */
+  changesSince(since: number): { changed: { row: number; text: string }[]; full: boolean } {
+    const full = since > this.seq_;
+    const changed: { row: number; text: string }[] = [];
+    this.state.lines.forEach((text, row) => {
+      if (full || (this.rowSeq[row] ?? 0) > since) changed.push({ row, text });
+    });
+    return { changed, full };
   }
 
   private scheduleParking(): void {
@@ -302,7 +342,7 @@ export class ScreenView {
       cursor: s.cursor,
       size: s.size,
       alternate: s.alternate,
-      seq: s.seq,
+      seq: this.seq_,
       hash: s.hash,
     };
   }
@@ -314,7 +354,7 @@ export class ScreenView {
       await this.rebuilt?.promise;
       const offset = this.sent;
       try {
-        return { ...(await this.remote.snapshot(format, scrollback)), offset };
+        return { ...(await this.remote.snapshot(format, scrollback)), seq: this.seq_, offset };
       } catch (err) {
         if (!(err instanceof ScreenReopened)) throw err;
       }

@@ -20,11 +20,18 @@ import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
 import { ExecRunner } from "./exec.ts";
+import type { ShellKind } from "./shell-integration.ts";
+import { ShellCommands } from "./shell-commands.ts";
 
 export interface SessionSpec {
   id: string;
   name: string;
+  /** The program as the client asked for it (what info shows). */
   command: string[];
+  /** What is executed, when that differs from `command` (shell integration's rc file). */
+  argv?: string[];
+  /** The shell whose hooks were added, if any. */
+  shellIntegration?: ShellKind | null;
   cwd: string;
   env: Record<string, string>;
   size: Size;
@@ -138,14 +145,22 @@ export class Session {
   error: string | null = null;
   /** The session's own socket, when the daemon gave it one. */
   private socketPath: string | null = null;
+  /** The shell whose hooks termd added (shell-integration.ts); null for any other program, or when asked not to. */
+  shellIntegration: ShellKind | null = null;
   /** session.create's `meta`: a client's own fields, kept and shown in info (not across restarts). */
   meta: Record<string, unknown> | undefined;
+  /** What each dialect remembers about this session (ralph's mode), by dialect: it goes with the session. */
+  readonly dialectState = new Map<string, unknown>();
   /** exec.run in this session's shell. */
   readonly exec: ExecRunner;
   readonly output: OutputLog;
   readonly view: ScreenView;
   readonly tap: VtTap;
   readonly waits: Waits;
+  /** The commands a shell reported with OSC 133 marks (session.wait's command_done). */
+  readonly commands: ShellCommands;
+  /** The output offset when input was last written: a command typed then finishes after it. */
+  inputOffset = 0;
   /** performance.now() of the last output byte, input or screen change; wait's "settled" clock. */
   lastActivity = performance.now();
   private child: Child | null = null;
@@ -186,7 +201,7 @@ export class Session {
       base,
       onChange: () => {
         this.lastActivity = performance.now();
-        this.emit({ type: "screen", seq: this.view.state.seq });
+        this.emit({ type: "screen", seq: this.view.seq });
       },
       onProgress: () => this.onScreenProgress(),
       // A reply parsed after the PTY closed (a query in the last output) has nowhere to go.
@@ -196,6 +211,7 @@ export class Session {
         } catch {}
       },
     });
+    this.commands = new ShellCommands(this);
     this.waits = new Waits(this);
     this.exec = new ExecRunner(this, opts.execTimeoutMs);
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
@@ -233,13 +249,14 @@ export class Session {
     const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool, execTimeoutMs: spec.execTimeoutMs });
     s.output.open();
     try {
-      s.child = await Child.spawn({ ...spec, onData: (data) => s.onOutput(data) }, spec.ptys);
+      s.child = await Child.spawn({ ...spec, command: spec.argv ?? spec.command, onData: (data) => s.onOutput(data) }, spec.ptys);
     } catch (err) {
       s.output.close();
       rmSync(s.logPath, { force: true });
       s.view.dispose();
       throw err;
     }
+    s.shellIntegration = spec.shellIntegration ?? null;
     s.pid = s.child.pid;
     s.pidStart = startTime(s.pid);
     s.exec.env = spec.env;
@@ -310,6 +327,13 @@ export class Session {
     return this.withTap(part, offset);
   }
 
+  /** The rows changed since `since` (a snapshot's `seq`), from the mirror, once the screen shows the output so far. */
+  async changesSince(since: number): Promise<ScreenSnapshot> {
+    await this.view.sync(SNAPSHOT_SYNC_MS);
+    const { changed, full } = this.view.changesSince(since);
+    return { ...this.textSnapshot(), lines: [], changed, ...(full ? { full } : {}) };
+  }
+
   private withTap(part: ReturnType<ScreenView["text"]>, offset: number): ScreenSnapshot {
     return { ...part, title: this.tap.title, current_cwd: this.tap.cwd, modes: this.tap.modes, offset };
   }
@@ -360,6 +384,7 @@ export class Session {
     const child = this.liveChild();
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
+    this.inputOffset = this.output.end;
     const n = child.write(data);
     this.emit({ type: "input", data });
     return n;
@@ -372,6 +397,7 @@ export class Session {
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<number> {
     const child = this.liveChild();
     this.lastActivity = performance.now();
+    this.inputOffset = this.output.end;
     try {
       return await child.writeBounded(data, performance.now() + timeoutMs, signal);
     } catch (err) {
@@ -502,6 +528,8 @@ export class Session {
       modes: this.tap.modes,
       bells: this.tap.bells,
       last_exit_code: this.tap.lastExitCode,
+      shell_integration: this.shellIntegration,
+      running_command: this.tap.running && this.running ? { command: this.tap.running.command, started_at: this.tap.running.since } : null,
       bytes_out: this.output.end,
       ...(this.output.error ? { log_error: this.output.error } : {}),
       ...(this.socketPath ? { socket: this.socketPath } : {}),
@@ -522,6 +550,7 @@ export class Session {
     this.output.close();
     for (const fn of this.disposers.splice(0)) fn();
     this.waits.dispose();
+    this.commands.dispose();
     this.view.dispose();
     this.listeners.clear();
   }

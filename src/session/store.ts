@@ -7,6 +7,7 @@ import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "./pty-pool.ts";
 
@@ -40,6 +41,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
   private readonly logDir: string;
+  /** Records a full disk kept remove() from deleting: deleted once a write succeeds again. */
+  private readonly undeleted = new Set<string>();
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
@@ -89,14 +92,17 @@ export class SessionStore {
     const name = p.name ?? id;
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
+    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     let session: Session;
     try {
       session = await Session.spawn({
         id,
         name,
         command,
+        argv: hooks?.argv,
+        shellIntegration: hooks?.kind ?? null,
         cwd: p.cwd ?? env.HOME ?? "/",
-        env,
+        env: hooks ? { ...env, ...hooks.env } : env,
         size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
         scrollback: p.scrollback ?? 1000,
         term: p.term ?? "xterm-256color",
@@ -126,6 +132,7 @@ export class SessionStore {
       throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
     }
     this.byId.set(id, session);
+    this.retryDeletes();
     if (records) {
       session.on((e) => {
         if (e.type !== "state" && e.type !== "resize") return;
@@ -154,15 +161,28 @@ export class SessionStore {
   remove(s: Session): void {
     this.byId.delete(s.id);
     s.dispose();
-    // On a full disk the record's delete can fail: the session is forgotten all the same (a
-    // restart would list it again, ended, until removed then).
+    // On a full disk the record's delete can fail: the session is forgotten all the same, and the
+    // delete is tried again once a write succeeds (only a restart before that lists it again).
     try {
       this.opts.records?.delete(s.id);
     } catch (err) {
+      this.undeleted.add(s.id);
       console.error(`termd: session ${s.name}: its record could not be deleted:`, err);
     }
     this.removeFiles(s);
     this.opts.onRemove?.(s);
+  }
+
+  /** Deletes the records a full disk kept (see remove), while deletes succeed. */
+  private retryDeletes(): void {
+    for (const id of this.undeleted) {
+      try {
+        this.opts.records?.delete(id);
+      } catch {
+        return;
+      }
+      this.undeleted.delete(id);
+    }
   }
 
   private removeFiles(s: Session): void {
@@ -171,6 +191,7 @@ export class SessionStore {
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */
   evict(ttlMs: number, now = Date.now()): number {
+    this.retryDeletes();
     let n = 0;
     for (const s of this.list()) {
       if (!s.running && s.endedAt && now - s.endedAt.getTime() >= ttlMs) {

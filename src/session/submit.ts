@@ -1,11 +1,35 @@
-// Safe submit: some agent TUIs read an Enter that arrives within ~120 ms of a burst of text as a
-// literal newline inside the prompt. So: the text, then a pause of at least SUBMIT_GAP_MS after
-// its last byte that is also quiet (the app finished echoing), then Enter on its own.
+// Safe submit into agent TUIs. Claude Code, Codex and Gemini CLI read an Enter that arrives
+// within ~120 ms of other input as a newline inside the prompt (it looks like part of a paste),
+// so text and Enter in one burst never submit. Here:
+// - the text goes in first, inside bracketed-paste boundaries when the program turned on mode 2004;
+// - Enter follows no sooner than SUBMIT_GAP_MS after the text's last byte, and only once the
+//   screen has settled (no output, no change for QUIET_MS) with the text shown: the end of its
+//   last line on the screen, or a collapsed paste's placeholder ("[Pasted text #1 +5 lines]");
+//   after MAX_WAIT_MS it goes anyway, and the result says the text was not seen;
+// - if the screen has not changed VERIFY_MS after Enter, Enter is pressed once more, and the
+//   result says so (a TUI that was still busy swallows a key).
 import type { Session } from "./session.ts";
 
 export const SUBMIT_GAP_MS = 150;
 const QUIET_MS = 50;
-const MAX_WAIT_MS = 2000;
+/** Longest wait for the text to show and the screen to settle before Enter goes anyway. */
+const MAX_WAIT_MS = 3000;
+/** How long Enter has to change the screen before it is pressed once more. */
+const VERIFY_MS = 1000;
+/** The end of the text's last line that must be on the screen: short enough to survive wrapping inside a box. */
+const SHOWN_SUFFIX = 12;
+const PLACEHOLDER = /\[Pasted text/i;
+
+export interface SubmitResult {
+  /** Bytes written, Enter included. */
+  bytes: number;
+  /** The text (or a paste placeholder) was seen on the settled screen before Enter. */
+  shown: boolean;
+  /** The text went inside bracketed-paste boundaries. */
+  bracketed: boolean;
+  /** 1, or 2 when the first Enter changed nothing on the screen. */
+  enter_presses: number;
+}
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -16,15 +40,63 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function safeSubmit(s: Session, text: string, signal: AbortSignal): Promise<number> {
-  let bytes = s.writeInput(text);
+/** A row without the borders a TUI draws around its input box. */
+function inner(row: string): string {
+  return row.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, "");
+}
+
+/** Is the end of the text's last non-blank line (or a paste placeholder) on the screen? */
+export function textShown(lines: readonly string[], text: string): boolean {
+  const last = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "").at(-1);
+  if (last === undefined) return true;
+  const suffix = [...last].slice(-SHOWN_SUFFIX).join("");
+  if (lines.some((l) => l.includes(suffix) || PLACEHOLDER.test(l))) return true;
+  // Wrapped: the rows' insides, joined.
+  return lines.map(inner).join("").includes(suffix);
+}
+
+/** Resolves true once the screen (a row or the cursor) changed after `seq`, false after `ms`. Output that redraws the same screen is no change. */
+function changed(s: Session, seq: number, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (s.view.seq !== seq) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      off();
+      signal.removeEventListener("abort", onAbort);
+      resolve(v);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    const off = s.on((e) => {
+      if ((e.type === "screen" && s.view.seq !== seq) || e.type === "exit") done(true);
+    });
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export async function safeSubmit(s: Session, text: string, signal: AbortSignal, timeoutMs = 10_000): Promise<SubmitResult> {
+  const bracketed = s.modes.bracketed_paste && text.length > 0;
+  const data = bracketed ? `\x1b[200~${text.replaceAll("\x1b[201~", "")}\x1b[201~` : text;
+  let bytes = data.length > 0 ? await s.input(data, timeoutMs, signal) : 0;
   const wroteAt = performance.now();
   await delay(SUBMIT_GAP_MS, signal);
-  while (!signal.aborted && s.running && performance.now() - wroteAt < MAX_WAIT_MS) {
+  let shown = false;
+  while (!signal.aborted && s.running) {
     const quietFor = performance.now() - s.lastActivity;
-    if (quietFor >= QUIET_MS) break;
-    await delay(QUIET_MS - quietFor, signal);
+    shown = textShown(s.view.state.lines, text);
+    if (quietFor >= QUIET_MS && s.screenCurrent && shown) break;
+    const left = MAX_WAIT_MS - (performance.now() - wroteAt);
+    if (left <= 0) break;
+    await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor)), signal);
   }
-  if (!signal.aborted) bytes += s.writeInput("\r");
-  return bytes;
+  const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0 };
+  if (signal.aborted || !s.running) return result;
+  const seq = s.view.seq;
+  result.bytes += s.writeInput("\r");
+  result.enter_presses = 1;
+  if (!(await changed(s, seq, VERIFY_MS, signal)) && !signal.aborted && s.running) {
+    result.bytes += s.writeInput("\r");
+    result.enter_presses = 2;
+  }
+  return result;
 }

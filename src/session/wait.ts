@@ -7,13 +7,14 @@ import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts"
 import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
 import type { Session } from "./session.ts";
+import type { CommandRun } from "./shell-commands.ts";
 
 /**
  * Patterns come from clients and run against text programs control, on the daemon's one thread:
  * a backtracking engine (JavaScript's RegExp) can take minutes on `(a+)+$`, so they run on RE2's
  * linear-time engine instead (RE2 syntax: no backreferences or lookaround).
  */
-export function compileRegex(src: string): LinePattern {
+export function compileRegex(src: string): RegexPattern {
   let re: RE2JS;
   try {
     re = RE2JS.compile(src);
@@ -27,7 +28,16 @@ export function compileRegex(src: string): LinePattern {
       const m = re.matcher(line);
       return m.find() ? { col: m.start(), text: m.group(0) ?? "" } : null;
     },
+    matchFrom(line, from) {
+      const m = re.matcher(line);
+      return m.find(from) ? { col: m.start(), text: m.group(0) ?? "" } : null;
+    },
   };
+}
+
+/** A pattern that can also search from a column, without the anchors moving there. */
+interface RegexPattern extends LinePattern {
+  matchFrom(line: string, from: number): { col: number; text: string } | null;
 }
 
 /** What every waiter of one check shares: the screen's rows, joined once for a quick "is it there at all". */
@@ -35,13 +45,51 @@ interface Frame {
   lines: string[];
   joined: string;
   hash: string;
+  /** Lines above row 0 (scrollback): a row's place in the whole buffer is `top + row`. */
+  top: number;
+}
+
+/**
+ * A wait tied to an input (session.input's `wait`) starts from the screen before the input: its
+ * text and regex count only where they did not already match (the same text at the same place in
+ * the buffer, scrollback included), so a prompt already on the screen does not answer a wait for
+ * the next one; `changed` means changed from that screen.
+ */
+export interface Baseline {
+  hash: string;
+  /** `bufferRow:col:text` of every match on the screen before the input. */
+  seen: Set<string>;
+}
+
+function matchKey(f: Frame, m: Match): string {
+  return `${f.top + m.row}:${m.col}:${m.text}`;
+}
+
+/** Every match of `needle` on the screen, several per line included. */
+function findAll(lines: readonly string[], needle: string | RegexPattern): Match[] {
+  const out: Match[] = [];
+  lines.forEach((line, row) => {
+    for (let from = 0; from <= line.length; ) {
+      let m: { col: number; text: string } | null;
+      if (typeof needle === "string") {
+        const col = line.indexOf(needle, from);
+        m = col >= 0 ? { col, text: needle } : null;
+      } else m = needle.matchFrom(line, from);
+      if (!m) break;
+      out.push({ row, col: m.col, text: m.text });
+      from = m.col + Math.max(1, m.text.length);
+    }
+  });
+  return out;
 }
 
 class Waiter {
   private settleTimer: Timer | undefined;
   private readonly timeout: Timer;
-  private readonly regex: LinePattern | undefined;
+  private readonly regex: RegexPattern | undefined;
   private readonly startOffset: number;
+  /** command_done: the output offset a command must finish after. */
+  private readonly commandSince: number;
   readonly result: Promise<WaitResult>;
   private resolve!: (r: WaitResult) => void;
   done = false;
@@ -51,22 +99,31 @@ class Waiter {
     private readonly p: WaitInput,
     private readonly abort: AbortSignal,
     private readonly forget: (w: Waiter) => void,
+    private readonly baseline?: Baseline,
   ) {
     this.regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
     this.startOffset = s.output.end;
+    this.commandSince = p.since ?? s.inputOffset;
+    if (p.command_done && s.shellIntegration === null && !s.commands.seen) {
+      throw new TermdError(
+        "BAD_ARGUMENT",
+        `session ${s.name} reports no commands: command_done needs a bash, zsh or fish session started with shell integration (the default), or a shell that sends OSC 133 marks itself`,
+        { session: s.name },
+      );
+    }
     this.result = new Promise((resolve) => (this.resolve = resolve));
     this.timeout = setTimeout(() => this.finish("timeout"), p.timeout_ms);
     abort.addEventListener("abort", this.onAbort);
   }
 
-  /** Only waits for activity care about every output chunk; the rest wait for the screen. */
+  /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
   get onOutput(): boolean {
-    return this.p.activity === true;
+    return this.p.activity === true || this.p.command_done === true;
   }
 
   private readonly onAbort = () => this.finish("timeout");
 
-  finish(outcome: WaitOutcome, match?: Match): void {
+  finish(outcome: WaitOutcome, match?: Match, command?: CommandRun): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timeout);
@@ -76,6 +133,7 @@ class Waiter {
     const s = this.s;
     const result: WaitResult = { outcome, screen: s.textSnapshot() };
     if (match) result.match = match;
+    if (command) result.command = s.commands.describe(command);
     if (!s.running) {
       result.exit_code = s.exitCode;
       result.signal = s.signal;
@@ -87,16 +145,20 @@ class Waiter {
     if (this.done) return;
     const { p, s } = this;
     if (p.text !== undefined && f.joined.includes(p.text)) {
-      const m = findIn(f.lines, p.text);
+      const m = this.firstNew(f, p.text);
       if (m) return this.finish("matched", m);
     }
     if (this.regex) {
-      const m = findIn(f.lines, this.regex);
+      const m = this.firstNew(f, this.regex);
       if (m) return this.finish("matched", m);
     }
     if (p.gone !== undefined && (!f.joined.includes(p.gone) || !findIn(f.lines, p.gone))) return this.finish("matched");
     if (p.changed_from !== undefined && f.hash !== p.changed_from) return this.finish("changed");
     if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
+    if (p.command_done) {
+      const c = s.commands.doneAfter(this.commandSince);
+      if (c) return this.finish("command_done", undefined, c);
+    }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
       // No timer then: the ?2026l that ends the frame is output, and output evaluates again.
@@ -108,11 +170,27 @@ class Waiter {
     }
     if (!s.running) return this.finish("exited");
   }
+
+  private firstNew(f: Frame, needle: string | RegexPattern): Match | null {
+    const seen = this.baseline?.seen;
+    if (!seen) return findIn(f.lines, needle);
+    return findAll(f.lines, needle).find((m) => !seen.has(matchKey(f, m))) ?? null;
+  }
 }
 
 function frameOf(s: Session): Frame {
-  const { lines, hash } = s.view.state;
-  return { lines, hash, joined: lines.join("\n") };
+  const { lines, hash, scrollback_total } = s.view.state;
+  return { lines, hash, top: scrollback_total, joined: lines.join("\n") };
+}
+
+/** The screen now, as the baseline of a wait tied to an input that is about to be written. */
+export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">): Baseline {
+  const f = frameOf(s);
+  const seen = new Set<string>();
+  for (const needle of [p.text, p.regex !== undefined ? compileRegex(p.regex) : undefined]) {
+    if (needle !== undefined) for (const m of findAll(f.lines, needle)) seen.add(matchKey(f, m));
+  }
+  return { hash: f.hash, seen };
 }
 
 /** The pending waits of one session. */
@@ -139,18 +217,42 @@ export class Waits {
   }
 
   wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-    const w = new Waiter(this.s, p, abort, (done) => {
-      this.all.delete(done);
-      this.onOutput.delete(done);
-    });
+    const w = this.register(p, abort);
+    if (!w.done) w.check(frameOf(this.s));
+    return w.result;
+  }
+
+  /**
+   * A wait that starts now, from `baseline`, but is first checked by `start()`: the caller writes
+   * its input in between, so nothing the program answers can slip past the wait.
+   */
+  prepare(p: WaitInput, abort: AbortSignal, baseline: Baseline): { result: Promise<WaitResult>; start(): void; cancel(): void } {
+    const w = this.register(p, abort, baseline);
+    return {
+      result: w.result,
+      start: () => w.check(frameOf(this.s)),
+      cancel: () => w.finish("timeout"),
+    };
+  }
+
+  private register(p: WaitInput, abort: AbortSignal, baseline?: Baseline): Waiter {
+    const w = new Waiter(
+      this.s,
+      p,
+      abort,
+      (done) => {
+        this.all.delete(done);
+        this.onOutput.delete(done);
+      },
+      baseline,
+    );
     // A caller already gone (a client that hung up before this ran) would never hear "abort".
     if (abort.aborted) w.finish("timeout");
     else {
       this.all.add(w);
       if (w.onOutput) this.onOutput.add(w);
-      w.check(frameOf(this.s));
     }
-    return w.result;
+    return w;
   }
 
   dispose(): void {

@@ -21,7 +21,9 @@ export type TermdErrorCode =
   /** An argument is well-formed but means nothing here: a key token, a signal, a regex, a path. */
   | "BAD_ARGUMENT"
   /** A named limit is reached (--max-sessions): nothing more of that kind until some goes. */
-  | "LIMIT_REACHED";
+  | "LIMIT_REACHED"
+  /** A mouse event for a program that asked for no mouse reporting (or none that hears that event). */
+  | "MOUSE_NOT_ENABLED";
 
 export class TermdError extends Error {
   override readonly name = "TermdError";

@@ -5,6 +5,7 @@
 // as text or ANSI with the cursor, title and a hash a waiter can compare against.
 import { Terminal } from "@xterm/headless";
 import { SerializeAddon } from "@xterm/addon-serialize";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { boundCounts } from "./bounds.ts";
 import type { CellRun, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { rowRuns } from "./cells.ts";
@@ -72,6 +73,10 @@ export class Screen {
       logLevel: "off",
     });
     this.term.loadAddon(this.serializer as unknown as Parameters<Terminal["loadAddon"]>[0]);
+    // Unicode 11 widths, as modern terminals have them: emoji and CJK take two cells. The SVG and
+    // PNG renderers place characters by the cells this gives, so they can never disagree with it.
+    this.term.loadAddon(new Unicode11Addon() as unknown as Parameters<Terminal["loadAddon"]>[0]);
+    this.term.unicode.activeVersion = "11";
     this.term.onData(opts.onReply);
     this.term.onBinary(opts.onReply);
     // xterm headless keeps cursor visibility private; track DECTCEM ourselves.

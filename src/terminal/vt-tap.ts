@@ -38,6 +38,8 @@ export interface Mark {
   kind: "A" | "B" | "C" | "D";
   /** D's exit status; null when the shell sent none. */
   exit_code?: number | null;
+  /** C's command line, when the shell sent it (`cmdline_url=`, percent-encoded, or VS Code's 633 E before it). */
+  command?: string;
   time: string;
 }
 
@@ -78,6 +80,11 @@ const DEC_FLAG: Partial<Record<number, "application_cursor" | "cursor_visible" |
   2004: "bracketed_paste",
   2026: "synchronized_output",
 };
+
+/** VS Code's 633 E escaping: `\\` for a backslash, `\xHH` for `;` and control characters. */
+function unescape633(s: string): string {
+  return s.replace(/\\(\\|x([0-9a-fA-F]{2}))/g, (_, all: string, hex?: string) => (hex ? String.fromCharCode(parseInt(hex, 16)) : "\\"));
+}
 
 /** Bytes written the way one would type them into printf: `\e[?25l`, `\e]0;hi\a`. */
 export function readable(bytes: Uint8Array): string {
@@ -181,6 +188,10 @@ export class VtTap extends NoopPerformer {
   marks: Mark[] = [];
   /** Exit status of the last command a shell reported with OSC 133 D. */
   lastExitCode: number | null = null;
+  /** The command a shell reported started (C) and not yet done (D): its line, or null when the shell sent none. */
+  running: { command: string | null; since: string } | null = null;
+  /** A command line VS Code's 633 E announced for the C that follows. */
+  private announced: string | null = null;
 
   constructor(private readonly opts: TapOptions = {}) {
     super();
@@ -384,6 +395,10 @@ export class VtTap extends NoopPerformer {
     const parts = arg.split(";");
     const kind = parts[0];
     if (kind === "P" && parts[1]?.startsWith("Cwd=")) return this.setCwd(parts[1].slice(4));
+    if (kind === "E" && id === 633) {
+      this.announced = unescape633(parts[1] ?? "");
+      return;
+    }
     if (kind === "termd-done" && id === 133) {
       const [, status, nonce] = parts;
       if (parts.length === 3 && /^-?\d+$/.test(status!)) this.pending.push({ type: "done_mark", status: Number(status), nonce: nonce!, end });
@@ -395,7 +410,19 @@ export class VtTap extends NoopPerformer {
       const status = parts[1];
       mark.exit_code = status !== undefined && /^-?\d+$/.test(status) ? Number(status) : null;
       if (mark.exit_code !== null) this.lastExitCode = mark.exit_code;
-    }
+      this.running = null;
+    } else if (kind === "C") {
+      const url = parts.slice(1).find((p) => p.startsWith("cmdline_url="));
+      let command = this.announced;
+      if (url) {
+        try {
+          command = decodeURIComponent(url.slice("cmdline_url=".length));
+        } catch {}
+      }
+      this.announced = null;
+      if (command !== null) mark.command = command;
+      this.running = { command, since: mark.time };
+    } else if (kind === "A") this.running = null;
     this.marks.push(mark);
     if (this.marks.length > MAX_MARKS) this.marks.shift();
     this.pending.push({ type: "mark", mark, end });

@@ -1,15 +1,11 @@
 // Requests that come as one HTTP request each: POST /rpc (one JSON-RPC request or a batch) and
 // POST /trl (one TRL request). Each runs on a connection of its own that lives as long as the
-// request, through the same dispatch as the socket's lines; a subscription made there ends with it.
+// request and speaks that endpoint's dialect, exactly as a socket connection does; a subscription
+// made there ends with it.
 import { Connection, type ByteSink } from "../daemon/connection.ts";
-import type { CallContext } from "../daemon/command.ts";
 import type { Daemon } from "../daemon/daemon.ts";
-import { dispatch, errorReply, refuse, type Reply } from "../daemon/dispatch.ts";
-import { dialectNamed } from "../protocol/dialects/index.ts";
-import { RpcError } from "../protocol/errors.ts";
-
-/** The most reply text one batch may produce; later requests in it are refused unrun (as on the socket). */
-const MAX_BATCH_REPLY = 16 * 1024 * 1024;
+import { Serialized, type Dialect } from "../dialects/dialect.ts";
+import { jsonRpc } from "../dialects/json-rpc.ts";
 
 /** Events have nowhere to go on a one-request connection. */
 export const NOWHERE: ByteSink = { write: (d) => d.length, end: () => {} };
@@ -21,60 +17,37 @@ export interface RequestScope {
   signal: AbortSignal;
 }
 
-async function onConnection<T>(scope: RequestScope, fn: (ctx: CallContext, conn: Connection) => Promise<T>): Promise<T> {
+/** `body` handled by `dialect` on a connection of its own: the reply as JSON, 204 when there is none. */
+async function oneRequest(dialect: Dialect, body: string, scope: RequestScope): Promise<Response> {
   const conn = new Connection(NOWHERE, scope.daemon, undefined, null, scope.refusesFileParams);
   scope.daemon.connections.add(conn);
   scope.daemon.counters.connections++;
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  scope.signal.addEventListener("abort", stop, { once: true });
+  const close = () => conn.onClose();
+  scope.signal.addEventListener("abort", close, { once: true });
   try {
-    return await fn({ daemon: scope.daemon, conn, signal: abort.signal }, conn);
+    const speaker = conn.speakAs(dialect);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(body);
+    } catch (err) {
+      return Response.json(speaker.malformed(`invalid JSON: ${(err as Error).message}`));
+    }
+    const reply = await speaker.handle(msg);
+    if (reply === null) return new Response(null, { status: 204 });
+    if (reply instanceof Serialized) return new Response(reply.json, { headers: { "Content-Type": "application/json;charset=utf-8" } });
+    return Response.json(reply);
   } finally {
-    scope.signal.removeEventListener("abort", stop);
+    scope.signal.removeEventListener("abort", close);
     conn.onClose();
   }
 }
 
-const json = (body: unknown, status = 200) => Response.json(body, { status });
-
-/** POST /rpc: the reply (or the batch's replies) as JSON; 204 when everything was a notification. */
+/** POST /rpc: native JSON-RPC, one request or a batch. */
 export function rpcRequest(body: string, scope: RequestScope): Promise<Response> {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(body);
-  } catch (err) {
-    return Promise.resolve(json(errorReply(null, new RpcError("PARSE_ERROR", `invalid JSON: ${(err as Error).message}`))));
-  }
-  return onConnection(scope, async (ctx) => {
-    if (!Array.isArray(msg)) {
-      const reply = await dispatch(msg, ctx);
-      return reply ? json(reply) : new Response(null, { status: 204 });
-    }
-    if (msg.length === 0) return json(errorReply(null, new RpcError("INVALID_REQUEST", "empty batch")));
-    const replies: Reply[] = [];
-    let size = 0;
-    for (const m of msg) {
-      const reply =
-        size > MAX_BATCH_REPLY
-          ? refuse(m, new RpcError("PAYLOAD_TOO_LARGE", `batch reply over ${MAX_BATCH_REPLY} bytes; send this request again`))
-          : await dispatch(m, ctx);
-      if (!reply) continue;
-      size += JSON.stringify(reply).length;
-      replies.push(reply);
-    }
-    return replies.length > 0 ? json(replies) : new Response(null, { status: 204 });
-  });
+  return oneRequest(jsonRpc, body, scope);
 }
 
-/** POST /trl: TRL's documented HTTP mode, one request in the body, its `{id, ok, …}` reply back. */
+/** POST /trl: TRL's documented HTTP mode, one `{id, method, params}` request, its `{id, ok, …}` reply. */
 export function trlRequest(body: string, scope: RequestScope): Promise<Response> {
-  const trl = dialectNamed("trl")!;
-  let msg: unknown;
-  try {
-    msg = JSON.parse(body);
-  } catch (err) {
-    return Promise.resolve(json(trl.malformed(`invalid JSON: ${(err as Error).message}`)));
-  }
-  return onConnection(scope, async (ctx, conn) => json(await trl.handle(msg, conn.nativeCaller(ctx))));
+  return oneRequest(scope.daemon.dialects.named("trl")!, body, scope);
 }

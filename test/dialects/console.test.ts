@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/client/index.ts";
-import { interpretEscapes } from "../../src/protocol/dialects/console.ts";
+import { interpretEscapes } from "../../src/dialects/console.ts";
 import { TestDaemon } from "../harness.ts";
 import { Lines } from "./lines.ts";
 

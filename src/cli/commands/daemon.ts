@@ -17,9 +17,10 @@ const MAX_DEBUG_BUFFER = 100_000;
 /** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 const MAX_WORKERS = 64;
 
-function maxSessions(a: Parameters<typeof num>[0]): number | undefined {
-  const n = num(a, "max-sessions");
-  if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError("--max-sessions is a whole number, at least 1");
+/** A --max-* limit: a whole number, at least 1. */
+function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
+  const n = num(a, flag);
+  if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--${flag} is a whole number, at least 1`);
   return n;
 }
 
@@ -58,6 +59,10 @@ const DAEMON_HELP = [
   "                      (default: one per core)",
   "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
   "                      session.create fails with LIMIT_REACHED",
+  "  --max-waits N       session.wait calls one connection may have pending (default 4096);",
+  "                      past it session.wait fails with LIMIT_REACHED",
+  "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
+  "                      past it session.subscribe fails with LIMIT_REACHED",
   "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
   "                      console server's server.pid",
   "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
@@ -76,14 +81,14 @@ const CONTROL_HELP = [
   "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
 ];
 
-export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
+export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
   summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (action === "stop" || action === "status") {
@@ -126,7 +131,9 @@ export const daemonCommand = (run?: (opts: DaemonOptions) => Promise<number>) =>
       screenWorkers: workers(a, "screen-workers"),
       screenParkMs: num(a, "screen-park"),
       ptyWorkers: workers(a, "pty-workers"),
-      maxSessions: maxSessions(a),
+      maxSessions: limit(a, "max-sessions"),
+      maxWaits: limit(a, "max-waits"),
+      maxSubscriptions: limit(a, "max-subscriptions"),
       pidFile: str(a, "pid-file"),
       http: httpSettings(a),
     });

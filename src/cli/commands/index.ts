@@ -13,6 +13,7 @@ import rm from "./rm.ts";
 import logs from "./logs.ts";
 import attach from "./attach.ts";
 import debug from "./debug.ts";
+import screenshot from "./screenshot.ts";
 import token from "./token.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, token];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot, token];

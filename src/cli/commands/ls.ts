@@ -1,11 +1,11 @@
 import { cliCommand, EXIT } from "../command.ts";
-import { printJson, statusOf, table } from "../format.ts";
+import { ownerOf, printJson, statusOf, table } from "../format.ts";
 
 export default cliCommand({
   name: "ls",
   summary: "list sessions",
   usage: "termd ls [--json]",
-  help: "Lists every session the daemon knows, running or ended.",
+  help: "Lists every session the daemon knows, running or ended. OWNER is who started it: an agent through termd mcp (mcp:NAME), else -.",
   flags: {},
   async run(_a, ctx) {
     const { sessions } = await (await ctx.client()).call("session.list");
@@ -14,8 +14,8 @@ export default cliCommand({
     else
       ctx.out(
         table([
-          ["NAME", "ID", "STATE", "PID", "SIZE", "COMMAND"],
-          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
+          ["NAME", "ID", "STATE", "PID", "OWNER", "SIZE", "COMMAND"],
+          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), ownerOf(s), `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
         ]),
       );
     return EXIT.OK;

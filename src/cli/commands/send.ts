@@ -3,9 +3,13 @@ import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { sessionArg } from "./shared.ts";
+import { str } from "../args.ts";
 import { encodeKey } from "../../terminal/keys.ts";
+import type { InputInput } from "../../protocol/schemas.ts";
 
-const INPUT_FLAGS = new Set(["text", "keys", "paste", "submit", "file"]);
+const MOUSE_FLAGS = new Set(["click", "press", "release", "move", "drag", "scroll"]);
+const INPUT_FLAGS = new Set(["text", "keys", "paste", "submit", "file", ...MOUSE_FLAGS]);
+type MouseEvent = NonNullable<InputInput["mouse"]>;
 
 /** Standard input, read once, however many flags name it (node:stream, so the Node stub has it too). */
 let stdinText: Promise<string> | null = null;
@@ -19,8 +23,9 @@ function readStdin(): Promise<string> {
 
 export default cliCommand({
   name: "send",
-  summary: "type text, keys and pastes into a session",
-  usage: "termd send SESSION [--text TEXT | --keys 'KEY ...' | --paste TEXT | --submit TEXT | --file PATH]... [--json]",
+  summary: "type text, keys, pastes and mouse events into a session",
+  usage:
+    "termd send SESSION [--text TEXT | --keys 'KEY ...' | --paste TEXT | --submit TEXT | --file PATH | --click ROW,COL | --drag ROW,COL:ROW,COL | --scroll ROW,COL:up|down|left|right[:N] | --press ROW,COL | --release ROW,COL | --move ROW,COL]... [--button left|middle|right] [--modifiers shift,alt,ctrl] [--json]",
   help: [
     "Sends each --text, --keys, --paste and --submit in the order given.",
     "  --text TEXT     the text as typed (no Enter added)",
@@ -29,6 +34,14 @@ export default cliCommand({
     "  --submit TEXT   the text, then Enter once the program has settled (at least 150 ms later)",
     "  --file PATH     the file's contents as typed text (as --text); for input larger than an argument holds",
     "A TEXT of - is standard input, read to its end (--text -, --paste -, --submit -).",
+    "Mouse events, encoded for the mouse mode the program turned on (an error if it turned on none).",
+    "ROW and COL count from 0, as the cursor in `termd screen --json` does:",
+    "  --click ROW,COL                 press and release a button there",
+    "  --drag ROW,COL:ROW,COL          press at the first point, move to the second, release there",
+    "  --scroll ROW,COL:DIR[:N]        N wheel notches (default 1) up, down, left or right there",
+    "  --press ROW,COL, --release ROW,COL, --move ROW,COL   one report each (--move: no button down)",
+    "  --button left|middle|right      the button of every click, drag, press and release (default left)",
+    "  --modifiers shift,alt,ctrl      keys held during every mouse event",
   ].join("\n"),
   flags: {
     text: { kind: "string", repeat: true },
@@ -36,12 +49,24 @@ export default cliCommand({
     paste: { kind: "string", repeat: true },
     submit: { kind: "string", repeat: true },
     file: { kind: "string", repeat: true },
+    click: { kind: "string", repeat: true },
+    press: { kind: "string", repeat: true },
+    release: { kind: "string", repeat: true },
+    move: { kind: "string", repeat: true },
+    drag: { kind: "string", repeat: true },
+    scroll: { kind: "string", repeat: true },
+    button: { kind: "string" },
+    modifiers: { kind: "string" },
   },
   async run(a, ctx) {
     const session = sessionArg(a);
     // Only the input flags, in order (global flags such as --json or --socket are not input).
     const items = a.ordered.filter((f) => INPUT_FLAGS.has(f.name));
-    if (items.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste, --submit or --file");
+    if (items.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste, --submit, --file or a mouse event (--click …)");
+    // Mouse flags are parsed up front as key tokens are below: a bad one must not leave half a command.
+    const held = modifiers(str(a, "modifiers"));
+    const button = buttonOf(str(a, "button"));
+    const mouse = new Map(items.filter((f) => MOUSE_FLAGS.has(f.name)).map((f) => [f, mouseEvent(f.name, String(f.value), button, held)] as const));
     // Every key token is checked before anything is typed: a bad one must not leave half a command.
     for (const { name, value } of items) {
       if (name !== "keys") continue;
@@ -55,7 +80,13 @@ export default cliCommand({
     }
     const client = await ctx.client();
     let bytes = 0;
-    for (const { name, value } of items) {
+    for (const item of items) {
+      const { name, value } = item;
+      const event = mouse.get(item);
+      if (event) {
+        bytes += (await client.call("session.input", { session, mouse: event })).bytes;
+        continue;
+      }
       let v = String(value);
       if (name === "file") {
         try {
@@ -78,3 +109,42 @@ export default cliCommand({
     return EXIT.OK;
   },
 });
+
+/** "ROW,COL" (0-based) as a point. */
+function point(text: string, flag: string): { row: number; col: number } {
+  const m = /^(\d+),(\d+)$/.exec(text.trim());
+  if (!m) throw new UsageError(`--${flag} needs ROW,COL (counting from 0), not ${JSON.stringify(text)}`);
+  return { row: Number(m[1]), col: Number(m[2]) };
+}
+
+function buttonOf(text: string | undefined): "left" | "middle" | "right" {
+  if (text === undefined) return "left";
+  if (text === "left" || text === "middle" || text === "right") return text;
+  throw new UsageError(`--button is left, middle or right, not ${JSON.stringify(text)}`);
+}
+
+function modifiers(text: string | undefined): { shift?: true; alt?: true; ctrl?: true } {
+  const out: { shift?: true; alt?: true; ctrl?: true } = {};
+  for (const m of (text ?? "").split(",").map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+    if (m === "shift" || m === "alt" || m === "ctrl") out[m] = true;
+    else throw new UsageError(`--modifiers takes shift, alt and ctrl separated by commas, not ${JSON.stringify(m)}`);
+  }
+  return out;
+}
+
+function mouseEvent(flag: string, text: string, button: "left" | "middle" | "right", held: object): MouseEvent {
+  if (flag === "drag") {
+    const [from, to, extra] = text.split(":");
+    if (to === undefined || extra !== undefined) throw new UsageError(`--drag needs ROW,COL:ROW,COL, not ${JSON.stringify(text)}`);
+    return { action: "drag", from: point(from!, flag), to: point(to, flag), button, ...held };
+  }
+  if (flag === "scroll") {
+    const [at, direction, n, extra] = text.split(":");
+    if (direction !== "up" && direction !== "down" && direction !== "left" && direction !== "right")
+      throw new UsageError(`--scroll needs ROW,COL:up|down|left|right[:N], not ${JSON.stringify(text)}`);
+    if (extra !== undefined || (n !== undefined && !/^[1-9]\d*$/.test(n))) throw new UsageError(`--scroll's N is a whole number of notches, in ${JSON.stringify(text)}`);
+    return { action: "scroll", ...point(at!, flag), direction, count: n === undefined ? 1 : Number(n), ...held };
+  }
+  if (flag === "move") return { action: "move", ...point(text, flag), ...held };
+  return { action: flag as "click" | "press" | "release", ...point(text, flag), button, ...held };
+}

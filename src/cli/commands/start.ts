@@ -8,7 +8,7 @@ export default cliCommand({
   name: "start",
   summary: "start a program in a new session",
   usage:
-    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--record FILE.cast] [--replace] [--json] [-- COMMAND ARGS...]",
+    "termd start [--name NAME] [--cwd DIR] [--env K=V]... [--rows N] [--cols N] [--scrollback N] [--term TERM] [--socket PATH] [--log-path FILE] [--record FILE.cast] [--replace] [--no-shell-integration] [--json] [-- COMMAND ARGS...]",
   help: [
     "Starts COMMAND (default: $SHELL) on a new PTY owned by the daemon and prints the session's name.",
     "The daemon is started first if none answers.",
@@ -17,6 +17,8 @@ export default cliCommand({
     "                    and interminai's; it goes away with the session",
     "  --log-path FILE   also copy every output byte to FILE (truncated first)",
     "  --record FILE     record output, input and resizes as asciicast v2 (asciinema plays it)",
+    "  --no-shell-integration  start bash, zsh or fish without termd's hooks (OSC 133 prompt and",
+    "                    command marks, OSC 7 directory), which termd wait --command-done relies on",
     "  --replace         with --name: an ended session holding that name is removed first (a",
     "                    running one is not: stop it, or pick another name)",
   ].join("\n"),
@@ -32,6 +34,7 @@ export default cliCommand({
     "log-path": { kind: "string" },
     record: { kind: "string" },
     replace: { kind: "boolean" },
+    "no-shell-integration": { kind: "boolean" },
   },
   async run(a, ctx) {
     const command = a.rest.length > 0 ? a.rest : a.positional.length > 0 ? a.positional : undefined;
@@ -61,6 +64,7 @@ export default cliCommand({
       socket: str(a, "socket") !== undefined ? resolve(str(a, "socket")!) : undefined,
       log_path: str(a, "log-path") !== undefined ? resolve(str(a, "log-path")!) : undefined,
       record: str(a, "record") !== undefined ? resolve(str(a, "record")!) : undefined,
+      shell_integration: bool(a, "no-shell-integration") ? false : undefined,
     });
     if (ctx.json) printJson(ctx, info);
     else ctx.out(info.name);

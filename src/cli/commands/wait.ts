@@ -7,10 +7,13 @@ export default cliCommand({
   name: "wait",
   summary: "wait for text, exit, activity or quiet",
   usage:
-    "termd wait SESSION [--text T] [--regex RE] [--gone T] [--exit] [--activity] [--settle MS] [--changed-from HASH] [--timeout MS] [--screen] [--json]",
+    "termd wait SESSION [--text T] [--regex RE] [--gone T] [--exit] [--activity] [--settle MS] [--changed-from HASH] [--command-done [--since OFFSET]] [--timeout MS] [--screen] [--json]",
   help: [
     "Waits until the first of the conditions holds, then prints the outcome",
-    "(matched, exited, activity, settled, changed, or timeout). --screen also prints the screen.",
+    "(matched, exited, activity, settled, changed, command_done, or timeout). --screen also prints the screen.",
+    "--command-done: until the command typed at the shell's prompt is done (shell integration); prints",
+    "command_done (code N): COMMAND, then what the command printed. It is the first command to finish",
+    "after the session's last input (--since OFFSET: after that output offset instead).",
     "Exit code: 0 when a condition held (or the session exited and --exit was asked), 3 on timeout,",
     "1 when the session ended before any other condition held.",
   ].join("\n"),
@@ -22,6 +25,8 @@ export default cliCommand({
     activity: { kind: "boolean" },
     settle: { kind: "number" },
     "changed-from": { kind: "string" },
+    "command-done": { kind: "boolean" },
+    since: { kind: "number" },
     timeout: { kind: "number" },
     screen: { kind: "boolean" },
   },
@@ -35,6 +40,8 @@ export default cliCommand({
       activity: bool(a, "activity") || undefined,
       settle_ms: num(a, "settle"),
       changed_from: str(a, "changed-from"),
+      command_done: bool(a, "command-done") || undefined,
+      since: num(a, "since"),
       timeout_ms: num(a, "timeout"),
     });
     if (ctx.json) printJson(ctx, r);
@@ -42,7 +49,9 @@ export default cliCommand({
       let line = r.outcome;
       if (r.match) line += ` at ${r.match.row},${r.match.col}: ${r.match.text}`;
       if (r.outcome === "exited") line += r.signal ? ` (signal ${r.signal})` : ` (code ${r.exit_code})`;
+      if (r.command) line += ` (code ${r.command.exit_code ?? "?"})${r.command.command !== null ? `: ${r.command.command}` : ""}`;
       ctx.out(line);
+      if (r.command && r.command.output !== "") ctx.out(r.command.output);
       if (bool(a, "screen")) ctx.out(r.screen.lines.join("\n"));
     }
     if (r.outcome === "timeout") return EXIT.TIMEOUT;

@@ -12,6 +12,7 @@ import { inProcessDaemon } from "../../daemon/host.ts";
 import { connectOrStart } from "../autostart.ts";
 import { parseSize, UsageError, type Subcommand } from "./args.ts";
 import { keepServingOnClosedOutput, out } from "./io.ts";
+import { DIALECTS } from "../../dialects/index.ts";
 
 type Create = (p: NonNullable<CreateInput>) => Promise<SessionInfo>;
 
@@ -68,6 +69,7 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
   const removeState = () => rmSync(stateDir, { recursive: true, force: true });
   const host = inProcessDaemon({
     socketPath: defaultSocketPath(),
+    dialects: DIALECTS,
     stateDir,
     stopGraceMs: FOREGROUND_STOP_GRACE_MS,
     ttlMs: 24 * 3600 * 1000,

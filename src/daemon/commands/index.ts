@@ -10,6 +10,7 @@ import sessionInfo from "./session.info.ts";
 import sessionInput from "./session.input.ts";
 import sessionScreen from "./session.screen.ts";
 import sessionWait from "./session.wait.ts";
+import sessionScreenshot from "./session.screenshot.ts";
 import sessionResize from "./session.resize.ts";
 import sessionSignal from "./session.signal.ts";
 import sessionStop from "./session.stop.ts";
@@ -32,6 +33,7 @@ const ALL: Command<any, any>[] = [
   sessionInfo,
   sessionInput,
   sessionScreen,
+  sessionScreenshot,
   sessionWait,
   sessionResize,
   sessionSignal,

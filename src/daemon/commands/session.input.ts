@@ -1,8 +1,25 @@
 import { RpcError } from "../../protocol/errors.ts";
-import { InputSchema } from "../../protocol/schemas.ts";
+import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 import { encodeKeys } from "../../terminal/keys.ts";
+import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
+import { baselineOf } from "../../session/wait.ts";
+import type { Session } from "../../session/session.ts";
+
+async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ bytes: number; submit?: SubmitReport }> {
+  if (p.submit && p.text !== undefined) {
+    const { bytes, ...submit } = await safeSubmit(s, p.text, signal, p.timeout_ms);
+    return { bytes, submit };
+  }
+  let data: string | Uint8Array;
+  if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
+  else if (p.paste !== undefined) data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
+  else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
+  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
+  else data = p.text ?? "";
+  return { bytes: await s.input(data, p.timeout_ms, signal) };
+}
 
 export default command({
   name: "session.input",
@@ -10,14 +27,21 @@ export default command({
   exec: async (p, { daemon, signal, conn }) => {
     const s = daemon.store.get(p.session);
     if (conn.subscription(s)?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
-    if (p.submit && p.text !== undefined) return { bytes: await safeSubmit(s, p.text, signal) };
-    let data: string | Uint8Array;
-    if (p.keys !== undefined)
-      data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
-    else if (p.paste !== undefined)
-      data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
-    else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
-    else data = p.text ?? "";
-    return { bytes: await s.input(data, p.timeout_ms, signal) };
+    if (!p.wait) return write(s, p, signal);
+    // The wait is registered before the first byte goes out, against a screen that has caught up
+    // with every earlier byte: an answer, however fast, lands after its baseline.
+    const { changed, ...conditions } = p.wait;
+    await s.snapshot();
+    const baseline = baselineOf(s, conditions);
+    const wait = s.waits.prepare({ session: p.session, ...conditions, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
+    let written: Awaited<ReturnType<typeof write>>;
+    try {
+      written = await write(s, p, signal);
+    } catch (err) {
+      wait.cancel();
+      throw err;
+    }
+    wait.start();
+    return { ...written, wait: await wait.result };
   },
 });

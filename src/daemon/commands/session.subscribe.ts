@@ -1,5 +1,6 @@
 import { SubscribeSchema, EVENT_TYPES, type EventType } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
+import { checkSubscriptions } from "../connection-limits.ts";
 
 export function expandEvents(events: readonly string[]): EventType[] {
   return events.includes("*") ? EVENT_TYPES.filter((e) => e !== "*") : (events as EventType[]);
@@ -8,9 +9,12 @@ export function expandEvents(events: readonly string[]): EventType[] {
 export default command({
   name: "session.subscribe",
   params: SubscribeSchema,
-  exec: (p, { daemon, conn }) => {
+  exec: (p, ctx) => {
+    const { daemon, conn } = ctx;
     const sessions = p.session !== undefined ? [daemon.store.get(p.session)] : daemon.store.list();
     const events = expandEvents(p.events);
+    // All or nothing: a subscribe to every session is refused whole rather than cut short.
+    checkSubscriptions(ctx, sessions.filter((s) => !conn.subscription(s)).length);
     let from: number | undefined;
     for (const s of sessions) {
       // replay: true → everything the ring still holds; a number → from that byte offset.

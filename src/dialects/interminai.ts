@@ -3,13 +3,13 @@
 // per connection, fields beside "type"; the reply {"status":"ok","data":{…}} or
 // {"status":"error","error":"…"}; then the connection closes. Each request maps onto native
 // methods of the session the socket stands for (on the daemon's main socket a request may name
-// one in "session", an extension). What this module keeps itself is interminai's activity flag
-// ("output since it was last read"): the output offset at the last read, per session.
+// one in "session", an extension). What it keeps itself is interminai's activity flag ("output
+// since it was last read"): the output offset at the last read, in the session's dialect state.
 // Departures: requests run concurrently instead of one at a time (a WAIT delays nobody);
 // DEBUG's `clear` is read at the top level (the appendix) or inside `data` (PROTOCOL.md).
-import { RpcError } from "../errors.ts";
-import type { CellRun, CellColor, SessionInfo } from "../schemas.ts";
-import type { Dialect, NativeCaller } from "./dialect.ts";
+import { RpcError } from "../protocol/errors.ts";
+import type { CellRun, CellColor, SessionInfo } from "../protocol/schemas.ts";
+import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
 
 type Msg = Record<string, unknown>;
 type Reply = { status: "ok"; data: Record<string, unknown> } | { status: "error"; error: string };
@@ -17,8 +17,11 @@ type Reply = { status: "ok"; data: Record<string, unknown> } | { status: "error"
 const ok = (data: Record<string, unknown>): Reply => ({ status: "ok", data });
 const fail = (error: string): Reply => ({ status: "error", error });
 
-/** The output offset (bytes_out) when the activity flag was last read, by session id. */
-const lastRead = new Map<string, number>();
+/** What interminai keeps per session: the output offset (bytes_out) when the activity flag was last read. */
+interface Activity {
+  lastRead: number;
+}
+const activityOf = (info: SessionInfo, native: NativeCaller) => native.sessionState<Activity>(info.id, () => ({ lastRead: 0 }));
 
 /** Native waits are bounded; an interminai WAIT is not, so it waits in slices of this. */
 const WAIT_SLICE_MS = 3_600_000;
@@ -28,9 +31,10 @@ const TERMIOS_FLAGS = ["ECHO", "ISIG", "IEXTEN", "ICRNL", "INLCR", "IGNCR", "IXO
 const C_CC = ["VINTR", "VEOF", "VERASE", "VKILL", "VSUSP", "VQUIT"];
 
 /** Reads the activity flag and clears it: was there output since the last read? */
-function takeActivity(info: SessionInfo): boolean {
-  const seen = lastRead.get(info.id) ?? 0;
-  lastRead.set(info.id, info.bytes_out);
+function takeActivity(info: SessionInfo, native: NativeCaller): boolean {
+  const a = activityOf(info, native);
+  const seen = a.lastRead;
+  a.lastRead = info.bytes_out;
   return info.bytes_out > seen;
 }
 
@@ -122,7 +126,7 @@ async function status(msg: Msg, session: string, native: NativeCaller): Promise<
   data.size = info.size;
   data.scrollback_available = snap.scrollback_total;
   data.scrollback_capacity = info.scrollback;
-  if (msg.activity === true) data.activity = takeActivity(info);
+  if (msg.activity === true) data.activity = takeActivity(info, native);
   return ok(data);
 }
 
@@ -132,8 +136,8 @@ async function wait(msg: Msg, session: string, native: NativeCaller): Promise<Re
   for (;;) {
     const info = await native.call("session.info", { session });
     const exited = info.state !== "running";
-    if (activity && (exited || info.bytes_out > (lastRead.get(info.id) ?? 0))) {
-      return ok({ activity: takeActivity(info), exited });
+    if (activity && (exited || info.bytes_out > activityOf(info, native).lastRead)) {
+      return ok({ activity: takeActivity(info, native), exited });
     }
     if (!activity && exited) return ok({ exit_code: info.exit_code });
     if (native.signal.aborted) return fail("Client disconnected");
@@ -182,10 +186,6 @@ async function debug(msg: Msg, session: string, native: NativeCaller): Promise<R
 /** Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. */
 function stop(session: string, native: NativeCaller): null {
   native.send(ok({ message: "Shutting down" }));
-  void native
-    .call("session.info", { session })
-    .then((info) => lastRead.delete(info.id))
-    .catch(() => {});
   void native.call("session.remove", { session, force: true }).catch((err) => console.error("termd: interminai STOP:", err));
   return null;
 }
@@ -226,10 +226,10 @@ async function handle(raw: unknown, native: NativeCaller): Promise<Reply | null>
   }
 }
 
-export const interminai: Dialect = {
+export const interminai: Dialect = requestReply({
   name: "interminai",
   oneShot: true,
   claims: (msg) => typeof msg.type === "string",
   handle,
   malformed: (message) => fail(`Invalid JSON: ${message.replace(/^invalid JSON: /i, "")}`),
-};
+});

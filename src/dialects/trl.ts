@@ -17,9 +17,9 @@
 // so far in `data` beside the error. Unknown methods and unreadable lines get INVALID_PARAMS, as
 // the TRL server answers them.
 import * as v from "valibot";
-import { RpcError, type ErrorName } from "../errors.ts";
-import type { SessionInfo } from "../schemas.ts";
-import type { Dialect, NativeCaller } from "./dialect.ts";
+import { RpcError, type ErrorName } from "../protocol/errors.ts";
+import type { SessionInfo } from "../protocol/schemas.ts";
+import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
 
 type TrlCode = "SESSION_NOT_FOUND" | "SESSION_BUSY" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "INVALID_PARAMS" | "INTERNAL_ERROR" | "AUTH_FAILED";
 type Id = string | number;
@@ -224,7 +224,7 @@ const METHODS: Record<string, Method> = {
 
 const Request = v.object({ id: v.optional(v.union([v.string(), v.number()])), method: v.string(), params: v.optional(v.unknown()) });
 
-export const trl: Dialect = {
+export const trl: Dialect = requestReply({
   name: "trl",
   claims: (msg) => "method" in msg && !("jsonrpc" in msg),
   malformed: (message): Reply => ({ id: "unknown", ok: false, error: { code: "INVALID_PARAMS", message: message.replace(/^invalid JSON/, "invalid JSON request") } }),
@@ -246,4 +246,4 @@ export const trl: Dialect = {
       return { id, ok: false, ...(e.data !== undefined ? { data: e.data } : {}), error: { code: e.code, message: e.message } };
     }
   },
-};
+});

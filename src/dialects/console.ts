@@ -14,9 +14,9 @@
 //   stats                         → system.stats, as the server's one-line status string
 //   shutdown                      → system.shutdown: every session stopped, then the daemon exits
 // Replies and error texts follow the server's own ("Session 'k' not found", "Unknown command: x").
-import { RpcError } from "../errors.ts";
-import type { SessionInfo } from "../schemas.ts";
-import type { Dialect, NativeCaller } from "./dialect.ts";
+import { RpcError } from "../protocol/errors.ts";
+import type { SessionInfo } from "../protocol/schemas.ts";
+import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
 
 type Reply = { ok: boolean; error?: string; pid?: number; status?: string; exit_code?: number | null; sessions?: unknown[] };
 
@@ -174,7 +174,7 @@ async function handle(msg: Record<string, unknown>, native: NativeCaller): Promi
   }
 }
 
-export const consoleServer: Dialect = {
+export const consoleServer: Dialect = requestReply({
   name: "console",
   claims: (msg) => "cmd" in msg,
   malformed: (message) => fail(message.replace(/^invalid JSON/, "Invalid JSON")),
@@ -182,4 +182,4 @@ export const consoleServer: Dialect = {
     if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return fail("Invalid JSON: a request is an object with a \"cmd\"");
     return handle(msg as Record<string, unknown>, native);
   },
-};
+});

@@ -1,0 +1,51 @@
+// What one connection may make the daemon hold at once. Each is a named limit with a default no
+// legitimate client meets (`termd daemon --max-waits` / `--max-subscriptions` move them); past
+// one, that request fails with LIMIT_REACHED saying what to do, and the connection, like every
+// other, goes on being served. Counts are the connection's own: a wait that ends (answer,
+// timeout, or the connection closing) and an unsubscribe or removed session give their place back.
+import { RpcError } from "../protocol/errors.ts";
+import type { CallContext } from "./command.ts";
+
+/**
+ * Pending session.wait calls per connection. A pending wait is cheap (a timer and a check per
+ * screen update, all waits on a session checked together), but without a bound one client can
+ * pile up millions; the bench keeps 5,000 pending over 10 connections.
+ */
+export const MAX_WAITS_PER_CONNECTION = 4096;
+
+/**
+ * Sessions one connection is subscribed to. As many as a daemon holds by default
+ * (`--max-sessions`), so "subscribe to every session" fits unless one of the two is changed.
+ */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
+
+/** Runs a session.wait as one of its connection's pending waits, refused past the limit. */
+export async function asPendingWait<T>(ctx: CallContext, wait: () => Promise<T>): Promise<T> {
+  const max = ctx.daemon.options.maxWaits ?? MAX_WAITS_PER_CONNECTION;
+  const { conn } = ctx;
+  if (conn.pendingWaits >= max) {
+    throw new RpcError(
+      "LIMIT_REACHED",
+      `this connection already has ${conn.pendingWaits} session.wait calls pending, the most one connection may (termd daemon --max-waits ${max}); let some answer or time out first, give them a shorter timeout_ms, or spread them over more connections`,
+      { max_waits: max },
+    );
+  }
+  conn.pendingWaits++;
+  try {
+    return await wait();
+  } finally {
+    conn.pendingWaits--;
+  }
+}
+
+/** Refuses a subscribe that would leave the connection subscribed to more sessions than allowed. */
+export function checkSubscriptions(ctx: CallContext, adding: number): void {
+  const max = ctx.daemon.options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION;
+  const now = ctx.conn.subscriptionCount;
+  if (now + adding <= max) return;
+  throw new RpcError(
+    "LIMIT_REACHED",
+    `this connection would be subscribed to ${now + adding} sessions, the most one connection may is ${max} (termd daemon --max-subscriptions ${max}); name the sessions you want instead of all of them, or session.unsubscribe from some first`,
+    { max_subscriptions: max, subscribed: now },
+  );
+}

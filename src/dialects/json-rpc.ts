@@ -1,0 +1,108 @@
+// Native JSON-RPC 2.0 (DESIGN.md's protocol): requests and batches on the daemon's socket, each
+// method validated and run by the daemon; events as `{"jsonrpc":"2.0","method":"event"}`
+// notifications. ralph's dialect is this one with methods of its own.
+import { RpcError } from "../protocol/errors.ts";
+import type { EventMessage } from "../protocol/schemas.ts";
+import { errorReply, type Id, type Reply } from "../daemon/errors.ts";
+import { settledOrNextTurn } from "../daemon/pacing.ts";
+import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "./dialect.ts";
+
+/**
+ * The most one batch's replies may hold, as the connection's own bound on unread replies: past it
+ * the remaining requests are refused unrun (as geth does), so one line cannot ask for unbounded
+ * output.
+ */
+const MAX_BATCH_REPLY = 16 * 1024 * 1024;
+
+function isId(x: unknown): x is Id {
+  return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
+}
+
+interface Request {
+  id: Id;
+  notification: boolean;
+  method: string;
+  params: unknown;
+}
+
+/** The request in a parsed message, or the reply refusing it. */
+function parseRequest(msg: unknown): Request | Reply {
+  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
+    return errorReply(null, new RpcError("INVALID_REQUEST", "a request must be a JSON object"));
+  }
+  const req = msg as Record<string, unknown>;
+  const id: Id = isId(req.id) ? req.id : null;
+  if (req.jsonrpc !== "2.0" || typeof req.method !== "string" || ("id" in req && !isId(req.id))) {
+    return errorReply(id, new RpcError("INVALID_REQUEST", 'a request needs "jsonrpc":"2.0", a string "method" and an optional id'));
+  }
+  return { id, notification: !("id" in req), method: req.method, params: req.params };
+}
+
+export class JsonRpcConnection implements DialectConnection {
+  constructor(protected readonly native: NativeCaller) {}
+
+  get plainText(): boolean {
+    return false;
+  }
+
+  /** Runs one method; what a dialect built on this one adds methods through. */
+  protected method(name: string, params: unknown): Promise<unknown> {
+    return this.native.run(name, params);
+  }
+
+  async handle(msg: unknown): Promise<Reply | Serialized | null> {
+    if (!Array.isArray(msg)) return this.request(msg);
+    if (msg.length === 0) return errorReply(null, new RpcError("INVALID_REQUEST", "empty batch"));
+    return this.batch(msg);
+  }
+
+  /** One request object; its reply, or null for a notification. */
+  private async request(msg: unknown): Promise<Reply | null> {
+    const req = parseRequest(msg);
+    if (!("method" in req)) return req;
+    const reply = await this.method(req.method, req.params).then(
+      (result): Reply => ({ jsonrpc: "2.0", id: req.id, result }),
+      (err): Reply => errorReply(req.id, err),
+    );
+    return req.notification ? null : reply;
+  }
+
+  /** A batch's requests run in order, paced like separate lines; their replies go out together. */
+  private async batch(msgs: unknown[]): Promise<Serialized | null> {
+    let size = 0;
+    const replies: Promise<string | null>[] = [];
+    for (const [i, m] of msgs.entries()) {
+      if (size > MAX_BATCH_REPLY) {
+        const req = parseRequest(m);
+        const err = new RpcError("PAYLOAD_TOO_LARGE", `batch reply over ${MAX_BATCH_REPLY} bytes; send this request again`);
+        const reply = "method" in req ? (req.notification ? null : errorReply(req.id, err)) : req;
+        replies.push(Promise.resolve(reply && JSON.stringify(reply)));
+        continue;
+      }
+      const json = this.request(m).then((r) => {
+        if (!r) return null;
+        const text = JSON.stringify(r);
+        size += text.length;
+        return text;
+      });
+      replies.push(json);
+      if (i < msgs.length - 1) await settledOrNextTurn(json);
+    }
+    const out = (await Promise.all(replies)).filter((r) => r !== null);
+    return out.length > 0 ? new Serialized(`[${out.join(",")}]`) : null;
+  }
+
+  malformed(message: string): Reply {
+    return errorReply(null, new RpcError("PARSE_ERROR", message));
+  }
+
+  event(e: EventMessage): void {
+    this.native.send({ jsonrpc: "2.0", method: "event", params: e });
+  }
+}
+
+export const jsonRpc: Dialect = {
+  name: "native",
+  claims: (msg) => "jsonrpc" in msg,
+  open: (native) => new JsonRpcConnection(native),
+};

@@ -1,0 +1,74 @@
+// Screens as an LLM reads them: numbered rows (0-based, as click and the native protocol count
+// them), the cursor marked in place, blank rows at the bottom summed up instead of printed.
+import type { ScreenSnapshot } from "../protocol/schemas.ts";
+
+/** Drawn where the cursor is: inserted before the cell it is on, so the row reads one longer. */
+export const CURSOR_MARK = "▮";
+
+function numbered(row: number, text: string, width: number): string {
+  return `${String(row).padStart(width)}│${text}`;
+}
+
+/** A row's text with the cursor mark inserted at `col` (padding the row with spaces up to it). */
+function withCursor(line: string, col: number): string {
+  const chars = [...line];
+  while (chars.length < col) chars.push(" ");
+  chars.splice(col, 0, CURSOR_MARK);
+  return chars.join("");
+}
+
+/** One line about the screen: size, cursor, title, buffer. */
+export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" | "title" | "alternate" | "seq">): string {
+  const parts = [`session ${name}: ${s.size.rows}x${s.size.cols}`];
+  parts.push(s.cursor.visible ? `cursor at row ${s.cursor.row}, col ${s.cursor.col} (${CURSOR_MARK})` : `cursor hidden (row ${s.cursor.row}, col ${s.cursor.col})`);
+  if (s.title) parts.push(`title ${JSON.stringify(s.title)}`);
+  if (s.alternate) parts.push("full-screen app (alternate screen)");
+  parts.push(`seq ${s.seq}`);
+  return parts.join(", ");
+}
+
+/** Rows [from, to) of the screen, numbered, the cursor marked; trailing blank rows summed up. */
+export function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
+  const width = String(firstRow + to - 1).length;
+  let last = to - 1;
+  const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;
+  while (last >= from && s.lines[last] === "" && last !== cursorRow) last--;
+  const out: string[] = [];
+  for (let i = from; i <= last; i++) {
+    const line = s.lines[i]!;
+    out.push(numbered(i - firstRow, i === cursorRow ? withCursor(line, s.cursor.col) : line, width));
+  }
+  if (last < to - 1) out.push(last + 1 === to - 1 ? `(row ${to - 1 - firstRow} is blank)` : `(rows ${last + 1 - firstRow}-${to - 1 - firstRow} are blank)`);
+  return out.join("\n");
+}
+
+/** The whole screen for read_screen. `scrollback_lines` rows above it come first, numbered negative. */
+export function screenText(name: string, s: ScreenSnapshot): string {
+  return `${header(name, s)}\n${rowsText(s, 0, s.lines.length, s.scrollback_lines)}`;
+}
+
+/** Only changed rows (session.screen's since_seq), numbered as on the screen. */
+export function changesText(name: string, since: number, s: ScreenSnapshot): string {
+  const changed = s.changed ?? [];
+  if (changed.length === 0) return `${header(name, s)}\nnothing changed since your last read (seq ${since})`;
+  const width = String(s.size.rows - 1).length;
+  const lines = changed.map(({ row, text }) => numbered(row, s.cursor.visible && row === s.cursor.row ? withCursor(text, s.cursor.col) : text, width));
+  const what = s.full ? "every row (your last read was before this screen existed)" : `${changed.length} row${changed.length === 1 ? "" : "s"} changed since your last read (seq ${since})`;
+  return `${header(name, s)}\n${what}:\n${lines.join("\n")}`;
+}
+
+/** About `context` rows around `row` (the matched row), numbered. */
+export function around(s: ScreenSnapshot, row: number, context = 20): string {
+  const half = Math.floor(context / 2);
+  let from = Math.max(0, row - half);
+  const to = Math.min(s.lines.length, from + context + 1);
+  from = Math.max(0, to - context - 1);
+  return rowsText(s, from, to);
+}
+
+/** The last `count` rows that hold anything (and the cursor's), for timeouts and exits. */
+export function tail(s: ScreenSnapshot, count = 20): string {
+  let last = s.lines.length - 1;
+  while (last > 0 && s.lines[last] === "" && !(s.cursor.visible && s.cursor.row === last)) last--;
+  return rowsText(s, Math.max(0, last + 1 - count), last + 1);
+}

@@ -1,0 +1,76 @@
+// `termd mcp`: an MCP server over stdio (the official SDK's low-level Server, so the tools'
+// JSON Schemas come straight from their valibot schemas) and a client of the user's daemon, as
+// the CLI is. Every tool call runs against that daemon; sessions it starts carry the MCP
+// client's name as their owner (meta.owner), so `termd ls` shows which agent owns what.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import * as v from "valibot";
+import type { Client } from "../client/client.ts";
+import { jsonSchemaOf } from "../protocol/json-schema.ts";
+import { VERSION } from "../protocol/version.ts";
+import { advise, errorResult } from "./advice.ts";
+import { DaemonLink } from "./daemon-link.ts";
+import type { ToolContext } from "./tool.ts";
+import { TOOLS } from "./tools/index.ts";
+
+export interface McpOptions {
+  socketPath: string;
+  connect: (socketPath: string) => Promise<Client>;
+}
+
+const INSTRUCTIONS = [
+  "termd gives you persistent terminal sessions you can see and type into: shells, TUIs, REPLs, other agents.",
+  "Typical loop: start_session → submit (a command or prompt) → wait_for (text, regex, gone, idle_ms, exit) → read_screen.",
+  "In a shell session, run_command returns a command's output and exit code directly.",
+  "For password prompts use type_secret: never ask for secrets in chat.",
+  "A person can watch or take over any session with `termd attach NAME`.",
+].join(" ");
+
+export function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
+  const link = new DaemonLink(o.socketPath, o.connect);
+  const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const lastRead = new Map<string, number>();
+  const byName = new Map(TOOLS.map((t) => [t.name, t]));
+  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: jsonSchemaOf(t.params) as { type: "object" } }));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ctx: ToolContext = {
+      call: (method, params) => link.call(method, params),
+      owner: `mcp:${server.getClientVersion()?.name ?? "unknown"}`,
+      lastRead,
+      elicit: server.getClientCapabilities()?.elicitation
+        ? (message, requestedSchema) => server.elicitInput({ message, requestedSchema: requestedSchema as never }, { signal: extra.signal, timeout: 10 * 60_000 })
+        : null,
+      signal: extra.signal,
+    };
+    const t = byName.get(req.params.name);
+    if (!t) return errorResult(`no tool named ${req.params.name}; the tools are: ${TOOLS.map((x) => x.name).join(", ")}`);
+    const parsed = v.safeParse(t.params, req.params.arguments ?? {});
+    if (!parsed.success) {
+      const issues = parsed.issues.map((i) => `${v.getDotPath(i) ?? "arguments"}: ${i.message}`).join("; ");
+      return errorResult(`invalid arguments for ${t.name}: ${issues}`);
+    }
+    const session = typeof (parsed.output as { session?: unknown }).session === "string" ? (parsed.output as { session: string }).session : undefined;
+    try {
+      return await t.run(parsed.output, ctx);
+    } catch (err) {
+      return errorResult(await advise(err, ctx, session));
+    }
+  });
+  return { server, link };
+}
+
+/** Serves MCP on this process's stdin and stdout until the host closes them. */
+export async function runMcpServer(o: McpOptions): Promise<void> {
+  const { server, link } = createMcpServer(o);
+  const closed = Promise.withResolvers<void>();
+  server.onclose = () => closed.resolve();
+  await server.connect(new StdioServerTransport());
+  // The host ends the server by closing its stdin.
+  process.stdin.once("end", () => void server.close());
+  await closed.promise;
+  link.close();
+}

@@ -1,0 +1,20 @@
+import * as v from "valibot";
+import { tool, text } from "../tool.ts";
+
+export default tool({
+  name: "list_sessions",
+  title: "List sessions",
+  description: "Lists the daemon's terminal sessions: name, state, command, owner (the agent or person that started it), size, title.",
+  params: v.object({}),
+  async run(_p, ctx) {
+    const { sessions } = await ctx.call("session.list");
+    if (sessions.length === 0) return text("no sessions; start one with start_session", { sessions: [] });
+    const rows = sessions.map((s) => {
+      const owner = typeof s.meta?.owner === "string" ? s.meta.owner : "-";
+      const state = s.state === "running" ? "running" : `${s.state}${s.signal ? ` (${s.signal})` : s.exit_code !== null ? ` (${s.exit_code})` : ""}`;
+      return { name: s.name, id: s.id, state, command: s.command.join(" "), owner, size: `${s.size.rows}x${s.size.cols}`, title: s.title, mine: owner === ctx.owner };
+    });
+    const body = rows.map((r) => `${r.name}  ${r.state}  owner ${r.owner}${r.mine ? " (you)" : ""}  ${r.size}  ${r.command}${r.title ? `  title ${JSON.stringify(r.title)}` : ""}`);
+    return text(body.join("\n"), { sessions: rows });
+  },
+});

@@ -1,0 +1,22 @@
+import * as v from "valibot";
+import { tool, text } from "../tool.ts";
+import { Session } from "./params.ts";
+
+export default tool({
+  name: "press_keys",
+  title: "Press keys",
+  description: [
+    "Presses keys in order, encoded the way the program expects (application cursor keys, kitty keyboard protocol).",
+    "Key names: Enter Escape Tab Backspace Delete Insert Space Up Down Left Right Home End PageUp PageDown F1-F12,",
+    "with modifiers Ctrl+C Alt+x Shift+Tab Shift+Enter Ctrl+Alt+Delete; tmux (C-c, M-x) and vim (<C-c>, <CR>, <Esc>) names work too.",
+    "A single printable character is that character (\"y\", \"q\", \":\"). Use type_text for words.",
+  ].join(" "),
+  params: v.object({
+    session: Session,
+    keys: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Key names, e.g. ["Escape", ":", "w", "q", "Enter"] or ["Ctrl+C"].')),
+  }),
+  async run(p, ctx) {
+    const r = await ctx.call("session.input", { session: p.session, keys: p.keys });
+    return text(`pressed ${p.keys.join(" ")} in ${p.session} (${r.bytes} bytes)`);
+  },
+});

@@ -1,0 +1,37 @@
+import * as v from "valibot";
+import { tool, text } from "../tool.ts";
+import { Session } from "./params.ts";
+
+/** Output given back in full up to this many characters; past it, the head and the tail. */
+const MAX_SHOWN = 30_000;
+
+function clip(s: string): string {
+  if (s.length <= MAX_SHOWN) return s;
+  const half = MAX_SHOWN / 2;
+  return `${s.slice(0, half)}\n… ${s.length - MAX_SHOWN} characters left out …\n${s.slice(-half)}`;
+}
+
+export default tool({
+  name: "run_command",
+  title: "Run a command in a shell session",
+  description: [
+    "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart.",
+    "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach.",
+    "stdin is empty unless given. For interactive programs (editors, REPLs, prompts) use submit and wait_for instead.",
+  ].join(" "),
+  params: v.object({
+    session: Session,
+    command: v.pipe(v.string(), v.minLength(1), v.description("Shell text, may span lines, e.g. 'make test 2>&1 | tail -20'.")),
+    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000), v.description("Interrupt it (Ctrl+C) after this long; default 120000; 0: no limit.")), 120_000),
+    stdin: v.optional(v.pipe(v.string(), v.description("Fed to the command's standard input."))),
+  }),
+  async run(p, ctx) {
+    const r = await ctx.call("exec.run", { session: p.session, command: p.command, timeout_ms: p.timeout_ms, stdin: p.stdin });
+    const status = r.timed_out ? `timed out after ${p.timeout_ms} ms (interrupted)` : r.exit_code === null ? "did not finish" : `exit code ${r.exit_code}`;
+    const parts = [`${status} (${r.duration_ms} ms)`];
+    parts.push(r.output ? `stdout:\n${clip(r.output)}` : "stdout: (empty)");
+    if (r.stderr) parts.push(`stderr:\n${clip(r.stderr)}`);
+    if (r.truncated) parts.push("(output was cut at 4 MiB)");
+    return text(parts.join("\n"), { exit_code: r.exit_code, timed_out: r.timed_out, duration_ms: r.duration_ms, stdout: clip(r.output), stderr: clip(r.stderr) });
+  },
+});

@@ -1,0 +1,18 @@
+import * as v from "valibot";
+import { tool, text } from "../tool.ts";
+import { Session } from "./params.ts";
+
+export default tool({
+  name: "type_text",
+  title: "Type text",
+  description:
+    "Types text into the session as if on a keyboard, without pressing Enter. To send a line or a prompt and press Enter, use submit; for Enter, Ctrl+C, arrows and other keys use press_keys.",
+  params: v.object({
+    session: Session,
+    text: v.pipe(v.string(), v.minLength(1), v.description("The text, typed as is.")),
+  }),
+  async run(p, ctx) {
+    const r = await ctx.call("session.input", { session: p.session, text: p.text });
+    return text(`typed ${r.bytes} bytes into ${p.session}`);
+  },
+});

@@ -1,0 +1,84 @@
+// The commands a shell with shell integration reported (OSC 133: C when a command starts, D with
+// its status when it is done), with where each one's output is in the stream: session.wait's
+// command_done answers from here, with the output between the two marks.
+import type { CommandDone } from "../protocol/schemas.ts";
+import { plainText } from "../terminal/plain-text.ts";
+import type { Session } from "./session.ts";
+
+/** Finished commands kept, newest last. */
+export const MAX_COMMANDS = 32;
+/** The most of a command's output a wait returns: the end of it, when there is more. */
+export const MAX_COMMAND_OUTPUT = 1024 * 1024;
+
+export interface CommandRun {
+  /** The command line, when the shell sent it. */
+  command: string | null;
+  exit_code: number | null;
+  started_at: string;
+  ended_at: string;
+  /** Output offsets: just past the C mark, and just past the D mark. */
+  from: number;
+  to: number;
+}
+
+
+/**
+ * zsh's PROMPT_SP, which it prints after a command and before its precmd hooks (so before D): the
+ * PROMPT_EOL_MARK (an inverse % or #), a line of spaces, CR, space, CR. It is zsh's, not the
+ * command's output.
+ */
+const PROMPT_SP = /(?:\x1b\[[0-9;]*m)*[%#](?:\x1b\[[0-9;]*m)* +\r \r((?:\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))*)$/;
+
+function commandOutput(bytes: Uint8Array): string {
+  const raw = new TextDecoder().decode(bytes);
+  return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
+}
+
+export class ShellCommands {
+  private readonly done: CommandRun[] = [];
+  private started: { command: string | null; at: string; from: number } | null = null;
+  private readonly off: () => void;
+
+  constructor(private readonly s: Session) {
+    this.off = s.on((e) => {
+      if (e.type !== "mark") return;
+      const m = e.mark;
+      if (m.kind === "C") this.started = { command: m.command ?? null, at: m.time, from: e.end };
+      else if (m.kind === "D" && this.started) {
+        this.done.push({ command: this.started.command, exit_code: m.exit_code ?? null, started_at: this.started.at, ended_at: m.time, from: this.started.from, to: e.end });
+        if (this.done.length > MAX_COMMANDS) this.done.shift();
+        this.started = null;
+      } else if (m.kind === "A") this.started = null;
+    });
+  }
+
+  /** Has the program reported any command or prompt (a shell with integration of its own counts)? */
+  get seen(): boolean {
+    return this.done.length > 0 || this.started !== null || this.s.tap.marks.length > 0;
+  }
+
+  /** The first command that finished after output offset `since`, once its output is in the log. */
+  doneAfter(since: number): CommandRun | null {
+    for (const c of this.done) if (c.to > since && c.to <= this.s.output.end) return c;
+    return null;
+  }
+
+  /** A finished command with its output read back from the log. */
+  describe(c: CommandRun): CommandDone {
+    const from = Math.max(c.from, c.to - MAX_COMMAND_OUTPUT);
+    const output = commandOutput(this.s.readOutput(from, c.to - from));
+    return {
+      command: c.command,
+      exit_code: c.exit_code,
+      output,
+      truncated: from > c.from,
+      started_at: c.started_at,
+      ended_at: c.ended_at,
+      duration_ms: new Date(c.ended_at).getTime() - new Date(c.started_at).getTime(),
+    };
+  }
+
+  dispose(): void {
+    this.off();
+  }
+}

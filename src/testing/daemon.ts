@@ -1,0 +1,93 @@
+// The daemon a test process talks to: the one TERMD_SOCKET names, or else a private one on a temp
+// socket, started the first time a test needs it and shared by every test of this process (each
+// test still gets sessions of its own).
+//
+// `bun test` runs no `exit` or `beforeExit` handlers, leaves unref'd children running, and kills
+// every child of a process whose test timed out ("killed 1 dangling process"). So the private
+// daemon runs under a small sh guard that is not our child (its parent sh exits at once), and
+// this process holds the write end of a FIFO the guard reads: when this process ends, however it
+// ends, the kernel closes that end, the guard's `read` returns, and it stops the daemon (its
+// sessions with it) and removes the temp folder.
+import { closeSync, constants, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type Client } from "../client/client.ts";
+
+const START_TIMEOUT_MS = 15_000;
+const MAIN = join(import.meta.dir, "..", "cli", "main.ts");
+
+/** `sh -c GUARD guard DIR DAEMON-ARGV...` */
+const GUARD = `
+dir=$1; shift
+mkfifo "$dir/alive" || exit 1
+(
+  exec 3<"$dir/alive"
+  "$@" 2>"$dir/daemon.log" 3<&- &
+  d=$!
+  stop() { kill -TERM "$d" 2>/dev/null; wait "$d"; rm -rf "$dir"; exit 0; }
+  trap stop INT TERM HUP
+  read -r _ <&3 || true
+  stop
+) </dev/null >/dev/null 2>&1 &
+`;
+
+export interface DaemonHandle {
+  socket: string;
+  client: Client;
+  /** A private daemon's pid (the guard's child is the daemon); undefined for TERMD_SOCKET's. */
+  private: boolean;
+}
+
+let current: Promise<DaemonHandle> | undefined;
+/** The FIFO's write end, open for the life of the process: it is what keeps the private daemon running. */
+let alive: number | undefined;
+
+/** Opens the FIFO once the guard reads it (ENXIO until then). */
+function openAlive(path: string): number | undefined {
+  try {
+    return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The daemon for this process: TERMD_SOCKET's, else a private one (started once). */
+export function daemon(): Promise<DaemonHandle> {
+  current ??= open().catch((err) => {
+    current = undefined;
+    throw err;
+  });
+  return current;
+}
+
+async function open(): Promise<DaemonHandle> {
+  const given = process.env.TERMD_SOCKET;
+  if (given) return { socket: given, client: await connect(given), private: false };
+  const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
+  const socket = join(dir, "termd.sock");
+  const argv = [process.execPath, MAIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_SOCKET: socket };
+  delete env.TERMD_DEBUG;
+  const starter = Bun.spawn(["/bin/sh", "-c", GUARD, "termd-testing-guard", dir, ...argv], { stdin: "ignore", stdout: "ignore", stderr: "inherit", env });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    alive ??= openAlive(join(dir, "alive"));
+    if (alive !== undefined) {
+      try {
+        const client = await connect(socket);
+        if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
+        return { socket, client, private: true };
+      } catch {}
+    }
+    if ((starter.exitCode !== null && starter.exitCode !== 0) || Date.now() > deadline) {
+      let log = "";
+      try {
+        log = readFileSync(join(dir, "daemon.log"), "utf8").trim();
+      } catch {}
+      if (alive !== undefined) closeSync(alive); // the guard stops whatever started
+      alive = undefined;
+      throw new Error(`termd/testing: the private daemon did not start on ${socket}${log ? `: ${log}` : ""}`);
+    }
+    await Bun.sleep(delay);
+  }
+}

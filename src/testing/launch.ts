@@ -1,0 +1,51 @@
+// launch(): a program in a new session of the test's daemon, as a Terminal.
+import { randomBytes } from "node:crypto";
+import { daemon } from "./daemon.ts";
+import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
+import { testRunAt } from "./test-context.ts";
+
+export interface LaunchOptions {
+  rows?: number;
+  cols?: number;
+  /** Where the program starts (default: the test process's working directory). */
+  cwd?: string;
+  /** Added to the environment the program inherits (the test process's, for the private daemon). */
+  env?: Record<string, string>;
+  /** The session's name (default: the test's name and a random suffix); artifacts are named after it too. */
+  name?: string;
+  /** The shell that runs a command given as a string (default /bin/sh). */
+  shell?: string;
+  /** Lines of scrollback (default 1000). */
+  scrollback?: number;
+  /** TERM (default xterm-256color). */
+  term?: string;
+  /** Default timeout of this terminal's waits and matchers, ms (default 10000). */
+  timeout?: number;
+}
+
+/**
+ * Starts `command` (an argv array, or a string for `shell -c`) in a fresh session and gives its
+ * Terminal. Use it with `await using`, so the session is stopped and removed when the test ends.
+ */
+export async function launch(command: string[] | string, opts: LaunchOptions = {}): Promise<Terminal> {
+  // The stack now, before any await: it still reaches the test's own code.
+  const run = testRunAt(new Error().stack ?? "", true);
+  const argv = typeof command === "string" ? [opts.shell ?? "/bin/sh", "-c", command] : command;
+  if (argv.length === 0) throw new Error("launch: the command is empty");
+  const n = run?.nextLaunch() ?? 1;
+  const label = opts.name ?? (n === 1 ? "terminal" : `terminal-${n}`);
+  const session = opts.name ?? `${(run?.slug ?? "termd-testing").slice(0, 40)}-${randomBytes(4).toString("hex")}`;
+  const d = await daemon();
+  await d.client.call("session.create", {
+    command: argv,
+    name: session,
+    cwd: opts.cwd ?? process.cwd(),
+    rows: opts.rows ?? 24,
+    cols: opts.cols ?? 80,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.scrollback !== undefined ? { scrollback: opts.scrollback } : {}),
+    ...(opts.term ? { term: opts.term } : {}),
+  });
+  if (process.env.TERMD_DEBUG) console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
+  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? DEFAULT_TIMEOUT_MS });
+}

@@ -1,0 +1,82 @@
+// A screen as text for people: the failure messages of waits and matchers (every row numbered,
+// the cursor marked, the rows that matter highlighted) and the plain-text screen files.
+import type { CellRun } from "../protocol/schemas.ts";
+
+export interface ScreenLike {
+  lines: string[];
+  cursor: { row: number; col: number; visible: boolean };
+  size: { rows: number; cols: number };
+  title?: string;
+}
+
+function colour(): boolean {
+  return !process.env.NO_COLOR && (Boolean(process.env.FORCE_COLOR) || process.stderr.isTTY === true);
+}
+
+/** The header line of screen files and snapshots: size and cursor. */
+export function screenHeader(s: ScreenLike): string {
+  return `# termd screen ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}`;
+}
+
+/** The screen as a file holds it: the header, then every row with its trailing blanks trimmed. */
+export function screenFile(s: ScreenLike): string {
+  return `${screenHeader(s)}\n${s.lines.map((l) => l.trimEnd()).join("\n")}\n`;
+}
+
+/**
+ * The whole screen framed for a message: row numbers, `›` and (on a colour terminal) reverse video
+ * for `highlight` rows, a caret under the cursor's cell. Blank rows after the last written row
+ * and the cursor are folded into one line.
+ */
+export function renderScreen(s: ScreenLike, highlight: ReadonlySet<number> = new Set()): string {
+  const width = String(s.lines.length - 1).length;
+  const lastUsed = Math.max(s.cursor.row, ...s.lines.map((l, i) => (l.trim() ? i : -1)), ...[...highlight]);
+  const on = colour();
+  const out = [`  ${" ".repeat(width)}┌─ ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}${s.title ? `, title ${JSON.stringify(s.title)}` : ""}`];
+  for (let row = 0; row <= Math.min(lastUsed, s.lines.length - 1); row++) {
+    const text = s.lines[row]!.trimEnd();
+    const mark = highlight.has(row) ? "›" : " ";
+    const body = highlight.has(row) && on ? `\x1b[7m${text}\x1b[27m` : text;
+    out.push(`${mark} ${String(row).padStart(width)}│${body}`);
+    if (row === s.cursor.row && s.cursor.visible) out.push(`  ${" ".repeat(width)}│${" ".repeat(s.cursor.col)}^ cursor`);
+  }
+  const folded = s.lines.length - 1 - lastUsed;
+  if (folded > 0) out.push(`  ${" ".repeat(width)}│… ${folded} blank row${folded === 1 ? "" : "s"}`);
+  return out.join("\n");
+}
+
+const SGR_FLAGS: [keyof CellRun, number][] = [
+  ["bold", 1],
+  ["dim", 2],
+  ["italic", 3],
+  ["underline", 4],
+  ["blink", 5],
+  ["inverse", 7],
+  ["hidden", 8],
+  ["strike", 9],
+];
+
+function colourSgr(c: number | string | undefined, base: 30 | 40): string[] {
+  if (c === undefined) return [];
+  if (typeof c === "number") return c < 8 ? [String(base + c)] : c < 16 ? [String(base + 60 + c - 8)] : [`${base + 8};5;${c}`];
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c);
+  return hex ? [`${base + 8};2;${parseInt(hex[1]!, 16)};${parseInt(hex[2]!, 16)};${parseInt(hex[3]!, 16)}`] : [];
+}
+
+/** One row of styled runs as text with SGR sequences (each run starts from the default style). */
+export function styledLine(runs: CellRun[]): string {
+  let out = "";
+  let col = 0;
+  for (const r of runs) {
+    if (r.col > col) out += " ".repeat(r.col - col);
+    const params = [...SGR_FLAGS.filter(([k]) => r[k]).map(([, n]) => String(n)), ...colourSgr(r.fg, 30), ...colourSgr(r.bg, 40)];
+    out += params.length ? `\x1b[${params.join(";")}m${r.text}\x1b[0m` : r.text;
+    col = r.col + r.w;
+  }
+  return out.trimEnd();
+}
+
+/** The style-aware screen file: the header, then each row with its colours and attributes as SGR. */
+export function styledScreenFile(s: ScreenLike, cells: CellRun[][]): string {
+  return `${screenHeader(s)} styled\n${cells.map(styledLine).join("\n")}\n`;
+}

@@ -1,0 +1,507 @@
+// A Terminal: one program in its own session of the test's daemon, with the calls a test makes
+// (type, press, read the screen, wait) and its disposal (`await using`): the session is stopped
+// and removed however the test ends, after its artifacts were written when the test failed.
+import type { Client } from "../client/client.ts";
+import type { InputInput, Modes, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
+import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
+import { rowCells, type Cell } from "./cells.ts";
+import { renderScreen } from "./screen-text.ts";
+import { pointAtCaller } from "./stack.ts";
+import type { TestRun } from "./test-context.ts";
+
+/** How long a wait or a retrying matcher waits unless told (ms). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface Screen {
+  /** The screen's rows. */
+  lines: string[];
+  /** Lines that scrolled off the top, oldest first: only when asked for (`screen({ scrollback })`). */
+  scrollback?: string[];
+  /** The rows joined with newlines, trailing blanks and blank rows at the end trimmed. */
+  text: string;
+  cursor: { row: number; col: number; visible: boolean };
+  size: { rows: number; cols: number };
+  title: string;
+  modes: Modes;
+  /** Changes whenever the text, the cursor or the buffer shown does: what waitForChange compares. */
+  hash: string;
+}
+
+/** A condition to wait for; a string or RegExp means text that appears. */
+export type WaitFor =
+  | string
+  | RegExp
+  | {
+      text?: string;
+      regex?: RegExp;
+      /** Text that leaves the screen. */
+      gone?: string;
+      /** Any change of the screen. */
+      change?: true;
+      /** Quiet for this many ms. */
+      idle?: number;
+      exit?: true;
+      timeout?: number;
+    };
+
+export interface InputOptions {
+  /** Wait for this after the input, from a baseline taken before its first byte. */
+  waitFor?: WaitFor;
+}
+
+/** What a mouse event aims at: a cell, or a text (or RegExp) on the screen. */
+export type MouseTarget = { row: number; col: number } | string | RegExp;
+
+export interface MouseOptions extends InputOptions {
+  shift?: boolean;
+  alt?: boolean;
+  ctrl?: boolean;
+  /** How long to wait for a text target to show (default: the terminal's timeout). */
+  timeout?: number;
+}
+
+export interface ClickOptions extends MouseOptions {
+  button?: "left" | "middle" | "right";
+  /** 2 for a double click. */
+  count?: number;
+}
+
+type MouseEventInput = NonNullable<InputInput["mouse"]>;
+
+/** The fields that are set: the schema's optional fields take no `undefined`. */
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export interface WaitForTextOptions {
+  timeout?: number;
+  /** Wait until the text is no longer on the screen. */
+  gone?: boolean;
+  /** Only this row counts. */
+  row?: number;
+  /** Search the lines that scrolled off the top too (true: all of them; a number: the last N); their rows are negative. */
+  scrollback?: ScrollbackOption;
+}
+
+export interface Match {
+  row: number;
+  col: number;
+  text: string;
+}
+
+/** A wait that did not see its condition in time (or saw the program end first). */
+export class WaitError extends Error {
+  override name = "WaitError";
+  /** The screen when the wait gave up (not enumerable: the message already shows it). */
+  declare readonly screen: Screen;
+  constructor(message: string, screen: Screen) {
+    super(message);
+    Object.defineProperty(this, "screen", { value: screen, enumerable: false });
+  }
+}
+
+/** `scrollback` in options: every line held (true) or the last N. */
+export type ScrollbackOption = boolean | number;
+
+function scrollbackLines(o: ScrollbackOption | undefined): number {
+  return o === true ? 1_000_000_000 : typeof o === "number" ? o : 0;
+}
+
+export function toScreen(s: ScreenSnapshot): Screen {
+  const lines = s.lines.slice(s.scrollback_lines);
+  return {
+    lines,
+    ...(s.scrollback_lines > 0 ? { scrollback: s.lines.slice(0, s.scrollback_lines) } : {}),
+    text: lines.map((l) => l.trimEnd()).join("\n").replace(/\n+$/, ""),
+    cursor: s.cursor,
+    size: s.size,
+    title: s.title,
+    modes: s.modes,
+    hash: s.hash,
+  };
+}
+
+/** A JavaScript RegExp in RE2's syntax, for the daemon (flags become inline ones). */
+function re2(re: RegExp): string {
+  const flags = [...re.flags].filter((f) => "ims".includes(f)).join("");
+  return flags ? `(?${flags})${re.source}` : re.source;
+}
+
+function describe(w: WaitFor): string {
+  if (typeof w === "string") return JSON.stringify(w);
+  if (w instanceof RegExp) return String(w);
+  const parts: string[] = [];
+  if (w.text !== undefined) parts.push(JSON.stringify(w.text));
+  if (w.regex) parts.push(String(w.regex));
+  if (w.gone !== undefined) parts.push(`${JSON.stringify(w.gone)} to go`);
+  if (w.change) parts.push("a change");
+  if (w.idle !== undefined) parts.push(`${w.idle} ms of quiet`);
+  if (w.exit) parts.push("the exit");
+  return parts.join(" or ");
+}
+
+export interface TerminalInit {
+  client: Client;
+  socket: string;
+  session: string;
+  /** Files of this terminal's artifacts start with it. */
+  label: string;
+  run: TestRun | undefined;
+  timeout: number;
+}
+
+export class Terminal {
+  /** The session's name in the daemon (`termd attach NAME --socket SOCKET` shows it live). */
+  readonly session: string;
+  /** The daemon's socket. */
+  readonly socket: string;
+  readonly label: string;
+  /** Default timeout of waits and matchers (ms). */
+  readonly timeout: number;
+  private readonly client: Client;
+  readonly run: TestRun | undefined;
+  private readonly timedOut: TimedOutWait[] = [];
+  private pending = 0;
+  private closing: Promise<void> | undefined;
+
+  constructor(init: TerminalInit) {
+    this.client = init.client;
+    this.socket = init.socket;
+    this.session = init.session;
+    this.label = init.label;
+    this.run = init.run;
+    this.timeout = init.timeout;
+    this.run?.track(this);
+  }
+
+  /** Runs one call of the test's: failures count against the test and name its artifacts. */
+  private async op<T>(fn: () => Promise<T>): Promise<T> {
+    // Made before the first await, while the stack still holds the test's frames.
+    const site = new Error();
+    this.pending++;
+    try {
+      const r = await fn();
+      this.run?.ok();
+      return r;
+    } catch (err) {
+      pointAtCaller(this.failed(err), site);
+      throw err;
+    } finally {
+      this.pending--;
+    }
+  }
+
+  /** Marks the test failed and says where its artifacts go; returns the error to throw. */
+  failed(err: unknown): unknown {
+    if (this.run && !this.closing) {
+      this.run.fail(err instanceof Error ? err.message : String(err));
+      if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
+    }
+    return err;
+  }
+
+  // Typing
+
+  /** Types text as is (control characters included). */
+  type(text: string, opts: InputOptions = {}): Promise<Match | undefined> {
+    return this.input({ text }, opts);
+  }
+
+  /** Presses keys: `press("Enter")`, `press("Ctrl+C")`, `press("Escape", ":", "q")`, options last. */
+  press(...args: (string | InputOptions)[]): Promise<Match | undefined> {
+    const last = args.at(-1);
+    const opts = typeof last === "object" ? (args.pop() as InputOptions) : {};
+    return this.input({ keys: args as string[] }, opts);
+  }
+
+  /** Pastes text: bracketed when the program turned bracketed paste on. */
+  paste(text: string, opts: InputOptions = {}): Promise<Match | undefined> {
+    return this.input({ paste: text }, opts);
+  }
+
+  /** Types text, then Enter once the program is quiet (at least 150 ms later): the safe way to submit. */
+  submit(text: string, opts: InputOptions = {}): Promise<Match | undefined> {
+    return this.input({ text, submit: true }, opts);
+  }
+
+  private input(what: Pick<InputInput, "text" | "keys" | "paste" | "submit" | "mouse">, opts: InputOptions): Promise<Match | undefined> {
+    return this.op(async () => {
+      if (opts.waitFor === undefined) {
+        await this.client.call("session.input", { session: this.session, ...what });
+        return undefined;
+      }
+      const w = opts.waitFor;
+      const o = typeof w === "string" ? { text: w } : w instanceof RegExp ? { regex: w } : w;
+      const timeout = o.timeout ?? this.timeout;
+      const r = await this.client.call("session.input", {
+        session: this.session,
+        ...what,
+        wait: {
+          ...(o.text !== undefined ? { text: o.text } : {}),
+          ...(o.regex ? { regex: re2(o.regex) } : {}),
+          ...(o.gone !== undefined ? { gone: o.gone } : {}),
+          ...(o.change ? { changed: true } : {}),
+          ...(o.idle !== undefined ? { settle_ms: o.idle } : {}),
+          ...(o.exit ? { exit: true } : {}),
+          timeout_ms: timeout,
+        },
+      });
+      return this.outcome(r.wait!, `${describe(w)} after the input`, timeout, Boolean(o.exit));
+    });
+  }
+
+  /** A wait's result as the caller wants it: the match, or an error showing the screen. */
+  private outcome(r: WaitResult, what: string, timeout: number, exitOk: boolean): Match | undefined {
+    if (r.outcome === "matched") return r.match;
+    if (r.outcome === "changed" || r.outcome === "settled" || r.outcome === "activity") return undefined;
+    const screen = toScreen(r.screen);
+    if (r.outcome === "exited" && exitOk) return undefined;
+    const why =
+      r.outcome === "exited"
+        ? `the program exited (${r.signal ? `signal ${r.signal}` : `code ${r.exit_code}`}) before ${what} showed`
+        : `timed out after ${timeout} ms waiting for ${what}`;
+    return this.timeoutError(why, screen);
+  }
+
+  private timeoutError(why: string, screen: Screen, highlight?: Set<number>): never {
+    this.timedOut.push({ what: why, screen });
+    throw new WaitError(`${why}\n\n${renderScreen(screen, highlight)}`, screen);
+  }
+
+  // Mouse: encoded by the daemon for the mouse mode the program turned on; MOUSE_NOT_ENABLED when
+  // it asked for none.
+
+  /** Where a target is: a point as given, or the middle of the text's first match (waited for). */
+  private async locate(target: MouseTarget, timeout?: number): Promise<{ row: number; col: number }> {
+    if (typeof target === "object" && !(target instanceof RegExp)) return target;
+    const m = await this.waitForText(target, { timeout });
+    return { row: m.row, col: m.col + Math.floor((Math.max(1, m.text.length) - 1) / 2) };
+  }
+
+  private mouse(event: MouseEventInput, opts: InputOptions): Promise<Match | undefined> {
+    return this.input({ mouse: event }, opts);
+  }
+
+  /** Clicks a text on the screen (its middle; waited for, as waitForText does) or a cell `{ row, col }`. */
+  async click(target: MouseTarget, opts: ClickOptions = {}): Promise<Match | undefined> {
+    const at = await this.locate(target, opts.timeout);
+    const { button, count, shift, alt, ctrl } = opts;
+    return this.mouse({ action: "click", ...at, ...defined({ button, count, shift, alt, ctrl }) }, opts);
+  }
+
+  /** Turns the wheel `n` notches (default 1) over `at` (default: the middle of the screen). */
+  async scroll(direction: "up" | "down" | "left" | "right", n = 1, opts: MouseOptions & { at?: MouseTarget } = {}): Promise<Match | undefined> {
+    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout) : await this.middle();
+    const { shift, alt, ctrl } = opts;
+    return this.mouse({ action: "scroll", direction, count: n, ...at, ...defined({ shift, alt, ctrl }) }, opts);
+  }
+
+  /** Presses a button at `from`, moves through the cells between and releases it at `to`. */
+  async drag(from: MouseTarget, to: MouseTarget, opts: MouseOptions & { button?: "left" | "middle" | "right" } = {}): Promise<Match | undefined> {
+    const a = await this.locate(from, opts.timeout);
+    const b = await this.locate(to, opts.timeout);
+    const { button, shift, alt, ctrl } = opts;
+    return this.mouse({ action: "drag", from: a, to: b, ...defined({ button, shift, alt, ctrl }) }, opts);
+  }
+
+  private async middle(): Promise<{ row: number; col: number }> {
+    const s = await this.screen();
+    return { row: Math.floor(s.size.rows / 2), col: Math.floor(s.size.cols / 2) };
+  }
+
+  // Reading
+
+  /** The screen now (it shows at least every byte the program wrote before the call); `scrollback` adds the lines above it. */
+  screen(opts: { scrollback?: ScrollbackOption } = {}): Promise<Screen> {
+    return this.op(async () => toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) })));
+  }
+
+  /** Row `n` of the screen (0-based), trailing blanks trimmed. */
+  async line(n: number): Promise<string> {
+    return ((await this.screen()).lines[n] ?? "").trimEnd();
+  }
+
+  /** The cell at `row`, `col` (0-based) with its character, width and style. */
+  async cell(row: number, col: number): Promise<Cell> {
+    return (await this.cells(row))[col] ?? rowCells([], 1)[0]!;
+  }
+
+  /** Every cell of `row`. */
+  cells(row: number): Promise<Cell[]> {
+    return this.op(async () => {
+      const s = await this.client.call("session.screen", { session: this.session, format: "cells" });
+      return rowCells(s.cells?.[row] ?? [], s.size.cols);
+    });
+  }
+
+  /** The screen with the styled cells of every row. */
+  styledScreen(): Promise<{ screen: Screen; cells: ReturnType<typeof rowCells>[]; runs: NonNullable<ScreenSnapshot["cells"]> }> {
+    return this.op(async () => {
+      const s = await this.client.call("session.screen", { session: this.session, format: "cells" });
+      const runs = s.cells ?? [];
+      return { screen: toScreen(s), cells: runs.map((r) => rowCells(r, s.size.cols)), runs };
+    });
+  }
+
+  // Waiting
+
+  /**
+   * Waits until `check` holds on the screen, reading it again whenever it changes (`poll`: at
+   * least this often too, for conditions the screen's hash does not see, such as colours).
+   */
+  async until<T>(
+    what: string,
+    check: (s: Screen) => T | undefined | Promise<T | undefined>,
+    opts: { timeout?: number; poll?: number; highlight?: (s: Screen) => Set<number>; scrollback?: ScrollbackOption } = {},
+  ): Promise<T> {
+    return this.op(async () => {
+      const timeout = opts.timeout ?? this.timeout;
+      const deadline = performance.now() + timeout;
+      for (;;) {
+        const s = toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) }));
+        const r = await check(s);
+        if (r !== undefined) return r;
+        const left = Math.floor(deadline - performance.now());
+        if (left <= 0) return this.timeoutError(`timed out after ${timeout} ms waiting for ${what}`, s, opts.highlight?.(s));
+        const w = await this.client.call("session.wait", {
+          session: this.session,
+          changed_from: s.hash,
+          ...(opts.poll ? { activity: true } : {}),
+          timeout_ms: Math.min(left, opts.poll ?? left),
+        });
+        if (w.outcome === "exited") {
+          const last = toScreen(w.screen);
+          const r2 = await check(last);
+          if (r2 !== undefined) return r2;
+          return this.timeoutError(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
+        }
+      }
+    });
+  }
+
+  /**
+   * Waits up to `timeout` ms for the screen to differ from `hash` (or, with `poll`, for any output
+   * or `poll` ms); false if the program ended. What the retrying matchers wait with between tries.
+   */
+  async changeFrom(hash: string, timeout: number, poll?: number): Promise<boolean> {
+    const w = await this.op(() =>
+      this.client.call("session.wait", {
+        session: this.session,
+        changed_from: hash,
+        ...(poll ? { activity: true } : {}),
+        timeout_ms: Math.max(1, Math.floor(Math.min(timeout, poll ?? timeout))),
+      }),
+    );
+    return w.outcome !== "exited";
+  }
+
+  /** Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
+  noteTimeout(what: string, screen: Screen): void {
+    this.timedOut.push({ what, screen });
+  }
+
+  /** Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. */
+  waitForText(text: string | RegExp, opts: WaitForTextOptions = {}): Promise<Match> {
+    const rows = (s: Screen) => new Set(findRows(s, text).map((m) => m.row));
+    const what = `${typeof text === "string" ? JSON.stringify(text) : String(text)}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
+    return this.until(
+      what,
+      (s) => {
+        const found = findRows(s, text, opts.row);
+        if (opts.gone) return found.length === 0 ? { row: -1, col: -1, text: "" } : undefined;
+        return found[0];
+      },
+      { timeout: opts.timeout, highlight: rows, scrollback: opts.scrollback },
+    );
+  }
+
+  /** Waits until the program has been quiet (no output, no screen change) for `ms`. */
+  waitForIdle(ms = 200, opts: { timeout?: number } = {}): Promise<void> {
+    return this.op(async () => {
+      const timeout = opts.timeout ?? Math.max(this.timeout, ms * 2);
+      const r = await this.client.call("session.wait", { session: this.session, settle_ms: ms, timeout_ms: timeout });
+      this.outcome(r, `${ms} ms of quiet`, timeout, true);
+    });
+  }
+
+  /** Waits for the screen to change from what it shows now; gives the new screen. */
+  waitForChange(opts: { timeout?: number } = {}): Promise<Screen> {
+    return this.op(async () => {
+      const timeout = opts.timeout ?? this.timeout;
+      const before = await this.client.call("session.screen", { session: this.session });
+      const r = await this.client.call("session.wait", { session: this.session, changed_from: before.hash, timeout_ms: timeout });
+      this.outcome(r, "a change of the screen", timeout, false);
+      return toScreen(r.screen);
+    });
+  }
+
+  /** Waits for the program to end; gives its exit code, or the signal that ended it. */
+  waitForExit(opts: { timeout?: number } = {}): Promise<{ code: number | null; signal: string | null }> {
+    return this.op(async () => {
+      const timeout = opts.timeout ?? this.timeout;
+      const r = await this.client.call("session.wait", { session: this.session, exit: true, timeout_ms: timeout });
+      this.outcome(r, "the program to exit", timeout, true);
+      return { code: r.signal ? null : (r.exit_code ?? null), signal: r.signal ?? null };
+    });
+  }
+
+  /** Waits for the end however long it takes (the test's own timeout bounds it). */
+  exited(): Promise<{ code: number | null; signal: string | null }> {
+    return this.waitForExit({ timeout: 24 * 3600 * 1000 });
+  }
+
+  // Other
+
+  resize(rows: number, cols: number): Promise<void> {
+    return this.op(async () => void (await this.client.call("session.resize", { session: this.session, rows, cols })));
+  }
+
+  /** Sends a signal (`"INT"`, `"SIGTERM"`, 9 …) to the program. */
+  signal(name: string | number): Promise<void> {
+    return this.op(async () => void (await this.client.call("session.signal", { session: this.session, signal: name })));
+  }
+
+  /** Stops the program and forgets the session; writes the artifacts first if the test failed. Called by `await using`. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.run?.untrack(this);
+    try {
+      if (this.run?.failed) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
+      else if (this.run) clearArtifacts(this.run);
+    } finally {
+      await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
+    }
+  }
+
+  /** The test ended with this terminal still open: a timeout abandons the test mid-call. */
+  async finish(run: TestRun): Promise<void> {
+    if (this.pending > 0) run.abandoned("the test ended (timed out) while a call was still waiting");
+    await this.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/** Matches of `text` on the screen and the scrollback it holds (only `row`'s when given), first per row. */
+export function findRows(s: Screen, text: string | RegExp, row?: number): Match[] {
+  const out: Match[] = [];
+  const above = s.scrollback ?? [];
+  [...above, ...s.lines].forEach((line, i) => {
+    const r = i - above.length;
+    if (row !== undefined && r !== row) return;
+    if (typeof text === "string") {
+      const col = line.indexOf(text);
+      if (col >= 0) out.push({ row: r, col, text });
+    } else {
+      const m = new RegExp(text.source, text.flags.replace("g", "")).exec(line);
+      if (m) out.push({ row: r, col: m.index, text: m[0] });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,189 @@
+// Which `bun test` test a call comes from, and whether that test failed.
+//
+// Bun gives a test no handle on itself (no expect.getState(), no status in onTestFinished), so:
+// - the test is found from the call's stack: the outermost frame in the test file (Bun.main), and
+//   the nearest `test(` / `it(` call above that line in the file's source gives its name;
+// - a test has failed when the last thing it checked failed: an assertion (termd/testing's
+//   matchers, bun's built-in matchers, which expect-failures.ts wraps to report here) or a
+//   Terminal call (a wait that timed out), with no assertion or call succeeding after it, since a
+//   test that goes on after a failure caught it; or when it ended with one of our calls still
+//   pending (bun abandons a test that times out in the middle of an await). A plain `throw`
+//   outside any assertion or call is not seen.
+// - onTestFinished (called from inside the test by `launch`) closes what the test left open: it
+//   runs after a failure and after a timeout, when `await using` never got to dispose. Bun does not
+//   allow it in a test.concurrent test, where `await using` alone disposes.
+import { onTestFinished } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export interface Finisher {
+  /** Runs once the test is over; `failed` as far as this module can tell. */
+  finish(run: TestRun): Promise<void>;
+}
+
+export class TestRun {
+  failed = false;
+  /** Why, the first time: for the artifacts' README. */
+  failure: string | undefined;
+  private readonly open = new Set<Finisher>();
+  private snapshotCount = new Map<string, number>();
+  private launches = 0;
+  private finished = false;
+  private sticky = false;
+
+  constructor(
+    /** The test file's absolute path. */
+    readonly file: string,
+    /** The test's title ("" when not found). */
+    readonly name: string,
+    /** Where the test starts in its file (1-based): with the file, what tells tests apart. */
+    readonly line: number,
+  ) {}
+
+  get key(): string {
+    return `${this.file}:${this.line}`;
+  }
+
+  /** A name for files: the title without characters a path cannot carry. */
+  get slug(): string {
+    const base = this.name || `line-${this.line}`;
+    return base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 100) || `line-${this.line}`;
+  }
+
+  /** `test-results/<test name>/` under the directory `bun test` runs in. */
+  get artifactDir(): string {
+    return join(process.cwd(), "test-results", this.slug);
+  }
+
+  /** The next default snapshot name in this test: its title, then title-2, title-3 … */
+  nextSnapshotName(): string {
+    const n = (this.snapshotCount.get("") ?? 0) + 1;
+    this.snapshotCount.set("", n);
+    return n === 1 ? this.slug : `${this.slug}-${n}`;
+  }
+
+  nextLaunch(): number {
+    return ++this.launches;
+  }
+
+  /** An assertion or call failed: the test has failed unless it goes on (it caught the error). */
+  fail(why: string): void {
+    if (!this.failed) this.failure = why;
+    this.failed = true;
+  }
+
+  /** An assertion or call succeeded after a failure: the test caught that one. */
+  ok(): void {
+    if (this.sticky) return;
+    this.failed = false;
+    this.failure = undefined;
+  }
+
+  /** The test was abandoned mid-call (its timeout): nothing clears that. */
+  abandoned(why: string): void {
+    this.fail(why);
+    this.sticky = true;
+  }
+
+  track(f: Finisher): void {
+    this.open.add(f);
+  }
+
+  untrack(f: Finisher): void {
+    this.open.delete(f);
+    // Without onTestFinished (a concurrent test) the last terminal closed is the test's end.
+    if (!this.hooked && this.open.size === 0) runs.delete(this.key);
+  }
+
+  /** onTestFinished will call end(). */
+  hooked = false;
+
+  async end(): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    runs.delete(this.key);
+    for (const f of [...this.open]) await f.finish(this);
+  }
+}
+
+const runs = new Map<string, TestRun>();
+const sources = new Map<string, string[]>();
+
+function sourceLines(file: string): string[] {
+  let lines = sources.get(file);
+  if (!lines) {
+    try {
+      lines = readFileSync(file, "utf8").split("\n");
+    } catch {
+      lines = [];
+    }
+    sources.set(file, lines);
+  }
+  return lines;
+}
+
+const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
+
+/** The test whose body holds `line` of `file`: the nearest test( or it( call above it. */
+function enclosingTest(file: string, line: number): { name: string; line: number } | undefined {
+  const lines = sourceLines(file);
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = TEST_CALL.exec(lines[i]!);
+    if (m) return { name: m[2]!.replace(/\\(.)/g, "$1"), line: i + 1 };
+  }
+  return undefined;
+}
+
+/** The outermost frame of the stack in the test file: `file:line`. */
+function testFrame(stack: string): { file: string; line: number } | undefined {
+  const main = Bun.main;
+  let found: { file: string; line: number } | undefined;
+  for (const m of stack.matchAll(/\(?((?:\/|[A-Za-z]:)[^():\s]+):(\d+):\d+\)?/g)) {
+    if (m[1] === main) found = { file: m[1], line: Number(m[2]) };
+  }
+  return found;
+}
+
+/**
+ * The test the caller runs in, given the stack taken synchronously at the call (an await loses
+ * the caller's frames). `register`: hook the test's end (launch does; onTestFinished must be
+ * called while the test's own code runs).
+ */
+export function testRunAt(stack: string, register = false): TestRun | undefined {
+  const frame = testFrame(stack);
+  if (!frame) return undefined;
+  const t = enclosingTest(frame.file, frame.line);
+  const run0 = new TestRun(frame.file, t?.name ?? "", t?.line ?? frame.line);
+  let run = runs.get(run0.key);
+  if (!run) {
+    run = run0;
+    if (!register) return run;
+    runs.set(run.key, run);
+    try {
+      const r = run;
+      onTestFinished(() => r.end());
+      r.hooked = true;
+    } catch {
+      // Outside a test (a script, beforeAll) or in a concurrent test: `await using` disposes alone.
+    }
+  }
+  return run;
+}
+
+/** Whether any test of this process has launched a terminal and not ended yet. */
+export function anyRuns(): boolean {
+  return runs.size > 0;
+}
+
+/** The run an assertion at `stack` belongs to, if a launch registered it. */
+export function registeredRunAt(stack: string): TestRun | undefined {
+  const frame = testFrame(stack);
+  if (!frame) return runs.size === 1 ? [...runs.values()][0] : undefined;
+  const t = enclosingTest(frame.file, frame.line);
+  return runs.get(`${frame.file}:${t?.line ?? frame.line}`);
+}
+
+/** The folder snapshots of tests in the test file live in. */
+export function screensDir(run: TestRun): string {
+  return join(dirname(run.file), "__screens__");
+}

@@ -1,0 +1,209 @@
+// termd mcp driven by the MCP SDK's own client over stdio, against a private daemon: what an
+// agent host does.
+import { expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
+import { mcpClient } from "./mcp-client.ts";
+
+const SHELL = ["bash", "--norc", "--noprofile"];
+
+test("initialize, then list the tools with their JSON Schemas and descriptions", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  expect(m.client.getServerVersion()?.name).toBe("termd");
+  const { tools } = await m.client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "screenshot", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  const wait = tools.find((t) => t.name === "wait_for")!;
+  expect(wait.inputSchema.type).toBe("object");
+  expect(wait.inputSchema.required).toEqual(["session"]);
+  expect(Object.keys(wait.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["text", "regex", "gone", "idle_ms", "exit", "timeout_ms"]));
+  expect((wait.inputSchema.properties as Record<string, { description?: string }>).gone!.description).toContain("no longer on the screen");
+  for (const t of tools) expect(t.description!.length).toBeGreaterThan(60);
+});
+
+test("start bash, type, submit, wait for the output, read the screen; the session is owned by the client's name", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d, { name: "claude-code" });
+  const started = await m.call("start_session", { name: "sh1", command: SHELL, env: { PS1: "$ " } });
+  expect(started.isError).toBe(false);
+  expect(started.text).toContain("started session sh1");
+  expect(started.structured).toMatchObject({ name: "sh1", state: "running" });
+
+  expect((await m.call("type_text", { session: "sh1", text: "echo $((6" })).isError).toBe(false);
+  expect((await m.call("submit", { session: "sh1", text: "*7))" })).text).toContain("submitted");
+  const waited = await m.call("wait_for", { session: "sh1", regex: "^42$" });
+  expect(waited.text.split("\n")[0]).toBe("matched");
+  expect(waited.structured).toMatchObject({ outcome: "matched", match: { text: "42", col: 0 } });
+  // The matched row comes with its context: the command line above it.
+  expect(waited.text).toContain("echo $((6*7))");
+
+  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
+  const screen = await m.call("read_screen", { session: "sh1" });
+  expect(screen.text).toMatch(/^\s*1│42$/m);
+  // The cursor is marked where it is: after the prompt on the next row.
+  expect(screen.text).toMatch(/^\s*2│.*\$ ▮$/m);
+  expect(screen.text).toContain("cursor at row 2");
+
+  // Only what changed since that read: the new rows.
+  await m.call("submit", { session: "sh1", text: "echo second" });
+  await m.call("wait_for", { session: "sh1", regex: "^second$" });
+  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
+  const changes = await m.call("read_screen", { session: "sh1", changes_only: true });
+  expect(changes.text).toContain("changed since your last read");
+  expect(changes.text).not.toContain("│42");
+  expect(changes.text).toMatch(/^\s*3│second$/m);
+
+  // A screenshot is a real PNG, as image content.
+  const shot = await m.call("screenshot", { session: "sh1" });
+  const image = shot.result.content.find((c) => c.type === "image")!;
+  expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
+  const png = Buffer.from((image as { data: string }).data, "base64");
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // Its IHDR: 80 columns and 24 rows of 9x18-pixel cells.
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([80 * 9, 24 * 18]);
+  expect(shot.text).toContain("720x432");
+
+  // termd ls shows the owner.
+  const ls = await d.cli(["ls"]);
+  expect(ls.stdout).toMatch(/sh1\s+\S+\s+running\s+\d+\s+mcp:claude-code\s/);
+  const listed = await m.call("list_sessions");
+  expect(listed.text).toContain("owner mcp:claude-code (you)");
+});
+
+test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  await m.call("wait_for", { session: "py", text: ">>> " });
+  await m.call("type_text", { session: "py", text: "x = 'waiting'" });
+  expect((await m.call("wait_for", { session: "py", text: "waiting" })).structured?.outcome).toBe("matched");
+  await m.call("press_keys", { session: "py", keys: ["Ctrl+U"] });
+  expect((await m.call("wait_for", { session: "py", gone: "waiting" })).text.split("\n")[0]).toBe("gone");
+  expect((await m.call("wait_for", { session: "py", idle_ms: 100 })).structured?.outcome).toBe("idle");
+  const timeout = await m.call("wait_for", { session: "py", text: "never shown", timeout_ms: 200 });
+  expect(timeout.text.split("\n")[0]).toBe("timeout");
+  expect(timeout.text).toContain(">>> ");
+  await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
+  const exited = await m.call("wait_for", { session: "py", exit: true });
+  expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect(exited.text).toContain("exit code 0");
+});
+
+test("run a command in a shell session: output and exit code; stop the session", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "w", command: SHELL });
+  const ok = await m.call("run_command", { session: "w", command: "cd /tmp && echo here: $(pwd)" });
+  expect(ok.structured).toMatchObject({ exit_code: 0, stdout: "here: /tmp\n" });
+  expect(ok.text).toStartWith("exit code 0");
+  const bad = await m.call("run_command", { session: "w", command: "echo oops >&2; exit_status() { return 3; }; exit_status" });
+  expect(bad.structured).toMatchObject({ exit_code: 3, stderr: "oops\n" });
+  // cd carried over in the live shell.
+  expect((await m.call("run_command", { session: "w", command: "pwd" })).structured?.stdout).toBe("/tmp\n");
+
+  const stopped = await m.call("stop_session", { session: "w", remove: true });
+  expect(stopped.text).toContain("session w stopped");
+  expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
+});
+
+test("wait for a command done in a shell: its exit code and output", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  // A home of its own: the machine's rc files play no part.
+  await m.call("start_session", { name: "sh", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
+  await m.call("wait_for", { session: "sh", regex: "[$#] $" });
+  await m.call("submit", { session: "sh", text: "sleep 0.2; echo finished; false" });
+  const done = await m.call("wait_for", { session: "sh", command_done: true });
+  expect(done.text.split("\n")[0]).toBe("command_done");
+  expect(done.structured).toMatchObject({ outcome: "command_done", exit_code: 1, command: "sleep 0.2; echo finished; false", output: "finished\n" });
+  expect(done.text).toContain("finished with exit code 1");
+});
+
+test("an unknown session is an error result that names the running ones and what to do", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "alpha", command: ["cat"] });
+  await m.call("start_session", { name: "beta", command: ["cat"] });
+  const r = await m.call("read_screen", { session: "nope" });
+  expect(r.isError).toBe(true);
+  expect(r.text).toBe("no session named nope; running sessions: alpha, beta; start one with start_session");
+  // A tool that needs a shell, in a session that is not one, says what to use instead.
+  const notShell = await m.call("run_command", { session: "alpha", command: "true" });
+  expect(notShell.isError).toBe(true);
+  expect(notShell.text).toContain("start_session with command [\"bash\"]");
+  // Bad arguments name the field.
+  const bad = await m.call("wait_for", { session: "alpha", timeout_ms: -1 });
+  expect(bad.isError).toBe(true);
+  expect(bad.text).toContain("timeout_ms");
+});
+
+test("click sends the mouse report the program asked for; a program without mouse mode gets advice", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "mouse", command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"] });
+  await m.call("wait_for", { session: "mouse", text: "ready" });
+  expect((await m.call("click", { session: "mouse", row: 2, col: 4 })).isError).toBe(false);
+  // SGR reports are 1-based: press and release of the left button at column 5, row 3.
+  expect((await m.call("wait_for", { session: "mouse", text: "[<0;5;3M\\x1b[<0;5;3m" })).structured?.outcome).toBe("matched");
+  await m.call("start_session", { name: "plain", command: ["cat"] });
+  const refused = await m.call("click", { session: "plain", row: 0, col: 0 });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain("use press_keys");
+});
+
+test("type_secret: without elicitation in the host it says to use termd attach, and types nothing", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "login", command: ["cat"] });
+  const r = await m.call("type_secret", { session: "login", prompt: "password" });
+  expect(r.isError).toBe(true);
+  expect(r.text).toContain("termd attach login");
+});
+
+test("type_secret: with elicitation, the user's answer goes to the program, not into the result", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d, { capabilities: { elicitation: {} } });
+  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  let asked = "";
+  m.client.setRequestHandler(ElicitRequestSchema, (req) => {
+    asked = req.params.message;
+    return { action: "accept", content: { secret: "hunter2" } };
+  });
+  await m.call("start_session", { name: "login", command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'] });
+  await m.call("wait_for", { session: "login", text: "Password:" });
+  const r = await m.call("type_secret", { session: "login", prompt: "sudo password" });
+  expect(r.isError).toBe(false);
+  expect(asked).toContain("sudo password");
+  expect(JSON.stringify(r.result)).not.toContain("hunter2");
+  expect((await m.call("wait_for", { session: "login", text: "length 7" })).structured?.outcome).toBe("matched");
+});
+
+test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary serves MCP too (the SDK is inside it)", async () => {
+  await using d = await TestDaemon.start({ bin: SOURCE_BIN });
+  await using m = await mcpClient(d, { bin: DIST_BIN });
+  expect((await m.client.listTools()).tools.length).toBeGreaterThan(5);
+  await m.call("start_session", { name: "c", command: ["cat"] });
+  await m.call("type_text", { session: "c", text: "compiled" });
+  expect((await m.call("wait_for", { session: "c", text: "compiled" })).structured?.outcome).toBe("matched");
+});
+
+test("with no daemon running, the first tool call starts the user's daemon, as the CLI does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "termd-mcp-auto-"));
+  const env = { ...(process.env as Record<string, string>), TERMD_SOCKET: join(dir, "run", "auto.sock"), TERMD_STATE_DIR: join(dir, "state") };
+  const stop = () => Bun.spawn([...SOURCE_BIN, "daemon", "stop", "--grace", "500"], { env, stdout: "ignore", stderr: "ignore" }).exited;
+  try {
+    const fake = { bin: SOURCE_BIN, env } as unknown as TestDaemon;
+    await using m = await mcpClient(fake, { name: "auto-agent" });
+    const started = await m.call("start_session", { name: "a", command: ["cat"] });
+    expect(started.isError).toBe(false);
+    const ls = Bun.spawn([...SOURCE_BIN, "ls", "--json"], { env, stdout: "pipe" });
+    const sessions = JSON.parse(await new Response(ls.stdout).text());
+    expect(sessions).toMatchObject([{ name: "a", meta: { owner: "mcp:auto-agent" } }]);
+  } finally {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,141 @@
+// Shell integration: bash (and zsh, fish where installed) started by termd report prompts,
+// commands with their status, and the directory; the user's rc files still load and are not
+// touched; session.wait's command_done returns a command's status and output.
+import { expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
+import { TestDaemon } from "./harness.ts";
+
+const has = (program: string) => Bun.which(program) !== null;
+
+/** A home of the test's own: the machine's rc files (slow, or absent on CI) play no part. */
+function home(d: TestDaemon, files: Record<string, string>): string {
+  const dir = join(d.dir, "home");
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+async function prompt(c: Client, id: string): Promise<void> {
+  await c.call("session.wait", { session: id, regex: "^\\$ $", timeout_ms: 15_000 });
+}
+
+const BASHRC = 'MY_RC=loaded\nPS1="\\$ "\nmine() { echo "user function"; }\nPROMPT_COMMAND="user_pc=\\$((user_pc+1))"\n';
+
+test("bash: the user's .bashrc loads, untouched; a command's status and output come back with command_done", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": BASHRC });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  expect(s.shell_integration).toBe("bash");
+  expect(s.command).toEqual(["bash"]);
+  await prompt(c, s.id);
+
+  await c.call("session.input", { session: s.id, text: "echo rc=$MY_RC; mine; (exit 3)\r" });
+  const done = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(done.outcome).toBe("command_done");
+  expect(done.command).toMatchObject({ command: "echo rc=$MY_RC; mine; (exit 3)", exit_code: 3, output: "rc=loaded\nuser function\n", truncated: false });
+  // Asked again with no new input: the same command, at once.
+  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 0 })).command?.exit_code).toBe(3);
+
+  // The user's PROMPT_COMMAND still runs; the directory is reported.
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: "cd /tmp && echo pc=$user_pc\r" });
+  const cd = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(cd.command?.output).toMatch(/^pc=\d+\n$/);
+  expect(cd.command?.exit_code).toBe(0);
+  expect((await c.call("session.info", { session: s.id })).current_cwd).toBe("/tmp");
+  expect(readFileSync(join(dir, ".bashrc"), "utf8")).toBe(BASHRC);
+
+  // While a command runs, info names it.
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: "read -r x; echo got $x\r" });
+  for (;;) {
+    const info = await c.call("session.info", { session: s.id });
+    if (info.running_command) {
+      expect(info.running_command.command).toBe("read -r x; echo got $x");
+      break;
+    }
+    await c.call("session.wait", { session: s.id, activity: true, timeout_ms: 100 });
+  }
+  await c.call("session.input", { session: s.id, text: "typed\r" });
+  const read = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(read.command).toMatchObject({ exit_code: 0 });
+  expect(read.command?.output).toContain("got typed\n");
+  expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
+
+  // An empty line is no command: a wait for the next one times out.
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: "\r" });
+  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
+});
+
+test("termd wait --command-done prints the status and the output; --no-shell-integration leaves bash alone", async () => {
+  await using d = await TestDaemon.start();
+  const dir = home(d, { ".bashrc": BASHRC });
+  expect((await d.cli(["start", "--name", "sh", "--cwd", dir, "--env", `HOME=${dir}`, "--", "bash"])).code).toBe(0);
+  await d.cli(["wait", "sh", "--regex", "^\\$ $"]);
+  await d.cli(["send", "sh", "--submit", "ls /nonexistent-dir; echo after"]);
+  const w = await d.cli(["wait", "sh", "--command-done"]);
+  expect(w.code).toBe(0);
+  expect(w.stdout).toStartWith("command_done (code 0): ls /nonexistent-dir; echo after\n");
+  expect(w.stdout).toContain("No such file or directory");
+  expect(w.stdout).toEndWith("after\n");
+
+  expect((await d.cli(["start", "--name", "plain", "--no-shell-integration", "--env", `HOME=${dir}`, "--", "bash"])).code).toBe(0);
+  await d.cli(["wait", "plain", "--regex", "^\\$ $"]);
+  const info = JSON.parse((await d.cli(["info", "plain", "--json"])).stdout);
+  expect(info.shell_integration).toBeNull();
+  const none = await d.cli(["wait", "plain", "--command-done"]);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain("shell integration");
+});
+
+test("a script, -c or a login bash gets no hooks; other programs none either", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  for (const command of [["bash", "-c", "sleep 5"], ["bash", "-l"], ["bash", "/dev/null"], ["cat"]]) {
+    const s = await c.call("session.create", { command });
+    expect(s.shell_integration).toBeNull();
+  }
+});
+
+test("bash --norc: no rc file loads (not even /etc/bash.bashrc), the prompt is the environment's, and the hooks still work", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": "MY_RC=loaded\n" });
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { HOME: dir, PS1: "$ ", PROMPT_COMMAND: "pc=yes" } });
+  expect(s.shell_integration).toBe("bash");
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: 'echo "[${MY_RC-none}] [$pc] [${TERMD_BASH_LOADER-gone}]"\r' });
+  const done = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(done.command).toMatchObject({ exit_code: 0, output: "[none] [yes] [gone]\n" });
+  expect(done.screen.lines[0]).toBe("$ echo \"[${MY_RC-none}] [$pc] [${TERMD_BASH_LOADER-gone}]\"");
+});
+
+test.skipIf(!has("zsh"))("zsh: ZDOTDIR is the user's again, .zshrc loads, and command_done works", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".zshrc": "MY_RC=loaded\nPS1='$ '\n" });
+  const s = await c.call("session.create", { command: ["zsh"], env: { HOME: dir }, cwd: dir });
+  expect(s.shell_integration).toBe("zsh");
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: 'echo "$MY_RC ${ZDOTDIR-unset}"; false\r' });
+  const done = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(done.command).toMatchObject({ command: 'echo "$MY_RC ${ZDOTDIR-unset}"; false', exit_code: 1, output: "loaded unset\n" });
+});
+
+test.skipIf(!has("fish"))("fish: the hooks come after the user's config, and command_done works", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, {});
+  mkdirSync(join(dir, ".config", "fish"), { recursive: true });
+  writeFileSync(join(dir, ".config", "fish", "config.fish"), "set -g MY_RC loaded\nfunction fish_prompt; echo -n '$ '; end\nfunction fish_greeting; end\n");
+  const s = await c.call("session.create", { command: ["fish"], env: { HOME: dir, XDG_CONFIG_HOME: join(dir, ".config") }, cwd: dir });
+  expect(s.shell_integration).toBe("fish");
+  await prompt(c, s.id);
+  await c.call("session.input", { session: s.id, text: "echo $MY_RC; false\r" });
+  const done = await c.call("session.wait", { session: s.id, command_done: true });
+  expect(done.command).toMatchObject({ command: "echo $MY_RC; false", exit_code: 1, output: "loaded\n" });
+});

@@ -1,0 +1,84 @@
+// Safe submit (session.input with submit) into programs that behave like agent TUIs
+// (test/fixtures/tui-*.py): an Enter in the same burst as the text is a newline to them.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
+import { TestDaemon } from "./harness.ts";
+
+const fixture = (name: string) => join(import.meta.dir, "fixtures", name);
+
+async function tui(c: Client, name: string, args: string[] = []): Promise<string> {
+  const s = await c.call("session.create", { command: ["python3", fixture(name), ...args], cols: 120 });
+  await c.call("session.wait", { session: s.id, text: "ready" });
+  return s.id;
+}
+
+test("a plain text+Enter write is a newline to the TUI; safe submit submits 50 times in a row", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const id = await tui(c, "tui-enter-burst.py");
+  // The burst: Enter within 120 ms of the text becomes a newline in the prompt, nothing submitted.
+  await c.call("session.input", { session: id, text: "plain write\r" });
+  const plain = await c.call("session.wait", { session: id, text: "> plain write⏎" });
+  expect(plain.outcome).toBe("matched");
+  expect(plain.screen.lines.join("\n")).not.toContain("SUBMITTED");
+  await c.call("session.input", { session: id, text: "", submit: true });
+  await c.call("session.wait", { session: id, text: "SUBMITTED: plain write⏎" });
+
+  for (let i = 0; i < 50; i++) {
+    const r = await c.call("session.input", { session: id, text: `prompt number ${i}`, submit: true });
+    expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1 });
+    const w = await c.call("session.wait", { session: id, text: `SUBMITTED: prompt number ${i}`, timeout_ms: 5000 });
+    expect(w.match?.text).toBe(`SUBMITTED: prompt number ${i}`);
+    // Exactly that: no newline crept in.
+    expect(w.screen.lines[w.match!.row]).toBe(`SUBMITTED: prompt number ${i}`);
+  }
+}, 60_000);
+
+test("with bracketed paste on, the text goes as a paste; a collapsed placeholder counts as shown", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const id = await tui(c, "tui-paste-collapse.py");
+  const text = "first line of a long prompt\nsecond line\nthird line that is longer than forty characters";
+  const r = await c.call("session.input", { session: id, text, submit: true });
+  expect(r.submit).toEqual({ shown: true, bracketed: true, enter_presses: 1 });
+  const w = await c.call("session.wait", { session: id, text: "SUBMITTED:" });
+  expect(w.screen.lines[w.match!.row]).toBe(`SUBMITTED: ${text.replaceAll("\n", "⏎")}`);
+  // A short paste shows as itself.
+  await c.call("session.input", { session: id, text: "short", submit: true });
+  expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: short$" })).outcome).toBe("matched");
+});
+
+test("an Enter that changes nothing is pressed once more, and the result says so", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const id = await tui(c, "tui-enter-burst.py", ["--ignore-first-enter"]);
+  const r = await c.call("session.input", { session: id, text: "busy at first", submit: true });
+  expect(r.submit).toMatchObject({ shown: true, enter_presses: 2 });
+  expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: busy at first$" })).outcome).toBe("matched");
+});
+
+test("kitty flags: Shift+Enter is CSI 13;2u, a newline in the prompt; safe submit's Enter submits", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const id = await tui(c, "tui-kitty.py");
+  await c.call("session.wait", { session: id, text: "ready" });
+  expect((await c.call("session.info", { session: id })).modes.kitty_keyboard).toBe(1);
+  await c.call("session.input", { session: id, text: "line one" });
+  await c.call("session.wait", { session: id, text: "> line one" });
+  await c.call("session.input", { session: id, keys: ["Shift+Enter"] });
+  await c.call("session.wait", { session: id, text: "> line one⏎" });
+  const r = await c.call("session.input", { session: id, text: "line two", submit: true });
+  expect(r.submit?.enter_presses).toBe(1);
+  expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: line one⏎line two$" })).outcome).toBe("matched");
+});
+
+test("text that never shows (no echo) is still submitted after the wait, and the result says it was not seen", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "secret: " x; echo; echo "got ${#x}"'] });
+  await c.call("session.wait", { session: s.id, text: "secret:" });
+  const r = await c.call("session.input", { session: s.id, text: "hidden", submit: true });
+  expect(r.submit).toMatchObject({ shown: false, enter_presses: 1 });
+  expect((await c.call("session.wait", { session: s.id, text: "got 6" })).outcome).toBe("matched");
+});

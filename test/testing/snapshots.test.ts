@@ -1,0 +1,70 @@
+// Screen snapshots, seen from a `bun test` process of their own: the first run writes
+// __screens__/NAME.txt beside the test file, the next ones compare against it (and fail with the
+// rows that differ), and --update-snapshots, -u or TERMD_UPDATE_SNAPSHOTS=1 rewrite it.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TestProject } from "./subprocess.ts";
+
+const SNAPSHOT_TEST = `import { test, expect } from "bun:test";
+import { launch } from "LIBRARY";
+
+test("menu screen", async () => {
+  await using t = await launch(["sh", "-c", "printf '%b' \\"$MENU\\"; exec cat"], { rows: 4, cols: 24, timeout: 1000 });
+  await t.waitForText("Quit");
+  await expect(t).toMatchScreenSnapshot();
+  await expect(t).toMatchScreenSnapshot("menu-in-colour", { style: true });
+});
+`;
+
+test("a snapshot is written on first use, then compared, then updated on request", async () => {
+  using project = new TestProject();
+  project.write("menu.test.ts", SNAPSHOT_TEST);
+  const plain = join(project.dir, "__screens__", "menu-screen.txt");
+  const styled = join(project.dir, "__screens__", "menu-in-colour.styled.txt");
+  const menu = (items: string) => ({ MENU: `\\033[1;32mMenu\\033[0m\\n${items}\\nQuit` });
+
+  // First run: both snapshots are created, the header holding the size and the cursor.
+  let r = await project.bunTest("menu.test.ts", { env: menu("Open") });
+  expect(r.output).toContain("(pass) menu screen");
+  expect(readFileSync(plain, "utf8")).toBe("# termd screen 4x24, cursor 2,4\nMenu\nOpen\nQuit\n\n");
+  expect(readFileSync(styled, "utf8")).toBe("# termd screen 4x24, cursor 2,4 styled\n\x1b[1;32mMenu\x1b[0m\nOpen\nQuit\n\n");
+
+  // Same screen: passes and leaves the files alone.
+  r = await project.bunTest("menu.test.ts", { env: menu("Open") });
+  expect(r.output).toContain("(pass) menu screen");
+  expect(readFileSync(plain, "utf8")).toContain("\nOpen\n");
+
+  // A changed screen fails with the rows that differ, and the file stays as it was.
+  r = await project.bunTest("menu.test.ts", { env: menu("Save") });
+  expect(r.code).toBe(1);
+  expect(r.output).toContain(`expected the screen to match the snapshot ${plain}`);
+  expect(r.output).toContain("- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it");
+  expect(r.output).toContain("-   1│Open\n+   1│Save");
+  expect(readFileSync(plain, "utf8")).toContain("\nOpen\n");
+
+  // TERMD_UPDATE_SNAPSHOTS=1 rewrites it.
+  r = await project.bunTest("menu.test.ts", { env: { ...menu("Save"), TERMD_UPDATE_SNAPSHOTS: "1" } });
+  expect(r.output).toContain("(pass) menu screen");
+  expect(readFileSync(plain, "utf8")).toContain("\nSave\n");
+
+  // So does bun's own flag, --update-snapshots (and -u); the styled snapshot keeps the new colour.
+  r = await project.bunTest("menu.test.ts", { env: { MENU: "\\033[1;31mMenu\\033[0m\\nSave\\nQuit" }, args: ["--update-snapshots"] });
+  expect(r.output).toContain("(pass) menu screen");
+  expect(readFileSync(styled, "utf8")).toContain("\x1b[1;31mMenu\x1b[0m");
+  r = await project.bunTest("menu.test.ts", { env: menu("Exit"), args: ["-u"] });
+  expect(r.output).toContain("(pass) menu screen");
+  expect(readFileSync(plain, "utf8")).toContain("\nExit\n");
+  // The failed run's artifacts were there; a passing run of the same test clears them.
+  expect(existsSync(join(project.dir, "test-results"))).toBe(true);
+  expect(existsSync(join(project.dir, "test-results", "menu-screen"))).toBe(false);
+}, 30_000);
+
+test("under bun test --ci a missing snapshot fails instead of being written", async () => {
+  using project = new TestProject();
+  project.write("menu.test.ts", SNAPSHOT_TEST);
+  const r = await project.bunTest("menu.test.ts", { env: { MENU: "Menu\\nQuit" }, args: ["--ci"] });
+  expect(r.code).toBe(1);
+  expect(r.output).toContain("which does not exist (bun test --ci writes none)");
+  expect(existsSync(join(project.dir, "__screens__", "menu-screen.txt"))).toBe(false);
+}, 20_000);

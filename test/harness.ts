@@ -29,6 +29,8 @@ export class TestDaemon {
     readonly stateDir: string,
     readonly bin: string[],
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
+    /** What the daemon wrote to stderr up to its "listening" line (an --http daemon's address is there). */
+    readonly banner: string,
   ) {}
 
   /** Environment for anything that should find this daemon and nothing else. */
@@ -60,7 +62,7 @@ export class TestDaemon {
       seen += new TextDecoder().decode(value);
     }
     reader.releaseLock();
-    const d = new TestDaemon(dir, socket, stateDir, bin, proc);
+    const d = new TestDaemon(dir, socket, stateDir, bin, proc, seen);
     d.log = seen;
     const decoder = new TextDecoder();
     const tee = new WritableStream<Uint8Array>({

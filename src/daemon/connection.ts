@@ -139,12 +139,21 @@ export class Connection implements EventSink {
   }
 
   /**
-   * Speaks `dialect` from the start, whatever the first message: for a transport whose address
-   * already says which (HTTP's POST /rpc and POST /trl, one request per connection).
+   * One request line through `dialect`, its reply returned rather than sent: a connection that
+   * lives for one HTTP request (POST /rpc, POST /trl) answers in the response's body.
    */
-  speakAs(dialect: Dialect): DialectConnection {
-    this.dialect = dialect;
-    return (this.speaker = dialect.open(this.nativeCaller(dialect)));
+  answer(line: string, dialect: Dialect): Promise<unknown> {
+    if (!this.speaker) {
+      this.dialect = dialect;
+      this.speaker = dialect.open(this.nativeCaller(dialect));
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      return Promise.resolve(this.speaker.malformed(`invalid JSON: ${(err as Error).message}`));
+    }
+    return this.speaker.handle(msg);
   }
 
   private malformed(message: string): void {

@@ -22,8 +22,9 @@ export interface DialectRegistry {
   pick(first: unknown, socket: SocketKind): Dialect;
   /** A socket's own dialect by name (session.create's socket_dialect). */
   named(name: string): Dialect | undefined;
-  /** What a session socket made without a dialect of its own speaks. */
-  sessionDefault: Dialect;
+  /** Native JSON-RPC, and what a session socket made without a dialect of its own speaks. */
+  readonly native: Dialect;
+  readonly sessionDefault: Dialect;
 }
 
 /** Tried in order on a first message that is not JSON-RPC. */
@@ -40,5 +41,6 @@ export const DIALECTS: DialectRegistry = {
     return FOREIGN.find((d) => d.claims(msg)) ?? socket.own ?? rpc;
   },
   named: (name) => FOREIGN.find((d) => d.name === name),
+  native: jsonRpc,
   sessionDefault: ralph,
 };

@@ -15,8 +15,8 @@ export interface HttpDaemon {
 
 export async function startHttpDaemon(opts: { bin?: string[]; args?: string[] } = {}): Promise<HttpDaemon> {
   const daemon = await TestDaemon.start({ bin: opts.bin, args: ["--http", "127.0.0.1:0", ...(opts.args ?? [])] });
-  const url = /termd: http on (http:\/\/\S+)/.exec(daemon.log)?.[1];
-  if (!url) throw new Error(`no http address in the daemon's log: ${daemon.log}`);
+  const url = /termd: http on (http:\/\/\S+)/.exec(daemon.banner)?.[1];
+  if (!url) throw new Error(`no http address in the daemon's log: ${daemon.banner}`);
   const token = readFileSync(join(daemon.stateDir, "http-token"), "utf8").trim();
   const auth = { Authorization: `Bearer ${token}` };
   let id = 0;

@@ -3,7 +3,7 @@
 // Clients here talk raw sockets wherever the client library would refuse to send garbage.
 import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -828,6 +828,34 @@ test("a socket the daemon cannot listen on: it exits at once, non-zero, saying w
     const c = await d.client();
     await expect(c.call("session.create", { command: ["cat"], socket: long })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("holds at most 107") });
     expect((await c.call("session.list")).sessions).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a socket folder the daemon may not write: it exits at once with code 1, saying so", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "termd-unwritable-"));
+  const folder = join(dir, "ro");
+  const state = join(dir, "state");
+  mkdirSync(folder);
+  mkdirSync(state);
+  try {
+    let argv = SOURCE_BIN;
+    if (process.getuid?.() === 0) {
+      // root may write anywhere: the daemon runs as nobody, for whom root's 0755 folder is read-only.
+      chmodSync(dir, 0o755);
+      chmodSync(state, 0o777);
+      argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...SOURCE_BIN];
+    } else {
+      chmodSync(folder, 0o500);
+    }
+    const p = Bun.spawn([...argv, "daemon", "--socket", join(folder, "s.sock"), "--state-dir", state], { env: { ...process.env, HOME: dir }, stdout: "pipe", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+    expect({ code, err: err.trim() }).toEqual({ code: 1, err: `termd daemon: cannot create the socket in ${folder}: the folder is not writable by this user` });
+    // Where even root cannot create a file, the reason is the daemon's, not "no daemon answers".
+    const proc = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/proc/termd-test.sock", "--state-dir", state], { stdout: "pipe", stderr: "pipe" });
+    const [procErr, procCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect({ code: procCode, err: procErr }).toMatchObject({ code: 1, err: expect.stringContaining("termd daemon: cannot create") });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -116,6 +116,10 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["send", "c", "--bogus"])).code).toBe(2);
     expect((await d.cli(["resize", "c", "x", "y"])).code).toBe(2);
     expect((await d.cli(["nonsense"])).code).toBe(2);
+    // Extra arguments are refused, not ignored.
+    expect(await d.cli(["ls", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
+    expect(await d.cli(["daemon", "status", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
+    expect(await d.cli(["info", "c", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
     expect((await d.cli(["send", "c", "--keys", "NoSuchKey"])).stderr).toContain("NoSuchKey");
     expect((await d.cli(["wait", "c", "--text", "never", "--timeout", "50"]))).toMatchObject({ code: 3, stdout: "timeout\n" });
     const missing = await d.cli(["info", "nope"]);

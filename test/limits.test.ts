@@ -36,9 +36,14 @@ test("waits that time out or fail give their place back; a connection's limit is
   const never = { session: s.id, text: "never shown" };
   const short = [c.call("session.wait", { ...never, timeout_ms: 200 }), c.call("session.wait", { ...never, timeout_ms: 200 })];
   await expect(c.call("session.wait", { ...never, timeout_ms: 200 })).rejects.toMatchObject({ name: "LIMIT_REACHED", details: { max_waits: 2 } });
+  // session.input's own wait counts too, and is refused before anything is typed.
+  await expect(c.call("session.input", { session: s.id, text: "typed-first\r", wait: { text: "typed-first" } })).rejects.toMatchObject({ name: "LIMIT_REACHED" });
   // The other connection has both of its own.
   const theirs = [other.call("session.wait", { ...never, timeout_ms: 200 }), other.call("session.wait", { ...never, timeout_ms: 200 })];
   expect((await Promise.all([...short, ...theirs])).map((r) => r.outcome)).toEqual(["timeout", "timeout", "timeout", "timeout"]);
+  const typed = await c.call("session.input", { session: s.id, text: "typed-second\r", wait: { text: "typed-second" } });
+  expect(typed.wait?.outcome).toBe("matched");
+  expect(typed.wait?.screen.lines.join("\n")).not.toContain("typed-first");
   // A wait refused for its params never held a place.
   await expect(c.call("session.wait", { session: s.id, regex: "(" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
   await expect(c.call("session.wait", { session: "no-such-session", text: "x" })).rejects.toMatchObject({ name: "SESSION_NOT_FOUND" });

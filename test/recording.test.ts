@@ -20,7 +20,7 @@ test("a recorded session's asciicast has the header, then its output, input and 
   await using d = await TestDaemon.start();
   const c = await d.client();
   const file = join(d.dir, "session.cast");
-  // Without termd's shell hooks: the bytes compared below are bash's own.
+  // Without shell integration's marks, the output is bash's own bytes alone.
   await c.call("session.create", { name: "rec", command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " }, rows: 20, cols: 70, record: file, shell_integration: false });
   await c.call("session.wait", { session: "rec", text: "$ " });
   await c.call("session.input", { session: "rec", text: "echo héllo wörld" });

@@ -96,7 +96,8 @@ export function takeLock(lockPath: string, inUse: (holder: number) => string): (
         } catch {}
       };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      // Not an ENOENT the CLI would word as "no daemon answers": the daemon could not make its lock.
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new DaemonStartError(`cannot create the lock ${lockPath}: ${(err as Error).message}`);
       const holder = Number(readFileSync(lockPath, "utf8").trim());
       if (holder > 0 && holder !== process.pid && pidAlive(holder)) {
         throw new DaemonStartError(inUse(holder));

@@ -1,7 +1,7 @@
 // What a failed test leaves for a person to look at, in test-results/<test name>/: per terminal
 // the whole session as an asciicast recording (from the daemon's timing journal, which every
-// session keeps: `asciinema play` replays it), the final screen as text, and the screen at each
-// wait that timed out. A passing test writes nothing, and removes what an earlier failing run of
+// session keeps: `asciinema play` replays it), the final screen as text, SVG and PNG, and the
+// screen at each wait that timed out. A passing test writes nothing, and removes what an earlier failing run of
 // it left.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -46,17 +46,28 @@ export async function writeArtifacts(client: Client, session: string, label: str
       rmSync(dir, { recursive: true, force: true });
     }
     mkdirSync(dir, { recursive: true });
-    const put = (name: string, data: string) => {
+    const put = (name: string, data: string | Uint8Array) => {
       const path = join(dir, name);
       writeFileSync(path, data);
       written.push(path);
     };
-    put(`${label}.cast`, await recording(client, session));
-    const screen = await client.call("session.screen", { session });
-    put(`${label}.screen.txt`, screenFile(screen));
-    waits.forEach((w, i) => put(`${label}.wait-${i + 1}.txt`, `# ${w.what}\n${screenFile(w.screen)}`));
+    // Each on its own: one that cannot be made (a PNG too large to draw) leaves the others.
+    const steps: [string, () => Promise<string | Uint8Array>][] = [
+      [`${label}.cast`, () => recording(client, session)],
+      [`${label}.screen.txt`, async () => screenFile(await client.call("session.screen", { session }))],
+      [`${label}.svg`, () => client.screenshot(session, { format: "svg" })],
+      [`${label}.png`, () => client.screenshot(session, { format: "png" })],
+    ];
+    waits.forEach((w, i) => steps.push([`${label}.wait-${i + 1}.txt`, async () => `# ${w.what}\n${screenFile(w.screen)}`]));
+    for (const [name, make] of steps) {
+      try {
+        put(name, await make());
+      } catch (err) {
+        console.error(`termd/testing: could not write ${join(dir, name)}: ${(err as Error).message}`);
+      }
+    }
   } catch (err) {
-    console.error(`termd/testing: could not write all the artifacts of "${run.name}" in ${dir}: ${(err as Error).message}`);
+    console.error(`termd/testing: could not write the artifacts of "${run.name}" in ${dir}: ${(err as Error).message}`);
   }
   if (written.length) console.error(`termd/testing: "${run.name}" failed; ${label}'s artifacts:\n${written.map((p) => `  ${relative(process.cwd(), p)}`).join("\n")}`);
   return written;

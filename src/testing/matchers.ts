@@ -9,7 +9,8 @@ import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
 import { ciMode, readSnapshot, snapshotDiff, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
-import { findRows, Terminal, type Screen, type ScrollbackOption } from "./terminal.ts";
+import { findRows, type Screen, type ScrollbackOption } from "./screen.ts";
+import { Terminal } from "./terminal.ts";
 import { screensDir } from "./test-context.ts";
 
 /** A colour: a palette index (0-255), "#rrggbb", one of the 16 ANSI names ("red", "brightBlue"), or "default". */

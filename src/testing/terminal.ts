@@ -2,76 +2,18 @@
 // (type, press, read the screen, wait) and its disposal (`await using`): the session is stopped
 // and removed however the test ends, after its artifacts were written when the test failed.
 import type { Client } from "../client/client.ts";
-import type { InputInput, Modes, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
+import type { InputInput, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
 import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
+import { defined, type ClickOptions, type MouseEventInput, type MouseOptions, type MouseTarget } from "./mouse.ts";
+import { findRows, scrollbackLines, toScreen, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { renderScreen } from "./screen-text.ts";
 import { pointAtCaller } from "./stack.ts";
 import type { TestRun } from "./test-context.ts";
+import { describeWait, inputWait, type InputOptions } from "./wait-for.ts";
 
 /** How long a wait or a retrying matcher waits unless told (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
-export interface Screen {
-  /** The screen's rows. */
-  lines: string[];
-  /** Lines that scrolled off the top, oldest first: only when asked for (`screen({ scrollback })`). */
-  scrollback?: string[];
-  /** The rows joined with newlines, trailing blanks and blank rows at the end trimmed. */
-  text: string;
-  cursor: { row: number; col: number; visible: boolean };
-  size: { rows: number; cols: number };
-  title: string;
-  modes: Modes;
-  /** Changes whenever the text, the cursor or the buffer shown does: what waitForChange compares. */
-  hash: string;
-}
-
-/** A condition to wait for; a string or RegExp means text that appears. */
-export type WaitFor =
-  | string
-  | RegExp
-  | {
-      text?: string;
-      regex?: RegExp;
-      /** Text that leaves the screen. */
-      gone?: string;
-      /** Any change of the screen. */
-      change?: true;
-      /** Quiet for this many ms. */
-      idle?: number;
-      exit?: true;
-      timeout?: number;
-    };
-
-export interface InputOptions {
-  /** Wait for this after the input, from a baseline taken before its first byte. */
-  waitFor?: WaitFor;
-}
-
-/** What a mouse event aims at: a cell, or a text (or RegExp) on the screen. */
-export type MouseTarget = { row: number; col: number } | string | RegExp;
-
-export interface MouseOptions extends InputOptions {
-  shift?: boolean;
-  alt?: boolean;
-  ctrl?: boolean;
-  /** How long to wait for a text target to show (default: the terminal's timeout). */
-  timeout?: number;
-}
-
-export interface ClickOptions extends MouseOptions {
-  button?: "left" | "middle" | "right";
-  /** 2 for a double click. */
-  count?: number;
-}
-
-type MouseEventInput = NonNullable<InputInput["mouse"]>;
-
-/** The fields that are set: the schema's optional fields take no `undefined`. */
-function defined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 export interface WaitForTextOptions {
   timeout?: number;
@@ -83,12 +25,6 @@ export interface WaitForTextOptions {
   scrollback?: ScrollbackOption;
 }
 
-export interface Match {
-  row: number;
-  col: number;
-  text: string;
-}
-
 /** A wait that did not see its condition in time (or saw the program end first). */
 export class WaitError extends Error {
   override name = "WaitError";
@@ -98,46 +34,6 @@ export class WaitError extends Error {
     super(message);
     Object.defineProperty(this, "screen", { value: screen, enumerable: false });
   }
-}
-
-/** `scrollback` in options: every line held (true) or the last N. */
-export type ScrollbackOption = boolean | number;
-
-function scrollbackLines(o: ScrollbackOption | undefined): number {
-  return o === true ? 1_000_000_000 : typeof o === "number" ? o : 0;
-}
-
-export function toScreen(s: ScreenSnapshot): Screen {
-  const lines = s.lines.slice(s.scrollback_lines);
-  return {
-    lines,
-    ...(s.scrollback_lines > 0 ? { scrollback: s.lines.slice(0, s.scrollback_lines) } : {}),
-    text: lines.map((l) => l.trimEnd()).join("\n").replace(/\n+$/, ""),
-    cursor: s.cursor,
-    size: s.size,
-    title: s.title,
-    modes: s.modes,
-    hash: s.hash,
-  };
-}
-
-/** A JavaScript RegExp in RE2's syntax, for the daemon (flags become inline ones). */
-function re2(re: RegExp): string {
-  const flags = [...re.flags].filter((f) => "ims".includes(f)).join("");
-  return flags ? `(?${flags})${re.source}` : re.source;
-}
-
-function describe(w: WaitFor): string {
-  if (typeof w === "string") return JSON.stringify(w);
-  if (w instanceof RegExp) return String(w);
-  const parts: string[] = [];
-  if (w.text !== undefined) parts.push(JSON.stringify(w.text));
-  if (w.regex) parts.push(String(w.regex));
-  if (w.gone !== undefined) parts.push(`${JSON.stringify(w.gone)} to go`);
-  if (w.change) parts.push("a change");
-  if (w.idle !== undefined) parts.push(`${w.idle} ms of quiet`);
-  if (w.exit) parts.push("the exit");
-  return parts.join(" or ");
 }
 
 export interface TerminalInit {
@@ -191,7 +87,7 @@ export class Terminal {
     }
   }
 
-  /** Marks the test failed and says where its artifacts go; returns the error to throw. */
+  /** @internal Marks the test failed and says where its artifacts go; returns the error to throw. */
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
@@ -231,22 +127,9 @@ export class Terminal {
         return undefined;
       }
       const w = opts.waitFor;
-      const o = typeof w === "string" ? { text: w } : w instanceof RegExp ? { regex: w } : w;
-      const timeout = o.timeout ?? this.timeout;
-      const r = await this.client.call("session.input", {
-        session: this.session,
-        ...what,
-        wait: {
-          ...(o.text !== undefined ? { text: o.text } : {}),
-          ...(o.regex ? { regex: re2(o.regex) } : {}),
-          ...(o.gone !== undefined ? { gone: o.gone } : {}),
-          ...(o.change ? { changed: true } : {}),
-          ...(o.idle !== undefined ? { settle_ms: o.idle } : {}),
-          ...(o.exit ? { exit: true } : {}),
-          timeout_ms: timeout,
-        },
-      });
-      return this.outcome(r.wait!, `${describe(w)} after the input`, timeout, Boolean(o.exit));
+      const wait = inputWait(w, this.timeout);
+      const r = await this.client.call("session.input", { session: this.session, ...what, wait });
+      return this.outcome(r.wait!, `${describeWait(w)} after the input`, wait.timeout_ms ?? this.timeout, Boolean(wait.exit));
     });
   }
 
@@ -334,13 +217,25 @@ export class Terminal {
     });
   }
 
-  /** The screen with the styled cells of every row. */
+  /** @internal The screen with the styled cells of every row (the style matchers'). */
   styledScreen(): Promise<{ screen: Screen; cells: ReturnType<typeof rowCells>[]; runs: NonNullable<ScreenSnapshot["cells"]> }> {
     return this.op(async () => {
       const s = await this.client.call("session.screen", { session: this.session, format: "cells" });
       const runs = s.cells ?? [];
       return { screen: toScreen(s), cells: runs.map((r) => rowCells(r, s.size.cols)), runs };
     });
+  }
+
+  // Pictures: drawn by the daemon (session.screenshot) with the screen's own cell widths.
+
+  /** The screen as an SVG document: colours, bold, underline, the cursor, wide characters and emoji. */
+  svg(): Promise<string> {
+    return this.op(() => this.client.screenshot(this.session, { format: "svg" }));
+  }
+
+  /** The screen as a PNG file's bytes (9 × 18 pixels a cell, times `scale`, default 1). */
+  png(opts: { scale?: number } = {}): Promise<Uint8Array> {
+    return this.op(() => this.client.screenshot(this.session, { format: "png", scale: opts.scale }));
   }
 
   // Waiting
@@ -380,7 +275,7 @@ export class Terminal {
   }
 
   /**
-   * Waits up to `timeout` ms for the screen to differ from `hash` (or, with `poll`, for any output
+   * @internal Waits up to `timeout` ms for the screen to differ from `hash` (or, with `poll`, for any output
    * or `poll` ms); false if the program ended. What the retrying matchers wait with between tries.
    */
   async changeFrom(hash: string, timeout: number, poll?: number): Promise<boolean> {
@@ -395,7 +290,7 @@ export class Terminal {
     return w.outcome !== "exited";
   }
 
-  /** Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
+  /** @internal Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
   noteTimeout(what: string, screen: Screen): void {
     this.timedOut.push({ what, screen });
   }
@@ -477,7 +372,7 @@ export class Terminal {
     }
   }
 
-  /** The test ended with this terminal still open: a timeout abandons the test mid-call. */
+  /** @internal The test ended with this terminal still open: a timeout abandons the test mid-call. */
   async finish(run: TestRun): Promise<void> {
     if (this.pending > 0) run.abandoned("the test ended (timed out) while a call was still waiting");
     await this.close();
@@ -488,20 +383,3 @@ export class Terminal {
   }
 }
 
-/** Matches of `text` on the screen and the scrollback it holds (only `row`'s when given), first per row. */
-export function findRows(s: Screen, text: string | RegExp, row?: number): Match[] {
-  const out: Match[] = [];
-  const above = s.scrollback ?? [];
-  [...above, ...s.lines].forEach((line, i) => {
-    const r = i - above.length;
-    if (row !== undefined && r !== row) return;
-    if (typeof text === "string") {
-      const col = line.indexOf(text);
-      if (col >= 0) out.push({ row: r, col, text });
-    } else {
-      const m = new RegExp(text.source, text.flags.replace("g", "")).exec(line);
-      if (m) out.push({ row: r, col: m.index, text: m[0] });
-    }
-  });
-  return out;
-}

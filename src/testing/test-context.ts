@@ -26,7 +26,7 @@ export class TestRun {
   /** Why, the first time: for the artifacts' README. */
   failure: string | undefined;
   private readonly open = new Set<Finisher>();
-  private snapshotCount = new Map<string, number>();
+  private snapshots = 0;
   private launches = 0;
   private finished = false;
   private sticky = false;
@@ -57,8 +57,7 @@ export class TestRun {
 
   /** The next default snapshot name in this test: its title, then title-2, title-3 … */
   nextSnapshotName(): string {
-    const n = (this.snapshotCount.get("") ?? 0) + 1;
-    this.snapshotCount.set("", n);
+    const n = ++this.snapshots;
     return n === 1 ? this.slug : `${this.slug}-${n}`;
   }
 

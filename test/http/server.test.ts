@@ -36,6 +36,19 @@ describe("the token", () => {
     expect(closed).toBe("refused");
   });
 
+  test("a WebSocket client that cannot set headers offers it as a subprotocol", async () => {
+    const open = (protocols: string[]) =>
+      new Promise<WebSocket | null>((resolve) => {
+        const ws = new WebSocket(d.url.replace("http", "ws") + "/ws", protocols);
+        ws.onopen = () => resolve(ws);
+        ws.onerror = () => resolve(null);
+      });
+    const ws = await open(["termd", `termd.bearer.${d.token}`]);
+    expect(ws?.protocol).toBe("termd");
+    ws?.close();
+    expect(await open(["termd", "termd.bearer.wrong"])).toBeNull();
+  });
+
   test("the page's sign-in form sets a cookie that stands for the token", async () => {
     const page = await fetch(`${d.url}/`);
     expect(page.status).toBe(401);
@@ -118,6 +131,10 @@ describe("POST /rpc", () => {
       expect(body.error.data).toMatchObject({ code: "UNAUTHORIZED", params: Object.keys(p) });
     }
     expect((await d.rpc("session.list")).sessions.map((s: any) => s.command[0])).not.toContain("true");
+    // The same on the WebSocket: the check sits in dispatch, where every call runs.
+    const ws = await WsRpc.open(d.url, d.auth);
+    await expect(ws.call("session.create", { command: ["true"], record: "/tmp/x.cast" })).rejects.toThrow("--http-allow-files");
+    ws.close();
   });
 });
 

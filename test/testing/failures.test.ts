@@ -5,7 +5,9 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CELL_H, CELL_W } from "../../src/render/svg.ts";
 import { TestDaemon } from "../harness.ts";
+import { readPng } from "../png-reader.ts";
 import { alive, eventually, TestProject } from "./subprocess.ts";
 
 test("a failing match prints the screen and writes the artifacts; a passing test writes none", async () => {
@@ -41,10 +43,12 @@ test("fails to find text", async () => {
   expect(r.output).toContain("test-results/fails-to-find-text/terminal.cast");
   // Only the failing test has a folder; its files are the recording, the screen, the timed-out waits.
   expect(readdirSync(join(project.dir, "test-results"))).toEqual(["fails-to-find-text"]);
-  expect(readdirSync(dir).sort()).toEqual(["terminal.cast", "terminal.screen.txt", "terminal.wait-1.txt", "terminal.wait-2.txt"]);
+  expect(readdirSync(dir).sort()).toEqual(["terminal.cast", "terminal.png", "terminal.screen.txt", "terminal.svg", "terminal.wait-1.txt", "terminal.wait-2.txt"]);
   const cast = readFileSync(join(dir, "terminal.cast"), "utf8").trim().split("\n");
   expect(JSON.parse(cast[0]!)).toMatchObject({ version: 2, width: 30, height: 5 });
   expect(cast.slice(1).map((l) => JSON.parse(l)[2]).join("")).toContain("second line");
+  expect(readFileSync(join(dir, "terminal.svg"), "utf8")).toContain(">secondline</text>"); // spaces are positions in SVG
+  expect(readPng(readFileSync(join(dir, "terminal.png")))).toMatchObject({ width: 30 * CELL_W, height: 5 * CELL_H });
   expect(readFileSync(join(dir, "terminal.screen.txt"), "utf8")).toBe("# termd screen 5x30, cursor 1,11\nfirst line\nsecond line\n\n\n\n");
   expect(readFileSync(join(dir, "terminal.wait-1.txt"), "utf8")).toStartWith('# timed out after 200 ms waiting for "third"\n# termd screen 5x30');
   expect(readFileSync(join(dir, "terminal.wait-2.txt"), "utf8")).toStartWith('# expected the screen to show "third"');
@@ -95,7 +99,7 @@ test("a test that throws or times out still removes its session and ends its pro
   const c = await d.client();
   expect((await c.call("session.list")).sessions).toEqual([]);
   // The timed-out test's terminal was closed after the test, with its artifacts.
-  expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual(["terminal.cast", "terminal.screen.txt"]);
+  expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual(["terminal.cast", "terminal.png", "terminal.screen.txt", "terminal.svg"]);
   expect(readFileSync(join(project.dir, "test-results", "times-out", "terminal.screen.txt"), "utf8")).toContain("\nwaiting\n");
 }, 20_000);
 

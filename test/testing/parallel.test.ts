@@ -35,8 +35,8 @@ test("one test launches two terminals at once; each gets its own session and scr
   expect(a.session).not.toBe(b.session);
   // Each shell at its prompt first: a line typed before it would be echoed ahead of the prompt.
   await Promise.all([a.waitForText("A$ "), b.waitForText("B$ ")]);
-  // Each waits for the prompt after the output: the shell draws it in writes of its own, later.
-  await Promise.all([a.submit("echo from-a", { waitFor: /^A\$\s*$/ }), b.submit("echo from-b", { waitFor: /^B\$\s*$/ })]);
+  // Each waits for its shell's next prompt, which comes after the output.
+  await Promise.all([a.submit("echo from-a", { waitFor: /^A\$ $/ }), b.submit("echo from-b", { waitFor: /^B\$ $/ })]);
   expect((await a.screen()).text).toBe("A$ echo from-a\nfrom-a\nA$");
   expect((await b.screen()).text).toBe("B$ echo from-b\nfrom-b\nB$");
 });

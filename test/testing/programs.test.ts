@@ -41,9 +41,11 @@ test("less: pages forward, searches, and quits on q", async () => {
 test("python3: a REPL answers, keeps state, and exits on Ctrl-D", async () => {
   await using t = await launch(["python3", "-q"], { env: { PYTHONSTARTUP: "" } });
   await t.waitForText(">>> ");
-  const m = await t.submit("x = 6 * 7; print(x)", { waitFor: /^42$/ });
-  expect(m).toMatchObject({ text: "42", col: 0 });
-  await t.submit("print(x + 1)", { waitFor: /^43$/ });
+  // The next prompt, which comes after the answer: typed before it, a line is echoed twice.
+  await t.submit("x = 6 * 7; print(x)", { waitFor: /^>>> $/ });
+  await expect(t).toShowText(/^42$/, { row: 1 });
+  const m = await t.submit("print(x + 1)", { waitFor: /^43$/ });
+  expect(m).toEqual({ row: 3, col: 0, text: "43" });
   await t.waitForText(/^>>> $/, { row: 4 });
   await t.press("Ctrl+D");
   expect(await t.exited()).toEqual({ code: 0, signal: null });
@@ -68,7 +70,7 @@ test("bash: a wait tied to Enter ignores the prompt already on screen and waits 
 test("bash: screen, cell styles, title, resize and waits", async () => {
   await using t = await launch("exec bash --norc --noprofile", { env: { PS1: "$ " }, rows: 8, cols: 40 });
   await t.waitForText("$ ");
-  await t.submit(`printf '\\e]0;my title\\a\\e[1;31mRED\\e[0m \\e[44mblue\\e[0m 界\\n'`);
+  await t.submit(`printf '\\e]0;my title\\a\\e[1;31mRED\\e[0m \\e[44mblue\\e[0m 界\\n'`, { waitFor: /^\$ $/ });
   await expect(t).toHaveTitle("my title");
   await expect(t).toShowText("RED", { fg: "red", bold: true });
   await expect(t).toShowText("blue", { bg: 4 });
@@ -79,8 +81,11 @@ test("bash: screen, cell styles, title, resize and waits", async () => {
   expect(await t.cell(row, 9)).toMatchObject({ char: "界", width: 2 });
   await t.waitForIdle(100);
   await t.resize(6, 30);
-  await t.submit("stty size", { waitFor: "6 30" });
-  await t.submit("sleep 30", { waitFor: { idle: 100 } });
+  // Each command waits for the prompt after it: typed ahead of the prompt, text is echoed twice.
+  await t.submit("stty size", { waitFor: /^\$ $/ });
+  await expect(t).toShowText(/^6 30$/);
+  // A builtin: a Ctrl-C that comes before a child would have the terminal is bash's to answer.
+  await t.submit("read -r line", { waitFor: { idle: 100 } });
   await t.press("Ctrl+C", { waitFor: /^\$ $/ });
   await t.submit("exit 3");
   expect(await t.exited()).toEqual({ code: 3, signal: null });

@@ -59,8 +59,9 @@ const DAEMON_HELP = [
   "                      (default: one per core)",
   "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
   "                      session.create fails with LIMIT_REACHED",
-  "  --max-waits N       session.wait calls one connection may have pending (default 4096);",
-  "                      past it session.wait fails with LIMIT_REACHED",
+  "  --max-waits N       waits one connection may have pending, session.wait calls and",
+  "                      session.input calls with wait (default 4096); past it they fail",
+  "                      with LIMIT_REACHED",
   "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
   "                      past it session.subscribe fails with LIMIT_REACHED",
   "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
@@ -91,6 +92,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
   flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
   async run(a, ctx) {
     const action = a.positional[0];
+    if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
     if (action === "stop" || action === "status") {
       let client;
       try {

@@ -1,3 +1,4 @@
+import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { ownerOf, printJson, statusOf, table } from "../format.ts";
 
@@ -7,7 +8,8 @@ export default cliCommand({
   usage: "termd ls [--json]",
   help: "Lists every session the daemon knows, running or ended. OWNER is who started it: an agent through termd mcp (mcp:NAME), else -.",
   flags: {},
-  async run(_a, ctx) {
+  async run(a, ctx) {
+    if (a.positional.length > 0) throw new UsageError(`unexpected argument ${a.positional[0]}`);
     const { sessions } = await (await ctx.client()).call("session.list");
     if (ctx.json) printJson(ctx, sessions);
     else if (sessions.length === 0) ctx.out("no sessions");

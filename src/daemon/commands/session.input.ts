@@ -1,6 +1,7 @@
 import { RpcError } from "../../protocol/errors.ts";
 import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
+import { asPendingWait } from "../connection-limits.ts";
 import { encodeKeys } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
 import { TermdError } from "../../terminal/errors.ts";
@@ -28,26 +29,31 @@ async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ 
 export default command({
   name: "session.input",
   params: InputSchema,
-  exec: async (p, { daemon, signal, conn }) => {
+  exec: async (p, ctx) => {
+    const { daemon, signal, conn } = ctx;
     const s = daemon.store.get(p.session);
     if (conn.subscription(s)?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
     if (!p.wait) return write(s, p, signal);
-    // The wait is registered before the first byte goes out, against a screen that has caught up
-    // with every earlier byte: an answer, however fast, lands after its baseline.
-    const { changed, ...conditions } = p.wait;
-    await s.snapshot();
-    const baseline = baselineOf(s, conditions);
-    // command_done: a command that ends after this input's first byte, not one typed before it.
-    const since = conditions.command_done ? { since: s.output.end } : {};
-    const wait = s.waits.prepare({ session: p.session, ...conditions, ...since, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
-    let written: Awaited<ReturnType<typeof write>>;
-    try {
-      written = await write(s, p, signal);
-    } catch (err) {
-      wait.cancel();
-      throw err;
-    }
-    wait.start();
-    return { ...written, wait: await wait.result };
+    const conditions = p.wait;
+    // A wait like session.wait's, so it counts against the same limit (refused before any byte goes out).
+    return asPendingWait(ctx, async () => {
+      // The wait is registered before the first byte goes out, against a screen that has caught up
+      // with every earlier byte: an answer, however fast, lands after its baseline.
+      const { changed, ...rest } = conditions;
+      await s.snapshot();
+      const baseline = baselineOf(s, rest);
+      // command_done: a command that ends after this input's first byte, not one typed before it.
+      const since = rest.command_done ? { since: s.output.end } : {};
+      const wait = s.waits.prepare({ session: p.session, ...rest, ...since, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
+      let written: Awaited<ReturnType<typeof write>>;
+      try {
+        written = await write(s, p, signal);
+      } catch (err) {
+        wait.cancel();
+        throw err;
+      }
+      wait.start();
+      return { ...written, wait: await wait.result };
+    });
   },
 });

@@ -1,10 +1,12 @@
-import { test, expect } from "bun:test";
+import { afterAll, test, expect } from "bun:test";
 import { launch } from "termd/testing";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const path = join(mkdtempSync(join(tmpdir(), "vim-example-")), "notes.txt");
+const dir = mkdtempSync(join(tmpdir(), "vim-example-"));
+const path = join(dir, "notes.txt");
+afterAll(() => rmSync(dir, { recursive: true }));
 
 test("vim saves a file", async () => {
   await using t = await launch(["vim", path], { rows: 24, cols: 80 });

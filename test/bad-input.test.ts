@@ -966,12 +966,13 @@ test("exec.run's output files are kept near the reply's cap while an endless wri
   const tmp = mkdtempSync(join(tmpdir(), "termd-exec-cap-"));
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
+  let watching: Timer | undefined;
   try {
     await using d = await TestDaemon.start();
     const c = await d.client();
     const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
     let biggest = 0;
-    const watching = setInterval(() => {
+    watching = setInterval(() => {
       for (const dir of readdirSync(tmp).filter((f) => f.startsWith("termd-exec-"))) {
         try {
           biggest = Math.max(biggest, statSync(join(tmp, dir, "o")).size);
@@ -986,6 +987,8 @@ test("exec.run's output files are kept near the reply's cap while an endless wri
     expect(biggest).toBeLessThan(256 * 1024 * 1024);
     expect(biggest).toBeGreaterThan(0);
   } finally {
+    // A failed call must not leave the watcher reading a folder that is about to go.
+    clearInterval(watching);
     // Assigning undefined would leave the string "undefined" for every later test.
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;

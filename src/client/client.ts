@@ -14,6 +14,8 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Listener = (e: EventMessage) => void;
 
 export class ConnectionClosedError extends Error {}
+/** A call made on a connection that was already closed: it was never sent, so it may be sent again. */
+export class NotSentError extends ConnectionClosedError {}
 
 export class Client {
   private nextId = 1;
@@ -73,7 +75,7 @@ export class Client {
 
   /** Calls a native method; rejects with RpcError (error.name is the code name) on an error reply. */
   call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
-    if (this.closedError) return Promise.reject(this.closedError);
+    if (this.closedError) return Promise.reject(new NotSentError(this.closedError.message, { cause: this.closedError }));
     const id = this.nextId++;
     const { promise, resolve, reject } = deferred<unknown>();
     this.pending.set(id, { resolve, reject });

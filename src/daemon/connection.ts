@@ -174,11 +174,19 @@ export class Connection implements EventSink {
       return Promise.resolve();
     }
     const speaker = this.speak(msg);
-    return speaker.handle(msg).then((reply) => {
-      if (reply instanceof Serialized) this.sendLine(reply.json);
-      else if (reply !== null) this.send(reply);
-      if (this.dialect?.oneShot) this.end();
-    });
+    return speaker
+      .handle(msg)
+      .catch((err: unknown) => {
+        // A dialect answers its own errors; one that threw anyway is a fault, and the client
+        // still gets an answer in its dialect's shape rather than none.
+        console.error("termd: internal error:", err);
+        return speaker.fault ? speaker.fault(err) : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+      })
+      .then((reply) => {
+        if (reply instanceof Serialized) this.sendLine(reply.json);
+        else if (reply !== null) this.send(reply);
+        if (this.dialect?.oneShot) this.end();
+      });
   }
 
   send(msg: unknown): void {

@@ -14,7 +14,13 @@ export interface InProcessDaemon {
 export function inProcessDaemon(opts: DaemonOptions): InProcessDaemon {
   const daemon = new Daemon(opts);
   // This caller has no connection: nothing is implied, and nothing aborts its calls.
-  const conn = { impliedSession: undefined, subscription: () => undefined } as unknown as Connection;
-  const ctx = { daemon, conn, signal: new AbortController().signal };
+  const conn: Pick<Connection, "impliedSession" | "subscription" | "pendingWaits" | "subscriptionCount" | "refusesFileParams"> = {
+    impliedSession: undefined,
+    subscription: () => undefined,
+    pendingWaits: 0,
+    subscriptionCount: 0,
+    refusesFileParams: false,
+  };
+  const ctx = { daemon, conn: conn as Connection, signal: new AbortController().signal };
   return { daemon, call: (method, params) => run(method, params, ctx) as Promise<never> };
 }

@@ -39,6 +39,8 @@ export interface DialectConnection {
   handle(msg: unknown): Promise<unknown>;
   /** The reply to a line that is not JSON or not UTF-8, in the dialect's own shape. */
   malformed(message: string): unknown;
+  /** The reply when handle() itself threw (a fault, not a request's error); default: malformed's shape. */
+  fault?(err: unknown): unknown;
   /** A native event for this connection (it subscribed): sent on in the dialect's shape, or dropped. */
   event(e: EventMessage): void;
   /** Its output events should carry the vt tap's plain text instead of bytes (ralph's lines). */

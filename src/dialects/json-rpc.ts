@@ -96,6 +96,10 @@ export class JsonRpcConnection implements DialectConnection {
     return errorReply(null, new RpcError("PARSE_ERROR", message));
   }
 
+  fault(err: unknown): Reply {
+    return errorReply(null, err);
+  }
+
   event(e: EventMessage): void {
     this.native.send({ jsonrpc: "2.0", method: "event", params: e });
   }

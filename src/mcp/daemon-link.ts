@@ -1,7 +1,7 @@
 // The MCP server's connection to the user's daemon: opened on the first tool call (starting the
 // daemon if none answers, as the CLI does) and opened again after the daemon went away, so a
 // long-lived agent host survives a daemon restart.
-import { ConnectionClosedError, type Client } from "../client/client.ts";
+import { NotSentError, type Client } from "../client/client.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 
 export class DaemonLink {
@@ -28,8 +28,9 @@ export class DaemonLink {
     try {
       return await (await this.open()).call(method, params);
     } catch (err) {
-      // A connection that closed before this call was written is retried once on a new one.
-      if (!(err instanceof ConnectionClosedError)) throw err;
+      // A connection that closed before this call was written is retried once on a new one; a
+      // call that was sent may have run (typed, started a program), so it is never sent twice.
+      if (!(err instanceof NotSentError)) throw err;
       this.client = null;
       return (await this.open()).call(method, params);
     }

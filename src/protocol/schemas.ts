@@ -75,31 +75,36 @@ export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
 
+/** The conditions session.wait and session.input's `wait` share. */
+const WaitConditions = {
+  text: v.optional(v.pipe(v.string(), v.minLength(1))),
+  regex: v.optional(v.pipe(v.string(), v.minLength(1))),
+  gone: v.optional(v.pipe(v.string(), v.minLength(1))),
+  exit: v.optional(v.boolean()),
+  activity: v.optional(v.boolean()),
+  settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
+  /** A command typed at a shell's prompt is done (shell integration's OSC 133 D). */
+  command_done: v.optional(v.boolean()),
+  timeout_ms: v.optional(Ms, 10_000),
+};
+
+/** A wait needs at least one of `keys` (a false flag counts as absent). */
+function someCondition<T extends object>(keys: readonly (keyof T & string)[]) {
+  return v.check<T, string>((p) => keys.some((k) => p[k] !== undefined && (p[k] as unknown) !== false), `give at least one of ${keys.join(", ")}`);
+}
+
 /**
  * session.input's `wait`: session.wait's conditions, registered before the input is written and
  * answered after it, from the screen as it was before it (see session/wait.ts's Baseline).
  */
+const InputWaitObject = v.object({
+  ...WaitConditions,
+  /** Any change from the screen before the input. */
+  changed: v.optional(v.boolean()),
+});
 export const InputWaitSchema = v.pipe(
-  v.object({
-    text: v.optional(v.pipe(v.string(), v.minLength(1))),
-    regex: v.optional(v.pipe(v.string(), v.minLength(1))),
-    gone: v.optional(v.pipe(v.string(), v.minLength(1))),
-    exit: v.optional(v.boolean()),
-    activity: v.optional(v.boolean()),
-    settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
-    /** Any change from the screen before the input. */
-    changed: v.optional(v.boolean()),
-    /** The command this input typed at a shell's prompt is done (shell integration). */
-    command_done: v.optional(v.boolean()),
-    timeout_ms: v.optional(Ms, 10_000),
-  }),
-  v.check(
-    (p) =>
-      [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed || undefined, p.command_done || undefined].some(
-        (x) => x !== undefined,
-      ),
-    "give at least one of text, regex, gone, exit, activity, settle_ms, changed, command_done",
-  ),
+  InputWaitObject,
+  someCondition<v.InferOutput<typeof InputWaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed", "command_done"]),
 );
 
 /** A screen position, 0-based like session.screen's cursor. */
@@ -181,29 +186,16 @@ export interface ScreenshotResult {
   base64?: string;
 }
 
+const WaitObject = v.object({
+  session: SessionRef,
+  ...WaitConditions,
+  changed_from: v.optional(v.string()),
+  /** With command_done: an output offset (bytes_out) the command finishes after; default: where the output was when input was last written. */
+  since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
 export const WaitSchema = v.pipe(
-  v.object({
-    session: SessionRef,
-    text: v.optional(v.pipe(v.string(), v.minLength(1))),
-    regex: v.optional(v.pipe(v.string(), v.minLength(1))),
-    gone: v.optional(v.pipe(v.string(), v.minLength(1))),
-    exit: v.optional(v.boolean()),
-    activity: v.optional(v.boolean()),
-    settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
-    changed_from: v.optional(v.string()),
-    /** A command typed at a shell's prompt is done (shell integration's OSC 133 D): the first one to finish after `since`. */
-    command_done: v.optional(v.boolean()),
-    /** With command_done: an output offset (bytes_out) the command finishes after; default: where the output was when input was last written. */
-    since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    timeout_ms: v.optional(Ms, 10_000),
-  }),
-  v.check(
-    (p) =>
-      [p.text, p.regex, p.gone, p.exit || undefined, p.activity || undefined, p.settle_ms, p.changed_from, p.command_done || undefined].some(
-        (x) => x !== undefined,
-      ),
-    "give at least one of text, regex, gone, exit, activity, settle_ms, changed_from, command_done",
-  ),
+  WaitObject,
+  someCondition<v.InferOutput<typeof WaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed_from", "command_done"]),
 );
 export type WaitInput = v.InferOutput<typeof WaitSchema>;
 

@@ -81,6 +81,29 @@ function readCapped(path: string, max: number): { text: string; cut: boolean } {
 }
 
 /** The exec.run part of one session: at most one command at a time in its shell. */
+/** How long exec.run waits for a just-started shell's first prompt. */
+const FIRST_PROMPT_MS = 5000;
+
+/**
+ * A shell with termd's hooks is not ready to run a command until it drew its first prompt: while
+ * it loads them it may have a child in the foreground for a moment, which is no job of the user's.
+ * Resolves at the first mark (or the exit, or after FIRST_PROMPT_MS); at once for other shells.
+ */
+function firstPrompt(s: Session): Promise<void> {
+  if (s.shellIntegration === null || s.commands.seen || !s.running) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(done, FIRST_PROMPT_MS);
+    const off = s.on((e) => {
+      if (e.type === "mark" || e.type === "exit") done();
+    });
+  });
+}
+
 export class ExecRunner {
   private current: Run | FreshRun | null = null;
   /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
@@ -110,6 +133,7 @@ export class ExecRunner {
     if (p.fresh) return this.runFresh(p);
     checkShell(s);
     if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
+    await firstPrompt(s);
     const pid = s.info().pid;
     const fg = foregroundGroup(pid);
     if (fg !== null && fg !== pid) {

@@ -9,6 +9,7 @@
 // - if the screen has not changed VERIFY_MS after Enter, Enter is pressed once more, and the
 //   result says so (a TUI that was still busy swallows a key).
 import type { Session } from "./session.ts";
+import { pasteBytes } from "../terminal/keys.ts";
 
 export const SUBMIT_GAP_MS = 150;
 const QUIET_MS = 50;
@@ -76,7 +77,7 @@ function changed(s: Session, seq: number, ms: number, signal: AbortSignal): Prom
 
 export async function safeSubmit(s: Session, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
   const bracketed = s.modes.bracketed_paste && text.length > 0;
-  const data = bracketed ? `\x1b[200~${text.replaceAll("\x1b[201~", "")}\x1b[201~` : text;
+  const data = pasteBytes(text, bracketed);
   let bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();
   await delay(SUBMIT_GAP_MS, signal);

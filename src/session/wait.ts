@@ -88,7 +88,9 @@ const SCREEN_SYNC_MS = 2000;
 
 class Waiter {
   private settleTimer: Timer | undefined;
-  private readonly timeout: Timer;
+  private timeout: Timer | undefined;
+  /** Checked only once armed: a wait tied to an input counts from when the input is all written. */
+  private armed = false;
   private readonly regex: RegexPattern | undefined;
   private readonly startOffset: number;
   /** command_done: a finished command waits for the screen to parse it; this one sync is pending. */
@@ -118,8 +120,15 @@ class Waiter {
       );
     }
     this.result = new Promise((resolve) => (this.resolve = resolve));
-    this.timeout = setTimeout(() => this.finish("timeout"), p.timeout_ms);
     abort.addEventListener("abort", this.onAbort);
+  }
+
+  /** Starts the clock and checks the screen as it is now. */
+  arm(): void {
+    if (this.done || this.armed) return;
+    this.armed = true;
+    this.timeout = setTimeout(() => this.finish("timeout"), this.p.timeout_ms);
+    this.check(frameOf(this.s));
   }
 
   /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
@@ -148,7 +157,7 @@ class Waiter {
   }
 
   check(f: Frame): void {
-    if (this.done) return;
+    if (this.done || !this.armed) return;
     const { p, s } = this;
     if (p.text !== undefined && f.joined.includes(p.text)) {
       const m = this.firstNew(f, p.text);
@@ -234,19 +243,21 @@ export class Waits {
 
   wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
     const w = this.register(p, abort);
-    if (!w.done) w.check(frameOf(this.s));
+    w.arm();
     return w.result;
   }
 
   /**
-   * A wait that starts now, from `baseline`, but is first checked by `start()`: the caller writes
-   * its input in between, so nothing the program answers can slip past the wait.
+   * A wait measured from `baseline` and from the output offset now, but armed (its timeout
+   * started, its conditions checked) by `start()`: the caller writes its input in between (a safe
+   * submit takes a while), so nothing the program answers can slip past the wait, and nothing
+   * partway through the input (the echo before Enter) answers it.
    */
   prepare(p: WaitInput, abort: AbortSignal, baseline: Baseline): { result: Promise<WaitResult>; start(): void; cancel(): void } {
     const w = this.register(p, abort, baseline);
     return {
       result: w.result,
-      start: () => w.check(frameOf(this.s)),
+      start: () => w.arm(),
       cancel: () => w.finish("timeout"),
     };
   }

@@ -180,3 +180,11 @@ export function encodeKey(token: string, modes: KeyModes): string {
 export function encodeKeys(tokens: readonly string[], modes: KeyModes): string {
   return tokens.map((t) => encodeKey(t, modes)).join("");
 }
+
+/**
+ * Text as a paste: between bracketed-paste marks when the program turned mode 2004 on (an end
+ * mark inside the text is dropped, so the text cannot end the paste early), else as it is.
+ */
+export function pasteBytes(text: string, bracketed: boolean): string {
+  return bracketed ? `\x1b[200~${text.replaceAll("\x1b[201~", "")}\x1b[201~` : text;
+}

@@ -9,23 +9,25 @@ import { Subscription, type EventSink } from "../daemon/subscription.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import { castEvent, castHeader, CastText } from "../session/cast.ts";
+import { HIGH_WATER } from "./ws-sink.ts";
 
 const PAGE_BYTES = 1024 * 1024;
-/** Bytes the WebSocket may hold unsent before output waits for `drain` (caught up from the ring). */
-const HIGH_WATER = 1024 * 1024;
 
 /** The recording's lines, page by page: up to the end of the output when the download began. */
 export function castDownload(session: string, ctx: CallContext): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let from = 0;
+  // A running session has no end: the download stops where its output stood when it began, even
+  // if the program writes faster than the client reads.
+  let until: number | undefined;
   return new ReadableStream({
     async pull(controller) {
       try {
+        until ??= ctx.daemon.store.get(session).output.end;
         const page = await run("session.cast", { session, from, max_bytes: PAGE_BYTES }, ctx) as { header?: string; lines: string[]; to: number; eof: boolean };
         const text = [...(page.header ? [page.header] : []), ...page.lines].map((l) => l + "\n").join("");
         if (text) controller.enqueue(encoder.encode(text));
-        // A running session has no end: the download stops where its output stood.
-        if (page.eof || page.to === from) controller.close();
+        if (page.eof || page.to === from || page.to >= until) controller.close();
         from = page.to;
       } catch (err) {
         controller.error(err);

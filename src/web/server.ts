@@ -89,11 +89,10 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
   let cookieName = "termd";
 
   function authenticated(req: Request): boolean {
-    const auth = req.headers.get("authorization");
-    if (auth !== null) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-      return m !== null && sameSecret(m[1]!, token.value);
-    }
+    // A Bearer header has the final say; any other scheme (a reverse proxy's Basic credentials,
+    // passed on) is not ours, and the subprotocol or the cookie may still sign the request in.
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
+    if (bearer) return sameSecret(bearer[1]!, token.value);
     const offered = subprotocols(req).find((p) => p.startsWith(BEARER_SUBPROTOCOL));
     if (offered !== undefined) return sameSecret(offered.slice(BEARER_SUBPROTOCOL.length), token.value);
     const cookie = cookies(req.headers.get("cookie")).get(cookieName);

@@ -5,8 +5,8 @@
 import type { ServerWebSocket } from "bun";
 import type { ByteSink } from "../daemon/connection.ts";
 
-/** Bytes the WebSocket may hold unsent before the connection's own queue takes over. */
-const HIGH_WATER = 1024 * 1024;
+/** Bytes a WebSocket may hold unsent before what writes to it waits for `drain`. */
+export const HIGH_WATER = 1024 * 1024;
 
 export class WebSocketSink implements ByteSink {
   private readonly decoder = new TextDecoder();

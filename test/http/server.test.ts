@@ -64,6 +64,13 @@ describe("the token", () => {
     const pair = cookie.split(";")[0]!;
     const ok = await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: pair }, body: JSON.stringify(ping) });
     expect(((await ok.json()) as any).result.pid).toBe(d.daemon.proc.pid);
+    // Behind a proxy that asks for Basic credentials and passes them on, the cookie still counts;
+    // a wrong Bearer token does not fall back to it.
+    const basic = { Cookie: pair, Authorization: `Basic ${btoa("ops:secret")}` };
+    const proxied = await fetch(`${d.url}/rpc`, { method: "POST", headers: basic, body: JSON.stringify(ping) });
+    expect(((await proxied.json()) as any).result.pid).toBe(d.daemon.proc.pid);
+    const wrongBearer = await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: pair, Authorization: "Bearer nope" }, body: JSON.stringify(ping) });
+    expect(wrongBearer.status).toBe(401);
   });
 });
 

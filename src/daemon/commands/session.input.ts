@@ -2,7 +2,7 @@ import { RpcError } from "../../protocol/errors.ts";
 import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 import { asPendingWait } from "../connection-limits.ts";
-import { encodeKeys } from "../../terminal/keys.ts";
+import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
 import { TermdError } from "../../terminal/errors.ts";
 import { safeSubmit } from "../../session/submit.ts";
@@ -16,7 +16,7 @@ async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ 
   }
   let data: string | Uint8Array;
   if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
-  else if (p.paste !== undefined) data = s.modes.bracketed_paste ? `\x1b[200~${p.paste.replaceAll("\x1b[201~", "")}\x1b[201~` : p.paste;
+  else if (p.paste !== undefined) data = pasteBytes(p.paste, s.modes.bracketed_paste);
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
   else if (p.mouse !== undefined) {
     // An ended program's last modes say nothing about a program that can take no input.

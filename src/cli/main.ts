@@ -1,7 +1,6 @@
 #!/usr/bin/env bun
 // The termd executable: every subcommand, with the daemon started on demand; also interminai and
 // cp-console-server.
-import { runDaemon } from "../daemon/main.ts";
 import { connectOrStart } from "./autostart.ts";
 import { daemonCommand } from "./commands/daemon.ts";
 import { mcpCommand } from "./commands/mcp.ts";
@@ -13,9 +12,15 @@ import { runInterminai } from "./interminai/main.ts";
 import { invokedAs } from "./invoked-as.ts";
 import { runConsoleServer } from "./console-server.ts";
 import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
-import { DIALECTS } from "../dialects/index.ts";
+import type { DaemonOptions } from "../daemon/daemon.ts";
 
 endQuietlyOnClosedStdout();
+
+/** `termd daemon`: the daemon and its dialects are loaded only when this process is one, so every other command starts faster. */
+async function runDaemon(opts: Omit<DaemonOptions, "dialects">): Promise<number> {
+  const [{ runDaemon: run }, { DIALECTS }] = await Promise.all([import("../daemon/main.ts"), import("../dialects/index.ts")]);
+  return run({ ...opts, dialects: DIALECTS });
+}
 
 // Run under the name `interminai` (a symlink or a copy), it is interminai (src/cli/interminai/);
 // under `cp-console-server`, context-pilot's console server.
@@ -24,6 +29,6 @@ process.exitCode = invokedAs("interminai")
   : invokedAs("cp-console-server")
     ? await runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
-        commands: [...CLIENT_COMMANDS, daemonCommand((opts) => runDaemon({ ...opts, dialects: DIALECTS })), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
+        commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
       connect: connectOrStart,
     });

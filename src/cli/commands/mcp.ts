@@ -1,7 +1,6 @@
 // termd mcp: the MCP server for agent hosts (src/mcp/). Only in the full binary: it starts the
 // daemon when none answers, as every other command there does.
 import type { Client } from "../../client/client.ts";
-import { runMcpServer } from "../../mcp/server.ts";
 import { cliCommand, EXIT, type CliCommand } from "../command.ts";
 
 export function mcpCommand(connect: (socketPath: string) => Promise<Client>): CliCommand {
@@ -18,6 +17,8 @@ export function mcpCommand(connect: (socketPath: string) => Promise<Client>): Cl
     ].join("\n"),
     flags: {},
     async run(_a, ctx) {
+      // Loaded when used: every other command starts faster without the MCP SDK.
+      const { runMcpServer } = await import("../../mcp/server.ts");
       await runMcpServer({ socketPath: ctx.socketPath, connect });
       return EXIT.OK;
     },

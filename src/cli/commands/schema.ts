@@ -1,7 +1,5 @@
 // termd schema: the JSON Schema of every native method's params, for agents and tools that speak
 // the socket directly. Generated from the very valibot schemas the daemon validates with.
-import { COMMANDS } from "../../daemon/commands/index.ts";
-import { jsonSchemaOf } from "../../protocol/json-schema.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { UsageError } from "../args.ts";
 
@@ -16,6 +14,8 @@ export default cliCommand({
   ].join("\n"),
   flags: {},
   async run(a, ctx) {
+    // Loaded when used: the method table brings the whole daemon with it.
+    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../daemon/commands/index.ts"), import("../../protocol/json-schema.ts")]);
     const [only] = a.positional;
     if (only !== undefined) {
       const c = COMMANDS.get(only);

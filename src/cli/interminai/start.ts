@@ -8,11 +8,9 @@ import { join, resolve } from "node:path";
 import { RpcError } from "../../protocol/errors.ts";
 import { defaultSocketPath } from "../../protocol/paths.ts";
 import type { CreateInput, SessionInfo } from "../../protocol/schemas.ts";
-import { inProcessDaemon } from "../../daemon/host.ts";
 import { connectOrStart } from "../autostart.ts";
 import { parseSize, UsageError, type Subcommand } from "./args.ts";
 import { keepServingOnClosedOutput, out } from "./io.ts";
-import { DIALECTS } from "../../dialects/index.ts";
 
 type Create = (p: NonNullable<CreateInput>) => Promise<SessionInfo>;
 
@@ -67,6 +65,8 @@ async function inDaemon(p: NonNullable<CreateInput>, shown: string, auto: boolea
 async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: boolean): Promise<never> {
   const stateDir = mkdtempSync(join(tmpdir(), "termd-interminai-"));
   const removeState = () => rmSync(stateDir, { recursive: true, force: true });
+  // Loaded when used: only --no-daemon hosts the daemon in this process.
+  const [{ inProcessDaemon }, { DIALECTS }] = await Promise.all([import("../../daemon/host.ts"), import("../../dialects/index.ts")]);
   const host = inProcessDaemon({
     socketPath: defaultSocketPath(),
     dialects: DIALECTS,

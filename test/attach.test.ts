@@ -133,6 +133,7 @@ test("attach --take-over holds the session: another client's input is refused un
   await c.call("session.wait", { session: "outer", text: "sh$ " });
   const held = await c.call("session.info", { session: "sh" });
   expect(held.held_by).toStartWith("termd attach");
+  expect((await d.cli(["info", "sh"])).stdout).toContain(`held by: ${held.held_by} since ${held.held_since}`);
   const err = await c.call("session.input", { session: "sh", text: "echo agent" }).catch((e: unknown) => e as { name: string; message: string });
   expect(err).toMatchObject({ name: "SESSION_HELD" });
   // The person at the attached terminal types.

@@ -137,6 +137,19 @@ test("take over an agent's session, type into it, and give it back", async () =>
   await d.rpc("session.input", { session: "poem", keys: ["Escape"] });
 });
 
+test("a take-over someone else holds leaves the page watching, and says who holds it", async () => {
+  const bob = await d.daemon.client();
+  await bob.call("session.subscribe", { session: "poem", events: ["state"], take_over: true, holder: "bob" });
+  await page.click("#take-over");
+  await page.waitForFunction(() => String(document.getElementById("status")?.textContent).includes("held by bob"));
+  await untilButtonSays("Take over from agent-7");
+  expect(await page.isChecked("#read-only")).toBe(true);
+  expect((await d.rpc("session.info", { session: "poem" })).held_by).toBe("bob");
+  bob.close();
+  // The page is told when bob gives it back.
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "live");
+});
+
 test("the session follows the window's size, and the recording downloads", async () => {
   await page.click('tr[data-session="shell"]');
   await untilShown("typed-42");

@@ -210,10 +210,10 @@ export class Subscription {
   }
 
   dispose(): void {
-    // Detached or gone: a hold ends with its holder.
-    this.session.hold.give(this);
     this.off();
     this.text?.dispose();
     this.session.setClientSize(this, null);
+    // Detached or gone: a hold ends with its holder.
+    this.session.hold.give(this);
   }
 }

@@ -122,3 +122,35 @@ test("a read-only attached terminal watches but its keys do not reach the sessio
   await raw.call("session.subscribe", { session: "cat", events: ["title"], read_only: true });
   await expect(raw.call("session.input", { session: "cat", text: "x" })).rejects.toMatchObject({ name: "UNAUTHORIZED" });
 });
+
+test("attach --take-over holds the session: another client's input is refused until it detaches", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "sh$ " } });
+  await c.call("session.wait", { session: "sh", text: "sh$ " });
+  await outerShell(c, "outer", 24, 80);
+  await typeLine(c, "outer", `${ATTACH} sh --take-over`);
+  await c.call("session.wait", { session: "outer", text: "sh$ " });
+  const held = await c.call("session.info", { session: "sh" });
+  expect(held.held_by).toStartWith("termd attach");
+  expect((await d.cli(["info", "sh"])).stdout).toContain(`held by: ${held.held_by} since ${held.held_since}`);
+  const err = await c.call("session.input", { session: "sh", text: "echo agent" }).catch((e: unknown) => e as { name: string; message: string });
+  expect(err).toMatchObject({ name: "SESSION_HELD" });
+  // The person at the attached terminal types.
+  await typeLine(c, "outer", "echo person-$((3*3))");
+  expect((await c.call("session.wait", { session: "sh", regex: "^person-9$" })).outcome).toBe("matched");
+
+  await c.call("session.input", { session: "outer", keys: ["C-\\"] });
+  await c.call("session.wait", { session: "outer", text: "[detached from sh]" });
+  await untilHeldBy(c, "sh", null);
+  await c.call("session.input", { session: "sh", text: "echo agent-again\n" });
+  expect((await c.call("session.wait", { session: "sh", regex: "^agent-again$" })).outcome).toBe("matched");
+});
+
+/** Waits until session.info's held_by is `by` (the close of attach's connection reaches the daemon on its own time). */
+async function untilHeldBy(c: Client, session: string, by: string | null): Promise<void> {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const sub = await c.subscribe({ session, events: ["hold"] }, (e) => e.data.held_by === by && resolve());
+  if ((await c.call("session.info", { session })).held_by !== by) await promise;
+  await sub.unsubscribe();
+}

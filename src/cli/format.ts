@@ -41,6 +41,7 @@ export function describeSession(s: SessionInfo): string {
   if (s.last_exit_code !== null) lines.push(["last $?", String(s.last_exit_code)]);
   if (s.shell_integration) lines.push(["hooks", s.shell_integration]);
   if (typeof s.meta?.owner === "string") lines.push(["owner", s.meta.owner]);
+  if (s.held_by) lines.push(["held by", `${s.held_by} since ${s.held_since} (others cannot type until it is given back)`]);
   if (s.error) lines.push(["error", s.error]);
   return lines.map(([k, v]) => `${(k + ":").padEnd(9)}${v}`).join("\n");
 }

@@ -16,6 +16,7 @@ const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
   BAD_ARGUMENT: "INVALID_PARAMS",
   LIMIT_REACHED: "LIMIT_REACHED",
   MOUSE_NOT_ENABLED: "MOUSE_NOT_ENABLED",
+  SESSION_HELD: "SESSION_HELD",
 };
 
 /** A TermdError as its RpcError (same message and details); anything else is returned as it is. */

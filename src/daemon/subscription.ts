@@ -26,8 +26,12 @@ export interface AttachOptions {
   stripQueries?: boolean;
   /** This connection may not type into the session. */
   readOnly?: boolean;
-  /** The terminal's size: the session follows the smallest attached one. */
+  /** The terminal's size: the session follows the smallest attached one (the holder's while held). */
   size?: Size;
+  /** true: this subscriber takes the session over; false: gives it back. */
+  takeOver?: boolean;
+  /** Who takes it over, for session.info's held_by. */
+  holder?: string;
 }
 
 export class Subscription {
@@ -102,6 +106,9 @@ export class Subscription {
       case "state":
         this.emitLatest("state", "state", { state: e.state });
         break;
+      case "hold":
+        this.emitLatest("hold", "hold", { held_by: e.hold?.held_by ?? null, held_since: e.hold?.held_since ?? null });
+        break;
       case "exit":
         this.exitPending = { exit_code: e.exit_code, signal: e.signal };
         this.catchUp();
@@ -120,6 +127,9 @@ export class Subscription {
     if (opts.stripQueries !== undefined) this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.session)) : null;
     if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.session);
     if (opts.readOnly !== undefined) this.readOnly = opts.readOnly;
+    // A holder that turns read-only has stopped typing: it holds the session for nobody.
+    if (opts.takeOver === false || this.readOnly) this.session.hold.give(this);
+    else if (opts.takeOver) this.session.hold.take(this, opts.holder);
     if (opts.size) this.setSize(opts.size);
     this.from = this.sent;
     this.catchUp();
@@ -203,5 +213,7 @@ export class Subscription {
     this.off();
     this.text?.dispose();
     this.session.setClientSize(this, null);
+    // Detached or gone: a hold ends with its holder.
+    this.session.hold.give(this);
   }
 }

@@ -40,6 +40,8 @@ const CODE_OF: Partial<Record<ErrorName, TrlCode>> = {
   // A session whose shell has ended can run nothing: a client starts a new one.
   SESSION_NOT_RUNNING: "SESSION_NOT_FOUND",
   SESSION_BUSY: "SESSION_BUSY",
+  // A person took the session over: as busy as a session gets, until they give it back.
+  SESSION_HELD: "SESSION_BUSY",
   TIMEOUT: "COMMAND_TIMEOUT",
   UNAUTHORIZED: "AUTH_FAILED",
   INVALID_PARAMS: "INVALID_PARAMS",

@@ -37,6 +37,15 @@ export async function advise(err: unknown, ctx: ToolContext, session: string | u
       return `${err.message}: run_command needs a session running a POSIX shell (start_session with command ["bash"]); in this session type with type_text or submit instead`;
     case "SESSION_BUSY":
       return `${err.message}; wait for it with wait_for (command_done or idle_ms), or interrupt it with press_keys ["Ctrl+C"]`;
+    case "SESSION_HELD": {
+      const by = String(err.details.held_by ?? "a person");
+      const since = err.details.held_since ? ` since ${err.details.held_since}` : "";
+      return (
+        `a person (${by}) has taken over session ${who}${since}, so it takes no input or commands from you until they give it back. ` +
+        `Do not work around it: wait, e.g. wait_for with idle_ms, then list_sessions, until ${who} is no longer "held by" anyone; then read_screen (they may have changed it) and go on. ` +
+        `Reading it (read_screen, screenshot, wait_for) still works`
+      );
+    }
     case "INPUT_NOT_READ":
       return `${err.message}: the program is not reading its input; look at read_screen, or press_keys ["Ctrl+C"]`;
     case "MOUSE_NOT_ENABLED":

@@ -28,6 +28,8 @@ export const APP_CODES = {
   LIMIT_REACHED: -32011,
   /** A mouse event (session.input's mouse) for a program that asked for no mouse reporting. */
   MOUSE_NOT_ENABLED: -32012,
+  /** Input, an in-shell exec.run, a resize or a take-over while another connection holds the session (take_over). */
+  SESSION_HELD: -32013,
 } as const;
 
 export type ErrorName =

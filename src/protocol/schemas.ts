@@ -224,7 +224,7 @@ export const CastSchema = v.object({
   max_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8 * 1024 * 1024)), 1024 * 1024),
 });
 
-export const EVENT_TYPES = ["output", "state", "exit", "title", "bell", "mode", "*"] as const;
+export const EVENT_TYPES = ["output", "state", "exit", "title", "bell", "mode", "hold", "*"] as const;
 export type EventType = Exclude<(typeof EVENT_TYPES)[number], "*">;
 
 export const SubscribeSchema = v.object({
@@ -235,6 +235,13 @@ export const SubscribeSchema = v.object({
   size: v.optional(v.object({ rows: Dim("rows", 1000), cols: Dim("cols", 1000) })),
   read_only: v.optional(v.boolean()),
   strip_queries: v.optional(v.boolean()),
+  /**
+   * true: this connection takes the session over (others' input, in-shell exec.run and resizes are
+   * refused until it gives it back); false: gives it back and stays attached.
+   */
+  take_over: v.optional(v.boolean()),
+  /** Who takes it over, as session.info's held_by shows it (default "a connection"). */
+  holder: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
 });
 export type SubscribeInput = v.InferOutput<typeof SubscribeSchema>;
 
@@ -314,6 +321,10 @@ export interface SessionInfo {
   socket?: string;
   /** An exec.run is running a command in this shell. */
   busy: boolean;
+  /** Who has taken the session over (session.subscribe's take_over and holder); null while nobody has. */
+  held_by: string | null;
+  /** Since when they hold it (ISO); null while nobody does. */
+  held_since: string | null;
   /** exec.run calls that ran a command here. */
   commands_run: number;
   /** When the last one started or ended (ISO); null before the first. */

@@ -22,6 +22,7 @@ import { Waits } from "./wait.ts";
 import { ExecRunner } from "./exec.ts";
 import type { ShellKind } from "./shell-integration.ts";
 import { ShellCommands } from "./shell-commands.ts";
+import { Hold, type HoldInfo } from "./hold.ts";
 
 export interface SessionSpec {
   id: string;
@@ -77,6 +78,8 @@ export type SessionEvent =
   | { type: "screen"; seq: number }
   | TapEvent
   | { type: "state"; state: SessionState }
+  /** Someone took the session over (info) or gave it back (null). */
+  | { type: "hold"; hold: HoldInfo | null }
   | { type: "exit"; exit_code: number | null; signal: string | null };
 
 /**
@@ -158,6 +161,14 @@ export class Session {
   readonly view: ScreenView;
   readonly tap: VtTap;
   readonly waits: Waits;
+  /** Who has taken the session over: while someone holds it, others may not type into it. */
+  readonly hold = new Hold(
+    () => this.name,
+    (hold) => {
+      this.fitClients();
+      this.emit({ type: "hold", hold });
+    },
+  );
   /** The commands a shell reported with OSC 133 marks (session.wait's command_done). */
   readonly commands: ShellCommands;
   /** The output offset when input was last written: a command typed then finishes after it. */
@@ -440,8 +451,14 @@ export class Session {
     if (size && !this.running) return;
     if (size) this.clientSizes.set(client, size);
     else if (!this.clientSizes.delete(client)) return;
+    this.fitClients();
+  }
+
+  /** The smallest attached size; while the holder has one, the holder's (a watcher does not shrink it). */
+  private fitClients(): void {
     if (this.clientSizes.size === 0 || !this.running) return;
-    const all = [...this.clientSizes.values()];
+    const held = this.hold.key ? this.clientSizes.get(this.hold.key) : undefined;
+    const all = held ? [held] : [...this.clientSizes.values()];
     this.resize({ rows: Math.min(...all.map((s) => s.rows)), cols: Math.min(...all.map((s) => s.cols)) });
   }
 
@@ -535,6 +552,8 @@ export class Session {
       ...(this.output.error ? { log_error: this.output.error } : {}),
       ...(this.socketPath ? { socket: this.socketPath } : {}),
       busy: this.exec.busy,
+      held_by: this.hold.info?.held_by ?? null,
+      held_since: this.hold.info?.held_since ?? null,
       commands_run: this.exec.count,
       last_command_at: this.exec.lastAt?.toISOString() ?? null,
       ...(this.meta ? { meta: this.meta } : {}),

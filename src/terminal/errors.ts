@@ -23,7 +23,9 @@ export type TermdErrorCode =
   /** A named limit is reached (--max-sessions): nothing more of that kind until some goes. */
   | "LIMIT_REACHED"
   /** A mouse event for a program that asked for no mouse reporting (or none that hears that event). */
-  | "MOUSE_NOT_ENABLED";
+  | "MOUSE_NOT_ENABLED"
+  /** Another connection has taken the session over: its input, in-shell commands and resizes only. */
+  | "SESSION_HELD";
 
 export class TermdError extends Error {
   override readonly name = "TermdError";

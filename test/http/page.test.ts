@@ -1,7 +1,7 @@
 // The attach page in a real browser: Debian's chromium driven by playwright-core against the
 // compiled dist/termd (the page is bundled into it). It signs in with the token, lists the
 // sessions, paints vim's screen, sends typed keys, holds them back when read-only, lets a person
-// take over an agent's session and give it back, follows the window's size, and links the
+// take over an agent's session (the agent's typing refused meanwhile) and give it back, follows the window's size, and links the
 // recording. A screenshot goes to test-results/attach-page.png.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -117,6 +117,11 @@ test("take over an agent's session, type into it, and give it back", async () =>
   expect(await page.isVisible("#control")).toBe(true);
   // Typing, the page is an attached terminal: the session takes the window's size.
   expect((await untilSizeChanges("poem", { rows: 24, cols: 80 })).cols).toBeGreaterThan(80);
+  // The page holds the session: the agent's typing is refused until it is given back.
+  expect((await d.rpc("session.info", { session: "poem" })).held_by).toBe("a person at the browser page");
+  const refused = await d.rpc("session.input", { session: "poem", text: "Oagent was here" }).catch((e: Error) => e);
+  expect(refused).toBeInstanceOf(Error);
+  expect((refused as Error).message).toContain("is held by a person at the browser page since");
   await page.click(".xterm");
   await page.keyboard.type("Odaisies are white");
   await page.keyboard.press("Escape");
@@ -126,6 +131,23 @@ test("take over an agent's session, type into it, and give it back", async () =>
   expect(await page.isChecked("#read-only")).toBe(true);
   const screen = (await d.rpc("session.screen", { session: "poem" })).lines.join("\n");
   expect(screen).not.toContain("ignored");
+  expect(screen).not.toContain("agent was here");
+  // Given back: the agent types again.
+  expect((await d.rpc("session.info", { session: "poem" })).held_by).toBeNull();
+  await d.rpc("session.input", { session: "poem", keys: ["Escape"] });
+});
+
+test("a take-over someone else holds leaves the page watching, and says who holds it", async () => {
+  const bob = await d.daemon.client();
+  await bob.call("session.subscribe", { session: "poem", events: ["state"], take_over: true, holder: "bob" });
+  await page.click("#take-over");
+  await page.waitForFunction(() => String(document.getElementById("status")?.textContent).includes("held by bob"));
+  await untilButtonSays("Take over from agent-7");
+  expect(await page.isChecked("#read-only")).toBe(true);
+  expect((await d.rpc("session.info", { session: "poem" })).held_by).toBe("bob");
+  bob.close();
+  // The page is told when bob gives it back.
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "live");
 });
 
 test("the session follows the window's size, and the recording downloads", async () => {

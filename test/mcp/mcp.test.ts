@@ -171,6 +171,23 @@ test("click sends the mouse report the program asked for; a program without mous
   expect(refused.text).toContain("use press_keys");
 });
 
+test("typing into a session a person has taken over is an error result that says to wait until it is given back", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "held", command: ["cat"] });
+  const person = await d.client();
+  await person.call("session.subscribe", { session: "held", events: ["state"], take_over: true, holder: "alice" });
+  const r = await m.call("type_text", { session: "held", text: "from the agent" });
+  expect(r.isError).toBe(true);
+  expect(r.text).toStartWith("a person (alice) has taken over session held since ");
+  expect(r.text).toContain("until they give it back");
+  expect(r.text).toContain("wait_for with idle_ms, then list_sessions");
+  expect((await m.call("list_sessions")).text).toContain("held  running (held by alice: a person took it over)");
+  // Given back: the same call goes through.
+  await person.call("session.subscribe", { session: "held", events: ["state"], take_over: false });
+  expect((await m.call("type_text", { session: "held", text: "from the agent" })).isError).toBe(false);
+});
+
 test("type_secret: without elicitation in the host it says to use termd attach, and types nothing", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);

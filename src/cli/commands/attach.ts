@@ -1,3 +1,4 @@
+import { hostname, userInfo } from "node:os";
 import { bool, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { encodeKey } from "../../terminal/keys.ts";
@@ -13,17 +14,29 @@ const RESTORE =
   "\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l" + // paste, mouse, focus
   "\x1b[<u"; // kitty keyboard flags
 
+/** Who holds a session this attach took over, as session.info's held_by shows it. */
+function holderName(): string {
+  let user = process.env.USER ?? "";
+  try {
+    user = userInfo().username;
+  } catch {}
+  return `termd attach${user ? ` (${user}@${hostname()})` : ""}`;
+}
+
 export default cliCommand({
   name: "attach",
   summary: "use a session from this terminal (Ctrl-\\ detaches)",
-  usage: "termd attach SESSION [--read-only] [--detach-key KEY]",
+  usage: "termd attach SESSION [--read-only | --take-over] [--detach-key KEY]",
   help: [
     "Shows the session's screen at once, then its live output; keys and window resizes go to the",
     "session. The detach key (default C-\\, any key token) returns to this terminal, restored.",
     "Several terminals can attach at once: the session takes the size of the smallest.",
     "--read-only watches without typing.",
+    "--take-over holds the session while attached: every other client (an agent's MCP server, another",
+    "attach) gets SESSION_HELD for its input, in-shell commands and resizes until you detach, and the",
+    "session keeps your terminal's size. Refused while someone else holds it.",
   ].join("\n"),
-  flags: { "read-only": { kind: "boolean", short: "r" }, "detach-key": { kind: "string" } },
+  flags: { "read-only": { kind: "boolean", short: "r" }, "take-over": { kind: "boolean" }, "detach-key": { kind: "string" } },
   async run(a, ctx) {
     const session = sessionArg(a);
     if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError("attach needs a terminal on stdin and stdout");
@@ -34,6 +47,8 @@ export default cliCommand({
       throw new UsageError((e as Error).message);
     }
     const readOnly = bool(a, "read-only");
+    const takeOver = bool(a, "take-over");
+    if (readOnly && takeOver) throw new UsageError("--read-only and --take-over together: taking a session over is for typing into it");
     const client = await ctx.client();
     const size = () => ({ rows: process.stdout.rows || 24, cols: process.stdout.columns || 80 });
 
@@ -57,7 +72,7 @@ export default cliCommand({
     };
     let chain = Promise.resolve();
     const { promise: finished, resolve: finish } = deferred<string>();
-    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true }, onEvent);
+    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true, ...(takeOver ? { take_over: true, holder: holderName() } : {}) }, onEvent);
     const snap = await client.call("session.screen", { session, format: "ansi" });
 
     const onResize = () => void client.call("session.resize", { session, ...size() }).catch(() => {});

@@ -32,7 +32,9 @@ export default command({
   exec: async (p, ctx) => {
     const { daemon, signal, conn } = ctx;
     const s = daemon.store.get(p.session);
-    if (conn.subscription(s)?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
+    const sub = conn.subscription(s);
+    if (sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
+    s.hold.check(sub, "input");
     if (!p.wait) return write(s, p, signal);
     const conditions = p.wait;
     // A wait like session.wait's, so it counts against the same limit (refused before any byte goes out).

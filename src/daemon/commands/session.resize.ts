@@ -15,6 +15,7 @@ export default command({
     }
     // From an attached terminal this is its window's size: the session follows the smallest.
     const sub = conn.subscription(s);
+    s.hold.check(sub, "a resize");
     if (sub?.attached) sub.setSize(size);
     else s.resize(size);
     return { size: s.size };

@@ -5,7 +5,7 @@ export default tool({
   name: "list_sessions",
   title: "List sessions",
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  description: "Lists the daemon's terminal sessions: name, state, command, owner (the agent or person that started it), size, title.",
+  description: "Lists the daemon's terminal sessions: name, state, command, owner (the agent or person that started it), who holds it if a person took it over (it takes no input from you until given back), size, title.",
   params: v.object({}),
   async run(_p, ctx) {
     const { sessions } = await ctx.call("session.list");
@@ -13,9 +13,9 @@ export default tool({
     const rows = sessions.map((s) => {
       const owner = typeof s.meta?.owner === "string" ? s.meta.owner : "-";
       const state = s.state === "running" ? "running" : `${s.state}${s.signal ? ` (${s.signal})` : s.exit_code !== null ? ` (${s.exit_code})` : ""}`;
-      return { name: s.name, id: s.id, state, command: s.command.join(" "), owner, size: `${s.size.rows}x${s.size.cols}`, title: s.title, mine: owner === ctx.owner };
+      return { name: s.name, id: s.id, state, command: s.command.join(" "), owner, size: `${s.size.rows}x${s.size.cols}`, title: s.title, mine: owner === ctx.owner, held_by: s.held_by };
     });
-    const body = rows.map((r) => `${r.name}  ${r.state}  owner ${r.owner}${r.mine ? " (you)" : ""}  ${r.size}  ${r.command}${r.title ? `  title ${JSON.stringify(r.title)}` : ""}`);
+    const body = rows.map((r) => `${r.name}  ${r.state}${r.held_by ? ` (held by ${r.held_by}: a person took it over)` : ""}  owner ${r.owner}${r.mine ? " (you)" : ""}  ${r.size}  ${r.command}${r.title ? `  title ${JSON.stringify(r.title)}` : ""}`);
     return text(body.join("\n"), { sessions: rows });
   },
 });

@@ -4,10 +4,11 @@
 // the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
 // watches: it takes the session's size instead of imposing its own, so watching an agent's session
 // does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
-// back" switch a person's typing (and the window's size) on and off.
+// back" hold the session for this page and release it (session.subscribe's take_over): while the
+// page holds it, the daemon refuses the agent's typing, commands and resizes.
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
-import { Rpc, type TermdEvent } from "./rpc.ts";
+import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
 
 interface SessionInfo {
   id: string;
@@ -19,11 +20,15 @@ interface SessionInfo {
   signal: string | null;
   size: { rows: number; cols: number };
   meta?: Record<string, unknown>;
+  held_by: string | null;
+  held_since: string | null;
 }
 
 const LIST_EVERY_MS = 2000;
 const RESIZE_DEBOUNCE_MS = 150;
 const RECONNECT_MS = 1000;
+/** Who holds a session this page took over, as session.info's held_by shows it. */
+const HOLDER = "a person at the browser page";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const rows = $<HTMLTableElement>("sessions").tBodies[0]!;
@@ -95,6 +100,29 @@ class Attachment {
     return ownerOf(this.info);
   }
 
+  /** Typing into an agent's session is taking it over: the agent's input is refused meanwhile. */
+  private get takesOver(): boolean {
+    return !this.readOnly && this.owner !== null;
+  }
+
+  /**
+   * Subscribes as this page's terminal; a take-over someone else already holds leaves the page
+   * watching, and says who holds it.
+   */
+  private async attach(rpc: Rpc, params: Record<string, unknown>): Promise<void> {
+    const session = this.info.id;
+    try {
+      await rpc.call("session.subscribe", { session, read_only: this.readOnly, ...(this.takesOver ? { take_over: true, holder: HOLDER } : {}), ...params });
+    } catch (err) {
+      if (!(err instanceof RpcError) || err.code !== "SESSION_HELD") throw err;
+      this.readOnly = true;
+      renderControls();
+      const { size: _size, ...rest } = params;
+      await rpc.call("session.subscribe", { session, ...rest, read_only: true });
+      throw err;
+    }
+  }
+
   begin(): Promise<void> {
     this.ready = this.start();
     this.gate = this.ready.catch(() => {});
@@ -114,21 +142,32 @@ class Attachment {
     };
     // Typing: attach as a terminal of this window's size (the session follows the smallest
     // attached one). Watching: no size. Then paint, then stream.
-    const size = this.readOnly ? undefined : fit();
-    await rpc.call("session.subscribe", { session, events: ["title", "state"], size, read_only: this.readOnly, strip_queries: true });
+    let size = this.readOnly ? undefined : fit();
+    let refused: unknown = null;
+    await this.attach(rpc, { events: ["title", "state", "hold"], size, strip_queries: true }).catch((err) => {
+      if (!(err instanceof RpcError)) throw err;
+      refused = err;
+      size = undefined;
+    });
     const snap = await rpc.call("session.screen", { session, format: "ansi" });
     const shown = size ?? snap.size;
     term.resize(shown.cols, shown.rows);
     term.reset();
     term.write("\x1b[H\x1b[2J" + snap.ansi);
     await rpc.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
-    showStatus(this.info.state === "running" ? "live" : `ended (${this.info.state})`);
+    showStatus(refused ? (refused as Error).message : this.info.state === "running" ? "live" : `ended (${this.info.state})`);
     term.focus();
   }
 
   private onEvent(e: TermdEvent): void {
     if (e.type === "output") term.write(base64ToBytes(String(e.data.base64)));
     else if (e.type === "title") document.title = `${e.data.title || this.info.name} · termd`;
+    else if (e.type === "hold") {
+      this.info.held_by = e.data.held_by as string | null;
+      this.info.held_since = e.data.held_since as string | null;
+      if (e.data.held_by && !this.takesOver) showStatus(`held by ${e.data.held_by} since ${e.data.held_since}: only they type until they give it back`);
+      else if (!e.data.held_by) showStatus("live");
+    }
     else if (e.type === "exit") {
       showStatus(e.data.signal ? `ended by ${e.data.signal}` : `exited with code ${e.data.exit_code}`);
       void refreshList();
@@ -145,15 +184,30 @@ class Attachment {
     this.rpc?.call("session.resize", { session: this.info.id, ...size }).catch(() => {});
   }
 
-  /** Starts typing: the daemon lets this connection type, and the session takes this window's size. */
+  /**
+   * Starts typing: the daemon lets this connection type (an agent's session: holds it for this
+   * page), and the session takes this window's size.
+   */
   startTyping(): void {
     this.readOnly = false;
-    this.gate = this.ready.then(() => {
+    this.gate = this.ready.then(async () => {
       const size = fit();
-      term.resize(size.cols, size.rows);
-      this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], read_only: false, size }).catch((err) => showStatus(err.message));
+      if (!this.rpc) return;
+      try {
+        await this.attach(this.rpc, { events: ["title"], size });
+        term.resize(size.cols, size.rows);
+      } catch (err) {
+        showStatus((err as Error).message);
+      }
     });
     term.focus();
+  }
+
+  /** Gives a held session back before this attachment goes, so the agent may type at once. */
+  async giveBack(): Promise<void> {
+    if (!this.takesOver) return;
+    await this.gate;
+    await this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], take_over: false }).catch(() => {});
   }
 
   /** Follows the session's size while watching (no event tells of a resize: the list does). */
@@ -198,7 +252,8 @@ function renderList(): void {
       const tr = document.createElement("tr");
       tr.dataset.session = s.name;
       if (current?.info.id === s.id) tr.className = "chosen";
-      const cells = [s.name, s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`, s.title || s.command.join(" "), ownerOf(s) ?? ""];
+      const state = s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`;
+      const cells = [s.name, s.held_by ? `${state}, held by ${s.held_by}` : state, s.title || s.command.join(" "), ownerOf(s) ?? ""];
       for (const [i, text] of cells.entries()) {
         const td = document.createElement("td");
         td.textContent = text;
@@ -256,18 +311,22 @@ new ResizeObserver(() => {
  * Read-only again: a new connection that only watches, since an attachment keeps the size it gave
  * until its connection closes (the session must not stay at this window's size for nobody).
  */
-function setReadOnly(readOnly: boolean): void {
+async function setReadOnly(readOnly: boolean): Promise<void> {
   // Keys go back to the terminal, not the switch (where a space would flip it again).
   term.focus();
   const a = current;
   if (!a || a.readOnly === readOnly) return renderControls();
-  if (readOnly) return void choose(sessions.find((s) => s.id === a.info.id) ?? a.info, true);
+  if (readOnly) {
+    await a.giveBack();
+    if (current === a) await choose(sessions.find((s) => s.id === a.info.id) ?? a.info, true);
+    return;
+  }
   a.startTyping();
   renderControls();
 }
 
-readOnlyBox.onchange = () => setReadOnly(readOnlyBox.checked);
-takeOver.onclick = () => current && setReadOnly(!current.readOnly);
+readOnlyBox.onchange = () => void setReadOnly(readOnlyBox.checked);
+takeOver.onclick = () => current && void setReadOnly(!current.readOnly);
 
 async function main(): Promise<void> {
   term.open(termEl);

@@ -1,0 +1,140 @@
+// Taking a session over (session.subscribe's take_over): while one connection holds a session,
+// every other connection's input, in-shell commands, resizes and take-overs are refused with
+// SESSION_HELD; a fresh exec.run, reading and watching still work. The hold ends on give back,
+// on detach, and when the holder's connection closes.
+import { expect, test } from "bun:test";
+import { RpcError, type Client } from "../src/client/index.ts";
+import type { EventMessage } from "../src/protocol/schemas.ts";
+import { TestDaemon } from "./harness.ts";
+
+const PERSON = "alice at the browser page";
+
+async function refusal(p: Promise<unknown>): Promise<RpcError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(RpcError);
+  return err as RpcError;
+}
+
+/** Resolves with the first hold event on `c`'s subscription for which `pred` holds. */
+function holdEvent(c: Client, pred: (e: EventMessage) => boolean): Promise<EventMessage> {
+  const { promise, resolve } = Promise.withResolvers<EventMessage>();
+  const off = c.onEvent((e) => {
+    if (e.type !== "hold" || !pred(e)) return;
+    off();
+    resolve(e);
+  });
+  return promise;
+}
+
+async function shell(c: Client): Promise<void> {
+  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.wait", { session: "sh", text: "$ " });
+}
+
+test("a holder types; every other connection's input, in-shell exec.run, resize and take-over are refused; fresh exec.run and give back work", async () => {
+  await using d = await TestDaemon.start();
+  const agent = await d.client();
+  await shell(agent);
+  const watcher = await d.client();
+  await watcher.subscribe({ session: "sh", events: ["hold"] }, () => {});
+  const taken = holdEvent(watcher, (e) => e.data.held_by === PERSON);
+
+  const person = await d.client();
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, holder: PERSON });
+  const info = await agent.call("session.info", { session: "sh" });
+  expect(info.held_by).toBe(PERSON);
+  expect(Date.parse(info.held_since!)).toBeGreaterThan(Date.now() - 60_000);
+  expect((await taken).data).toEqual({ held_by: PERSON, held_since: info.held_since });
+
+  // The holder types, and runs commands in the shell.
+  await person.call("session.input", { session: "sh", text: "echo typed-by-$((1+1))", submit: true });
+  expect((await agent.call("session.wait", { session: "sh", regex: "^typed-by-2$" })).outcome).toBe("matched");
+  expect((await person.call("exec.run", { session: "sh", command: "echo holder-ran" })).output).toBe("holder-ran\n");
+
+  // Everything another connection would type is refused, each with the same named error.
+  const attempts: [string, Promise<unknown>][] = [
+    ["text", agent.call("session.input", { session: "sh", text: "echo agent" })],
+    ["keys", agent.call("session.input", { session: "sh", keys: ["Enter"] })],
+    ["paste", agent.call("session.input", { session: "sh", paste: "pasted" })],
+    ["submit", agent.call("session.input", { session: "sh", text: "echo agent", submit: true })],
+    ["base64", agent.call("session.input", { session: "sh", base64: Buffer.from("x").toString("base64") })],
+    ["mouse", agent.call("session.input", { session: "sh", mouse: { action: "click", row: 0, col: 0 } })],
+    ["exec.run", agent.call("exec.run", { session: "sh", command: "echo agent-ran" })],
+    ["resize", agent.call("session.resize", { session: "sh", rows: 10, cols: 40 })],
+    ["take-over", agent.call("session.subscribe", { session: "sh", events: ["state"], take_over: true })],
+  ];
+  for (const [what, p] of attempts) {
+    const err = await refusal(p);
+    expect([what, err.name]).toEqual([what, "SESSION_HELD"]);
+    expect(err.message).toContain(`held by ${PERSON} since ${info.held_since}`);
+    expect(err.message).toContain("give it back");
+    expect(err.details).toMatchObject({ session: "sh", held_by: PERSON, held_since: info.held_since });
+  }
+  // None of it reached the shell, and the session kept its size.
+  expect((await agent.call("session.screen", { session: "sh" })).lines.join("\n")).not.toContain("agent");
+  expect((await agent.call("session.info", { session: "sh" })).size).toEqual({ rows: 24, cols: 80 });
+  // A fresh run never touches the terminal: it goes on.
+  expect((await agent.call("exec.run", { session: "sh", command: "echo fresh-ran", fresh: true })).output).toBe("fresh-ran\n");
+
+  // Given back while still attached: the agent types again, and watchers are told.
+  const given = holdEvent(watcher, (e) => e.data.held_by === null);
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: false });
+  expect((await given).data).toEqual({ held_by: null, held_since: null });
+  expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
+  await agent.call("session.input", { session: "sh", text: "echo agent-$((2+2))", submit: true });
+  expect((await agent.call("session.wait", { session: "sh", regex: "^agent-4$" })).outcome).toBe("matched");
+});
+
+test("the hold ends when the holder's connection closes, and when it detaches", async () => {
+  await using d = await TestDaemon.start();
+  const agent = await d.client();
+  await shell(agent);
+  await agent.subscribe({ session: "sh", events: ["hold"] }, () => {});
+
+  const person = await d.client();
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true });
+  // No name given: "a connection".
+  expect((await agent.call("session.info", { session: "sh" })).held_by).toBe("a connection");
+  expect((await refusal(agent.call("session.input", { session: "sh", text: "x" }))).name).toBe("SESSION_HELD");
+  const released = holdEvent(agent, (e) => e.data.held_by === null);
+  person.close();
+  await released;
+  await agent.call("session.input", { session: "sh", text: "echo after-close", submit: true });
+  expect((await agent.call("session.wait", { session: "sh", regex: "^after-close$" })).outcome).toBe("matched");
+
+  // Detaching (unsubscribing from the session) gives it back too.
+  const other = await d.client();
+  await other.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, holder: "bob" });
+  expect((await refusal(agent.call("session.input", { session: "sh", text: "x" }))).message).toContain("held by bob");
+  await other.call("session.unsubscribe", { session: "sh" });
+  expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
+  await agent.call("session.input", { session: "sh", text: "echo after-detach", submit: true });
+  expect((await agent.call("session.wait", { session: "sh", regex: "^after-detach$" })).outcome).toBe("matched");
+});
+
+test("while held the session keeps its holder's size: a smaller watcher attaching does not shrink it", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await shell(c);
+  const person = await d.client();
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, size: { rows: 30, cols: 100 } });
+  expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
+  const small = await d.client();
+  await small.call("session.subscribe", { session: "sh", events: ["state"], size: { rows: 10, cols: 40 } });
+  expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
+  // Given back: the smallest attached terminal decides again.
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: false });
+  expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 10, cols: 40 });
+});
+
+test("take_over needs one session and is not read-only", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await shell(c);
+  expect((await refusal(c.call("session.subscribe", { take_over: true }))).name).toBe("INVALID_PARAMS");
+  expect((await refusal(c.call("session.subscribe", { session: "sh", take_over: true, read_only: true }))).name).toBe("INVALID_PARAMS");
+  expect((await c.call("session.info", { session: "sh" })).held_by).toBeNull();
+});

@@ -3,7 +3,7 @@
 // was started with --http-allow-files.
 import { RpcError } from "../protocol/errors.ts";
 
-export const FILE_PARAMS: Readonly<Record<string, readonly string[]>> = {
+const FILE_PARAMS: Readonly<Record<string, readonly string[]>> = {
   "session.create": ["record", "log_path", "socket"],
 };
 

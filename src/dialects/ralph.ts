@@ -39,7 +39,7 @@ const STATUS: Record<SessionState, string> = {
 };
 
 /** ralph's timestamps: Python's datetime.now().isoformat(), local time with microseconds, no zone. */
-export function ralphTime(d: Date = new Date()): string {
+function ralphTime(d: Date = new Date()): string {
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
   return (
     `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T` +

@@ -3,7 +3,7 @@
 import type { ScreenSnapshot } from "../protocol/schemas.ts";
 
 /** Drawn where the cursor is: inserted before the cell it is on, so the row reads one longer. */
-export const CURSOR_MARK = "▮";
+const CURSOR_MARK = "▮";
 
 function numbered(row: number, text: string, width: number): string {
   return `${String(row).padStart(width)}│${text}`;
@@ -28,7 +28,7 @@ export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" |
 }
 
 /** Rows [from, to) of the screen, numbered, the cursor marked; trailing blank rows summed up. */
-export function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
+function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
   const width = Math.max(String(from - firstRow).length, String(to - 1 - firstRow).length);
   let last = to - 1;
   const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;

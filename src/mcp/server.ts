@@ -14,7 +14,7 @@ import { DaemonLink } from "./daemon-link.ts";
 import type { ToolContext } from "./tool.ts";
 import { TOOLS } from "./tools/index.ts";
 
-export interface McpOptions {
+interface McpOptions {
   socketPath: string;
   connect: (socketPath: string) => Promise<Client>;
 }
@@ -42,7 +42,7 @@ function toolSchema(params: v.GenericSchema): { type: "object"; [key: string]: u
   return { ...schema, type: "object" };
 }
 
-export function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
+function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const link = new DaemonLink(o.socketPath, o.connect);
   const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const lastRead = new Map<string, number>();

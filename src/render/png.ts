@@ -13,7 +13,7 @@ import cjk from "../../assets/fonts/DroidSansFallbackFull.ttf" with { type: "fil
 import emoji from "../../assets/fonts/Symbola.ttf" with { type: "file" };
 
 /** Largest zoom: a 1000×1000 screen at 4× would already be a 36000×72000 picture. */
-export const MAX_SCALE = 4;
+const MAX_SCALE = 4;
 
 let ready: Promise<Uint8Array[]> | null = null;
 

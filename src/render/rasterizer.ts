@@ -4,7 +4,7 @@
 import type { FromPngWorker, ToPngWorker } from "./png-messages.ts";
 
 /** How long an unused worker is kept. */
-export const IDLE_MS = 30_000;
+const IDLE_MS = 30_000;
 
 /** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")

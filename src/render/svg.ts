@@ -13,11 +13,11 @@ import { CURSOR, DEFAULT_BG, DEFAULT_FG, resolve } from "./palette.ts";
 
 export const CELL_W = 9;
 export const CELL_H = 18;
-export const FONT_SIZE = 15;
+const FONT_SIZE = 15;
 /** The text baseline below a row's top: DejaVu Sans Mono's ascent (0.928 em) at FONT_SIZE, rounded. */
 const BASELINE = 14;
 /** The shipped fonts (assets/fonts), first choice first: a browser falls back the same way resvg does. */
-export const FONT_FAMILY = "DejaVu Sans Mono, Droid Sans Fallback, Symbola, monospace";
+const FONT_FAMILY = "DejaVu Sans Mono, Droid Sans Fallback, Symbola, monospace";
 
 export type RenderableScreen = Pick<ScreenSnapshot, "size" | "cursor" | "cells"> & { title?: string };
 

@@ -14,7 +14,7 @@ function colour(): boolean {
 }
 
 /** The header line of screen files and snapshots: size and cursor. */
-export function screenHeader(s: ScreenLike): string {
+function screenHeader(s: ScreenLike): string {
   return `# termd screen ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}`;
 }
 
@@ -64,7 +64,7 @@ function colourSgr(c: number | string | undefined, base: 30 | 40): string[] {
 }
 
 /** One row of styled runs as text with SGR sequences (each run starts from the default style). */
-export function styledLine(runs: CellRun[]): string {
+function styledLine(runs: CellRun[]): string {
   let out = "";
   let col = 0;
   for (const r of runs) {

@@ -5,7 +5,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const TOKEN_FILE = "http-token";
+const TOKEN_FILE = "http-token";
 
 export interface Token {
   value: string;

@@ -7,7 +7,8 @@
 // daemon runs under a small sh guard that is not our child (its parent sh exits at once), and
 // this process holds the write end of a FIFO the guard reads: when this process ends, however it
 // ends, the kernel closes that end, the guard's `read` returns, and it stops the daemon (its
-// sessions with it) and removes the temp folder.
+// sessions with it) and removes the temp folder. This process makes the FIFO and opens it before
+// the guard starts, so a guard never waits to open it for a process that died first.
 import { closeSync, constants, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,6 @@ const MAIN = join(import.meta.dir, "..", "cli", "main.ts");
 /** `sh -c GUARD guard DIR DAEMON-ARGV...` */
 const GUARD = `
 dir=$1; shift
-mkfifo "$dir/alive" || exit 1
 (
   exec 3<"$dir/alive"
   "$@" 2>"$dir/daemon.log" 3<&- &
@@ -42,13 +42,11 @@ let current: Promise<DaemonHandle> | undefined;
 /** The FIFO's write end, open for the life of the process: it is what keeps the private daemon running. */
 let alive: number | undefined;
 
-/** Opens the FIFO once the guard reads it (ENXIO until then). */
-function openAlive(path: string): number | undefined {
-  try {
-    return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+/** Makes the FIFO and holds it open; read-write, which on Linux never waits for the other end. */
+function openAlive(path: string): number {
+  const made = Bun.spawnSync(["mkfifo", "-m", "600", path], { stderr: "pipe" });
+  if (made.exitCode !== 0) throw new Error(`termd/testing: mkfifo ${path} failed: ${made.stderr.toString().trim()}`);
+  return openSync(path, constants.O_RDWR);
 }
 
 /** The daemon for this process: TERMD_SOCKET's, else a private one (started once). */
@@ -68,17 +66,15 @@ async function open(): Promise<DaemonHandle> {
   const argv = [process.execPath, MAIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
   const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_SOCKET: socket };
   delete env.TERMD_DEBUG;
+  alive = openAlive(join(dir, "alive"));
   const starter = Bun.spawn(["/bin/sh", "-c", GUARD, "termd-testing-guard", dir, ...argv], { stdin: "ignore", stdout: "ignore", stderr: "inherit", env });
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    alive ??= openAlive(join(dir, "alive"));
-    if (alive !== undefined) {
-      try {
-        const client = await connect(socket);
-        if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
-        return { socket, client, private: true };
-      } catch {}
-    }
+    try {
+      const client = await connect(socket);
+      if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
+      return { socket, client, private: true };
+    } catch {}
     if ((starter.exitCode !== null && starter.exitCode !== 0) || Date.now() > deadline) {
       let log = "";
       try {

@@ -19,8 +19,9 @@ const FINAL_EVENTS_MS = 5000;
 /** Queue size past which output events wait for the socket to drain. */
 const HIGH_WATER = 4 * 1024 * 1024;
 /**
- * Reply bytes a client may leave unread before its next requests wait for it to read: a 100-byte session.output request can cost an 11 MB reply, so
- * without a bound a client that pipelines them and never reads grows the daemon without end.
+ * Reply bytes a client may leave unread before its next requests wait for it to read: a 100-byte
+ * session.output request can cost an 11 MB reply, so without a bound a client that pipelines them
+ * and never reads grows the daemon without end.
  */
 const MAX_UNREAD = 16 * 1024 * 1024;
 
@@ -58,7 +59,7 @@ export class Connection implements EventSink {
   private speaker: DialectConnection | null = null;
   /** The session whose end ends this connection, once its last events have gone out. */
   private endAfter: string | null = null;
-  /** session.wait calls pending on this connection, bounded in connection-limits.ts. */
+  /** Waits pending on this connection (session.wait, session.input's wait), bounded in connection-limits.ts. */
   pendingWaits = 0;
 
   constructor(
@@ -130,12 +131,14 @@ export class Connection implements EventSink {
     this.releasing = false;
   }
 
-  /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */
-  private speak(first: unknown): DialectConnection {
-    if (this.speaker) return this.speaker;
-    const dialect = this.daemon.dialects.pick(first, { perSession: this.impliedSession !== undefined, own: this.socketDialect ?? undefined });
+  private openDialect(dialect: Dialect): DialectConnection {
     this.dialect = dialect;
     return (this.speaker = dialect.open(this.nativeCaller(dialect)));
+  }
+
+  /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */
+  private speak(first: unknown): DialectConnection {
+    return this.speaker ?? this.openDialect(this.daemon.dialects.pick(first, { perSession: this.impliedSession !== undefined, own: this.socketDialect ?? undefined }));
   }
 
   /**
@@ -143,17 +146,14 @@ export class Connection implements EventSink {
    * lives for one HTTP request (POST /rpc, POST /trl) answers in the response's body.
    */
   answer(line: string, dialect: Dialect): Promise<unknown> {
-    if (!this.speaker) {
-      this.dialect = dialect;
-      this.speaker = dialect.open(this.nativeCaller(dialect));
-    }
+    const speaker = this.speaker ?? this.openDialect(dialect);
     let msg: unknown;
     try {
       msg = JSON.parse(line);
     } catch (err) {
-      return Promise.resolve(this.speaker.malformed(`invalid JSON: ${(err as Error).message}`));
+      return Promise.resolve(speaker.malformed(`invalid JSON: ${(err as Error).message}`));
     }
-    return this.speaker.handle(msg);
+    return speaker.handle(msg);
   }
 
   private malformed(message: string): void {

@@ -56,6 +56,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { inPool, until } from "./concurrency.ts";
 import { connect, type Client } from "../src/client/index.ts";
 import { benchParser, plainText as vtPlainText } from "../src/vt/bench.ts";
 import { SCREEN_CURRENT_MS } from "../src/session/session.ts";
@@ -290,24 +291,6 @@ function rssPeak(pid: number, everyMs = 250): { stop: () => number } {
 /** Wall-clock milliseconds, sub-millisecond, comparable with another process's time.time(). */
 const wallMs = () => performance.timeOrigin + performance.now();
 
-/** Runs job(0 … n-1) with at most `width` in flight. */
-async function inPool(n: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await job(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>, pauseMs = 1): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(pauseMs);
-  }
-}
 
 /** Deterministic PRNG (mulberry32), so every run cats the same bytes. */
 function prng(seed: number): () => number {

@@ -47,6 +47,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
+import { inPool, until } from "./concurrency.ts";
 import { connect, type Client, type EventMessage } from "../src/client/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -210,25 +211,6 @@ async function steadyRss(pid: number): Promise<number> {
   }
 }
 
-/** Runs job(0 … n-1) with at most `width` in flight. */
-async function inPool(n: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await job(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
-}
-
-/** Polls `probe` until it gives a value. */
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>, pauseMs = 20): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(pauseMs);
-  }
-}
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: Timer | undefined;
@@ -774,7 +756,7 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
     const rssPeakBytes = peak.stop();
     for (const x of conns) x.close();
     // Closed connections give back their descriptors (waits still pending on them included).
-    const released = await until("the fuzz connections' descriptors to be released", 10_000, () => (fdCount(pid) <= fdsBefore ? true : undefined)).catch(() => false);
+    const released = await until("the fuzz connections' descriptors to be released", 10_000, () => (fdCount(pid) <= fdsBefore ? true : undefined), 20).catch(() => false);
     const fdsAfter = fdCount(pid);
     // Still there, and still useful?
     let survived = false;
@@ -908,7 +890,7 @@ async function orphanSessions(c: Client, dir: string): Promise<{ ids: string[]; 
   const procs = await until("every session's bash and 4 sleeps", 10_000, () => {
     const p = processesInSessions(sids);
     return p.length >= 5 * ORPHAN_SESSIONS ? p : undefined;
-  });
+  }, 20);
   for (const p of procs) strays.set(p.pid, p.start);
   return { ids, sids, before: procs.length };
 }
@@ -916,7 +898,7 @@ async function orphanSessions(c: Client, dir: string): Promise<{ ids: string[]; 
 /** Processes left in `sids` at once, and after up to `ms` for the last to go. */
 async function leftover(sids: Set<number>, ms: number): Promise<{ atOnce: number; later: number }> {
   const atOnce = processesInSessions(sids).length;
-  const later = await until("", ms, () => (processesInSessions(sids).length === 0 ? 0 : undefined)).catch(() => processesInSessions(sids).length);
+  const later = await until("", ms, () => (processesInSessions(sids).length === 0 ? 0 : undefined), 20).catch(() => processesInSessions(sids).length);
   return { atOnce, later };
 }
 
@@ -942,7 +924,7 @@ async function orphans(_o: Options, dir: string, summary: Summary): Promise<void
     d.proc.kill("SIGKILL");
     await d.proc.exited;
     d.client.close();
-    await until("the shells to end on the hangup", 10_000, () => (processesInSessions(s.sids).some((p) => p.comm === "bash") ? undefined : true));
+    await until("the shells to end on the hangup", 10_000, () => (processesInSessions(s.sids).some((p) => p.comm === "bash") ? undefined : true), 20);
     const lost = processesInSessions(s.sids).length;
     const t0 = performance.now();
     d = await startDaemon(dir, "orphans");

@@ -15,6 +15,8 @@ export interface ToolContext {
   owner: string;
   /** The screen `seq` this agent last read, per session id (read_screen's changes_only). */
   lastRead: Map<string, number>;
+  /** Sessions this agent has typed into (by the name or id it used): wait_for then counts only what came after its last input. */
+  typedInto: Set<string>;
   /** Asks the person at the host directly (MCP elicitation); null when the host cannot. */
   elicit: ((message: string, schema: { type: "object"; properties: Record<string, unknown>; required?: string[] }) => Promise<ElicitResult>) | null;
   signal: AbortSignal;

@@ -192,6 +192,11 @@ const WaitObject = v.object({
   changed_from: v.optional(v.string()),
   /** With command_done: an output offset (bytes_out) the command finishes after; default: where the output was when input was last written. */
   since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /**
+   * text and regex count only where they did not already match on the screen as it was at the
+   * call ("call") or just before the session's last input ("input"; at the call when it had none).
+   */
+  fresh: v.optional(v.picklist(["call", "input"])),
 });
 export const WaitSchema = v.pipe(
   WaitObject,

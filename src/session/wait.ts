@@ -208,9 +208,8 @@ function frameOf(s: Session): Frame {
   return { lines, hash, top: scrollback_total, joined: lines.join("\n") };
 }
 
-/** The screen now, as the baseline of a wait tied to an input that is about to be written. */
-export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">): Baseline {
-  const f = frameOf(s);
+/** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */
+export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">, f = frameOf(s)): Baseline {
   const seen = new Set<string>();
   for (const needle of [p.text, p.regex !== undefined ? compileRegex(p.regex) : undefined]) {
     if (needle !== undefined) for (const m of findAll(f.lines, needle)) seen.add(matchKey(f, m));
@@ -223,6 +222,8 @@ export class Waits {
   private readonly all = new Set<Waiter>();
   private readonly onOutput = new Set<Waiter>();
   private readonly off: () => void;
+  /** The screen as it was just before the last input was written (a wait's `fresh: "input"`). */
+  private inputFrame: Frame | null = null;
 
   constructor(private readonly s: Session) {
     this.off = s.on((e) => {
@@ -241,8 +242,14 @@ export class Waits {
     for (const w of [...set]) w.check(frame);
   }
 
+  /** Called before any input is written: what is on the screen then is not new to a `fresh: "input"` wait. */
+  beforeInput(): void {
+    this.inputFrame = frameOf(this.s);
+  }
+
   wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-    const w = this.register(p, abort);
+    const fresh = p.fresh === undefined ? undefined : baselineOf(this.s, p, p.fresh === "input" ? (this.inputFrame ?? undefined) : undefined);
+    const w = this.register(p, abort, fresh);
     w.arm();
     return w.result;
   }

@@ -53,11 +53,13 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   // Only what changed since that read: the new rows.
   await m.call("submit", { session: "sh1", text: "echo second" });
   await m.call("wait_for", { session: "sh1", regex: "^second$" });
-  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
+  // A reply gives what changed, so the agent has seen it; the clear is waited for apart, by a client of the daemon.
+  await m.call("press_keys", { session: "sh1", keys: ["Ctrl+L"] });
+  await (await d.client()).call("session.wait", { session: "sh1", regex: "^\\$ $", fresh: "input" });
   const changes = await m.call("read_screen", { session: "sh1", changes_only: true });
   expect(changes.text).toContain("changed since your last read");
   expect(changes.text).not.toContain("│42");
-  expect(changes.text).toMatch(/^\s*3│second$/m);
+  expect(changes.text).toMatch(/^\s*0│\$ ▮$/m);
 
   // A screenshot is a real PNG, as image content.
   const shot = await m.call("screenshot", { session: "sh1" });
@@ -88,7 +90,8 @@ test("press keys, wait for text gone, for idle and for exit, each answering one 
   expect((await m.call("wait_for", { session: "py", idle_ms: 100 })).structured?.outcome).toBe("idle");
   const timeout = await m.call("wait_for", { session: "py", text: "never shown", timeout_ms: 200 });
   expect(timeout.text.split("\n")[0]).toBe("timeout");
-  expect(timeout.text).toContain(">>> ");
+  // The agent has seen this screen: the reply says nothing changed instead of repeating it.
+  expect(timeout.text).toContain("nothing changed since your last read");
   await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
   const exited = await m.call("wait_for", { session: "py", exit: true });
   expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });
@@ -246,4 +249,54 @@ test("with no daemon running, the first tool call starts the user's daemon, as t
     await stop();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("wait_for counts only text new since the agent's last input, or since the call; anywhere: true counts what was already there", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "w1", command: SHELL, env: { PS1: "$ " } });
+  await m.call("submit", { session: "w1", text: "echo 'first; done'" });
+  await m.call("wait_for", { session: "w1", regex: "^first; done$" });
+  // The typed line holds "done" too, and so does the older output: neither answers.
+  await m.call("submit", { session: "w1", text: "sleep 0.3; echo done" });
+  const w = await m.call("wait_for", { session: "w1", text: "done" });
+  expect(w.structured).toMatchObject({ outcome: "matched", match: { col: 0, text: "done" } });
+  expect(w.text).toMatch(/^\s*\d+│done$/m);
+  expect((await m.call("wait_for", { session: "w1", text: "first; done", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
+  expect((await m.call("wait_for", { session: "w1", text: "first; done", anywhere: true })).structured).toMatchObject({ outcome: "matched", match: { row: 0, text: "first; done" } });
+
+  // A session the agent never typed into: what was there before the call is old.
+  await m.call("start_session", { name: "c1", command: ["cat"] });
+  const person = await d.client();
+  await person.call("session.input", { session: "c1", text: "old news\r" });
+  await m.call("wait_for", { session: "c1", text: "old news", anywhere: true });
+  expect((await m.call("wait_for", { session: "c1", text: "news", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
+  const later = m.call("wait_for", { session: "c1", text: "news" });
+  await person.call("session.input", { session: "c1", text: "fresh news\r" });
+  expect((await later).structured).toMatchObject({ outcome: "matched", match: { col: 6, text: "news" } });
+});
+
+test("replies are lean: trailing spaces trimmed, only the rows changed since the agent last saw the screen, text under the stated size", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "v", command: ["vim", "-u", "NONE", "-N"], env: { HOME: d.dir } });
+  await m.call("wait_for", { session: "v", text: "~", anywhere: true });
+  const screen = await m.call("read_screen", { session: "v" });
+  expect(screen.text).toMatch(/^\s*2│~$/m);
+  for (const line of screen.text.split("\n")) expect(line).not.toMatch(/ $/);
+
+  // start_session gave the whole first screen: a wait's reply has only the rows that changed since.
+  await m.call("start_session", { name: "s", command: SHELL, env: { PS1: "$ " } });
+  await m.call("submit", { session: "s", text: "echo one" });
+  await m.call("wait_for", { session: "s", regex: "^one$" });
+  await m.call("submit", { session: "s", text: "echo two" });
+  const w = await m.call("wait_for", { session: "s", regex: "^two$" });
+  expect(w.text).toContain("changed since your last read");
+  expect(w.text).toMatch(/^\s*3│two$/m);
+  expect(w.text).not.toContain("│one");
+
+  const big = await m.call("run_command", { session: "s", command: "seq 1 100000" });
+  expect(big.text.length).toBeLessThan(16_000);
+  expect(big.text).toContain("characters left out");
+  expect(big.text).toContain("\n100000");
 });

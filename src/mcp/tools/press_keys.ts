@@ -17,6 +17,7 @@ export default tool({
     keys: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Key names, e.g. ["Escape", ":", "w", "q", "Enter"] or ["Ctrl+C"].')),
   }),
   async run(p, ctx) {
+    ctx.typedInto.add(p.session);
     const r = await ctx.call("session.input", { session: p.session, keys: p.keys });
     return text(`pressed ${p.keys.join(" ")} in ${p.session} (${r.bytes} bytes)`);
   },

@@ -2,8 +2,8 @@ import * as v from "valibot";
 import { tool, text } from "../tool.ts";
 import { Session } from "./params.ts";
 
-/** Output given back in full up to this many characters; past it, the head and the tail. */
-const MAX_SHOWN = 30_000;
+/** Each of stdout and stderr given back in full up to this many characters; past it, the head and the tail (the reply stays under MAX_REPLY_CHARS). */
+const MAX_SHOWN = 7_000;
 
 function clip(s: string): string {
   if (s.length <= MAX_SHOWN) return s;
@@ -28,6 +28,7 @@ export default tool({
     stdin: v.optional(v.pipe(v.string(), v.description("Fed to the command's standard input."))),
   }),
   async run(p, ctx) {
+    ctx.typedInto.add(p.session);
     const r = await ctx.call("exec.run", { session: p.session, command: p.command, timeout_ms: p.timeout_ms, stdin: p.stdin });
     const status = r.timed_out ? `timed out after ${p.timeout_ms} ms (interrupted)` : r.exit_code === null ? "did not finish" : `exit code ${r.exit_code}`;
     const parts = [`${status} (${r.duration_ms} ms)`];

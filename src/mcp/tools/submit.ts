@@ -17,6 +17,7 @@ export default tool({
     text: v.pipe(v.string(), v.description("The line or prompt, without a trailing newline (may be empty: Enter alone).")),
   }),
   async run(p, ctx) {
+    ctx.typedInto.add(p.session);
     const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true });
     const notes: string[] = [];
     if (r.submit && !r.submit.shown && p.text.trim() !== "") notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");

@@ -60,6 +60,8 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const lastRead = new Map<string, number>();
   const typedInto = new Set<string>();
+  const outputRead = new Map<string, number>();
+  const pendingLine = new Set<string>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params), annotations: { title: t.title, ...t.annotations } }));
 
@@ -71,6 +73,8 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
       owner: `mcp:${server.getClientVersion()?.name ?? "unknown"}`,
       lastRead,
       typedInto,
+      outputRead,
+      pendingLine,
       elicit: server.getClientCapabilities()?.elicitation
         ? (message, requestedSchema) => server.elicitInput({ message, requestedSchema: requestedSchema as never }, { signal: extra.signal, timeout: 10 * 60_000 })
         : null,

@@ -15,7 +15,7 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "screenshot", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_output", "read_screen", "resize", "run_command", "screenshot", "signal", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
   const wait = tools.find((t) => t.name === "wait_for")!;
   expect(wait.inputSchema.type).toBe("object");
   expect(wait.inputSchema.required).toEqual(["session"]);
@@ -36,7 +36,8 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   expect(started.structured).toMatchObject({ name: "sh1", state: "running" });
 
   expect((await m.call("type_text", { session: "sh1", text: "echo $((6" })).isError).toBe(false);
-  expect((await m.call("submit", { session: "sh1", text: "*7))" })).text).toContain("submitted");
+  // clear_line: false finishes the line begun with type_text instead of clearing it.
+  expect((await m.call("submit", { session: "sh1", text: "*7))", clear_line: false })).text).toContain("submitted");
   const waited = await m.call("wait_for", { session: "sh1", regex: "^42$" });
   expect(waited.text.split("\n")[0]).toBe("matched");
   expect(waited.structured).toMatchObject({ outcome: "matched", match: { text: "42", col: 0 } });
@@ -81,8 +82,7 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
 test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);
-  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
-  await m.call("wait_for", { session: "py", text: ">>> " });
+  expect((await m.call("start_session", { name: "py", command: ["python3", "-q"] })).text).toContain(">>> ");
   await m.call("type_text", { session: "py", text: "x = 'waiting'" });
   expect((await m.call("wait_for", { session: "py", text: "waiting" })).structured?.outcome).toBe("matched");
   await m.call("press_keys", { session: "py", keys: ["Ctrl+U"] });
@@ -120,7 +120,6 @@ test("wait for a command done in a shell: its exit code and output", async () =>
   await using m = await mcpClient(d);
   // A home of its own: the machine's rc files play no part.
   await m.call("start_session", { name: "sh", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
-  await m.call("wait_for", { session: "sh", regex: "[$#] $" });
   await m.call("submit", { session: "sh", text: "sleep 0.2; echo finished; false" });
   const done = await m.call("wait_for", { session: "sh", command_done: true });
   expect(done.text.split("\n")[0]).toBe("command_done");
@@ -299,4 +298,59 @@ test("replies are lean: trailing spaces trimmed, only the rows changed since the
   expect(big.text.length).toBeLessThan(16_000);
   expect(big.text).toContain("characters left out");
   expect(big.text).toContain("\n100000");
+});
+
+test("start_session returns once the program is ready, with that screen; submit clears a shell's input line, and refuses to add to typed text elsewhere", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  // bash with its hooks: the first prompt is drawn when the call returns.
+  const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
+  expect(sh.text).toMatch(/^\s*0│\$ ▮$/m);
+  // python: its prompt, after its screen settled.
+  const py = await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  expect(py.text).toMatch(/^\s*0│>>> ▮$/m);
+
+  await m.call("type_text", { session: "b", text: "left over" });
+  await m.call("wait_for", { session: "b", text: "left over" });
+  const sent = await m.call("submit", { session: "b", text: "echo clean" });
+  expect(sent.text).toContain("text left on the shell's input line was cleared first");
+  await m.call("wait_for", { session: "b", regex: "^clean$" });
+  expect((await m.call("read_screen", { session: "b" })).text).not.toContain("left over");
+
+  await m.call("type_text", { session: "py", text: "6*" });
+  const refused = await m.call("submit", { session: "py", text: "7" });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain("clear_line: false");
+  const joined = await m.call("submit", { session: "py", text: "7", clear_line: false, show_change: true });
+  expect(joined.isError).toBe(false);
+  expect(joined.text).toMatch(/^\s*1│42$/m);
+});
+
+test("resize, signal, read_output, and press_keys returning the change it made", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "t", command: SHELL, env: { PS1: "$ " } });
+  expect((await m.call("resize", { session: "t", rows: 30, cols: 100 })).structured).toMatchObject({ size: { rows: 30, cols: 100 } });
+  expect((await m.call("run_command", { session: "t", command: "stty size </dev/tty" })).structured?.stdout).toBe("30 100\n");
+
+  await m.call("submit", { session: "t", text: "sleep 100" });
+  const sent = await m.call("signal", { session: "t", signal: "INT" });
+  expect(sent.structured).toMatchObject({ signal_sent: "SIGINT" });
+  expect((await m.call("wait_for", { session: "t", command_done: true })).structured).toMatchObject({ outcome: "command_done", exit_code: 130 });
+  expect((await m.call("signal", { session: "t", signal: "NOPE" })).isError).toBe(true);
+
+  // Output as text with its line edits applied, each read going on from the last.
+  const first = await m.call("read_output", { session: "t" });
+  expect(first.text).toContain("sleep 100");
+  await m.call("submit", { session: "t", text: "printf 'abc\\b\\bX\\n\\033[31mred\\033[0m\\n'" });
+  await m.call("wait_for", { session: "t", regex: "^red$" });
+  const next = await m.call("read_output", { session: "t" });
+  expect(next.text).not.toContain("sleep 100");
+  expect(next.text).toMatch(/^aXc$/m);
+  expect(next.text).toMatch(/^red$/m);
+  expect(next.text).not.toContain("\x1b");
+  expect((await m.call("read_output", { session: "t", max_chars: 100 })).text).toContain("no new output");
+
+  const pressed = await m.call("press_keys", { session: "t", keys: ["e", "c", "h", "o", "Space", "k", "e", "y", "s", "Enter"], show_change: true });
+  expect(pressed.text).toMatch(/^\s*\d+│keys$/m);
 });

@@ -14,6 +14,9 @@ export default tool({
   }),
   async run(p, ctx) {
     ctx.typedInto.add(p.session);
+    // Text ending in a line end went as a line; anything else is still on the input line.
+    if (/[\r\n]$/.test(p.text)) ctx.pendingLine.delete(p.session);
+    else ctx.pendingLine.add(p.session);
     const r = await ctx.call("session.input", { session: p.session, text: p.text });
     return text(`typed ${r.bytes} bytes into ${p.session}`);
   },

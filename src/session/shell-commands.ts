@@ -34,6 +34,9 @@ function commandOutput(bytes: Uint8Array): string {
   return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
 }
 
+/** The line exec.run types to source a file of its run (exec.ts): its plumbing, no command of the user's. */
+const EXEC_LINE = /^ ?\. '[^']*\/termd-exec-[^/']+\/[wr]'$/;
+
 export class ShellCommands {
   private readonly done: CommandRun[] = [];
   private started: { command: string | null; at: string; from: number } | null = null;
@@ -47,7 +50,7 @@ export class ShellCommands {
       const m = e.mark;
       if (m.kind === "A" || m.kind === "B") this.promptEnd = e.end;
       if (m.kind === "C") {
-        this.started = { command: m.command ?? null, at: m.time, from: e.end };
+        this.started = m.command !== undefined && EXEC_LINE.test(m.command) ? null : { command: m.command ?? null, at: m.time, from: e.end };
         this.promptEnd = null;
       }
       else if (m.kind === "D" && this.started) {

@@ -354,3 +354,33 @@ test("resize, signal, read_output, and press_keys returning the change it made",
   const pressed = await m.call("press_keys", { session: "t", keys: ["e", "c", "h", "o", "Space", "k", "e", "y", "s", "Enter"], show_change: true });
   expect(pressed.text).toMatch(/^\s*\d+│keys$/m);
 });
+
+test("run_command leaves nothing of its plumbing on the screen or in the history; clear clears; exit says the session ended", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "r", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
+  await m.call("submit", { session: "r", text: "echo mine" });
+  await m.call("wait_for", { session: "r", command_done: true });
+  expect((await m.call("run_command", { session: "r", command: "echo from-agent" })).structured?.stdout).toBe("from-agent\n");
+  // Interrupted by its timeout: the line that asks for the mark goes the same way.
+  expect((await m.call("run_command", { session: "r", command: "sleep 30", timeout_ms: 300 })).structured).toMatchObject({ timed_out: true });
+  const person = await d.client();
+  const screen = (await person.call("session.screen", { session: "r" })).lines.join("\n");
+  expect(screen).not.toContain("termd-exec");
+  expect(screen).not.toContain("termd-done");
+  // The person's history has their command and none of exec's lines; a command_done wait sees theirs.
+  await m.call("submit", { session: "r", text: "history" });
+  const h = await m.call("wait_for", { session: "r", command_done: true });
+  expect(h.structured).toMatchObject({ command: "history" });
+  expect(String(h.structured?.output)).toContain("echo mine");
+  expect(String(h.structured?.output)).not.toContain("termd-exec");
+
+  const cleared = await m.call("run_command", { session: "r", command: "clear" });
+  expect(cleared.structured).toMatchObject({ exit_code: 0, stdout: "" });
+  const after = await person.call("session.wait", { session: "r", prompt: true });
+  expect(after.screen.lines.filter((l) => l.trim() !== "")).toEqual([expect.stringMatching(/[$#] $/)]);
+
+  const exit = await m.call("run_command", { session: "r", command: "exit 7" });
+  expect(exit.structured).toMatchObject({ exit_code: 7, session_ended: true });
+  expect(exit.text).toContain("the shell exited, so session r has ended");
+});

@@ -99,9 +99,10 @@ export class Client {
 
   /** Subscribes and listens in one step; events arriving after the reply reach `fn`. */
   async subscribe(params: SubscribeInput, fn: Listener): Promise<{ from?: number; unsubscribe: () => Promise<void> }> {
-    // Events name their session; `fn` gets only this one's, though the connection may carry more.
-    const name = params.session !== undefined ? (await this.call("session.info", { session: params.session })).name : undefined;
-    const off = this.onEvent((e) => (name === undefined || e.session === name) && fn(e));
+    // Events name their session (and carry its id, which a rename leaves alone); `fn` gets only
+    // this one's, though the connection may carry more.
+    const info = params.session !== undefined ? await this.call("session.info", { session: params.session }) : undefined;
+    const off = this.onEvent((e) => info === undefined || (e.session_id !== undefined ? e.session_id === info.id : e.session === info.name) ? fn(e) : undefined);
     try {
       const r = await this.call("session.subscribe", params);
       return {

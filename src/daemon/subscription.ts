@@ -69,7 +69,7 @@ export class Subscription {
   from: number;
 
   private emit(type: EventType, data: Record<string, unknown>): void {
-    this.sink.sendEvent({ type, session: this.session.name, timestamp: new Date().toISOString(), data });
+    this.sink.sendEvent({ type, session: this.session.name, session_id: this.session.id, timestamp: new Date().toISOString(), data });
   }
 
   /**

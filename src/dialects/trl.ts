@@ -120,7 +120,8 @@ function trlMeta(s: SessionInfo): TrlMeta | null {
 function view(s: SessionInfo, m: TrlMeta): Record<string, unknown> {
   return {
     session_id: s.id,
-    name: m.name,
+    // The name it was given, or the one it got later (session.rename); an unnamed session's native name is its id.
+    name: s.name !== s.id ? s.name : m.name,
     shell: s.command[0] ?? null,
     working_dir: s.cwd,
     current_dir: s.cwd,

@@ -26,6 +26,8 @@ export interface Methods {
   "session.resize": { params: In<typeof S.ResizeSchema>; result: { size: S.Size } };
   "session.signal": { params: In<typeof S.SignalSchema>; result: { signal_sent: string } };
   "session.stop": { params: In<typeof S.StopSchema>; result: S.SessionInfo };
+  "session.restart": { params: In<typeof S.RestartSchema>; result: S.SessionInfo };
+  "session.rename": { params: In<typeof S.RenameSchema>; result: S.SessionInfo };
   "session.remove": { params: In<typeof S.RemoveSchema>; result: { removed: string } };
   "session.cast": {
     params: In<typeof S.CastSchema>;

@@ -68,6 +68,18 @@ export interface SessionRecord {
   cols: number;
   scrollback: number;
   term: string;
+  /** What a restart starts the program with again: the environment it was given (before shell integration's additions). */
+  start_env?: Record<string, string>;
+  /** Whether termd's shell hooks may be added (session.create's shell_integration). */
+  integrate?: boolean;
+}
+
+/** What a restart needs besides the record: the program's argv and environment, worked out by the store. */
+export interface RestartSpec {
+  argv: string[];
+  env: Record<string, string>;
+  shellIntegration: ShellKind | null;
+  ptys?: PtyPool;
 }
 
 export type SessionEvent =
@@ -182,7 +194,10 @@ export class Session {
   private readonly clientSizes = new Map<object, Size>();
   private readonly disposers: (() => void)[] = [];
   private stopRequested = false;
-  readonly ended: Promise<void>;
+  ended: Promise<void>;
+  /** session.create's environment and shell_integration, kept for a restart. */
+  startEnv: Record<string, string> | null = null;
+  integrate = true;
   private markEnded: () => void = () => {};
 
   private constructor(r: SessionRecord, logDir: string, opts: { debugBuffer?: number; pool?: ScreenPool; tail?: boolean; execTimeoutMs?: number }) {
@@ -284,6 +299,8 @@ export class Session {
     const s = new Session(r, logDir, { debugBuffer, pool, tail: true });
     s.pid = r.pid;
     s.pidStart = r.pid_start ?? null;
+    s.startEnv = r.start_env ?? null;
+    s.integrate = r.integrate ?? true;
     // The daemon that ran it died: what the program left running (nohup'ed children, background
     // jobs that outlived the hangup) dies now.
     if (r.state === "running" && r.pid !== null && r.pid_start) {
@@ -510,6 +527,40 @@ export class Session {
     } catch {}
   }
 
+  /**
+   * Runs the program again in this session (one that has ended: exited, stopped, killed, failed or
+   * lost): same id, name, log, recording, subscribers and size. A line in the output marks where
+   * the new run begins, and a `state` event says it runs again.
+   */
+  async restart(spec: RestartSpec): Promise<void> {
+    if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
+    rmSync(screenPathOf(this.logPath), { force: true });
+    this.output.open();
+    let child: Child;
+    try {
+      child = await Child.spawn({ command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term, onData: (data) => this.onOutput(data) }, spec.ptys);
+    } catch (err) {
+      this.output.close();
+      throw err;
+    }
+    this.child = child;
+    this.state = "running";
+    this.exitCode = null;
+    this.signal = null;
+    this.error = null;
+    this.endedAt = null;
+    this.stopRequested = false;
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+    this.shellIntegration = spec.shellIntegration;
+    this.pid = child.pid;
+    this.pidStart = startTime(child.pid);
+    this.exec.env = spec.env;
+    const at = new Date().toISOString();
+    this.onOutput(new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${at}]\r\n`));
+    this.emit({ type: "state", state: "running" });
+    void child.exited.then((exit) => this.onExit(exit.exitCode, exit.signal));
+  }
+
   /** Kills the child without grace; used when the daemon itself goes away. */
   kill(): void {
     if (this.running) this.child?.kill();
@@ -533,12 +584,14 @@ export class Session {
       cols: this.size.cols,
       scrollback: this.scrollback,
       term: this.term,
+      ...(this.startEnv ? { start_env: this.startEnv } : {}),
+      integrate: this.integrate,
     };
   }
 
   info(): SessionInfo {
     // What is persisted, less the size fields the record keeps flat, plus what lives only now.
-    const { error, rows: _rows, cols: _cols, pid_start: _pidStart, ...kept } = this.record();
+    const { error, rows: _rows, cols: _cols, pid_start: _pidStart, start_env: _env, integrate: _integrate, ...kept } = this.record();
     return {
       ...kept,
       ...(error ? { error } : {}),

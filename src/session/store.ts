@@ -55,6 +55,8 @@ export class SessionStore {
       const s = Session.restore(r, this.logDir, this.opts.debugBuffer, this.opts.pool);
       this.byId.set(s.id, s);
       if (r.state !== s.state) this.opts.records?.save(s.record());
+      // Restarted later, it changes state again.
+      this.keepRecord(s);
     }
   }
 
@@ -70,18 +72,28 @@ export class SessionStore {
     return undefined;
   }
 
+  /** NAME_TAKEN unless `name` is free: not another session's name or id (lookups try ids first). */
+  private checkFree(name: string, self?: Session): void {
+    const holder = this.findByName(name) ?? this.byId.get(name);
+    if (!holder || holder === self) return;
+    // An ended session holds its name until it is removed: say how to free it.
+    const free = holder.running ? "" : `; it has ended: \`termd rm ${excerpt(name)}\` (or \`termd start --replace\`) frees the name`;
+    throw new TermdError("NAME_TAKEN", `a session named ${quoted(name)} exists already${free}`, { name: excerpt(name) });
+  }
+
+  /** Gives `s` a new name, kept in its record; its id, log and everything else stay. */
+  rename(s: Session, name: string): void {
+    this.checkFree(name, s);
+    s.name = name;
+    this.saveRecord(s);
+  }
+
   async create(p: NonNullable<CreateInput>): Promise<Session> {
     const max = this.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (this.byId.size >= max) {
       throw new TermdError("LIMIT_REACHED", `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`, { max_sessions: max });
     }
-    // A name may not be another session's name or id: lookups try ids first.
-    const holder = p.name !== undefined ? (this.findByName(p.name) ?? this.byId.get(p.name)) : undefined;
-    if (p.name !== undefined && holder) {
-      // An ended session holds its name until it is removed: say how to free it.
-      const free = holder.running ? "" : `; it has ended: \`termd rm ${excerpt(p.name)}\` (or \`termd start --replace\`) frees the name`;
-      throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} exists already${free}`, { name: excerpt(p.name) });
-    }
+    if (p.name !== undefined) this.checkFree(p.name);
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {
       if (p.record !== undefined) record = Recorder.open(p.record);
@@ -116,6 +128,8 @@ export class SessionStore {
       record?.cancel();
       throw err;
     }
+    session.startEnv = { ...this.opts.baseEnv, ...p.env };
+    session.integrate = p.shell_integration !== false;
     const records = this.opts.records;
     let recording = false;
     try {
@@ -133,17 +147,33 @@ export class SessionStore {
     }
     this.byId.set(id, session);
     this.retryDeletes();
-    if (records) {
-      session.on((e) => {
-        if (e.type !== "state" && e.type !== "resize") return;
-        try {
-          records.save(session.record());
-        } catch (err) {
-          console.error(`termd: session ${session.name}: its record could not be saved:`, err);
-        }
-      });
-    }
+    this.keepRecord(session);
     return session;
+  }
+
+  /**
+   * Runs an ended session's program again, as it was started: its command, cwd and environment
+   * (with the hooks of shell integration, and TERMD_SESSION its name now). A running one is stopped first.
+   */
+  async restart(s: Session, graceMs: number): Promise<void> {
+    if (s.running) await s.stop(graceMs);
+    const env: Record<string, string> = { ...(s.startEnv ?? this.opts.baseEnv), TERMD_SESSION: s.name };
+    const hooks = s.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
+    await s.restart({ argv: hooks?.argv ?? s.command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys });
+    this.saveRecord(s);
+  }
+
+  /** Saves the session's record whenever its state or size changes. */
+  private keepRecord(s: Session): void {
+    if (this.opts.records) s.on((e) => (e.type === "state" || e.type === "resize") && this.saveRecord(s));
+  }
+
+  private saveRecord(s: Session): void {
+    try {
+      this.opts.records?.save(s.record());
+    } catch (err) {
+      console.error(`termd: session ${s.name}: its record could not be saved:`, err);
+    }
   }
 
   /** By id first, then by name. */

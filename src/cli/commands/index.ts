@@ -10,10 +10,12 @@ import resize from "./resize.ts";
 import signal from "./signal.ts";
 import stop from "./stop.ts";
 import rm from "./rm.ts";
+import rename from "./rename.ts";
+import restart from "./restart.ts";
 import logs from "./logs.ts";
 import attach from "./attach.ts";
 import debug from "./debug.ts";
 import screenshot from "./screenshot.ts";
 import token from "./token.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot, token];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, rename, restart, logs, attach, debug, screenshot, token];

@@ -15,6 +15,8 @@ import sessionResize from "./session.resize.ts";
 import sessionSignal from "./session.signal.ts";
 import sessionStop from "./session.stop.ts";
 import sessionRemove from "./session.remove.ts";
+import sessionRename from "./session.rename.ts";
+import sessionRestart from "./session.restart.ts";
 import sessionOutput from "./session.output.ts";
 import sessionCast from "./session.cast.ts";
 import sessionDebug from "./session.debug.ts";
@@ -39,6 +41,8 @@ const ALL: Command<any, any>[] = [
   sessionSignal,
   sessionStop,
   sessionRemove,
+  sessionRename,
+  sessionRestart,
   sessionOutput,
   sessionCast,
   sessionDebug,

@@ -1,0 +1,94 @@
+// session.rename and session.restart (termd rename, termd restart [--all-lost]) through a real
+// daemon: a session keeps its id, log, clients and size across both; dialects that name sessions
+// see the new name.
+import { expect, test } from "bun:test";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EventMessage } from "../src/client/index.ts";
+import { TestDaemon } from "./harness.ts";
+import { Lines } from "./dialects/lines.ts";
+
+test("rename: the new name finds the session, the old one is free, a taken or hostile name is refused; console and TRL list the new name", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const a = await c.call("session.create", { name: "a", command: ["cat"] });
+  await c.call("session.create", { name: "taken", command: ["cat"] });
+  expect(await c.call("session.rename", { session: "a", name: "b" })).toMatchObject({ id: a.id, name: "b" });
+  expect((await c.call("session.info", { session: "b" })).id).toBe(a.id);
+  await expect(c.call("session.info", { session: "a" })).rejects.toMatchObject({ name: "SESSION_NOT_FOUND" });
+  await expect(c.call("session.rename", { session: "b", name: "taken" })).rejects.toMatchObject({ name: "NAME_TAKEN" });
+  for (const bad of ["-rf", "..", "a b", "x/y", "tab\t"]) await expect(c.call("session.rename", { session: "b", name: bad })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+  // Renaming to its own name is no clash; the CLI does the same.
+  expect((await d.cli(["rename", "b", "b"])).code).toBe(0);
+  expect((await d.cli(["rename", "b", "c"])).code).toBe(0);
+  expect((await d.cli(["info", "c"])).stdout).toContain(a.id);
+  expect((await d.cli(["rename", "c"])).code).toBe(2);
+
+  const console_ = await Lines.open(d.socket);
+  expect(await console_.ask({ cmd: "create", key: "k1", command: "exec cat", log_path: join(d.dir, "k1.log") })).toMatchObject({ ok: true });
+  await c.call("session.rename", { session: "k1", name: "k2" });
+  expect((await console_.ask({ cmd: "list" })).sessions.map((s: { key: string }) => s.key)).toEqual(["k2"]);
+  expect(await console_.ask({ cmd: "status", key: "k2" })).toEqual({ ok: true, status: "running" });
+  console_.close();
+
+  const trl = await Lines.open(d.socket);
+  const created = await trl.ask({ id: "1", method: "session.create", params: { name: "t1", working_dir: d.dir } }, (m) => m.id === "1");
+  await c.call("session.rename", { session: created.data.session_id, name: "t2" });
+  const listed = await trl.ask({ id: "2", method: "session.list" }, (m) => m.id === "2");
+  expect(listed.data.sessions.map((s: { name: string }) => s.name)).toEqual(["t2"]);
+  trl.close();
+});
+
+test("restart: the command runs again with its cwd, env and size in the same session; a marker and a state event say where", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "termd-restart-")));
+  const s = await c.call("session.create", { name: "r", cwd, env: { RUN_TAG: "tagged" }, command: ["sh", "-c", 'echo "run $RUN_TAG in $PWD size $(stty size)"; exec cat'] });
+  await c.call("session.resize", { session: "r", rows: 30, cols: 100 });
+  await c.call("session.wait", { session: "r", text: "run tagged" });
+  const watcher = await d.client();
+  const events: EventMessage[] = [];
+  await watcher.subscribe({ session: "r", events: ["state"] }, (e) => void events.push(e));
+
+  // Running: stopped first, then started again.
+  const info = await c.call("session.restart", { session: "r", grace_ms: 500 });
+  expect(info).toMatchObject({ id: s.id, name: "r", state: "running", size: { rows: 30, cols: 100 } });
+  expect(info.pid).not.toBe(s.pid);
+  await c.call("session.wait", { session: "r", regex: "size 30 100$" });
+  const text = (await d.cli(["logs", "r"])).stdout;
+  expect(text).toContain(`run tagged in ${cwd} size`);
+  expect(text).toMatch(/\[termd: sh -c .* restarted at \d{4}-/);
+  expect(text.indexOf("restarted at")).toBeGreaterThan(text.indexOf("run tagged"));
+  expect(text.lastIndexOf("run tagged")).toBeGreaterThan(text.indexOf("restarted at"));
+  expect(events.map((e) => e.data.state)).toContain("running");
+
+  // Ended: it comes back the same way, from the CLI.
+  await c.call("session.stop", { session: "r", grace_ms: 500 });
+  const cli = await d.cli(["restart", "r"]);
+  expect(cli.stdout).toBe("r: running\n");
+  expect((await c.call("session.info", { session: "r" })).state).toBe("running");
+});
+
+test("restart --all-lost brings back the sessions a killed daemon lost, as they were started", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "lost1", env: { WHO: "first" }, command: ["sh", "-c", "echo hello-$WHO; exec sleep 1000"] });
+  await c.call("session.create", { name: "kept", command: ["sh", "-c", "echo bye; exit 3"] });
+  await c.call("session.wait", { session: "lost1", text: "hello-first" });
+  await c.call("session.wait", { session: "kept", exit: true });
+  d.proc.kill("SIGKILL");
+  await d.proc.exited;
+
+  await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
+  const c2 = await again.client();
+  expect((await c2.call("session.info", { session: "lost1" })).state).toBe("lost");
+  const r = await again.cli(["restart", "--all-lost"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("lost1: running\n");
+  expect((await c2.call("session.info", { session: "kept" })).state).toBe("failed");
+  await c2.call("session.wait", { session: "lost1", regex: "^\\[termd: " });
+  const out = (await again.cli(["logs", "lost1"])).stdout;
+  expect(out.match(/hello-first/g)).toHaveLength(2);
+  expect((await again.cli(["restart", "--all-lost", "kept"])).code).toBe(2);
+});

@@ -4,6 +4,7 @@
 import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
+import { processes } from "../platform/index.ts";
 
 export class DaemonStartError extends Error {}
 
@@ -75,12 +76,7 @@ export function pidAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return true;
-  }
+  return processes.isZombie(pid) !== true;
 }
 
 /** Takes `${socket}.lock` (O_EXCL, holding our pid); returns its release. A dead holder's lock is taken over. */

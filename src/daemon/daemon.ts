@@ -10,6 +10,7 @@ import { PtyPool } from "../session/pty-pool.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
+import { Metrics } from "./metrics.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 import type { Dialect } from "../dialects/dialect.ts";
@@ -68,11 +69,17 @@ export class Daemon {
   readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
   readonly dialects: DialectRegistry;
-  readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
+  readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
+  /** Requests, errors and latency by method (GET /metrics). */
+  readonly metrics = new Metrics();
   private readonly startedAt = performance.now();
   private listener: UnixSocketListener<ConnData> | null = null;
   private releaseLock: (() => void) | null = null;
   private shuttingDown: Promise<void> | null = null;
+  /** Shutting down: GET /healthz says so. */
+  get stopping(): boolean {
+    return this.shuttingDown !== null;
+  }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
   private readonly sessionSockets = new Map<string, { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }>();

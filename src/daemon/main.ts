@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
+import { startOrphanReaper } from "../platform/reaper.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -36,6 +37,11 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
+  // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
+  if (process.pid === 1) {
+    const reaper = startOrphanReaper();
+    console.error(typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes");
+  }
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());
   // Written once the socket answers, so a script that waits for the file can connect at once.

@@ -12,6 +12,7 @@ import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
 import { Connection, type ConnData } from "./connection.ts";
+import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
@@ -54,6 +55,8 @@ export interface DaemonOptions {
   maxSubscriptions?: number;
   /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
   http?: HttpSettings;
+  /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
+  listenFd?: number | null;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -127,11 +130,13 @@ export class Daemon {
     }
     this.releaseLock = () => (stateLock(), socketLock());
     try {
-      await clearStaleSocket(path);
+      const activated = this.options.listenFd ?? null;
+      if (activated !== null) checkInheritedSocket(activated, path);
+      else await clearStaleSocket(path);
       this.store.restore();
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      this.listener = this.openSocket(path);
+      this.listener = this.openSocket(activated !== null ? { fd: activated } : { unix: path });
     } catch (err) {
       this.releaseLock();
       throw err;
@@ -149,12 +154,13 @@ export class Daemon {
     for (const c of this.connections) c.forget(s);
   }
 
-  /** Listens on `path` (created 0600); connections there imply `session` when it is given. */
-  private openSocket(path: string, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
+  /** Listens on `path` (created 0600), or on an inherited listening `fd`; connections there imply `session` when it is given. */
+  private openSocket(where: { unix: string } | { fd: number }, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
     const old = process.umask(0o177);
     try {
+      // Bun.listen takes `fd` (a socket already listening) though its types name only unix and TCP.
       const listener = Bun.listen<ConnData>({
-        unix: path,
+        ...(where as { unix: string }),
         socket: {
           open: (socket) => {
             const conn = new Connection(socket, this, session, dialect);
@@ -168,7 +174,7 @@ export class Daemon {
           error: (socket) => socket.data.conn?.onClose(),
         },
       });
-      chmodSync(path, 0o600);
+      if ("unix" in where) chmodSync(where.unix, 0o600);
       return listener;
     } finally {
       process.umask(old);
@@ -188,7 +194,7 @@ export class Daemon {
       checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       await clearStaleSocket(path);
-      listener = this.openSocket(path, sessionId, dialect);
+      listener = this.openSocket({ unix: path }, sessionId, dialect);
     } catch (err) {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
@@ -259,9 +265,12 @@ export class Daemon {
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;
-      try {
-        unlinkSync(this.options.socketPath);
-      } catch {}
+      // systemd's socket stays: it is systemd's, and holds the next connections for the next daemon.
+      if ((this.options.listenFd ?? null) === null) {
+        try {
+          unlinkSync(this.options.socketPath);
+        } catch {}
+      }
     }
     for (const c of this.connections) c.end();
     this.releaseLock?.();

@@ -6,6 +6,8 @@ import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
 import { startOrphanReaper } from "../platform/reaper.ts";
+import { takeInheritedSocket } from "./socket-activation.ts";
+import { DaemonStartError } from "./socket-path.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -18,9 +20,30 @@ function writePidFile(path: string): () => void {
   };
 }
 
+/**
+ * A daemon systemd started on its socket waits a while for the lock: a daemon started without it
+ * at the same moment (an autostarting CLI) holds it only until it finds the socket answering
+ * (systemd's), and then exits; the one with systemd's socket is the one that must serve.
+ */
+const ACTIVATED_LOCK_WAIT_MS = 5000;
+
+async function listen(daemon: Daemon, activated: boolean): Promise<void> {
+  const deadline = performance.now() + (activated ? ACTIVATED_LOCK_WAIT_MS : 0);
+  for (;;) {
+    try {
+      return await daemon.listen();
+    } catch (err) {
+      if (!(err instanceof DaemonStartError) || performance.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
-  const daemon = new Daemon(opts);
-  await daemon.listen();
+  // Taken before the daemon copies the environment for its sessions.
+  const listenFd = opts.listenFd ?? takeInheritedSocket();
+  const daemon = new Daemon({ ...opts, listenFd });
+  await listen(daemon, listenFd !== null);
   if (opts.http) {
     let http;
     try {
@@ -49,7 +72,7 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     const removePidFile = writePidFile(opts.pidFile);
     process.on("exit", removePidFile);
   }
-  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}`);
+  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`);
   onReady?.();
   await daemon.stopped.promise;
   process.exit(0);

@@ -21,4 +21,6 @@ export interface ProcessTable {
   terminalOf(pid: number): string | null;
   /** How many file descriptors this process has open; null when that cannot be read. */
   openFds(): number | null;
+  /** What this process's `fd` is: a Unix socket bound to a path ("unix", path), another socket, or something else; null when unknown. */
+  describeFd(fd: number): { kind: "unix"; path: string | null } | { kind: "other"; what: string } | null;
 }

@@ -68,6 +68,27 @@ export const procfs: ProcessTable = {
     return null;
   },
 
+  describeFd(fd) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return null;
+    }
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (!inode) return { kind: "other", what: target };
+    try {
+      // "Num RefCount Protocol Flags Type St Inode Path": Unix sockets only, the path last when bound.
+      for (const line of readFileSync("/proc/net/unix", "utf8").split("\n").slice(1)) {
+        const f = line.trim().split(/\s+/);
+        if (f[6] === inode) return { kind: "unix", path: f[7] ?? null };
+      }
+    } catch {
+      return null;
+    }
+    return { kind: "other", what: "a socket that is not a Unix socket" };
+  },
+
   openFds() {
     try {
       return readdirSync("/proc/self/fd").length;

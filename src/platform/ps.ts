@@ -80,6 +80,17 @@ export const psTable: ProcessTable = {
     return tty.startsWith("/dev/") ? tty : `/dev/${tty}`;
   },
 
+  describeFd(fd) {
+    // lsof's field output: `t` the type (unix, IPv4, REG…), `n` the name ("/path type=STREAM" for a Unix socket).
+    const r = Bun.spawnSync(["lsof", "-n", "-P", "-a", "-p", String(process.pid), "-d", String(fd), "-F", "tn"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const lines = r.stdout.toString().split("\n");
+    const type = lines.find((l) => l.startsWith("t"))?.slice(1);
+    if (type === undefined) return null;
+    if (type !== "unix") return { kind: "other", what: type };
+    const name = lines.find((l) => l.startsWith("n"))?.slice(1).replace(/ type=\w+$/, "");
+    return { kind: "unix", path: name?.startsWith("/") ? name : null };
+  },
+
   openFds() {
     // lsof lists one `f` line per descriptor in its field output; cwd, txt and mem entries are not descriptors.
     try {

@@ -27,13 +27,13 @@ function writePidFile(path: string): () => void {
  */
 const ACTIVATED_LOCK_WAIT_MS = 5000;
 
-async function listen(daemon: Daemon, activated: boolean): Promise<void> {
-  const deadline = performance.now() + (activated ? ACTIVATED_LOCK_WAIT_MS : 0);
+async function start(opts: DaemonOptions): Promise<Daemon> {
+  const deadline = performance.now() + ((opts.listenFd ?? null) !== null ? ACTIVATED_LOCK_WAIT_MS : 0);
   for (;;) {
     try {
-      return await daemon.listen();
+      return await Daemon.start(opts);
     } catch (err) {
-      if (!(err instanceof DaemonStartError) || performance.now() >= deadline) throw err;
+      if (!(err instanceof DaemonStartError && err.busy) || performance.now() >= deadline) throw err;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -42,8 +42,7 @@ async function listen(daemon: Daemon, activated: boolean): Promise<void> {
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
   // Taken before the daemon copies the environment for its sessions.
   const listenFd = opts.listenFd ?? takeInheritedSocket();
-  const daemon = new Daemon({ ...opts, listenFd });
-  await listen(daemon, listenFd !== null);
+  const daemon = await start({ ...opts, listenFd });
   if (opts.http) {
     let http;
     try {

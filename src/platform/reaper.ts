@@ -5,17 +5,17 @@
 // without one is an orphan; waitpid comes from libc through bun:ffi.
 import { dlopen, FFIType } from "bun:ffi";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { libcCandidates } from "./libc.ts";
 
 const WNOHANG = 1;
 /** How often the daemon looks for orphans that ended; a zombie costs only its pid meanwhile. */
 const SWEEP_MS = 1000;
-const LIBC = ["libc.so.6", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`, "libc.so"];
 
 type Waitpid = (pid: number) => number;
 
 function loadWaitpid(): Waitpid | string {
   const errors: string[] = [];
-  for (const name of LIBC) {
+  for (const name of libcCandidates()) {
     try {
       const lib = dlopen(name, { waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 } });
       return (pid) => lib.symbols.waitpid(pid, null, WNOHANG);

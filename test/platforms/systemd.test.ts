@@ -3,11 +3,12 @@
 // (LISTEN_FDS, LISTEN_PID). And a daemon systemd starts and one an autostarting CLI starts at the
 // same moment end with exactly one serving; the other exits saying why.
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 import { connect } from "../../src/client/index.ts";
-import { SOURCE_BIN } from "../harness.ts";
+import { ROOT, SOURCE_BIN } from "../harness.ts";
 
 const activator = Bun.which("systemd-socket-activate");
 if (!activator) console.warn("skipping the socket activation tests: no systemd-socket-activate (Debian: apt-get install systemd)");
@@ -20,8 +21,8 @@ interface Activated {
 }
 
 /** systemd-socket-activate listening on `listen`, to exec `termd daemon ARGS` on the first connection. */
-async function activate(dir: string, listen: string, args: string[]): Promise<Activated> {
-  const proc = Bun.spawn([activator!, "-l", listen, ...SOURCE_BIN, "daemon", ...args], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+async function activate(dir: string, listen: string, args: string[], options: string[] = []): Promise<Activated> {
+  const proc = Bun.spawn([activator!, "-l", listen, ...options, ...SOURCE_BIN, "daemon", ...args], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const [mine, rest] = proc.stderr.tee();
   const log = new Response(rest).text();
   // It says "Listening on PATH as 3." once the socket is bound.
@@ -49,11 +50,26 @@ function tempDir(): { dir: string; socket: string; state: string } {
   return { dir, socket: join(dir, "termd.sock"), state: join(dir, "state") };
 }
 
-test.skipIf(!activator)("socket activation: the daemon serves systemd's socket on fd 3, and leaves the file to systemd", async () => {
-  const { dir, socket, state } = tempDir();
-  await using sd = await activate(dir, socket, ["--socket", socket, "--state-dir", state]);
+/** A setting of one of contrib/systemd's units, with the specifiers %t, %U and %h expanded as systemd --user would. */
+function unitSetting(unit: string, key: string, home: string, runtimeDir: string): string {
+  const text = readFileSync(join(ROOT, "contrib/systemd", unit), "utf8");
+  const value = new RegExp(`^${key}=(.*)$`, "m").exec(text)?.[1];
+  if (value === undefined) throw new Error(`${unit} has no ${key}=`);
+  return value.replaceAll("%t", runtimeDir).replaceAll("%U", String(process.getuid!())).replaceAll("%h", home);
+}
+
+test.skipIf(!activator)("the user units: systemd's socket on fd 3 is the daemon's default socket, served, and left to systemd", async () => {
+  const { dir, state } = tempDir();
+  const runtimeDir = join(dir, "run");
+  const socket = unitSetting("termd.socket", "ListenStream", dir, runtimeDir);
+  const [bin, ...args] = unitSetting("termd.service", "ExecStart", dir, runtimeDir).split(" ");
+  expect(bin).toBe(join(dir, ".local/bin/termd"));
+  // What systemd does for the socket unit (DirectoryMode=0700), then for the service: ExecStart
+  // with the termd being tested, in the environment of a user's manager (XDG_RUNTIME_DIR).
+  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  await using sd = await activate(dir, socket, [...args.slice(1), "--state-dir", state], ["-E", `XDG_RUNTIME_DIR=${runtimeDir}`]);
   // A CLI finds the socket answering, so it starts no daemon of its own: its connection starts systemd's.
-  const cli = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: state }, stdout: "pipe", stderr: "pipe" });
+  const cli = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir, TERMD_SOCKET: "", TERMD_STATE_DIR: state }, stdout: "pipe", stderr: "pipe" });
   expect(await cli.exited).toBe(0);
   expect(existsSync(join(state, "daemon.log"))).toBe(false); // what an autostart would have written
   const c = await connect(socket);

@@ -6,8 +6,10 @@
 // does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
 // back" hold the session for this page and release it (session.subscribe's take_over): while the
 // page holds it, the daemon refuses the agent's typing, commands and resizes.
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
+import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
 
 interface SessionInfo {
@@ -57,7 +59,15 @@ function bytesToBase64(bytes: Uint8Array): string {
   return btoa(bin);
 }
 
-const term = new Terminal({ fontSize: 14, fontFamily: "ui-monospace, Menlo, Consolas, 'DejaVu Sans Mono', monospace", scrollback: 1000, allowProposedApi: false });
+const FONT_SIZE = 14;
+// allowProposedApi: the Unicode 11 widths are set through the proposed `unicode` API.
+const term = new Terminal({ fontSize: FONT_SIZE, fontFamily: FONT_FAMILY, scrollback: 1000, allowProposedApi: true });
+// The daemon's width table (emoji and CJK two cells wide), so the page and the screen agree.
+term.loadAddon(new Unicode11Addon());
+term.unicode.activeVersion = "11";
+// A font that arrived after xterm.js measured glyphs in a stand-in: an equal but different family
+// string is the one public way to make it measure again (it compares the string).
+onFontsLoaded(() => (term.options.fontFamily = term.options.fontFamily === FONT_FAMILY ? `${FONT_FAMILY} ` : FONT_FAMILY));
 const termEl = $("terminal");
 
 /** Rows and columns that fit the terminal's box, measured in the terminal's own font. */
@@ -329,6 +339,7 @@ readOnlyBox.onchange = () => void setReadOnly(readOnlyBox.checked);
 takeOver.onclick = () => current && void setReadOnly(!current.readOnly);
 
 async function main(): Promise<void> {
+  await loadFonts(FONT_SIZE);
   term.open(termEl);
   try {
     await refreshList();

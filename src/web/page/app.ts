@@ -1,7 +1,7 @@
 // The attach page: the daemon's sessions with their state, title and owner, and a live terminal
 // (xterm.js) for the chosen one. Attaching is what `termd attach` does: subscribe as an attached
-// terminal with this window's size, paint the daemon's serialized screen, then stream output from
-// the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
+// terminal with this window's size, paint the daemon's serialized screen and the history above it,
+// then stream output from the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
 // watches: it takes the session's size instead of imposing its own, so watching an agent's session
 // does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
 // back" hold the session for this page and release it (session.subscribe's take_over): while the
@@ -60,8 +60,20 @@ function bytesToBase64(bytes: Uint8Array): string {
 }
 
 const FONT_SIZE = 14;
+/** Lines of a session's history the page loads on attach and keeps above the screen, unless `?scrollback=N` says. */
+const DEFAULT_SCROLLBACK = 1000;
+/** At most this many (xterm.js holds each line's cells in memory). */
+const MAX_SCROLLBACK = 50_000;
+
+function scrollbackWanted(): number {
+  const asked = new URLSearchParams(location.search).get("scrollback");
+  const n = asked === null ? DEFAULT_SCROLLBACK : Number(asked);
+  return Number.isInteger(n) && n >= 0 ? Math.min(n, MAX_SCROLLBACK) : DEFAULT_SCROLLBACK;
+}
+
+const SCROLLBACK = scrollbackWanted();
 // allowProposedApi: the Unicode 11 widths are set through the proposed `unicode` API.
-const term = new Terminal({ fontSize: FONT_SIZE, fontFamily: FONT_FAMILY, scrollback: 1000, allowProposedApi: true });
+const term = new Terminal({ fontSize: FONT_SIZE, fontFamily: FONT_FAMILY, scrollback: SCROLLBACK, allowProposedApi: true });
 // The daemon's width table (emoji and CJK two cells wide), so the page and the screen agree.
 term.loadAddon(new Unicode11Addon());
 term.unicode.activeVersion = "11";
@@ -159,7 +171,9 @@ class Attachment {
       refused = err;
       size = undefined;
     });
-    const snap = await rpc.call("session.screen", { session, format: "ansi" });
+    // The screen with the history above it: written to a reset terminal, those lines scroll into
+    // its scrollback as they did on the session's own.
+    const snap = await rpc.call("session.screen", { session, format: "ansi", scrollback: SCROLLBACK });
     const shown = size ?? snap.size;
     term.resize(shown.cols, shown.rows);
     term.reset();

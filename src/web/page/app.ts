@@ -9,6 +9,7 @@
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
+import { askNewSession, confirmAction } from "./dialogs.ts";
 import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
 
@@ -258,6 +259,7 @@ function renderControls(): void {
   $("pick").hidden = !!a;
   if (!a) return;
   $("current").textContent = a.info.name;
+  $("stop").hidden = a.info.state !== "running";
   readOnlyBox.checked = a.readOnly;
   const owner = a.owner;
   takeOver.hidden = owner === null;
@@ -293,6 +295,7 @@ function renderList(): void {
 
 /** Attaches to `s`; an agent's session is watched until a person takes it over. */
 async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<void> {
+  $("pick").textContent = PICK;
   current?.dispose();
   current = new Attachment(s, readOnly);
   history.replaceState(null, "", `#${encodeURIComponent(s.name)}`);
@@ -302,19 +305,90 @@ async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<v
   await current.begin().catch((err) => showStatus(`cannot attach: ${err.message}`));
 }
 
+const PICK = "Choose a session to watch or use it.";
+
+/** Leaves the session shown, if any: nothing chosen, the address without a #name. */
+function detach(why = PICK): void {
+  current?.dispose();
+  current = null;
+  term.reset();
+  history.replaceState(null, "", location.pathname + location.search);
+  document.title = "termd";
+  $("pick").textContent = why;
+  renderControls();
+  renderList();
+}
+
 let lister: Rpc | null = null;
 
-async function refreshList(): Promise<void> {
+/** The page's connection for everything but the attached session: the list, create, stop, remove. */
+async function daemon(): Promise<Rpc> {
   if (!lister) {
     const rpc = await Rpc.open();
     rpc.onLost = () => (lister = null);
     lister = rpc;
   }
-  sessions = (await lister.call<{ sessions: SessionInfo[] }>("session.list")).sessions;
+  return lister;
+}
+
+async function refreshList(): Promise<void> {
+  sessions = (await (await daemon()).call<{ sessions: SessionInfo[] }>("session.list")).sessions;
   const now = sessions.find((x) => x.id === current?.info.id);
-  if (now) current?.follow(now);
+  if (now && current) {
+    current.follow(now);
+    current.info.state = now.state;
+    renderControls();
+  }
   renderList();
 }
+
+/** Opens the session `#name` (or `#id`) in the address names, or none when it names none. */
+async function followHash(): Promise<void> {
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  if (!wanted) return current ? detach() : undefined;
+  if (current && (current.info.name === wanted || current.info.id === wanted)) return;
+  await refreshList().catch(() => {});
+  const s = sessions.find((x) => x.name === wanted || x.id === wanted);
+  if (s) return choose(s);
+  detach(`No session is named ${wanted}. ${PICK}`);
+}
+
+$("new-session").onclick = () =>
+  askNewSession(
+    (params) => daemon().then((rpc) => rpc.call<SessionInfo>("session.create", { ...params })),
+    async (s) => {
+      await refreshList();
+      await choose(sessions.find((x) => x.id === s.id) ?? s);
+    },
+  );
+
+$("stop").onclick = async () => {
+  const a = current;
+  const yes = a && (await confirmAction(`Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL 5 s later.`, "Stop"));
+  term.focus();
+  if (!yes) return;
+  await (await daemon()).call("session.stop", { session: a.info.id }).catch((err) => showStatus(err.message));
+  await refreshList();
+};
+
+$("remove").onclick = async () => {
+  const a = current;
+  if (!a) return;
+  const running = a.info.state === "running";
+  const question = running
+    ? `Stop ${a.info.name} and remove it? Its program is stopped, and the daemon forgets the session.`
+    : `Remove ${a.info.name}? The daemon forgets the session, its final screen and output.`;
+  const yes = await confirmAction(question, "Remove");
+  term.focus();
+  if (!yes) return;
+  try {
+    await (await daemon()).call("session.remove", { session: a.info.id, force: running });
+  } catch (err) {
+    return showStatus((err as Error).message);
+  }
+  if (current === a) detach();
+  await refreshList();
+};
 
 term.onData((data) => current?.input(new TextEncoder().encode(data)));
 term.onBinary((data) => current?.input(Uint8Array.from(data, (c) => c.charCodeAt(0))));
@@ -363,9 +437,9 @@ async function main(): Promise<void> {
     if (r.status === 401) return location.reload();
     showStatus("the daemon does not answer");
   }
-  const wanted = decodeURIComponent(location.hash.slice(1));
-  const s = sessions.find((x) => x.name === wanted || x.id === wanted);
-  if (s) await choose(s);
+  await followHash();
+  // Editing #name in the address switches sessions.
+  addEventListener("hashchange", () => void followHash());
   setInterval(() => void refreshList().catch(() => showStatus("the daemon does not answer")), LIST_EVERY_MS);
 }
 

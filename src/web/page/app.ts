@@ -13,6 +13,11 @@ import { askNewSession, confirmAction } from "./dialogs.ts";
 import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
 
+interface Size {
+  rows: number;
+  cols: number;
+}
+
 interface SessionInfo {
   id: string;
   name: string;
@@ -21,7 +26,7 @@ interface SessionInfo {
   command: string[];
   exit_code: number | null;
   signal: string | null;
-  size: { rows: number; cols: number };
+  size: Size;
   meta?: Record<string, unknown>;
   held_by: string | null;
   held_since: string | null;
@@ -84,7 +89,7 @@ onFontsLoaded(() => (term.options.fontFamily = term.options.fontFamily === FONT_
 const termEl = $("terminal");
 
 /** Rows and columns that fit the terminal's box, measured in the terminal's own font. */
-function fit(): { rows: number; cols: number } {
+function fit(): Size {
   const probe = document.createElement("span");
   probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${term.options.fontFamily};font-size:${term.options.fontSize}px;line-height:normal`;
   probe.textContent = "W".repeat(100);
@@ -111,6 +116,8 @@ class Attachment {
    * typing, the daemon being told so first (messages on one WebSocket arrive in order).
    */
   private gate: Promise<unknown> = Promise.resolve();
+  /** The size this page asked for while typing (its window's); the session may be smaller. */
+  wanted: Size | null = null;
 
   constructor(
     readonly info: SessionInfo,
@@ -172,11 +179,12 @@ class Attachment {
       refused = err;
       size = undefined;
     });
+    this.wanted = size ?? null;
     // The screen with the history above it: written to a reset terminal, those lines scroll into
     // its scrollback as they did on the session's own.
     const snap = await rpc.call("session.screen", { session, format: "ansi", scrollback: SCROLLBACK });
-    const shown = size ?? snap.size;
-    term.resize(shown.cols, shown.rows);
+    // The session's size, which a smaller terminal attached elsewhere may hold below this window's.
+    this.follow(snap.size);
     term.reset();
     term.write("\x1b[H\x1b[2J" + snap.ansi);
     await rpc.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
@@ -205,8 +213,13 @@ class Attachment {
     void this.gate.then(() => this.rpc?.call("session.input", { session: this.info.id, base64 }).catch((err) => showStatus(err.message)));
   }
 
-  resize(size: { rows: number; cols: number }): void {
-    this.rpc?.call("session.resize", { session: this.info.id, ...size }).catch(() => {});
+  /** Asks for this window's size; the session takes it unless a smaller terminal holds it smaller. */
+  resize(size: Size): void {
+    this.wanted = size;
+    this.rpc
+      ?.call<{ size: Size }>("session.resize", { session: this.info.id, ...size })
+      .then((r) => this.follow(r.size))
+      .catch(() => {});
   }
 
   /**
@@ -220,6 +233,7 @@ class Attachment {
       if (!this.rpc) return;
       try {
         await this.attach(this.rpc, { events: ["title"], size });
+        this.wanted = size;
         term.resize(size.cols, size.rows);
       } catch (err) {
         showStatus((err as Error).message);
@@ -235,9 +249,19 @@ class Attachment {
     await this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], take_over: false }).catch(() => {});
   }
 
-  /** Follows the session's size while watching (no event tells of a resize: the list does). */
-  follow(s: SessionInfo): void {
-    if (this.readOnly && (s.size.cols !== term.cols || s.size.rows !== term.rows)) term.resize(s.size.cols, s.size.rows);
+  /**
+   * Shows the session at its own size (no event tells of a resize: replies and the list do), and
+   * says when it is smaller than this window asked for.
+   */
+  follow(size: Size): void {
+    if (this.disposed) return;
+    if (size.cols !== term.cols || size.rows !== term.rows) term.resize(size.cols, size.rows);
+    const w = this.readOnly ? null : this.wanted;
+    const limited = w !== null && (size.cols < w.cols || size.rows < w.rows);
+    termEl.classList.toggle("limited", limited);
+    const note = $("limited");
+    note.hidden = !limited;
+    note.textContent = limited ? `${size.cols}×${size.rows}: a smaller terminal attached to this session limits its size (this window fits ${w.cols}×${w.rows})` : "";
   }
 
   dispose(): void {
@@ -279,12 +303,15 @@ function renderList(): void {
       tr.dataset.session = s.name;
       if (current?.info.id === s.id) tr.className = "chosen";
       const state = s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`;
-      const cells = [s.name, s.held_by ? `${state}, held by ${s.held_by}` : state, s.title || s.command.join(" "), ownerOf(s) ?? ""];
+      // Who holds it goes on a line of its own, which leaves the name the room it needs.
+      const held = s.held_by ? [`held by ${s.held_by}${s.held_since ? ` since ${new Date(s.held_since).toLocaleTimeString()}` : ""}`] : [];
+      const cells = [s.name, state, s.title || s.command.join(" "), ownerOf(s) ?? "", ...held];
+      const classes = ["name", `state state-${s.state}`, "title", "owner", "held"];
       for (const [i, text] of cells.entries()) {
         const td = document.createElement("td");
         td.textContent = text;
         td.title = text;
-        if (i === 1) td.className = `state-${s.state}`;
+        td.className = classes[i]!;
         tr.append(td);
       }
       tr.onclick = () => void choose(s);
@@ -311,6 +338,7 @@ const PICK = "Choose a session to watch or use it.";
 function detach(why = PICK): void {
   current?.dispose();
   current = null;
+  $("limited").hidden = true;
   term.reset();
   history.replaceState(null, "", location.pathname + location.search);
   document.title = "termd";
@@ -335,7 +363,7 @@ async function refreshList(): Promise<void> {
   sessions = (await (await daemon()).call<{ sessions: SessionInfo[] }>("session.list")).sessions;
   const now = sessions.find((x) => x.id === current?.info.id);
   if (now && current) {
-    current.follow(now);
+    current.follow(now.size);
     current.info.state = now.state;
     renderControls();
   }
@@ -399,8 +427,8 @@ new ResizeObserver(() => {
   resizeTimer = setTimeout(() => {
     if (!current || current.readOnly) return;
     const size = fit();
-    if (size.cols === term.cols && size.rows === term.rows) return;
-    term.resize(size.cols, size.rows);
+    const w = current.wanted;
+    if (w && size.cols === w.cols && size.rows === w.rows) return;
     current.resize(size);
   }, RESIZE_DEBOUNCE_MS);
 }).observe(termEl);

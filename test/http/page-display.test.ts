@@ -38,9 +38,19 @@ test("emoji and CJK fill exactly their two cells, in the shipped fonts", async (
   await d.rpc("session.wait", { session: "wide", text: "x" });
   await page.click('tr[data-session="wide"]');
   await untilShown(page, line);
-  // The fallback faces download once text needs them; the page then measures their glyphs again.
-  await page.waitForFunction(() => document.fonts.status === "loaded");
   const wide = ["😀", "日", "本", "語", "🦀"];
+  // The fallback faces download once text needs them, and the page then measures their glyphs
+  // again: wait until the line spans its 14 cells (its first cell's width is the grid's).
+  await page.waitForFunction((cells: number) => {
+    const row = document.querySelector(".xterm-rows > div");
+    const range = document.createRange();
+    range.setStart(row.firstChild.firstChild, 0);
+    range.setEnd(row.firstChild.firstChild, 1);
+    const cell = range.getBoundingClientRect().width;
+    range.selectNodeContents(row);
+    const text = range.getBoundingClientRect().width - (row.textContent.length - row.textContent.trimEnd().length) * cell;
+    return document.fonts.status === "loaded" && Math.abs(text - cells * cell) < 1;
+  }, 14);
   // Where each character starts and how wide it is drawn, against the grid: a span per character
   // of the first row, measured with the page's own font.
   const out = await page.evaluate(() => {

@@ -1,9 +1,9 @@
 // The attach page: the daemon's sessions with their state, title and owner, and a live terminal
 // (xterm.js) for the chosen one. Attaching is what `termd attach` does: subscribe as an attached
 // terminal with this window's size, paint the daemon's serialized screen and the history above it,
-// then stream output from the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
-// watches: it takes the session's size instead of imposing its own, so watching an agent's session
-// does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
+// then stream output from the offset that screen reflects. Keys go to the session unless read-only.
+// A read-only page only watches: it takes the session's size instead of imposing its own, so
+// watching an agent's session does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
 // back" hold the session for this page and release it (session.subscribe's take_over): while the
 // page holds it, the daemon refuses the agent's typing, commands and resizes.
 import { Unicode11Addon } from "@xterm/addon-unicode11";
@@ -234,7 +234,7 @@ class Attachment {
       try {
         await this.attach(this.rpc, { events: ["title"], size });
         this.wanted = size;
-        term.resize(size.cols, size.rows);
+        this.follow((await this.rpc.call<SessionInfo>("session.info", { session: this.info.id })).size);
       } catch (err) {
         showStatus((err as Error).message);
       }

@@ -140,6 +140,9 @@ test("editing #name in an open page switches sessions", async () => {
   await page.evaluate(() => (location.hash = "#nope"));
   await untilHidden("#toolbar");
   expect(await page.innerText("#pick")).toStartWith("No session is named nope.");
+  // A lone % is a name as typed, not broken percent-encoding.
+  await page.evaluate(() => (location.hash = "#50%"));
+  await page.waitForFunction(() => document.getElementById("pick").textContent.startsWith("No session is named 50%."));
   await page.evaluate(() => (location.hash = "#long"));
   await untilShown(page, "254");
 });

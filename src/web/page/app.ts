@@ -372,7 +372,13 @@ async function refreshList(): Promise<void> {
 
 /** Opens the session `#name` (or `#id`) in the address names, or none when it names none. */
 async function followHash(): Promise<void> {
-  const wanted = decodeURIComponent(location.hash.slice(1));
+  const raw = location.hash.slice(1);
+  let wanted = raw;
+  try {
+    wanted = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoding (a lone %): the name as typed.
+  }
   if (!wanted) return current ? detach() : undefined;
   if (current && (current.info.name === wanted || current.info.id === wanted)) return;
   await refreshList().catch(() => {});

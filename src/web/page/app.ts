@@ -328,6 +328,8 @@ async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<v
   history.replaceState(null, "", `#${encodeURIComponent(s.name)}`);
   renderControls();
   renderList();
+  // Keys typed from now on are the session's (they wait until it is attached).
+  term.focus();
   showStatus("attaching…");
   await current.begin().catch((err) => showStatus(`cannot attach: ${err.message}`));
 }

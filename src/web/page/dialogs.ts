@@ -35,6 +35,8 @@ export function askNewSession<T>(start: (params: NewSession) => Promise<T>, star
   const error = $("create-error");
   const say = (text: string) => ((error.textContent = text), (error.hidden = !text));
   say("");
+  // A reason stays until the field it was about changes.
+  form.oninput = () => say("");
   form.onsubmit = async (e) => {
     e.preventDefault();
     const field = (name: string) => String(new FormData(form).get(name) ?? "").trim();

@@ -17,7 +17,7 @@ export interface Asset {
 /** The page's own files change with every build: always revalidated. */
 const PAGE_CACHE = "no-cache";
 /** The fonts (several MB) change only with termd's version: a day without asking again. */
-const FONT_CACHE = "public, max-age=86400";
+const FONT_CACHE = "private, max-age=86400";
 
 function addFonts(assets: Map<string, Asset>): void {
   for (const [name, path] of Object.entries(FONT_FILES)) assets.set(`/fonts/${name}`, { body: Bun.file(path), type: "font/ttf", cacheControl: FONT_CACHE });

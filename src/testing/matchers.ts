@@ -1,10 +1,9 @@
-// Matchers for bun:test's expect, on a Terminal. Each one retries until it holds or its timeout
-// (the terminal's, 10 s unless told) runs out, reading the screen again whenever it changes; so
-// they are awaited: `await expect(t).toShowText("ready")`. `.not` waits for the opposite. A failure
-// shows the whole screen with the cursor marked and the rows that matter highlighted, and where
-// the test's artifacts go.
-import { expect } from "bun:test";
-import type { MatcherResult } from "bun:test";
+// The screen matchers on a Terminal, in the shape jest-style `expect.extend` takes (bun:test's and
+// vitest's, runners/), and what expectTerminal (assert.ts) calls for node:test. Each one retries
+// until it holds or its timeout (the terminal's, 10 s unless told) runs out, reading the screen
+// again whenever it changes; so they are awaited: `await expect(t).toShowText("ready")`. `.not`
+// waits for the opposite. A failure shows the whole screen with the cursor marked and the rows
+// that matter highlighted, and where the test's artifacts go.
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
@@ -36,17 +35,14 @@ export interface SnapshotOptions extends RetryOptions {
   style?: boolean;
 }
 
-declare module "bun:test" {
-  interface Matchers<T> {
-    /** The screen shows `text` (with `row`: on that row; with fg/bg/bold: in that style). Await it. */
-    toShowText(text: string | RegExp, opts?: ShowTextOptions): Promise<void>;
-    /** The cursor is at `row`, `col` (0-based). Await it. */
-    toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<void>;
-    /** The window title is `title` (or matches it). Await it. */
-    toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<void>;
-    /** The screen equals `__screens__/NAME.txt` beside the test (written when missing or updating). Await it. */
-    toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
-  }
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+/** What a matcher reads of `this` in expect.extend: whether it runs under `.not` (vitest leaves it undefined otherwise). */
+export interface MatcherContext {
+  isNot?: boolean;
 }
 
 const NAMES = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];
@@ -119,14 +115,15 @@ function styled(cells: Cell[], o: ShowTextOptions): boolean {
   );
 }
 
-expect.extend({
-  async toShowText(received: unknown, text: string | RegExp, opts: ShowTextOptions = {}) {
+/** The matchers, for expect.extend. */
+export const matchers = {
+  async toShowText(this: MatcherContext, received: unknown, text: string | RegExp, opts: ShowTextOptions = {}) {
     const t = terminalOf(received, "toShowText");
     const timeout = opts.timeout ?? t.timeout;
     const withStyle = opts.fg !== undefined || opts.bg !== undefined || opts.bold !== undefined;
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
         if (!withStyle) {
@@ -150,25 +147,25 @@ expect.extend({
       withStyle ? 100 : undefined,
     );
     const where = opts.row !== undefined ? ` on row ${opts.row}` : "";
-    return result(t, a.ok, this.isNot, `show ${typeof text === "string" ? JSON.stringify(text) : String(text)}${where}${describeStyle(opts)}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `show ${typeof text === "string" ? JSON.stringify(text) : String(text)}${where}${describeStyle(opts)}`, a, timeout);
   },
 
-  async toHaveCursorAt(received: unknown, row: number, col: number, opts: RetryOptions = {}) {
+  async toHaveCursorAt(this: MatcherContext, received: unknown, row: number, col: number, opts: RetryOptions = {}) {
     const t = terminalOf(received, "toHaveCursorAt");
     const timeout = opts.timeout ?? t.timeout;
-    const a = await retry(t, this.isNot, timeout, async () => {
+    const a = await retry(t, !!this.isNot, timeout, async () => {
       const screen = await t.screen();
       return { ok: screen.cursor.row === row && screen.cursor.col === col, screen, highlight: new Set([row]), detail: `cursor at ${screen.cursor.row},${screen.cursor.col}` };
     });
-    return result(t, a.ok, this.isNot, `have the cursor at ${row},${col}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `have the cursor at ${row},${col}`, a, timeout);
   },
 
-  async toHaveTitle(received: unknown, title: string | RegExp, opts: RetryOptions = {}) {
+  async toHaveTitle(this: MatcherContext, received: unknown, title: string | RegExp, opts: RetryOptions = {}) {
     const t = terminalOf(received, "toHaveTitle");
     const timeout = opts.timeout ?? t.timeout;
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
         const screen = await t.screen();
@@ -177,13 +174,13 @@ expect.extend({
       },
       100,
     );
-    return result(t, a.ok, this.isNot, `have the title ${typeof title === "string" ? JSON.stringify(title) : String(title)}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `have the title ${typeof title === "string" ? JSON.stringify(title) : String(title)}`, a, timeout);
   },
 
-  async toMatchScreenSnapshot(received: unknown, name?: string, opts: SnapshotOptions = {}) {
+  async toMatchScreenSnapshot(this: MatcherContext, received: unknown, name?: string, opts: SnapshotOptions = {}) {
     const t = terminalOf(received, "toMatchScreenSnapshot");
     const run = t.run;
-    if (!run) throw new Error("toMatchScreenSnapshot works inside a bun test file: it keeps snapshots beside it");
+    if (!run) throw new Error("toMatchScreenSnapshot works inside a test file: it keeps snapshots beside it");
     const path = snapshotPath(screensDir(run), name ?? run.nextSnapshotName(), Boolean(opts.style));
     const timeout = opts.timeout ?? t.timeout;
     const take = async () => {
@@ -198,17 +195,17 @@ expect.extend({
     if (stored === undefined || updatingSnapshots()) {
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
-        return result(t, this.isNot, this.isNot, `match the snapshot ${path}, which does not exist (bun test --ci writes none)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
+        return result(t, !!this.isNot, !!this.isNot, `match the snapshot ${path}, which does not exist (bun test --ci writes none)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
       }
       // What is kept is the screen once the program has drawn it, not a frame halfway through.
       await t.waitForIdle(200, { timeout });
       writeSnapshot(path, (await take()).file);
-      return { pass: !this.isNot, message: () => `wrote the snapshot ${path}` };
+      return { pass: !!!this.isNot, message: () => `wrote the snapshot ${path}` };
     }
     let last = "";
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
         const { screen, file } = await take();
@@ -218,6 +215,6 @@ expect.extend({
       opts.style ? 100 : undefined,
     );
     if (!a.ok) a.detail = `${path} (- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it):\n${snapshotDiff(stored, last)}`;
-    return result(t, a.ok, this.isNot, `match the snapshot ${path}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `match the snapshot ${path}`, a, timeout);
   },
-});
+};

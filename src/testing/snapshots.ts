@@ -8,18 +8,10 @@
 // snapshot is written on first use, except under `bun test --ci`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-function commandLine(): string[] {
-  try {
-    return readFileSync("/proc/self/cmdline", "utf8").split("\0");
-  } catch {
-    return [];
-  }
-}
+import { commandLine, runner } from "./runner.ts";
 
 export function updatingSnapshots(): boolean {
-  if (/^(1|true|yes)$/i.test(process.env.TERMD_UPDATE_SNAPSHOTS ?? "")) return true;
-  return commandLine().some((a) => a === "-u" || a === "--update-snapshots" || a.startsWith("--update-snapshots="));
+  return /^(1|true|yes)$/i.test(process.env.TERMD_UPDATE_SNAPSHOTS ?? "") || runner().updateSnapshots();
 }
 
 /** `bun test --ci`: snapshots must exist already. */

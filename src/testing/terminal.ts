@@ -356,8 +356,13 @@ export class Terminal {
     return this.op(async () => void (await this.client.call("session.signal", { session: this.session, signal: name })));
   }
 
-  /** Stops the program and forgets the session; writes the artifacts first if the test failed. Called by `await using`. */
+  /**
+   * Stops the program and forgets the session; writes the artifacts first if the test failed.
+   * Called by `await using`: where the outcome is told after the test's scope (a wrapped test,
+   * vitest), the test's end does it then, so a test that throws its own error keeps its artifacts.
+   */
   close(): Promise<void> {
+    if (this.run?.deferred && !this.run.finished) return Promise.resolve();
     this.closing ??= this.shutDown();
     return this.closing;
   }

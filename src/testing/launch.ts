@@ -1,25 +1,28 @@
 // launch(): a program in a new session of the test's daemon, as a Terminal.
 import { randomBytes } from "node:crypto";
+import { settings } from "./config.ts";
 import { daemon } from "./daemon.ts";
 import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
 import { testRunAt } from "./test-context.ts";
 
 export interface LaunchOptions {
+  /** Default 24, or the project's (configure()). */
   rows?: number;
+  /** Default 80, or the project's. */
   cols?: number;
   /** Where the program starts (default: the test process's working directory). */
   cwd?: string;
-  /** Added to the environment the program inherits (the test process's, for the private daemon). */
+  /** Added to the environment the program inherits (the test process's, for the private daemon), over the project's `env`. */
   env?: Record<string, string>;
   /** The session's name (default: the test's name and a random suffix); artifacts are named after it too. */
   name?: string;
-  /** The shell that runs a command given as a string (default /bin/sh). */
+  /** The shell that runs a command given as a string (default /bin/sh, or the project's). */
   shell?: string;
   /** Lines of scrollback (default 1000). */
   scrollback?: number;
   /** TERM (default xterm-256color). */
   term?: string;
-  /** Default timeout of this terminal's waits and matchers, ms (default 10000). */
+  /** Default timeout of this terminal's waits and matchers, ms (default 10000, or the project's). */
   timeout?: number;
 }
 
@@ -30,7 +33,8 @@ export interface LaunchOptions {
 export async function launch(command: string[] | string, opts: LaunchOptions = {}): Promise<Terminal> {
   // The stack now, before any await: it still reaches the test's own code.
   const run = testRunAt(new Error().stack ?? "", true);
-  const argv = typeof command === "string" ? [opts.shell ?? "/bin/sh", "-c", command] : command;
+  const project = settings();
+  const argv = typeof command === "string" ? [opts.shell ?? project.shell ?? "/bin/sh", "-c", command] : command;
   if (argv.length === 0) throw new Error("launch: the command is empty");
   const n = run?.nextLaunch() ?? 1;
   const label = opts.name ?? (n === 1 ? "terminal" : `terminal-${n}`);
@@ -40,12 +44,12 @@ export async function launch(command: string[] | string, opts: LaunchOptions = {
     command: argv,
     name: session,
     cwd: opts.cwd ?? process.cwd(),
-    rows: opts.rows ?? 24,
-    cols: opts.cols ?? 80,
-    ...(opts.env ? { env: opts.env } : {}),
+    rows: opts.rows ?? project.rows ?? 24,
+    cols: opts.cols ?? project.cols ?? 80,
+    ...(opts.env || project.env ? { env: { ...project.env, ...opts.env } } : {}),
     ...(opts.scrollback !== undefined ? { scrollback: opts.scrollback } : {}),
     ...(opts.term ? { term: opts.term } : {}),
   });
   if (process.env.TERMD_DEBUG) console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
-  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? DEFAULT_TIMEOUT_MS });
+  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS });
 }

@@ -38,6 +38,8 @@ export interface DaemonHandle {
   client: Client;
   /** A private daemon's pid (the guard's child is the daemon); undefined for TERMD_SOCKET's. */
   private: boolean;
+  /** A folder for this process's files, removed with the private daemon (a temp folder of its own for TERMD_SOCKET's). */
+  scratch: string;
 }
 
 let current: Promise<DaemonHandle> | undefined;
@@ -62,7 +64,7 @@ export function daemon(): Promise<DaemonHandle> {
 
 async function open(): Promise<DaemonHandle> {
   const given = process.env.TERMD_SOCKET;
-  if (given) return { socket: given, client: await connect(given, { holdOnlyWhileBusy: true }), private: false };
+  if (given) return { socket: given, client: await connect(given, { holdOnlyWhileBusy: true }), private: false, scratch: mkdtempSync(join(tmpdir(), "termd-testing-")) };
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");
   const argv = [...termdCommand(), "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
@@ -77,7 +79,7 @@ async function open(): Promise<DaemonHandle> {
     try {
       const client = await connect(socket, { holdOnlyWhileBusy: true });
       if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
-      return { socket, client, private: true };
+      return { socket, client, private: true, scratch: dir };
     } catch {}
     if (starterFailed || Date.now() > deadline) {
       let log = "";

@@ -11,6 +11,7 @@ else if (process.versions.bun) useRunner(await bunRunner());
 
 export { launch, type LaunchOptions } from "./launch.ts";
 export { configure, type TestingConfig } from "./config.ts";
+export { SHELLS, type ShellName, type ShellOptions } from "./shells.ts";
 export { Terminal, WaitError, type WaitForTextOptions } from "./terminal.ts";
 export { expectTerminal, type TerminalAssertions } from "./assert.ts";
 export type { Screen, Match, ScrollbackOption } from "./screen.ts";

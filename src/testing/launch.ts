@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { settings } from "./config.ts";
 import { daemon } from "./daemon.ts";
+import { isShellName, shellCommand, type ShellName, type ShellOptions } from "./shells.ts";
 import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
 import { testRunAt } from "./test-context.ts";
 
@@ -29,10 +30,36 @@ export interface LaunchOptions {
 /**
  * Starts `command` (an argv array, or a string for `shell -c`) in a fresh session and gives its
  * Terminal. Use it with `await using`, so the session is stopped and removed when the test ends.
+ * `launch.shell(name?)` starts a shell preset instead.
  */
-export async function launch(command: string[] | string, opts: LaunchOptions = {}): Promise<Terminal> {
-  // The stack now, before any await: it still reaches the test's own code.
-  const run = testRunAt(new Error().stack ?? "", true);
+export const launch = Object.assign(
+  (command: string[] | string, opts: LaunchOptions = {}): Promise<Terminal> =>
+    // The stack now, before any await: it still reaches the test's own code.
+    start(new Error().stack ?? "", command, opts),
+  { shell: launchShell },
+);
+
+/**
+ * A shell preset: bash, zsh or fish (default: $TERMD_TEST_SHELL, else the project's `shell` when
+ * it is one of them, else bash) with no rc files, a `$ ` prompt and termd's shell integration,
+ * once its first prompt is drawn.
+ */
+function launchShell(name?: ShellName, opts: ShellOptions = {}): Promise<Terminal> {
+  const stack = new Error().stack ?? "";
+  const fromEnv = process.env.TERMD_TEST_SHELL;
+  const configured = settings().shell;
+  const shell = name ?? (fromEnv ? fromEnv : isShellName(configured) ? configured : "bash");
+  if (!isShellName(shell)) return Promise.reject(new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`));
+  return (async () => {
+    const { argv, env } = shellCommand(shell, opts, (await daemon()).scratch);
+    const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
+    await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
+    return t;
+  })();
+}
+
+async function start(stack: string, command: string[] | string, opts: LaunchOptions): Promise<Terminal> {
+  const run = testRunAt(stack, true);
   const project = settings();
   const argv = typeof command === "string" ? [opts.shell ?? project.shell ?? "/bin/sh", "-c", command] : command;
   if (argv.length === 0) throw new Error("launch: the command is empty");

@@ -295,6 +295,22 @@ export class Terminal {
     this.timedOut.push({ what, screen });
   }
 
+  /**
+   * @internal Waits for a shell's first prompt: shell integration's prompt-end mark (OSC 133 B),
+   * or, from fish, which marks only the prompt's start (A), that mark and then `prompt` before the
+   * cursor (or, not knowing the prompt, 100 ms of quiet).
+   */
+  async firstPrompt(prompt: string | undefined): Promise<void> {
+    const started = await this.until("the shell's first prompt (shell integration's OSC 133 marks)", async (s) => {
+      const { marks } = await this.client.call("session.debug", { session: this.session });
+      if (marks.some((m) => m.kind === "B")) return "drawn";
+      if (!marks.some((m) => m.kind === "A")) return undefined;
+      if (prompt === undefined) return "started";
+      return (s.lines[s.cursor.row] ?? "").slice(0, s.cursor.col).endsWith(prompt) ? "drawn" : undefined;
+    }, { poll: 100 });
+    if (started === "started") await this.waitForIdle(100);
+  }
+
   /** Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. */
   waitForText(text: string | RegExp, opts: WaitForTextOptions = {}): Promise<Match> {
     const rows = (s: Screen) => new Set(findRows(s, text).map((m) => m.row));

@@ -127,7 +127,7 @@ function sourceLines(file: string): string[] {
   return lines;
 }
 
-const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
+const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)|each\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
 
 /** The test whose body holds `line` of `file`: the nearest test( or it( call above it. */
 function enclosingTest(file: string, line: number): { name: string; line: number } | undefined {

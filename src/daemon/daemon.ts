@@ -11,7 +11,8 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Connection, type ConnData } from "./connection.ts";
-import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
+import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
+import { LockHeld, takeFileLock } from "./file-lock.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 import type { HttpSettings } from "../web/server.ts";
@@ -71,7 +72,8 @@ export class Daemon {
   readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
   private readonly startedAt = performance.now();
   private listener: UnixSocketListener<ConnData> | null = null;
-  private releaseLock: (() => void) | null = null;
+  /** The socket's and the state dir's locks, held while it runs (Daemon.start). */
+  private locks: (() => void)[] = [];
   private shuttingDown: Promise<void> | null = null;
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
@@ -104,21 +106,35 @@ export class Daemon {
     return Math.round((performance.now() - this.startedAt) / 1000);
   }
 
-  async listen(): Promise<void> {
-    const path = this.options.socketPath;
+  /**
+   * A daemon serving on its socket. Its locks come first: the loser of a start race then exits
+   * having started no thread and opened no database (two first starts opening it at once got
+   * "database is locked").
+   */
+  static async start(options: DaemonOptions): Promise<Daemon> {
+    const path = options.socketPath;
     prepareSocketDir(path);
     checkSocketDirWritable(path);
-    const socketLock = takeLock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`);
-    // One daemon per state dir too: two sharing the records would each call the other's live
-    // sessions lost.
-    let stateLock: () => void;
+    const locks = [lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`)];
+    let daemon: Daemon;
     try {
-      stateLock = takeLock(join(this.options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${this.options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`);
+      mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+      // One daemon per state dir: two sharing the records would each call the other's live
+      // sessions lost.
+      locks.push(lock(join(options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`));
+      daemon = new Daemon(options);
     } catch (err) {
-      socketLock();
+      for (const release of locks.reverse()) release();
       throw err;
     }
-    this.releaseLock = () => (stateLock(), socketLock());
+    daemon.locks = locks;
+    await daemon.listen();
+    return daemon;
+  }
+
+  private async listen(): Promise<void> {
+    const path = this.options.socketPath;
+    // Whatever fails, nothing started here (the pools' threads) may keep the process up.
     try {
       await clearStaleSocket(path);
       this.store.restore();
@@ -126,7 +142,7 @@ export class Daemon {
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
       this.listener = this.openSocket(path);
     } catch (err) {
-      this.releaseLock();
+      this.close();
       throw err;
     }
   }
@@ -257,8 +273,17 @@ export class Daemon {
       } catch {}
     }
     for (const c of this.connections) c.end();
-    this.releaseLock?.();
-    this.releaseLock = null;
+    for (const release of this.locks.splice(0).reverse()) release();
     this.stopped.resolve();
+  }
+}
+
+/** Takes a lock, or says who holds it (a DaemonStartError the autostart knows as a lost race). */
+function lock(path: string, inUse: (holder: string) => string): () => void {
+  try {
+    return takeFileLock(path);
+  } catch (err) {
+    if (err instanceof LockHeld) throw new DaemonStartError(inUse(err.holder === null ? "unknown" : String(err.holder)), true);
+    throw new DaemonStartError(`cannot create the lock ${path}: ${(err as Error).message}`);
   }
 }

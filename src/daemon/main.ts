@@ -18,8 +18,7 @@ function writePidFile(path: string): () => void {
 }
 
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
-  const daemon = new Daemon(opts);
-  await daemon.listen();
+  const daemon = await Daemon.start(opts);
   if (opts.http) {
     let http;
     try {

@@ -25,6 +25,8 @@ export interface LaunchOptions {
   term?: string;
   /** Default timeout of this terminal's waits and matchers, ms (default 10000, or the project's). */
   timeout?: number;
+  /** Text a wait or matcher finds in more than one place fails, naming each (default false, or the project's). */
+  strict?: boolean;
 }
 
 /**
@@ -78,5 +80,5 @@ async function start(stack: string, command: string[] | string, opts: LaunchOpti
     ...(opts.term ? { term: opts.term } : {}),
   });
   if (process.env.TERMD_DEBUG) console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
-  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS });
+  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS, strict: opts.strict ?? project.strict ?? false });
 }

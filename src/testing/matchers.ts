@@ -8,7 +8,7 @@ import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
 import { ciMode, readSnapshot, snapshotDiff, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
-import { findRows, type Screen, type ScrollbackOption } from "./screen.ts";
+import { ambiguity, findAll, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { Terminal } from "./terminal.ts";
 import { screensDir } from "./test-context.ts";
 
@@ -24,6 +24,8 @@ export interface ShowTextOptions {
   bg?: ColorSpec;
   bold?: boolean;
   timeout?: number;
+  /** The text in more than one place (on `row`, if given) fails at once, naming each (default: the terminal's). */
+  strict?: boolean;
 }
 
 export interface RetryOptions {
@@ -72,6 +74,8 @@ interface Attempt {
   screen: Screen;
   highlight: Set<number>;
   detail?: string;
+  /** No use retrying (strict found the text twice): fail now. */
+  final?: boolean;
 }
 
 /**
@@ -83,7 +87,7 @@ async function retry(t: Terminal, isNot: boolean, timeout: number, attempt: () =
   for (;;) {
     const a = await attempt();
     const left = timeout - (performance.now() - start);
-    if (a.ok !== isNot || left <= 0) return { ...a, waited: Math.round(performance.now() - start) };
+    if (a.ok !== isNot || left <= 0 || a.final) return { ...a, waited: Math.round(performance.now() - start) };
     if (!(await t.changeFrom(a.screen.hash, left, poll))) {
       const last = await attempt();
       return { ...last, waited: Math.round(performance.now() - start) };
@@ -121,33 +125,43 @@ export const matchers = {
     const t = terminalOf(received, "toShowText");
     const timeout = opts.timeout ?? t.timeout;
     const withStyle = opts.fg !== undefined || opts.bg !== undefined || opts.bold !== undefined;
+    const strict = !this.isNot && (opts.strict ?? t.strict);
+    const shown = typeof text === "string" ? JSON.stringify(text) : String(text);
     const a = await retry(
       t,
       !!this.isNot,
       timeout,
       async () => {
+        let screen: Screen;
+        let found: Match[];
+        let ok: boolean;
+        let detail: string | undefined;
         if (!withStyle) {
-          const screen = await t.screen({ scrollback: opts.scrollback });
-          // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
-          const rows = findRows(screen, text).map((m) => m.row);
-          return { ok: opts.row === undefined ? rows.length > 0 : rows.includes(opts.row), screen, highlight: new Set(rows) };
+          screen = await t.screen({ scrollback: opts.scrollback });
+          found = findAll(screen, text);
+          ok = found.some((m) => opts.row === undefined || m.row === opts.row);
+        } else {
+          const styledNow = await t.styledScreen();
+          screen = styledNow.screen;
+          found = [];
+          ok = false;
+          styledNow.cells.forEach((row, r) => {
+            for (const m of findInCells(row, text)) {
+              found.push({ row: r, col: m.col, text: "" });
+              if ((opts.row === undefined || r === opts.row) && styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
+            }
+          });
+          if (!ok && found.length) detail = "the text is there, but not in that style";
         }
-        const { screen, cells } = await t.styledScreen();
-        const highlight = new Set<number>();
-        let ok = false;
-        cells.forEach((row, r) => {
-          for (const m of findInCells(row, text)) {
-            highlight.add(r);
-            if ((opts.row === undefined || r === opts.row) && styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
-          }
-        });
-        const detail = !ok && highlight.size ? "the text is there, but not in that style" : undefined;
-        return { ok, screen, highlight, detail };
+        // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
+        const highlight = new Set(found.map((m) => m.row));
+        const twice = ambiguity(found.filter((m) => opts.row === undefined || m.row === opts.row), shown, strict);
+        return twice ? { ok: false, screen, highlight, detail: twice, final: true } : { ok, screen, highlight, detail };
       },
       withStyle ? 100 : undefined,
     );
     const where = opts.row !== undefined ? ` on row ${opts.row}` : "";
-    return result(t, a.ok, !!this.isNot, `show ${typeof text === "string" ? JSON.stringify(text) : String(text)}${where}${describeStyle(opts)}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `show ${shown}${where}${describeStyle(opts)}`, a, timeout);
   },
 
   async toHaveCursorAt(this: MatcherContext, received: unknown, row: number, col: number, opts: RetryOptions = {}) {

@@ -6,7 +6,7 @@ import type { InputInput, ScreenSnapshot, WaitResult } from "../protocol/schemas
 import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
 import { defined, type ClickOptions, type MouseEventInput, type MouseOptions, type MouseTarget } from "./mouse.ts";
-import { findRows, scrollbackLines, toScreen, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
+import { ambiguity, findAll, scrollbackLines, toScreen, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { renderScreen } from "./screen-text.ts";
 import { pointAtCaller } from "./stack.ts";
 import type { TestRun } from "./test-context.ts";
@@ -23,6 +23,8 @@ export interface WaitForTextOptions {
   row?: number;
   /** Search the lines that scrolled off the top too (true: all of them; a number: the last N); their rows are negative. */
   scrollback?: ScrollbackOption;
+  /** The text in more than one place fails at once, naming each place (default: the terminal's, off unless configured). */
+  strict?: boolean;
 }
 
 /** A wait that did not see its condition in time (or saw the program end first). */
@@ -44,6 +46,7 @@ export interface TerminalInit {
   label: string;
   run: TestRun | undefined;
   timeout: number;
+  strict: boolean;
 }
 
 export class Terminal {
@@ -54,6 +57,8 @@ export class Terminal {
   readonly label: string;
   /** Default timeout of waits and matchers (ms). */
   readonly timeout: number;
+  /** Whether text in more than one place fails a wait or matcher (unless it says otherwise). */
+  readonly strict: boolean;
   private readonly client: Client;
   readonly run: TestRun | undefined;
   private readonly timedOut: TimedOutWait[] = [];
@@ -67,6 +72,7 @@ export class Terminal {
     this.label = init.label;
     this.run = init.run;
     this.timeout = init.timeout;
+    this.strict = init.strict;
     this.run?.track(this);
   }
 
@@ -143,10 +149,11 @@ export class Terminal {
       r.outcome === "exited"
         ? `the program exited (${r.signal ? `signal ${r.signal}` : `code ${r.exit_code}`}) before ${what} showed`
         : `timed out after ${timeout} ms waiting for ${what}`;
-    return this.timeoutError(why, screen);
+    return this.giveUp(why, screen);
   }
 
-  private timeoutError(why: string, screen: Screen, highlight?: Set<number>): never {
+  /** A wait that gives up: its screen kept for the artifacts, an error showing it. */
+  private giveUp(why: string, screen: Screen, highlight?: Set<number>): never {
     this.timedOut.push({ what: why, screen });
     throw new WaitError(`${why}\n\n${renderScreen(screen, highlight)}`, screen);
   }
@@ -155,9 +162,9 @@ export class Terminal {
   // it asked for none.
 
   /** Where a target is: a point as given, or the middle of the text's first match (waited for). */
-  private async locate(target: MouseTarget, timeout?: number): Promise<{ row: number; col: number }> {
+  private async locate(target: MouseTarget, timeout?: number, strict?: boolean): Promise<{ row: number; col: number }> {
     if (typeof target === "object" && !(target instanceof RegExp)) return target;
-    const m = await this.waitForText(target, { timeout });
+    const m = await this.waitForText(target, { timeout, strict });
     return { row: m.row, col: m.col + Math.floor((Math.max(1, m.text.length) - 1) / 2) };
   }
 
@@ -167,22 +174,22 @@ export class Terminal {
 
   /** Clicks a text on the screen (its middle; waited for, as waitForText does) or a cell `{ row, col }`. */
   async click(target: MouseTarget, opts: ClickOptions = {}): Promise<Match | undefined> {
-    const at = await this.locate(target, opts.timeout);
+    const at = await this.locate(target, opts.timeout, opts.strict);
     const { button, count, shift, alt, ctrl } = opts;
     return this.mouse({ action: "click", ...at, ...defined({ button, count, shift, alt, ctrl }) }, opts);
   }
 
   /** Turns the wheel `n` notches (default 1) over `at` (default: the middle of the screen). */
   async scroll(direction: "up" | "down" | "left" | "right", n = 1, opts: MouseOptions & { at?: MouseTarget } = {}): Promise<Match | undefined> {
-    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout) : await this.middle();
+    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout, opts.strict) : await this.middle();
     const { shift, alt, ctrl } = opts;
     return this.mouse({ action: "scroll", direction, count: n, ...at, ...defined({ shift, alt, ctrl }) }, opts);
   }
 
   /** Presses a button at `from`, moves through the cells between and releases it at `to`. */
   async drag(from: MouseTarget, to: MouseTarget, opts: MouseOptions & { button?: "left" | "middle" | "right" } = {}): Promise<Match | undefined> {
-    const a = await this.locate(from, opts.timeout);
-    const b = await this.locate(to, opts.timeout);
+    const a = await this.locate(from, opts.timeout, opts.strict);
+    const b = await this.locate(to, opts.timeout, opts.strict);
     const { button, shift, alt, ctrl } = opts;
     return this.mouse({ action: "drag", from: a, to: b, ...defined({ button, shift, alt, ctrl }) }, opts);
   }
@@ -257,7 +264,7 @@ export class Terminal {
         const r = await check(s);
         if (r !== undefined) return r;
         const left = Math.floor(deadline - performance.now());
-        if (left <= 0) return this.timeoutError(`timed out after ${timeout} ms waiting for ${what}`, s, opts.highlight?.(s));
+        if (left <= 0) return this.giveUp(`timed out after ${timeout} ms waiting for ${what}`, s, opts.highlight?.(s));
         const w = await this.client.call("session.wait", {
           session: this.session,
           changed_from: s.hash,
@@ -268,7 +275,7 @@ export class Terminal {
           const last = toScreen(w.screen);
           const r2 = await check(last);
           if (r2 !== undefined) return r2;
-          return this.timeoutError(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
+          return this.giveUp(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
         }
       }
     });
@@ -311,16 +318,24 @@ export class Terminal {
     if (started === "started") await this.waitForIdle(100);
   }
 
-  /** Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. */
+  /**
+   * Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. Found in
+   * more than one place, it resolves to the first (reading order), with the others in `also`; or,
+   * strict, fails at once naming each place.
+   */
   waitForText(text: string | RegExp, opts: WaitForTextOptions = {}): Promise<Match> {
-    const rows = (s: Screen) => new Set(findRows(s, text).map((m) => m.row));
-    const what = `${typeof text === "string" ? JSON.stringify(text) : String(text)}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
+    const rows = (s: Screen) => new Set(findAll(s, text).map((m) => m.row));
+    const shown = typeof text === "string" ? JSON.stringify(text) : String(text);
+    const what = `${shown}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
     return this.until(
       what,
       (s) => {
-        const found = findRows(s, text, opts.row);
+        const found = findAll(s, text, opts.row);
         if (opts.gone) return found.length === 0 ? { row: -1, col: -1, text: "" } : undefined;
-        return found[0];
+        if (found.length === 0) return undefined;
+        const twice = ambiguity(found, shown, opts.strict ?? this.strict);
+        if (twice) this.giveUp(twice, s, new Set(found.map((m) => m.row)));
+        return found.length > 1 ? { ...found[0]!, also: found.slice(1) } : found[0];
       },
       { timeout: opts.timeout, highlight: rows, scrollback: opts.scrollback },
     );

@@ -1,6 +1,6 @@
 // launch(): a program in a new session of the test's daemon, as a Terminal.
 import { randomBytes } from "node:crypto";
-import { settings } from "./config.ts";
+import { settings, type Trace } from "./config.ts";
 import { daemon } from "./daemon.ts";
 import { isShellName, shellCommand, type ShellName, type ShellOptions } from "./shells.ts";
 import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
@@ -27,6 +27,8 @@ export interface LaunchOptions {
   timeout?: number;
   /** Text a wait or matcher finds in more than one place fails, naming each (default false, or the project's). */
   strict?: boolean;
+  /** When this terminal's recording and screens are kept: "retain-on-failure" (default, or the project's), "on", "off". */
+  trace?: Trace;
 }
 
 /**
@@ -80,5 +82,5 @@ async function start(stack: string, command: string[] | string, opts: LaunchOpti
     ...(opts.term ? { term: opts.term } : {}),
   });
   if (process.env.TERMD_DEBUG) console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
-  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS, strict: opts.strict ?? project.strict ?? false });
+  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS, strict: opts.strict ?? project.strict ?? false, trace: opts.trace ?? project.trace ?? "retain-on-failure" });
 }

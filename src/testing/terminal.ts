@@ -2,6 +2,7 @@
 // (type, press, read the screen, wait) and its disposal (`await using`): the session is stopped
 // and removed however the test ends, after its artifacts were written when the test failed.
 import type { Client } from "../client/client.ts";
+import type { Trace } from "./config.ts";
 import type { InputInput, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
 import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
@@ -47,6 +48,7 @@ export interface TerminalInit {
   run: TestRun | undefined;
   timeout: number;
   strict: boolean;
+  trace: Trace;
 }
 
 export class Terminal {
@@ -59,6 +61,8 @@ export class Terminal {
   readonly timeout: number;
   /** Whether text in more than one place fails a wait or matcher (unless it says otherwise). */
   readonly strict: boolean;
+  /** When the recording and screens are kept. */
+  readonly trace: Trace;
   private readonly client: Client;
   readonly run: TestRun | undefined;
   private readonly timedOut: TimedOutWait[] = [];
@@ -73,6 +77,7 @@ export class Terminal {
     this.run = init.run;
     this.timeout = init.timeout;
     this.strict = init.strict;
+    this.trace = init.trace;
     this.run?.track(this);
   }
 
@@ -97,7 +102,7 @@ export class Terminal {
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
-      if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
+      if (this.trace !== "off" && err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
     }
     return err;
   }
@@ -401,8 +406,9 @@ export class Terminal {
   private async shutDown(): Promise<void> {
     this.run?.untrack(this);
     try {
-      if (this.run?.failed) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
-      else if (this.run) clearArtifacts(this.run);
+      const keep = this.trace === "on" || (this.trace === "retain-on-failure" && this.run?.failed);
+      if (this.run && keep) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
+      else if (this.run && this.trace !== "off") clearArtifacts(this.run);
     } finally {
       await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
     }

@@ -15,7 +15,7 @@ export interface TerminalAssertions {
   toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<void>;
   /** The window title is `title` (or matches it). */
   toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<void>;
-  /** The screen equals `__screens__/NAME.txt` beside the test (written when missing or updating). */
+  /** The screen equals `__screens__/TEST-FILE/NAME.txt` beside the test (written when missing or updating). */
   toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
 }
 

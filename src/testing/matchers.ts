@@ -7,10 +7,9 @@
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
-import { ciMode, readSnapshot, snapshotDiff, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
+import { ciMode, noteSnapshot, readSnapshot, snapshotDiff, snapshotDir, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
 import { ambiguity, findAll, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { Terminal } from "./terminal.ts";
-import { screensDir } from "./test-context.ts";
 
 /** A colour: a palette index (0-255), "#rrggbb", one of the 16 ANSI names ("red", "brightBlue"), or "default". */
 export type ColorSpec = number | string;
@@ -195,7 +194,8 @@ export const matchers = {
     const t = terminalOf(received, "toMatchScreenSnapshot");
     const run = t.run;
     if (!run) throw new Error("toMatchScreenSnapshot works inside a test file: it keeps snapshots beside it");
-    const path = snapshotPath(screensDir(run), name ?? run.nextSnapshotName(), Boolean(opts.style));
+    const path = snapshotPath(snapshotDir(run.file), name ?? run.nextSnapshotName(), Boolean(opts.style));
+    noteSnapshot(run.file, path);
     const timeout = opts.timeout ?? t.timeout;
     const take = async () => {
       if (!opts.style) {
@@ -209,7 +209,7 @@ export const matchers = {
     if (stored === undefined || updatingSnapshots()) {
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
-        return result(t, !!this.isNot, !!this.isNot, `match the snapshot ${path}, which does not exist (bun test --ci writes none)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
+        return result(t, !!this.isNot, !!this.isNot, `match the snapshot ${path}, which does not exist (under CI none is written: bun test --ci, or the CI variable)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
       }
       // What is kept is the screen once the program has drawn it, not a frame halfway through.
       await t.waitForIdle(200, { timeout });

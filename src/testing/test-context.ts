@@ -14,7 +14,7 @@
 // middle of an await). A plain `throw` outside any assertion or call is not seen there.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { mainFile, runner } from "./runner.ts";
 
 export interface Finisher {
@@ -212,9 +212,4 @@ export function registeredRunAt(stack: string): TestRun | undefined {
 
 function runKey(file: string, line: number, name: string): string {
   return `${file}:${line}:${name}`;
-}
-
-/** The folder snapshots of tests in the test file live in. */
-export function screensDir(run: TestRun): string {
-  return join(dirname(run.file), "__screens__");
 }

@@ -5,16 +5,38 @@
 // termd/testing/bun and termd/testing/node learn it. Everything else (`.skip`, `.each(...)`,
 // `.concurrent`, options) passes through: modifiers are wrapped alike, and any function a call
 // returns (`test.each(rows)`, `test.if(cond)`) is too.
+//
+// The wrapper also sees a test file end: every registration also registers an after-all hook in
+// its scope (a file's or a describe's), and the one that runs when every test registered in the
+// file has run reports the file's obsolete snapshots (snapshots.ts). A file where some test was
+// skipped, filtered out or not wrapped is never complete, so nothing is reported for it.
+import { testFileDone } from "./snapshots.ts";
 import { scopes, type TestScope } from "./test-context.ts";
 
 type AnyFn = (...args: unknown[]) => unknown;
+
+/** Tests registered and run, per test file. */
+const files = new Map<string, { registered: number; ran: number; untracked: boolean }>();
+
+function fileOf(path: string) {
+  let f = files.get(path);
+  if (!f) files.set(path, (f = { registered: 0, ran: 0, untracked: false }));
+  return f;
+}
 
 /**
  * `api` with every test body it is given wrapped. `title(args, given)`: the test's name from the
  * arguments the runner passes the body and the title given at registration. Bodies that take more
  * than `maxParams` parameters (a `done` callback) pass through unwrapped: they end when they call it.
+ * `afterAll`: the runner's after-all hook, called at registration (in the scope being collected).
  */
-export function wrapTestApi<T extends object>(api: T, file: () => string, maxParams: number, title: (args: unknown[], given: string) => string): T {
+export function wrapTestApi<T extends object>(
+  api: T,
+  file: () => string,
+  maxParams: number,
+  title: (args: unknown[], given: string) => string,
+  afterAll: (fn: () => void) => void,
+): T {
   const wrapped = new WeakMap<object, unknown>();
   const wrap = (target: AnyFn, self: unknown): AnyFn => {
     const known = wrapped.get(target);
@@ -24,7 +46,15 @@ export function wrapTestApi<T extends object>(api: T, file: () => string, maxPar
         const i = args.findLastIndex((a) => typeof a === "function");
         const given = args.find((a): a is string => typeof a === "string") ?? "";
         const body = args[i] as AnyFn | undefined;
-        if (body && body.length <= maxParams) args = args.with(i, wrapBody(body, file, (a) => title(a, given)));
+        if (body) {
+          const path = file();
+          const f = fileOf(path);
+          f.registered++;
+          if (body.length <= maxParams) args = args.with(i, wrapBody(body, file, (a) => title(a, given), () => f.ran++));
+          else f.untracked = true;
+          // At least as many ran as were registered: test.each registers one body for many tests.
+          afterAll(() => testFileDone(path, !f.untracked && f.ran >= f.registered));
+        }
         const r = Reflect.apply(fn, self, args);
         return typeof r === "function" ? wrap(r as AnyFn, undefined) : r;
       },
@@ -39,8 +69,9 @@ export function wrapTestApi<T extends object>(api: T, file: () => string, maxPar
   return wrap(api as AnyFn, undefined) as T;
 }
 
-function wrapBody(body: AnyFn, file: () => string, title: (args: unknown[]) => string): AnyFn {
+function wrapBody(body: AnyFn, file: () => string, title: (args: unknown[]) => string, ran: () => void): AnyFn {
   const w = function (this: unknown, ...args: unknown[]) {
+    ran();
     const scope: TestScope = { file: file(), name: title(args) };
     return scopes.run(scope, async () => {
       let r: unknown;

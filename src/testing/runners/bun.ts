@@ -15,7 +15,7 @@ declare module "bun:test" {
     toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<void>;
     /** The window title is `title` (or matches it). Await it. */
     toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<void>;
-    /** The screen equals `__screens__/NAME.txt` beside the test (written when missing or updating). Await it. */
+    /** The screen equals `__screens__/TEST-FILE/NAME.txt` beside the test (written when missing or updating). Await it. */
     toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
   }
 }

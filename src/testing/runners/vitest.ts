@@ -1,9 +1,20 @@
 // termd/testing under vitest: the matchers through vitest's expect.extend, the test from
 // expect.getState(), and its outcome from onTestFinished's task, so a failing test keeps its
-// artifacts however it failed. `vitest -u` is the snapshot state's "all". vitest is imported when
+// artifacts however it failed. `vitest -u` is the snapshot state's "all". vitest loads this module
+// once per test file, so an after-all hook registered here ends that file: its obsolete
+// snapshots are reported when every test in it ran. vitest is imported when
 // this runs (not statically), so a bundle of termd/testing holds no import of it.
 import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
 import type { Runner } from "../runner.ts";
+import { testFileDone } from "../snapshots.ts";
+
+interface Task {
+  mode: string;
+  tasks?: Task[];
+}
+
+/** Every test in the suite ran: none skipped, filtered out or todo. */
+const allRan = (t: Task): boolean => (t.mode === "run" || t.mode === "queued") && (t.tasks ?? []).every(allRan);
 
 interface TerminalMatchers<R = unknown> {
   /** The screen shows `text` (with `row`: on that row; with fg/bg/bold: in that style). Await it. */
@@ -12,7 +23,7 @@ interface TerminalMatchers<R = unknown> {
   toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<R>;
   /** The window title is `title` (or matches it). Await it. */
   toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<R>;
-  /** The screen equals `__screens__/NAME.txt` beside the test (written when missing or updating). Await it. */
+  /** The screen equals `__screens__/TEST-FILE/NAME.txt` beside the test (written when missing or updating). Await it. */
   toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<R>;
 }
 
@@ -22,8 +33,9 @@ declare module "vitest" {
 }
 
 export async function vitestRunner(): Promise<Runner> {
-  const { expect, onTestFinished } = await import("vitest");
+  const { afterAll, expect, onTestFinished } = await import("vitest");
   expect.extend(matchers);
+  afterAll((file) => testFileDone(file.file.filepath, allRan(file)));
   return {
     name: "vitest",
     current() {

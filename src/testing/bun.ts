@@ -7,7 +7,10 @@ import { wrapTestApi } from "./wrap-test.ts";
 
 export * from "./index.ts";
 
+/** The title given at registration (bodies that take parameters, test.each's, pass through unwrapped). */
+const title = (_args: unknown[], given: string) => given;
+
 /** bun:test's `test`, whose bodies termd/testing sees fail (or pass). */
-export const test: typeof bunTest = wrapTestApi(bunTest, mainFile, 0, (_args, given) => given, afterAll);
+export const test: typeof bunTest = wrapTestApi(bunTest, mainFile, 0, title, afterAll);
 /** bun:test's `it`, the same way. */
-export const it: typeof bunIt = wrapTestApi(bunIt, mainFile, 0, (_args, given) => given, afterAll);
+export const it: typeof bunIt = wrapTestApi(bunIt, mainFile, 0, title, afterAll);

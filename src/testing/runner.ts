@@ -6,7 +6,6 @@ import { node } from "./runners/node.ts";
 
 /** What the core asks of a test runner. */
 export interface Runner {
-  readonly name: "bun" | "vitest" | "node";
   /** The test running now, when the runner says (vitest does); else it is found from the stack. */
   current?(): { file: string; name: string } | undefined;
   /**

@@ -8,7 +8,7 @@
 //   was started on), and the nearest `test(` / `it(` call above that line gives its name.
 // Where no runner tells the outcome (bun's own `test`, node:test's), a test has failed when the
 // last thing it checked failed: an assertion (termd/testing's matchers, bun's built-in matchers,
-// which runners/bun.ts wraps to report here) or a Terminal call (a wait that timed out), with no
+// which runners/bun-expect.ts wraps to report here) or a Terminal call (a wait that timed out), with no
 // assertion or call succeeding after it, since a test that goes on after a failure caught it; or
 // when it ended with one of our calls still pending (bun abandons a test that times out in the
 // middle of an await). A plain `throw` outside any assertion or call is not seen there.
@@ -93,11 +93,11 @@ export class TestRun {
 
   untrack(f: Finisher): void {
     this.open.delete(f);
-    // Without onTestFinished (a concurrent test) the last terminal closed is the test's end.
+    // Without an end hook (a bun test.concurrent test, node:test's own test) the last terminal closed is the test's end.
     if (!this.hooked && this.open.size === 0) runs.delete(this.key);
   }
 
-  /** onTestFinished will call end(). */
+  /** The runner's after-test hook or a wrapped test's body will call end(). */
   hooked = false;
 
   /** The test is over: `failed` as the runner or the wrapper says, else as far as this module can tell. */

@@ -25,7 +25,6 @@ export async function bunRunner(): Promise<Runner> {
   wrapBuiltinMatchers(expect);
   expect.extend(matchers);
   return {
-    name: "bun",
     afterTest(end) {
       try {
         onTestFinished(() => end());

@@ -4,7 +4,6 @@
 import type { Runner } from "../runner.ts";
 
 export const node: Runner = {
-  name: "node",
   afterTest: () => false,
   tellsOutcome: false,
   updateSnapshots: () => process.execArgv.includes("--test-update-snapshots"),

@@ -37,7 +37,6 @@ export async function vitestRunner(): Promise<Runner> {
   expect.extend(matchers);
   afterAll((file) => testFileDone(file.file.filepath, allRan(file)));
   return {
-    name: "vitest",
     current() {
       const s = expect.getState();
       return s.testPath && s.currentTestName !== undefined ? { file: s.testPath, name: s.currentTestName } : undefined;

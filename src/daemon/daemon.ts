@@ -10,7 +10,9 @@ import { PtyPool } from "../session/pty-pool.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
+import { Metrics } from "./metrics.ts";
 import { Connection, type ConnData } from "./connection.ts";
+import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
 import { LockHeld, takeFileLock } from "./file-lock.ts";
 import type { Dialect } from "../dialects/dialect.ts";
@@ -54,6 +56,8 @@ export interface DaemonOptions {
   maxSubscriptions?: number;
   /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
   http?: HttpSettings;
+  /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
+  listenFd?: number | null;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -69,12 +73,18 @@ export class Daemon {
   readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
   readonly dialects: DialectRegistry;
-  readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
+  readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
+  /** Requests, errors and latency by method (GET /metrics). */
+  readonly metrics = new Metrics();
   private readonly startedAt = performance.now();
   private listener: UnixSocketListener<ConnData> | null = null;
   /** The socket's and the state dir's locks, held while it runs (Daemon.start). */
   private locks: (() => void)[] = [];
   private shuttingDown: Promise<void> | null = null;
+  /** Shutting down: GET /healthz says so. */
+  get stopping(): boolean {
+    return this.shuttingDown !== null;
+  }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
   private readonly sessionSockets = new Map<string, { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }>();
@@ -136,11 +146,13 @@ export class Daemon {
     const path = this.options.socketPath;
     // Whatever fails, nothing started here (the pools' threads) may keep the process up.
     try {
-      await clearStaleSocket(path);
+      const activated = this.options.listenFd ?? null;
+      if (activated !== null) checkInheritedSocket(activated, path);
+      else await clearStaleSocket(path);
       this.store.restore();
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      this.listener = this.openSocket(path);
+      this.listener = this.openSocket(activated !== null ? { fd: activated } : { unix: path });
     } catch (err) {
       this.close();
       throw err;
@@ -158,12 +170,13 @@ export class Daemon {
     for (const c of this.connections) c.forget(s);
   }
 
-  /** Listens on `path` (created 0600); connections there imply `session` when it is given. */
-  private openSocket(path: string, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
+  /** Listens on `path` (created 0600), or on an inherited listening `fd`; connections there imply `session` when it is given. */
+  private openSocket(where: { unix: string } | { fd: number }, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
     const old = process.umask(0o177);
     try {
+      // Bun.listen takes `fd` (a socket already listening) though its types name only unix and TCP.
       const listener = Bun.listen<ConnData>({
-        unix: path,
+        ...(where as { unix: string }),
         socket: {
           open: (socket) => {
             const conn = new Connection(socket, this, session, dialect);
@@ -177,7 +190,7 @@ export class Daemon {
           error: (socket) => socket.data.conn?.onClose(),
         },
       });
-      chmodSync(path, 0o600);
+      if ("unix" in where) chmodSync(where.unix, 0o600);
       return listener;
     } finally {
       process.umask(old);
@@ -197,7 +210,7 @@ export class Daemon {
       checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       await clearStaleSocket(path);
-      listener = this.openSocket(path, sessionId, dialect);
+      listener = this.openSocket({ unix: path }, sessionId, dialect);
     } catch (err) {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
@@ -268,9 +281,12 @@ export class Daemon {
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;
-      try {
-        unlinkSync(this.options.socketPath);
-      } catch {}
+      // systemd's socket stays: it is systemd's, and holds the next connections for the next daemon.
+      if ((this.options.listenFd ?? null) === null) {
+        try {
+          unlinkSync(this.options.socketPath);
+        } catch {}
+      }
     }
     for (const c of this.connections) c.end();
     for (const release of this.locks.splice(0).reverse()) release();

@@ -4,19 +4,13 @@
 // only names the holder in a refusal.
 import { dlopen, FFIType } from "bun:ffi";
 import { pidAlive } from "./socket-path.ts";
+import { libcCandidates } from "../platform/libc.ts";
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 
 const LOCK_EX = 2;
 const LOCK_NB = 4;
 
 type Flock = (fd: number, op: number) => number;
-
-/** Where libc's flock lives: glibc, musl (its loader is its libc) or macOS. */
-function libcCandidates(): string[] {
-  if (process.platform === "darwin") return ["libc.dylib", "/usr/lib/libSystem.B.dylib"];
-  const arch = process.arch === "arm64" ? "aarch64" : "x86_64";
-  return ["libc.so.6", `/lib/ld-musl-${arch}.so.1`, `libc.musl-${arch}.so.1`, "libc.so"];
-}
 
 let loaded: Flock | null | undefined;
 

@@ -4,6 +4,7 @@
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
+import { processes } from "../platform/index.ts";
 
 /** Why a daemon could not start; `busy` when another live daemon holds what it needs. */
 export class DaemonStartError extends Error {
@@ -83,12 +84,7 @@ export function pidAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return true;
-  }
+  return processes.isZombie(pid) !== true;
 }
 
 /** Refuses a live socket; removes a stale one. */

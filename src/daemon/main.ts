@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
+import { clientLog } from "../session/client-log.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -32,8 +33,9 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     }
     void daemon.stopped.promise.then(() => http.stop());
   }
-  process.on("uncaughtException", (err) => console.error("termd: uncaught exception (still serving):", err));
-  process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
+  // A client's request is what usually sets these off: rate limited with the lines clients cause.
+  process.on("uncaughtException", (err) => clientLog.log("termd: uncaught exception (still serving):", err));
+  process.on("unhandledRejection", (err) => clientLog.log("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
   // Last resort: whatever ends the process, children are not left behind.

@@ -6,6 +6,7 @@
 import type { Server, ServerWebSocket } from "bun";
 import { Connection } from "../daemon/connection.ts";
 import type { Daemon } from "../daemon/daemon.ts";
+import { connectionRefusal } from "../daemon/connection-limits.ts";
 import { replyError } from "../daemon/errors.ts";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { Session } from "../session/session.ts";
@@ -20,6 +21,7 @@ import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.t
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
 import { sameSecret, type Token } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
+import { clientLog } from "../session/client-log.ts";
 
 export interface HttpSettings {
   listen: ListenAddress;
@@ -66,7 +68,7 @@ function errorResponse(err: unknown): Response {
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
   }
   const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") console.error("termd: http request failed:", err);
+  if (e.name === "INTERNAL_ERROR") clientLog.log("termd: http request failed:", err);
   return Response.json({ error: { code: e.name, message: e.message } }, { status: STATUS_OF[e.name] ?? 500 });
 }
 
@@ -180,6 +182,9 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     }
     const only = (method: string) => {
       if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
+      // What follows opens a connection of the daemon's.
+      const refused = path === "/rpc" || path === "/trl" || path === "/ws" ? connectionRefusal(daemon) : null;
+      if (refused) throw new HttpError(503, refused.name, refused.message);
     };
     // A request may rightly take long (session.wait, exec.run, a big download): no idle timeout.
     const long = () => server.timeout(req, 0);

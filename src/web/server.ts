@@ -17,6 +17,7 @@ import { formField, readBody } from "./body.ts";
 import { HttpError } from "./http-error.ts";
 import { loginPage } from "./login.ts";
 import { LoginThrottle } from "./login-throttle.ts";
+import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
 import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
 import { sameSecret, type Token } from "./token.ts";
@@ -163,6 +164,11 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
 
   async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
     const url = urlOf(req);
+    // An orchestrator's liveness probe: no token, and any Host (a probe names the pod by address
+    // or by a service name the daemon was not told of); it says nothing but whether it serves.
+    if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      return daemon.stopping ? new Response("stopping\n", { status: 503 }) : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
     const host = req.headers.get("host");
     if (!hostAllowed(host, policy)) {
       throw new HttpError(403, "FORBIDDEN_HOST", `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`);
@@ -200,6 +206,9 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       case "/ws":
         only("GET");
         return upgrade(req, server, { kind: "rpc" });
+      case "/metrics":
+        only("GET");
+        return new Response(metricsText(daemon), { headers: { "Content-Type": METRICS_CONTENT_TYPE } });
       case "/logout":
         only("POST");
         return logout(req);

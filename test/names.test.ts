@@ -3,6 +3,8 @@
 // flag (`termd rm -rf`), `.` and `..` as folders, and `/`, spaces and control characters break
 // paths and command lines. Names that merely look odd stay allowed.
 import { expect, test } from "bun:test";
+import * as v from "valibot";
+import startSession from "../src/mcp/tools/start_session.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./dialects/lines.ts";
 
@@ -52,4 +54,12 @@ test("the CLI and the console dialect get the same refusal", async () => {
     c.close();
   }
   expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
+});
+
+test("MCP's start_session refuses them before it calls the daemon", () => {
+  for (const [name, why] of refused) {
+    const r = v.safeParse(startSession.params, { name });
+    expect({ name, ok: r.success, says: r.issues?.some((i) => i.message.includes(why)) }).toEqual({ name, ok: false, says: true });
+  }
+  expect(v.safeParse(startSession.params, { name: "a.b" }).success).toBe(true);
 });

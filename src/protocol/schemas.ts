@@ -7,6 +7,17 @@ const Dim = (name: string, max: number) =>
   v.pipe(v.number(), v.integer(`${name} must be an integer`), v.minValue(1), v.maxValue(max));
 const Ms = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000));
 
+/**
+ * A session's name: it goes on command lines (`termd rm NAME`) and into paths and URLs, so no
+ * spaces, slashes or control characters, nothing a command line reads as a flag, and not `.` or `..`.
+ */
+export const SessionName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
+  v.check((name) => !name.startsWith("-"), "name must not start with '-' (a command line would read it as a flag)"),
+  v.check((name) => name !== "." && name !== "..", "name must not be '.' or '..'"),
+);
+
 export const NoParamsSchema = v.optional(v.object({}), {});
 
 export const ScreensSchema = v.optional(
@@ -26,12 +37,7 @@ export const CreateSchema = v.optional(
   v.pipe(
     v.object({
       command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a program"))),
-      name: v.optional(
-        v.pipe(
-          v.string(),
-          v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
-        ),
-      ),
+      name: v.optional(SessionName),
       cwd: v.optional(v.string()),
       env: v.optional(v.record(v.string(), v.string())),
       rows: v.optional(Dim("rows", 1000)),

@@ -4,7 +4,7 @@ import { connect, defaultTarget, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { inFlagTerms } from "./param-errors.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
-import { VERSION } from "../protocol/version.ts";
+import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 
@@ -33,7 +33,7 @@ function overview(commands: CliCommand[]): string {
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
-    "termd COMMAND --help shows a command's options. termd --version prints the version.",
+    "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
     "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found.",
   ].join("\n");
 }
@@ -53,7 +53,12 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "-V" || name === "version") {
-    out(`termd ${VERSION}`);
+    const extra = rest.filter((a) => a !== "--json");
+    if (extra.length > 0) {
+      err(`termd --version: unexpected argument ${extra[0]} (only --json)`);
+      return EXIT.USAGE;
+    }
+    out(rest.includes("--json") ? JSON.stringify(BUILD) : describeBuild(BUILD));
     return EXIT.OK;
   }
   const cmd = opts.commands.find((c) => c.name === name);

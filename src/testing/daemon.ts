@@ -9,13 +9,22 @@
 // ends, the kernel closes that end, the guard's `read` returns, and it stops the daemon (its
 // sessions with it) and removes the temp folder. This process makes the FIFO and opens it before
 // the guard starts, so a guard never waits to open it for a process that died first.
-import { closeSync, constants, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type Client } from "../client/client.ts";
+import { locateBinary } from "../package/binary.ts";
 
 const START_TIMEOUT_MS = 15_000;
 const MAIN = join(import.meta.dir, "..", "cli", "main.ts");
+
+/** What runs termd: the source beside this file under this Bun, or else (the npm package) this platform's binary. */
+function termdArgv(): string[] {
+  if (existsSync(MAIN)) return [process.execPath, MAIN];
+  const found = locateBinary();
+  if ("problem" in found) throw new Error(`termd/testing cannot start a daemon: ${found.problem}`);
+  return [found.path];
+}
 
 /** `sh -c GUARD guard DIR DAEMON-ARGV...` */
 const GUARD = `
@@ -61,9 +70,10 @@ export function daemon(): Promise<DaemonHandle> {
 async function open(): Promise<DaemonHandle> {
   const given = process.env.TERMD_SOCKET;
   if (given) return { socket: given, client: await connect(given), private: false };
+  const termd = termdArgv();
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");
-  const argv = [process.execPath, MAIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
+  const argv = [...termd, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
   const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_SOCKET: socket };
   delete env.TERMD_DEBUG;
   alive = openAlive(join(dir, "alive"));

@@ -4,7 +4,8 @@
 // and a failure's stack is rewritten to it, without this library's frames.
 import { dirname } from "node:path";
 
-const LIBRARY_DIRS = [import.meta.dir, `${dirname(import.meta.dir)}/client/`];
+// In the npm package the code both entry points share sits in lib/chunks/ (scripts/pack.ts).
+const LIBRARY_DIRS = [import.meta.dir, `${dirname(import.meta.dir)}/client/`, `${dirname(import.meta.dir)}/chunks/`];
 
 /** `err`'s stack, from `site` (an Error made when the test called) on, minus the library's frames. */
 export function pointAtCaller(err: unknown, site: Error): void {

@@ -30,6 +30,21 @@ function commitTime(): number {
 
 export const archiveName = (t: Target) => `termd-${VERSION}-${t.name}.tar.gz`;
 
+/** Writes OUT/termd-VERSION-TARGET.tar.gz around the binary at `bin`; returns its SHA256SUMS line. */
+export function writeArchive(t: Target, bin: string, out: string, mtime: number, level: 1 | 9 = 9): string {
+  const top = `termd-${VERSION}-${t.name}`;
+  const entries: TarEntry[] = [
+    { name: top, kind: "dir" },
+    { name: `${top}/termd`, kind: "file", data: readFileSync(bin), mode: 0o755 },
+    ...LINKS.map((l): TarEntry => ({ name: `${top}/${l}`, kind: "link", target: "termd" })),
+    { name: `${top}/fonts`, kind: "dir" },
+    ...licenceFiles().map((f): TarEntry => ({ name: `${top}/${f.name}`, kind: "file", data: readFileSync(f.path), mode: 0o644 })),
+  ];
+  const archive = tarGz(entries, mtime, level);
+  writeFileSync(join(out, archiveName(t)), archive);
+  return `${new Bun.CryptoHasher("sha256").update(archive).digest("hex")}  ${archiveName(t)}`;
+}
+
 async function release(targets: readonly Target[]): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   const work = join(OUT, ".work");
@@ -38,19 +53,8 @@ async function release(targets: readonly Target[]): Promise<void> {
   const sums: string[] = [];
   for (const t of targets) {
     const started = performance.now();
-    const bin = await compileTarget(t, join(work, t.name), commit);
-    const top = `termd-${VERSION}-${t.name}`;
-    const entries: TarEntry[] = [
-      { name: top, kind: "dir" },
-      { name: `${top}/termd`, kind: "file", data: readFileSync(bin), mode: 0o755 },
-      ...LINKS.map((l): TarEntry => ({ name: `${top}/${l}`, kind: "link", target: "termd" })),
-      { name: `${top}/fonts`, kind: "dir" },
-      ...licenceFiles().map((f): TarEntry => ({ name: `${top}/${f.name}`, kind: "file", data: readFileSync(f.path), mode: 0o644 })),
-    ];
-    const archive = tarGz(entries, mtime);
-    writeFileSync(join(OUT, archiveName(t)), archive);
-    sums.push(`${new Bun.CryptoHasher("sha256").update(archive).digest("hex")}  ${archiveName(t)}`);
-    console.log(`${archiveName(t)}  ${(archive.length / 1e6).toFixed(1)} MB  ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    sums.push(writeArchive(t, await compileTarget(t, join(work, t.name), commit), OUT, mtime));
+    console.log(`${archiveName(t)}  ${(Bun.file(join(OUT, archiveName(t))).size / 1e6).toFixed(1)} MB  ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   rmSync(work, { recursive: true, force: true });
   writeFileSync(join(OUT, "SHA256SUMS"), sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n") + "\n");

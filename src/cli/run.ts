@@ -6,6 +6,7 @@ import { inFlagTerms } from "./param-errors.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
 import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
+import { sayIfOtherBuild } from "./other-build.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
@@ -87,7 +88,13 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     const ctx: CliContext = {
       socketPath,
       json: args.flags.has("json"),
-      client: async () => (client ??= await (opts.connect ?? connect)(socketPath)),
+      client: async () => {
+        if (!client) {
+          client = await (opts.connect ?? connect)(socketPath);
+          await sayIfOtherBuild(client, socketPath, err);
+        }
+        return client;
+      },
       out,
       err,
     };

@@ -30,7 +30,8 @@ export const BUILD: BuildInfo = {
 /** `termd 0.1.0 (commit 0123456789ab, linux-x64, bun 1.4.5)` */
 export function describeBuild(b: BuildInfo): string {
   const commit = /^[0-9a-f]{40}/.test(b.commit) ? b.commit.slice(0, 12) + b.commit.slice(40) : b.commit;
-  return `termd ${b.version} (commit ${commit}, ${b.target}, ${b.bun ? `bun ${b.bun}` : `node ${process.versions.node}`})`;
+  const runtime = b.bun ? `bun ${b.bun}` : b === BUILD ? `node ${process.versions.node}` : undefined;
+  return `termd ${b.version} (${[`commit ${commit}`, b.target, runtime].filter(Boolean).join(", ")})`;
 }
 
 /** Are two builds the same program? A build run from source matches any of its version. */

@@ -6,8 +6,8 @@
 // - @termd/TARGET for each target: bin/termd, with os, cpu and libc set so npm installs only the
 //   one for the machine.
 // The repository's own package.json stays the development package; these are generated here.
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compileTarget, ROOT } from "./compile.ts";
 import { licenceFiles } from "./release.ts";
@@ -82,9 +82,18 @@ async function mainPackage(work: string, out: string): Promise<string> {
   await run([bun, "build", "--target=node", "--format=esm", "--splitting", "--chunk-naming=chunks/[name]-[hash].[ext]", "--external=bun:test", "--external=bun", "--root=src", "--outdir", join(dir, "lib"), "src/client/index.ts", "src/testing/index.ts"]);
   await run([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", join(dir, "types"), "--rootDir", "src", "--target", "ESNext", "--module", "preserve", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--allowImportingTsExtensions", "--resolveJsonModule", "src/client/index.ts", "src/testing/index.ts"]);
   // The sources import "./x.ts"; the published types are .d.ts files, found through "./x.js".
-  for (const f of readdirSync(join(dir, "types"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".d.ts"))) {
-    const path = join(dir, "types", f);
-    writeFileSync(path, readFileSync(path, "utf8").replace(/((?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*)\.ts(["'])/g, "$1.js$2"));
+  // The schemas' types are valibot's, whose one self-contained .d.ts ships beside them (MIT), so
+  // the package needs no dependency for its types either.
+  const types = join(dir, "types");
+  copyFileSync(join(ROOT, "node_modules", "valibot", "dist", "index.d.mts"), join(types, "valibot.d.ts"));
+  copyFileSync(join(ROOT, "node_modules", "valibot", "LICENSE.md"), join(types, "valibot.LICENSE.md"));
+  for (const f of readdirSync(types, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".d.ts") && f !== "valibot.d.ts")) {
+    const path = join(types, f);
+    const valibot = relative(dirname(path), join(types, "valibot.js"));
+    const text = readFileSync(path, "utf8")
+      .replace(/((?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*)\.ts(["'])/g, "$1.js$2")
+      .replace(/(from\s*|import\s*\(\s*)["']valibot["']/g, `$1"${valibot.startsWith(".") ? valibot : `./${valibot}`}"`);
+    writeFileSync(path, text);
   }
   copyLicences(dir);
   copyFileSync(join(ROOT, "README.md"), join(dir, "README.md"));

@@ -99,7 +99,24 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     expect(tested.code).toBe(0);
     writeFileSync(
       join(app, "typed.ts"),
-      `import { connect, RpcError, type SessionInfo } from "termd/client";\nimport { launch, type Terminal } from "termd/testing";\nexport async function names(): Promise<string[]> {\n  const c = await connect();\n  const { sessions } = await c.call("session.list");\n  return sessions.map((s: SessionInfo) => s.name);\n}\nexport const start = (): Promise<Terminal> => launch(["bash"]);\nexport const isRpc = (e: unknown) => e instanceof RpcError;\n`,
+      [
+        `import { connect, RpcError, type SessionInfo } from "termd/client";`,
+        `import { launch, type Terminal } from "termd/testing";`,
+        `export async function names(): Promise<string[]> {`,
+        `  const c = await connect();`,
+        `  // The types are real, not any (as they would be if the schemas' valibot types were missing):`,
+        `  // rows are a number, and a session's name is no number.`,
+        `  // @ts-expect-error`,
+        `  await c.call("session.create", { rows: "many" });`,
+        `  const { sessions } = await c.call("session.list");`,
+        `  // @ts-expect-error`,
+        `  const wrong: number = sessions[0]!.name;`,
+        `  return sessions.map((s: SessionInfo) => s.name + wrong);`,
+        `}`,
+        `export const start = (): Promise<Terminal> => launch(["bash"]);`,
+        `export const isRpc = (e: unknown) => e instanceof RpcError;`,
+        ``,
+      ].join("\n"),
     );
     const tsconfig = { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")], types: ["bun"] }, files: ["typed.ts"] };
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));

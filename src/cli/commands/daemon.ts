@@ -1,6 +1,6 @@
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { pidAlive } from "../../daemon/socket-path.ts";
+import { DaemonStartError, pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect, type Client } from "../../client/client.ts";
@@ -183,7 +183,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    return run({
+    const opts = {
       socketPath: ctx.socketPath,
       stateDir: str(a, "state-dir") ?? defaultStateDir(),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
@@ -197,6 +197,14 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       pidFile: str(a, "pid-file"),
       http: httpSettings(a),
-    });
+    };
+    try {
+      return await run(opts);
+    } catch (err) {
+      // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+      if (!(err instanceof DaemonStartError && err.busy)) throw err;
+      ctx.err(`termd daemon: ${err.message}`);
+      return EXIT.DAEMON_RUNNING;
+    }
   },
   });

@@ -71,7 +71,7 @@ test("under bun test --ci, or with CI set, a missing snapshot fails instead of b
     expect(r.output).toContain("which does not exist (under CI none is written: bun test --ci, or the CI variable)");
     expect(existsSync(join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt"))).toBe(false);
   }
-}, 30_000);
+}, 60_000);
 
 const OBSOLETE_TEST = `import { expect } from "bun:test";
 import { test, launch } from "LIBRARY/../bun.ts";

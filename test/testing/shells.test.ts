@@ -39,3 +39,8 @@ test("launch.shell takes its shell from TERMD_TEST_SHELL, and refuses a shell it
     delete process.env.TERMD_TEST_SHELL;
   }
 });
+
+test.each(SHELLS)("%s with rc: true loads its rc files after all", async (shell) => {
+  await using t = await launch.shell(shell, { rc: true, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } });
+  await expect(t).toShowText("RC-LOADED");
+});

@@ -409,6 +409,7 @@ export class Session {
   /** Writes at once, however much the program left unread: for a few bytes (a key, ^C, a line). */
   writeInput(data: string | Uint8Array): number {
     const child = this.liveChild();
+    this.waits.beforeInput();
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
@@ -423,6 +424,7 @@ export class Session {
    */
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
     const child = this.liveChild();
+    this.waits.beforeInput();
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
     try {

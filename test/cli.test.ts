@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST_BIN, ROOT, SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { hostTargetName } from "../src/package/targets.ts";
 
 const BINS: [string, string[]][] = [
   ["source", SOURCE_BIN],
@@ -127,10 +128,19 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect(missing.stderr).toContain('no session "nope"');
   });
 
-  test("every command has --help, and --version prints the version", async () => {
+  test("every command has --help, and --version says which build it is", async () => {
     await using d = await TestDaemon.start({ bin });
     const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-    expect((await d.cli(["--version"])).stdout).toBe(`termd ${version}\n`);
+    const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+    const [asJson, plain, extra] = await Promise.all([d.cli(["--version", "--json"]), d.cli(["--version"]), d.cli(["--version", "extra"])]);
+    const json = JSON.parse(asJson.stdout);
+    // The compiled binary has its commit and target baked in; the source says it is the source.
+    const compiled = bin === DIST_BIN;
+    const [commit, target] = compiled ? [expect.stringMatching(new RegExp(`^${head}(\\+dirty)?$`)), hostTargetName()] : ["dev", "source"];
+    expect(json).toEqual({ version, commit, target, bun: Bun.version });
+    const shown = compiled ? `${head.slice(0, 12)}${json.commit.slice(40)}` : "dev";
+    expect(plain.stdout).toBe(`termd ${version} (commit ${shown}, ${target}, bun ${Bun.version})\n`);
+    expect(extra).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
     const overview = await d.cli(["--help"]);
     const names = ["start", "ls", "info", "send", "screen", "wait", "resize", "signal", "stop", "rm", "logs", "daemon"];
     for (const n of names) {
@@ -243,7 +253,7 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   test("a second daemon refuses a live socket, and a dead daemon's stale socket is replaced", async () => {
     await using d = await TestDaemon.start({ bin });
     const second = await d.cli(["daemon", "--socket", d.socket, "--state-dir", d.stateDir]);
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(5);
     expect(second.stderr).toContain("already");
     d.proc.kill("SIGKILL");
     await d.proc.exited;

@@ -37,12 +37,7 @@ export const CreateSchema = v.optional(
   v.pipe(
     v.object({
       command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a program"))),
-      name: v.optional(
-        v.pipe(
-          v.string(),
-          v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
-        ),
-      ),
+      name: v.optional(SessionName),
       cwd: v.optional(v.string()),
       env: v.optional(v.record(v.string(), v.string())),
       rows: v.optional(Dim("rows", 1000)),

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { tool, text, type ToolContext } from "../tool.ts";
-import type { WaitResult } from "../../protocol/schemas.ts";
+import { SessionName, type WaitResult } from "../../protocol/schemas.ts";
 import { screenText } from "../screen-text.ts";
 
 /** The longest start_session waits for a shell's first prompt. */
@@ -31,7 +31,7 @@ export default tool({
     "Use a shell session (bash) to run commands with run_command and wait_for command_done; start a TUI (vim, python3, an agent CLI) by naming it in `command`.",
   ].join(" "),
   params: v.object({
-    name: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/), v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -); default: generated."))),
+    name: v.optional(v.pipe(SessionName, v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -, not starting with -, not . or ..); default: generated."))),
     command: v.optional(v.pipe(v.array(v.string()), v.minLength(1), v.description('The program and its arguments, e.g. ["bash"] or ["python3", "-q"]; default: the user\'s shell.'))),
     cwd: v.optional(v.pipe(v.string(), v.description("Working directory; default: where the MCP server runs (the project)."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Extra environment variables."))),

@@ -82,7 +82,9 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
 test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);
-  expect((await m.call("start_session", { name: "py", command: ["python3", "-q"] })).text).toContain(">>> ");
+  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  // A slow machine may take longer to show the prompt than start_session waits for a program that is not a shell.
+  await m.call("wait_for", { session: "py", text: ">>> ", anywhere: true });
   await m.call("type_text", { session: "py", text: "x = 'waiting'" });
   expect((await m.call("wait_for", { session: "py", text: "waiting" })).structured?.outcome).toBe("matched");
   await m.call("press_keys", { session: "py", keys: ["Ctrl+U"] });
@@ -306,9 +308,11 @@ test("start_session returns once the program is ready, with that screen; submit 
   // bash with its hooks: the first prompt is drawn when the call returns.
   const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
   expect(sh.text).toMatch(/^\s*0│\$ ▮$/m);
-  // python: its prompt, after its screen settled.
-  const py = await m.call("start_session", { name: "py", command: ["python3", "-q"] });
-  expect(py.text).toMatch(/^\s*0│>>> ▮$/m);
+  // Another program: its screen once it shows something and settled (here after a moment's work).
+  const other = await m.call("start_session", { name: "o", command: ["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; printf 'ready> '; read x"] });
+  expect(other.text).toMatch(/^\s*0│ready> ▮$/m);
+  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  await m.call("wait_for", { session: "py", text: ">>> ", anywhere: true });
 
   await m.call("type_text", { session: "b", text: "left over" });
   await m.call("wait_for", { session: "b", text: "left over" });
@@ -333,7 +337,9 @@ test("resize, signal, read_output, and press_keys returning the change it made",
   expect((await m.call("resize", { session: "t", rows: 30, cols: 100 })).structured).toMatchObject({ size: { rows: 30, cols: 100 } });
   expect((await m.call("run_command", { session: "t", command: "stty size </dev/tty" })).structured?.stdout).toBe("30 100\n");
 
-  await m.call("submit", { session: "t", text: "sleep 100" });
+  // The signal goes once the command runs (before, the shell itself is the foreground job).
+  await m.call("submit", { session: "t", text: "echo started; sleep 100" });
+  await m.call("wait_for", { session: "t", regex: "^started$" });
   const sent = await m.call("signal", { session: "t", signal: "INT" });
   expect(sent.structured).toMatchObject({ signal_sent: "SIGINT" });
   expect((await m.call("wait_for", { session: "t", command_done: true })).structured).toMatchObject({ outcome: "command_done", exit_code: 130 });
@@ -341,11 +347,11 @@ test("resize, signal, read_output, and press_keys returning the change it made",
 
   // Output as text with its line edits applied, each read going on from the last.
   const first = await m.call("read_output", { session: "t" });
-  expect(first.text).toContain("sleep 100");
+  expect(first.text).toContain("echo started; sleep 100");
   await m.call("submit", { session: "t", text: "printf 'abc\\b\\bX\\n\\033[31mred\\033[0m\\n'" });
   await m.call("wait_for", { session: "t", regex: "^red$" });
   const next = await m.call("read_output", { session: "t" });
-  expect(next.text).not.toContain("sleep 100");
+  expect(next.text).not.toContain("started");
   expect(next.text).toMatch(/^aXc$/m);
   expect(next.text).toMatch(/^red$/m);
   expect(next.text).not.toContain("\x1b");

@@ -6,7 +6,7 @@ import { screenText } from "../screen-text.ts";
 /** The longest start_session waits for a shell's first prompt. */
 const READY_MS = 10_000;
 /** The longest it waits for another program to show anything: some (cat, a script's `read`) show nothing until typed to. */
-const FIRST_SCREEN_MS = 3000;
+const FIRST_SCREEN_MS = 5000;
 
 /**
  * Ready for input: a shell with termd's hooks once its first prompt is drawn; any other program

@@ -8,9 +8,11 @@ import { DIST_BIN, SOURCE_BIN, TestDaemon } from "../harness.ts";
 import { mcpClient } from "./mcp-client.ts";
 
 const SHELL = ["bash", "--norc", "--noprofile"];
+/** The binary agents run: dist/termd when built (npm test builds it first), else the source. */
+const BIN = existsSync(DIST_BIN[0]!) ? DIST_BIN : SOURCE_BIN;
 
 test("initialize, then list the tools with their JSON Schemas and descriptions", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
@@ -28,7 +30,7 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
 });
 
 test("start bash, type, submit, wait for the output, read the screen; the session is owned by the client's name", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d, { name: "claude-code" });
   const started = await m.call("start_session", { name: "sh1", command: SHELL, env: { PS1: "$ " } });
   expect(started.isError).toBe(false);
@@ -80,7 +82,7 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
 });
 
 test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "py", command: ["python3", "-q"] });
   // A slow machine may take longer to show the prompt than start_session waits for a program that is not a shell.
@@ -101,7 +103,7 @@ test("press keys, wait for text gone, for idle and for exit, each answering one 
 });
 
 test("run a command in a shell session: output and exit code; stop the session", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "w", command: SHELL });
   const ok = await m.call("run_command", { session: "w", command: "cd /tmp && echo here: $(pwd)" });
@@ -118,7 +120,7 @@ test("run a command in a shell session: output and exit code; stop the session",
 });
 
 test("wait for a command done in a shell: its exit code and output", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   // A home of its own: the machine's rc files play no part.
   await m.call("start_session", { name: "sh", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
@@ -130,7 +132,7 @@ test("wait for a command done in a shell: its exit code and output", async () =>
 });
 
 test("a long wait reports progress every 2 s to a host that asks for it", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "q", command: ["cat"] });
   const seen: number[] = [];
@@ -144,7 +146,7 @@ test("a long wait reports progress every 2 s to a host that asks for it", async 
 });
 
 test("an unknown session is an error result that names the running ones and what to do", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "alpha", command: ["cat"] });
   await m.call("start_session", { name: "beta", command: ["cat"] });
@@ -162,7 +164,7 @@ test("an unknown session is an error result that names the running ones and what
 });
 
 test("click sends the mouse report the program asked for; a program without mouse mode gets advice", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "mouse", command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"] });
   await m.call("wait_for", { session: "mouse", text: "ready" });
@@ -176,7 +178,7 @@ test("click sends the mouse report the program asked for; a program without mous
 });
 
 test("typing into a session a person has taken over is an error result that says to wait until it is given back", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "held", command: ["cat"] });
   const person = await d.client();
@@ -193,7 +195,7 @@ test("typing into a session a person has taken over is an error result that says
 });
 
 test("type_secret: without elicitation in the host it says to use termd attach, and types nothing", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "login", command: ["cat"] });
   const r = await m.call("type_secret", { session: "login", prompt: "password" });
@@ -202,7 +204,7 @@ test("type_secret: without elicitation in the host it says to use termd attach, 
 });
 
 test("type_secret: with elicitation, the user's answer goes to the program, not into the result", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d, { capabilities: { elicitation: {} } });
   const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   let asked = "";
@@ -253,7 +255,7 @@ test("with no daemon running, the first tool call starts the user's daemon, as t
 });
 
 test("wait_for counts only text new since the agent's last input, or since the call; anywhere: true counts what was already there", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "w1", command: SHELL, env: { PS1: "$ " } });
   await m.call("submit", { session: "w1", text: "echo 'first; done'" });
@@ -278,7 +280,7 @@ test("wait_for counts only text new since the agent's last input, or since the c
 });
 
 test("replies are lean: trailing spaces trimmed, only the rows changed since the agent last saw the screen, text under the stated size", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "v", command: ["vim", "-u", "NONE", "-N"], env: { HOME: d.dir } });
   await m.call("wait_for", { session: "v", text: "~", anywhere: true });
@@ -303,7 +305,7 @@ test("replies are lean: trailing spaces trimmed, only the rows changed since the
 });
 
 test("start_session returns once the program is ready, with that screen; submit clears a shell's input line, and refuses to add to typed text elsewhere", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   // bash with its hooks: the first prompt is drawn when the call returns.
   const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
@@ -331,7 +333,7 @@ test("start_session returns once the program is ready, with that screen; submit 
 });
 
 test("resize, signal, read_output, and press_keys returning the change it made", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "t", command: SHELL, env: { PS1: "$ " } });
   expect((await m.call("resize", { session: "t", rows: 30, cols: 100 })).structured).toMatchObject({ size: { rows: 30, cols: 100 } });
@@ -362,7 +364,7 @@ test("resize, signal, read_output, and press_keys returning the change it made",
 });
 
 test("run_command leaves nothing of its plumbing on the screen or in the history; clear clears; exit says the session ended", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   await m.call("start_session", { name: "r", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
   await m.call("submit", { session: "r", text: "echo mine" });

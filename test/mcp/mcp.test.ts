@@ -272,7 +272,9 @@ test("wait_for counts only text new since the agent's last input, or since the c
   await m.call("start_session", { name: "c1", command: ["cat"] });
   const person = await d.client();
   await person.call("session.input", { session: "c1", text: "old news\r" });
-  await m.call("wait_for", { session: "c1", text: "old news", anywhere: true });
+  // The terminal's echo, then cat's copy: both on the screen before the next call.
+  await person.call("session.wait", { session: "c1", regex: "^old news$", fresh: "input" });
+  await person.call("session.wait", { session: "c1", settle_ms: 200 });
   expect((await m.call("wait_for", { session: "c1", text: "news", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
   const later = m.call("wait_for", { session: "c1", text: "news" });
   await person.call("session.input", { session: "c1", text: "fresh news\r" });
@@ -311,7 +313,7 @@ test("start_session returns once the program is ready, with that screen; submit 
   const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
   expect(sh.text).toMatch(/^\s*0│\$ ▮$/m);
   // Another program: its screen once it shows something and settled (here after a moment's work).
-  const other = await m.call("start_session", { name: "o", command: ["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; printf 'ready> '; read x"] });
+  const other = await m.call("start_session", { name: "o", command: ["sh", "-c", "i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; printf 'ready> '; read x"] });
   expect(other.text).toMatch(/^\s*0│ready> ▮$/m);
   await m.call("start_session", { name: "py", command: ["python3", "-q"] });
   await m.call("wait_for", { session: "py", text: ">>> ", anywhere: true });

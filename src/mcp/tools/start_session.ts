@@ -5,17 +5,20 @@ import { screenText } from "../screen-text.ts";
 
 /** The longest start_session waits for a shell's first prompt. */
 const READY_MS = 10_000;
-/** The longest it waits for another program to show anything: some (cat, a script's `read`) show nothing until typed to. */
+/** The longest it waits for another program to show anything. */
 const FIRST_SCREEN_MS = 5000;
+/** A blank screen this long without a byte of output: a program that shows nothing until typed to (cat, a script's `read`), or a slow start. */
+const BLANK_QUIET_MS = 1000;
 
 /**
  * Ready for input: a shell with termd's hooks once its first prompt is drawn; any other program
- * once its screen shows something and then stays unchanged for 200 ms (a blank screen is not ready yet).
+ * once its screen shows something and then stays unchanged for 200 ms. A blank screen is not
+ * ready, unless it stays blank and quiet for BLANK_QUIET_MS (outcome "settled": the reply says so).
  */
 async function ready(ctx: ToolContext, session: string, shell: boolean): Promise<WaitResult> {
   if (shell) return ctx.call("session.wait", { session, prompt: true, timeout_ms: READY_MS });
   const started = performance.now();
-  const first = await ctx.call("session.wait", { session, regex: "\\S", timeout_ms: FIRST_SCREEN_MS });
+  const first = await ctx.call("session.wait", { session, regex: "\\S", settle_ms: BLANK_QUIET_MS, timeout_ms: FIRST_SCREEN_MS });
   if (first.outcome !== "matched") return first;
   return ctx.call("session.wait", { session, settle_ms: 200, timeout_ms: Math.max(1, Math.round(FIRST_SCREEN_MS - (performance.now() - started))) });
 }
@@ -54,8 +57,10 @@ export default tool({
       w.outcome === "exited"
         ? ` It has already ended (exit code ${w.exit_code}).`
         : w.outcome === "timeout"
-          ? ` It did not show it was ready (${info.shell_integration ? `no prompt within ${READY_MS / 1000} s` : `its screen blank or still changing after ${FIRST_SCREEN_MS / 1000} s; some programs show nothing until typed to`}): wait_for what you expect before typing.`
-          : "";
+          ? ` It did not show it was ready (${info.shell_integration ? `no prompt within ${READY_MS / 1000} s` : `its screen still changing after ${FIRST_SCREEN_MS / 1000} s`}): wait_for what you expect before typing.`
+          : w.outcome === "settled" && w.screen.lines.every((l) => l.trim() === "")
+            ? ` Its screen is blank and it has been quiet for ${BLANK_QUIET_MS / 1000} s: it may wait for input without a prompt (cat), or be slow to start; wait_for what you expect before typing.`
+            : "";
     return text(`started session ${info.name} (id ${info.id}) running ${info.command.join(" ")} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`, {
       name: info.name,
       id: info.id,

@@ -104,16 +104,18 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
   return { gone: !pidAlive(pid), pid };
 }
 
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+
 /** What a restart does to the sessions, said before it acts. */
 function restartNotice(stats: { pid: number; sessions: number; running: number } & Parameters<typeof describeBuild>[0], socketPath: string, graceMs: number | undefined): string {
   const who = `the daemon on ${socketPath} (pid ${stats.pid}, ${describeBuild(stats)})`;
   const ended = stats.sessions - stats.running;
-  const kept = ended > 0 ? ` Its ${ended} ended session${ended === 1 ? "" : "s"} ${ended === 1 ? "is" : "are"} kept as ${ended === 1 ? "it is" : "they are"}.` : "";
+  const kept = ended === 0 ? "" : ` ${plural(ended, "Its 1 ended session is kept as it is.", `Its ${ended} ended sessions are kept as they are.`)}`;
   if (stats.running === 0) return `termd daemon restart: ${who} has no running sessions.${kept}`;
-  return (
-    `termd daemon restart: ${who} has ${stats.running} running session${stats.running === 1 ? "" : "s"}: restarting ends ${stats.running === 1 ? "its program" : "their programs"} ` +
-    `(SIGHUP and SIGTERM, then SIGKILL after ${graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace, 5000 ms unless it was given"}). ${stats.running === 1 ? "Its" : "Their"} output, final screen${stats.running === 1 ? "" : "s"} and record${stats.running === 1 ? " are" : "s are"} kept: the new daemon lists ${stats.running === 1 ? "it" : "them"} as ended (termd ls, termd logs).${kept}`
-  );
+  const running = plural(stats.running, "1 running session: restarting ends its program", `${stats.running} running sessions: restarting ends their programs`);
+  const grace = graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace (5000 ms unless it was given)";
+  const after = plural(stats.running, "Its output, final screen and record are kept: the new daemon lists it", "Their output, final screens and records are kept: the new daemon lists them");
+  return `termd daemon restart: ${who} has ${running} (SIGHUP and SIGTERM, then SIGKILL after ${grace}). ${after} as ended (termd ls, termd logs).${kept}`;
 }
 
 export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>

@@ -6,7 +6,7 @@
 // - @termd/TARGET for each target: bin/termd, with os, cpu and libc set so npm installs only the
 //   one for the machine.
 // The repository's own package.json stays the development package; these are generated here.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compileTarget, ROOT } from "./compile.ts";
@@ -44,7 +44,7 @@ async function npmPack(dir: string, out: string): Promise<string> {
 /** The binary for `target`: dist/termd when `npm run build` made it from this commit, else a fresh compile. */
 async function binaryFor(target: Target, work: string, commit: string): Promise<string> {
   const built = join(ROOT, "dist", "termd");
-  if (target.name === hostTargetName()) {
+  if (target.name === hostTargetName() && existsSync(built)) {
     const p = Bun.spawnSync([built, "--version", "--json"], { stdout: "pipe", stderr: "ignore" });
     if (p.success) {
       const b = JSON.parse(p.stdout.toString());

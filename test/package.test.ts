@@ -148,6 +148,27 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     expect(await run(["npx", "termd", "--version"])).toMatchObject({ code: 0, stdout: expect.stringContaining(`, ${target!.name}, bun `) });
   }, INSTALL_MS);
 
+  test("the launcher passes a supervisor's SIGTERM on: a foreground daemon under it stops cleanly", async () => {
+    const own = join(dir, "fg", "termd.sock");
+    const p = Bun.spawn([termdBin, "daemon", "--socket", own, "--state-dir", join(dir, "fg-state")], { cwd: app, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const reader = p.stderr.getReader();
+    let log = "";
+    while (!log.includes("listening on")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the daemon did not start: ${log}`);
+      log += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    const c = await connect(own);
+    const { pid } = await c.call("system.ping");
+    expect(pid).not.toBe(p.pid); // the binary, not the launcher
+    c.close();
+    p.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    for (let i = 0; i < 500 && isAlive(pid); i++) await Bun.sleep(10);
+    expect(isAlive(pid)).toBe(false);
+  }, INSTALL_MS);
+
   test("npm install -g puts termd on PATH", async () => {
     expect(globalInstall).toMatchObject({ code: 0 });
     const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: `${join(prefix, "bin")}:${nodeBin}` } });

@@ -198,6 +198,23 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["logs", "t", "--tail", "1", "--from", "0"])).code).toBe(2);
   });
 
+  test("logs as text applies the line edits a terminal applies: bash's redraw of a pasted command shows it once", async () => {
+    await using d = await TestDaemon.start({ bin });
+    // A home of its own: bash with its defaults (bracketed paste on), none of the machine's rc files.
+    await d.cli(["start", "--name", "p", "--env", `HOME=${tempDir()}`, "--", "bash", "--noprofile"]);
+    await d.cli(["wait", "p", "--regex", "[#$] $"]);
+    await d.cli(["send", "p", "--paste", "echo hi-$((1+1))"]);
+    await d.cli(["wait", "p", "--text", "echo hi-$((1+1))"]);
+    await d.cli(["send", "p", "--keys", "Enter"]);
+    await d.cli(["wait", "p", "--regex", "^hi-2$"]);
+    expect((await d.cli(["logs", "p", "--raw"])).stdout).toContain("\x1b[?2004h");
+    const lines = (await d.cli(["logs", "p"])).stdout.split("\n");
+    const typed = lines.filter((l) => l.includes("echo hi-"));
+    expect(typed).toHaveLength(1);
+    expect(typed[0]).toMatch(/[#$] echo hi-\$\(\(1\+1\)\)$/);
+    expect(lines[lines.indexOf(typed[0]!) + 1]).toBe("hi-2");
+  });
+
   test("logs --follow streams output until the session ends", async () => {
     await using d = await TestDaemon.start({ bin });
     await d.cli(["start", "--name", "f", "--", "bash", "-c", "read x; echo got-$x; exit 0"]);

@@ -66,6 +66,8 @@ const DAEMON_HELP = [
   "                      with LIMIT_REACHED",
   "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
   "                      past it session.subscribe fails with LIMIT_REACHED",
+  "  --max-connections N connections served at once, over the sockets and HTTP (default 4096);",
+  "                      past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
   "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
   "                      console server's server.pid",
   "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
@@ -123,9 +125,9 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
   summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon restart [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--max-connections N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon restart [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
   help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP, run ? RESTART_HELP : []).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "max-connections": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
@@ -197,6 +199,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSessions: limit(a, "max-sessions"),
       maxWaits: limit(a, "max-waits"),
       maxSubscriptions: limit(a, "max-subscriptions"),
+      maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
       http: httpSettings(a),
     };

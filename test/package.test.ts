@@ -94,7 +94,8 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     );
     // Bun from the checkout runs the file; termd/testing and the daemon's binary come from app/node_modules.
     const { TERMD_SOCKET: _, ...noDaemon } = env;
-    const tested = await run([process.execPath, "test", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+    // (bun test's 5 s default is short for a first daemon start on a loaded machine.)
+    const tested = await run([process.execPath, "test", "--timeout", "60000", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
     expect(tested.stderr).toContain("1 pass");
     expect(tested.code).toBe(0);
     writeFileSync(

@@ -87,7 +87,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     expect(existsSync(socket)).toBe(false);
   }, INSTALL_MS);
 
-  test("a bun test file imports termd/testing from the installed package, and TypeScript finds both packages' types", async () => {
+  test("a bun test file imports termd/testing from the installed package, node --test termd/testing/node, and TypeScript finds the types", async () => {
     writeFileSync(
       join(app, "echo.test.ts"),
       `import { expect, test } from "bun:test";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
@@ -98,6 +98,14 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     const tested = await run([process.execPath, "test", "--timeout", "60000", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
     expect(tested.stderr).toContain("1 pass");
     expect(tested.code).toBe(0);
+    // And under Node's own runner, through termd/testing/node: the daemon is the platform package's binary.
+    writeFileSync(
+      join(app, "echo.node.test.mjs"),
+      `import { test, launch, expectTerminal } from "termd/testing/node";\n\ntest("bash answers", async () => {\n  const t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expectTerminal(t).toShowText("42-ok");\n});\n`,
+    );
+    const nodeTested = await run(["node", "--test", "echo.node.test.mjs"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+    expect(nodeTested.stdout).toContain("# pass 1");
+    expect(nodeTested.code).toBe(0);
     writeFileSync(
       join(app, "typed.ts"),
       [

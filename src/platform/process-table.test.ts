@@ -63,3 +63,18 @@ test("this process's open file descriptors: lsof counts about what /proc lists",
   // /proc's listing holds the fd it reads through; the two are taken at different moments.
   expect(Math.abs(viaLsof! - viaProc)).toBeLessThanOrEqual(3);
 });
+
+test("a listening Unix socket's path, as socket activation checks fd 3; any other fd is no Unix socket", () => {
+  const path = `${process.env.TMPDIR ?? "/tmp"}/termd-describe-${process.pid}.sock`;
+  const listener = Bun.listen({ unix: path, socket: { data() {} } });
+  try {
+    // Bun names the listener's fd, though its types do not.
+    const fd = (listener as unknown as { fd: number }).fd;
+    for (const table of [procfs, psTable]) {
+      expect(table.describeFd(fd)).toEqual({ kind: "unix", path });
+      expect(table.describeFd(0)?.kind).toBe("other");
+    }
+  } finally {
+    listener.stop(true);
+  }
+});

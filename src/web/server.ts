@@ -186,7 +186,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     }
     if (req.method === "GET") {
       const asset = (await pageAssets()).get(path);
-      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": "no-cache", ...PAGE_HEADERS } });
+      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": asset.cacheControl, ...PAGE_HEADERS } });
     }
     throw new HttpError(404, "NOT_FOUND", `no ${req.method} ${path} here`);
   }

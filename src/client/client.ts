@@ -64,7 +64,7 @@ export class Client {
   }
 
   private onLine(line: string): void {
-    let msg: { id?: number; result?: unknown; error?: WireError; method?: string; params?: EventMessage };
+    let msg: { id?: number | null; result?: unknown; error?: WireError; method?: string; params?: EventMessage };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -74,6 +74,9 @@ export class Client {
       for (const l of this.listeners) l(msg.params);
       return;
     }
+    // An error for no request is about the connection (the daemon refused it, or is closing it):
+    // every call on it fails with that reason rather than a bare "closed".
+    if (msg.id === null && msg.error) return this.fail(RpcError.fromWire(msg.error));
     const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
     if (!p) return;
     this.pending.delete(msg.id!);

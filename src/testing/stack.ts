@@ -6,7 +6,8 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const LIBRARY_DIRS = [`${HERE}/`, `${dirname(HERE)}/client/`];
+// In the npm package the code both entry points share sits in lib/chunks/ (scripts/pack.ts).
+const LIBRARY_DIRS = [`${HERE}/`, `${dirname(HERE)}/client/`, `${dirname(HERE)}/chunks/`];
 
 /** `err`'s stack, from `site` (an Error made when the test called) on, minus the library's frames. */
 export function pointAtCaller(err: unknown, site: Error): void {

@@ -20,6 +20,18 @@ async function run(argv: string[], env: Record<string, string>): Promise<{ code:
   return { code, stdout, stderr };
 }
 
+/** Resolves once the daemon says it listens; throws with what it said if it exits first. */
+async function listening(daemon: { stderr: ReadableStream<Uint8Array> }, what: string): Promise<void> {
+  const reader = daemon.stderr.getReader();
+  let said = "";
+  while (!said.includes("listening on")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${what}: the daemon did not start: ${said}`);
+    said += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+}
+
 test("a killed daemon's lock naming a pid that now belongs to another process does not stop the next start", async () => {
   await using d = await TestDaemon.start({ bin: DIST_BIN });
   d.proc.kill("SIGKILL");
@@ -58,13 +70,7 @@ test("daemons in fresh PID namespaces, one after another, each killed: every nex
         stdout: "ignore",
         stderr: "pipe",
       });
-      const reader = ns.stderr.getReader();
-      let said = "";
-      while (!said.includes("listening on")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`round ${round}: the daemon did not start: ${said}`);
-        said += new TextDecoder().decode(value);
-      }
+      await listening(ns, `round ${round}`);
       expect((await run([...DIST_BIN, "ls"], env)).code).toBe(0);
       // kill -9 of the namespace's first process takes every process in it along.
       ns.kill("SIGKILL");
@@ -84,6 +90,8 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
       const loser = await Promise.race(daemons.map(async (p) => ((await p.exited), p)));
       const winner = daemons.find((p) => p !== loser)!;
       expect({ round, code: loser.exitCode, stderr: await new Response(loser.stderr).text() }).toMatchObject({ round, code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${winner.pid})`) });
+      // The loser may have given up before the winner listened.
+      await listening(winner, `round ${round}`);
       const status = await run([...DIST_BIN, "daemon", "status", "--json"], env);
       expect(JSON.parse(status.stdout).pid).toBe(winner.pid);
       winner.kill("SIGTERM");

@@ -511,9 +511,11 @@ export class Session {
     else if (signal || exitCode !== 0) this.state = "failed";
     else this.state = "exited";
     this.output.close();
+    // Told (and so persisted: the store saves on "state") in the same turn as the state changes:
+    // a wait that sees the session ended must never find it "lost" after a kill -9 of the daemon.
+    this.emit({ type: "state", state: this.state });
     await this.saveScreen();
     this.markEnded();
-    this.emit({ type: "state", state: this.state });
     this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
   }
 

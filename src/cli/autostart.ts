@@ -3,7 +3,7 @@
 // own the same way.
 import { spawn } from "node:child_process";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
@@ -45,8 +45,10 @@ export interface StartOptions {
  * Starts a daemon on `socketPath` and connects once it answers: its own, or, when several
  * clients start one at the same moment, whichever won the race.
  */
-export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
-  const stateDir = opts.stateDir ?? defaultStateDir();
+export async function startDaemon(given: string, opts: StartOptions = {}): Promise<Client> {
+  // The daemon runs elsewhere (in "/" by default): a relative path would name another file there.
+  const socketPath = resolve(given);
+  const stateDir = resolve(opts.stateDir ?? defaultStateDir());
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const logPath = join(stateDir, "daemon.log");
   const deadline = Date.now() + START_TIMEOUT_MS;

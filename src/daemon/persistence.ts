@@ -48,6 +48,11 @@ export class SqliteRecords implements RecordStore {
     this.remove.run({ id });
   }
 
+  /** Lets go of the database file, so a daemon started next never finds it locked by this one. */
+  close(): void {
+    this.db.close(false);
+  }
+
   all(): SessionRecord[] {
     const rows = this.db.query<{ record: string }, []>("SELECT record FROM sessions ORDER BY created_at").all();
     const out: SessionRecord[] = [];

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { DaemonStartError, pidAlive } from "../../daemon/socket-path.ts";
@@ -188,8 +189,9 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
     const opts = {
-      socketPath: ctx.socketPath,
-      stateDir: str(a, "state-dir") ?? defaultStateDir(),
+      // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
+      socketPath: resolve(ctx.socketPath),
+      stateDir: resolve(str(a, "state-dir") ?? defaultStateDir()),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
       ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
       debugBuffer,

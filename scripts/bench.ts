@@ -10,8 +10,9 @@
 //   --sessions N     idle shells for the memory figure (default 100)
 //   --redraw-seconds N  how long the redraw section's colour flood runs, per contender (default 60)
 //   --idle-sessions N   idle shells for the idle1000 section (default 1000)
+//   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000
+//                    parser, isolation, redraw, waits, idle1000, cli
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -48,7 +49,12 @@
 //      fresh daemon (file-descriptor limit raised as far as allowed), each then asked for its
 //      screen; then RSS and descriptors per session. tmux: the same number of sessions in one
 //      server, created in batches of commands, each captured with capture-pane.
-//   Sections 5-8 each report a failure as theirs and let the run go on.
+//   9. Command line: each client command (ls, info, send, screen, wait on a ready session, and
+//      --version) run as a whole process, wall time from spawn to exit, through the compiled
+//      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
+//      beside `tmux ls` on a server holding one session and a compiled Bun hello-world (the floor
+//      any Bun executable pays). Median and p90 of --cli-runs runs, after 3 unmeasured ones.
+//   Sections 5-9 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -74,11 +80,12 @@ interface Options {
   sessions: number;
   redrawSeconds: number;
   idleSessions: number;
+  cliRuns: number;
   only: Set<string>;
   tmux: boolean;
 }
 
-const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000"];
+const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000", "cli"];
 
 function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");
@@ -90,6 +97,7 @@ function parseFlags(argv: string[]): Options {
     sessions: quick ? 20 : 100,
     redrawSeconds: quick ? 10 : 60,
     idleSessions: quick ? 50 : 1000,
+    cliRuns: quick ? 10 : 30,
     only: new Set(SECTIONS),
     tmux: true,
   };
@@ -123,6 +131,9 @@ function parseFlags(argv: string[]): Options {
         break;
       case "--idle-sessions":
         o.idleSessions = Math.round(intFlag(a, argv[++i]));
+        break;
+      case "--cli-runs":
+        o.cliRuns = Math.round(intFlag(a, argv[++i]));
         break;
       case "--only": {
         const list = (argv[++i] ?? "").split(",").filter(Boolean);
@@ -1104,6 +1115,91 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
   }
 }
 
+// ---------------------------------------------------------------- 9. command line
+
+interface CliTime {
+  what: string;
+  /** Wall, spawn to exit. */
+  ms: number[];
+  /** The process's CPU time (user + system): less swayed by other work on the machine than wall time. */
+  cpuMs: number[];
+}
+
+/** `argv` as a whole process, `runs` times after 3 unmeasured runs. */
+function timeProcess(what: string, argv: string[], runs: number, env: Record<string, string>): CliTime {
+  const once = () => {
+    const t = performance.now();
+    const r = Bun.spawnSync(argv, { env, stdout: "ignore", stderr: "pipe" });
+    const ms = performance.now() - t;
+    if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: exit ${r.exitCode}: ${r.stderr.toString().trim().slice(0, 200)}`);
+    return { ms, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 };
+  };
+  for (let i = 0; i < 3; i++) once();
+  const all = Array.from({ length: runs }, once);
+  return { what, ms: all.map((x) => x.ms), cpuMs: all.map((x) => x.cpuMs) };
+}
+
+async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
+  const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts")], { stdout: "ignore", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString().slice(-500)}`);
+  const hello = join(dir, "hello");
+  await Bun.write(join(dir, "hello.ts"), 'console.log("hello");\n');
+  const hb = Bun.spawnSync([process.execPath, "build", "--compile", join(dir, "hello.ts"), "--outfile", hello], { stdout: "ignore", stderr: "pipe" });
+  if (hb.exitCode !== 0) throw new Error(`hello-world build failed: ${hb.stderr.toString().slice(-500)}`);
+  const d = await startDaemon(dir, "cli");
+  const times: CliTime[] = [];
+  try {
+    const env = { ...childEnv(), TERMD_SOCKET: d.socket };
+    await d.client.call("session.create", { name: "s", command: ["cat"] });
+    await d.client.call("session.input", { session: "s", text: "ready\n" });
+    await d.client.call("session.wait", { session: "s", text: "ready" });
+    const termd = join(ROOT, "dist/termd");
+    const commands: [string, string[]][] = [
+      ["--version", ["--version"]],
+      ["ls", ["ls"]],
+      ["info s", ["info", "s"]],
+      ["send s --text x", ["send", "s", "--text", "x"]],
+      ["screen s", ["screen", "s"]],
+      ["wait s --text ready", ["wait", "s", "--text", "ready"]],
+    ];
+    for (const [what, args] of commands) times.push(timeProcess(`termd ${what}`, [termd, ...args], o.cliRuns, env));
+    if (has("node")) {
+      times.push(timeProcess("node dist/termd-client.mjs ls", ["node", join(ROOT, "dist/termd-client.mjs"), "ls"], o.cliRuns, env));
+      await Bun.write(join(dir, "hello.mjs"), 'console.log("hello");\n');
+      times.push(timeProcess("node hello-world", ["node", join(dir, "hello.mjs")], o.cliRuns, env));
+    }
+    if (o.tmux) {
+      const t = new Tmux();
+      try {
+        t.ok("new-session", "-d", "-s", "s", "cat");
+        times.push(timeProcess("tmux ls", ["tmux", "-L", t.name, "ls"], o.cliRuns, env));
+      } finally {
+        t.kill();
+      }
+    }
+    times.push(timeProcess("compiled Bun hello-world", [hello], o.cliRuns, env));
+  } finally {
+    await d.stop();
+  }
+  return times;
+}
+
+async function reportCli(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const times = await cliTimes(o, dir);
+  const rows: string[][] = [["", "median ms", "p90 ms", "CPU ms", "target"]];
+  for (const t of times) {
+    const target = t.what.startsWith("termd ") ? "≤ 10" : t.what.startsWith("node dist") ? "≤ 40" : "";
+    rows.push([t.what, f1(median(t.ms)), f1(percentile(t.ms, 0.9)), f1(median(t.cpuMs)), target]);
+  }
+  console.log(`9. Command line: one call as a whole process, spawn to exit (${o.cliRuns} runs each; lower is better)`);
+  console.log(table(rows) + "\n");
+  const client = times.filter((t) => t.what.startsWith("termd ") && t.what !== "termd --version");
+  const slowest = Math.max(...client.map((t) => median(t.ms)));
+  verdicts.push(["every client command ≤ 10 ms (median, slowest)", `${f1(slowest)} ms`, verdict(slowest <= 10)]);
+  const stub = times.find((t) => t.what.startsWith("node dist"));
+  if (stub) verdicts.push(["Node stub ≤ 40 ms", `${f1(median(stub.ms))} ms`, verdict(median(stub.ms) <= 40)]);
+}
+
 // ---------------------------------------------------------------- report
 
 const f1 = (x: number) => x.toFixed(1);
@@ -1429,6 +1525,7 @@ async function main(): Promise<void> {
   if (o.only.has("redraw")) await section("redraw", verdicts, () => reportRedraw(o, dir, verdicts));
   if (o.only.has("waits")) await section("waits", verdicts, () => reportWaits(o, dir, verdicts));
   if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
+  if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

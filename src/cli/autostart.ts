@@ -1,9 +1,6 @@
 // Starting the daemon on demand: a detached process in its own session (setsid), its stderr in
 // the state dir's daemon.log, and a wait until its socket answers. cp-console-server starts its
 // own the same way.
-import { spawn } from "node:child_process";
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
@@ -43,6 +40,8 @@ export interface StartOptions {
  * state dir's daemon.log, and connects once it answers.
  */
 export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
+  // Loaded only to start one: a command whose daemon answers does not pay for them.
+  const [{ spawn }, { closeSync, fstatSync, mkdirSync, openSync }, { join }] = await Promise.all([import("node:child_process"), import("node:fs"), import("node:path")]);
   const stateDir = opts.stateDir ?? defaultStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const logPath = join(stateDir, "daemon.log");
@@ -71,7 +70,7 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
       try {
         return await connect(socketPath);
       } catch {
-        throw new Error(`the termd daemon exited with code ${exited} while starting: ${startFailure(logPath, logStart)}`);
+        throw new Error(`the termd daemon exited with code ${exited} while starting: ${await startFailure(logPath, logStart)}`);
       }
     }
     await new Promise((r) => setTimeout(r, delay));
@@ -80,7 +79,8 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
 }
 
 /** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */
-function startFailure(logPath: string, from: number): string {
+async function startFailure(logPath: string, from: number): Promise<string> {
+  const { readFileSync } = await import("node:fs");
   let said = "";
   try {
     said = readFileSync(logPath).subarray(from).toString("utf8").trim().split("\n").at(-1) ?? "";

@@ -1,12 +1,10 @@
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect } from "../../client/client.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
-import { parseListen } from "../../web/address.ts";
 import type { HttpSettings } from "../../web/server.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
@@ -25,13 +23,15 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
 }
 
 /** --http and its companions; they mean nothing without it. */
-function httpSettings(a: Parameters<typeof num>[0]): HttpSettings | undefined {
+async function httpSettings(a: Parameters<typeof num>[0]): Promise<HttpSettings | undefined> {
   const listen = str(a, "http");
   const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
   if (listen === undefined) {
     if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
     return undefined;
   }
+  // Loaded here: every other command would pay for node:net at start-up.
+  const { parseListen } = await import("../../web/address.ts");
   try {
     return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
   } catch (err) {
@@ -113,6 +113,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       await client.closed;
       // Return once the process is gone, so a script can start a new daemon right after.
       // (A remote daemon's pid is not one of this machine's.)
+      const { pidAlive } = await import("../../daemon/socket-path.ts");
       for (let i = 0; i < 500 && !isDaemonUrl(ctx.socketPath) && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
       return EXIT.OK;
     }
@@ -137,7 +138,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxWaits: limit(a, "max-waits"),
       maxSubscriptions: limit(a, "max-subscriptions"),
       pidFile: str(a, "pid-file"),
-      http: httpSettings(a),
+      http: await httpSettings(a),
     });
   },
   });

@@ -226,7 +226,7 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   test("a second daemon refuses a live socket, and a dead daemon's stale socket is replaced", async () => {
     await using d = await TestDaemon.start({ bin });
     const second = await d.cli(["daemon", "--socket", d.socket, "--state-dir", d.stateDir]);
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(5);
     expect(second.stderr).toContain("already");
     d.proc.kill("SIGKILL");
     await d.proc.exited;

@@ -1,5 +1,6 @@
 // The command-line front: global flags, dispatch to a subcommand, help, and the one place where
-// errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found).
+// errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found, 5 another daemon
+// already runs).
 import { connect, defaultTarget, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { inFlagTerms } from "./param-errors.ts";
@@ -35,7 +36,7 @@ function overview(commands: CliCommand[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
     "termd COMMAND --help shows a command's options. termd --version prints the version.",
-    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found.",
+    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
   ].join("\n");
 }
 

@@ -5,6 +5,9 @@ import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
+import { startOrphanReaper } from "../platform/reaper.ts";
+import { takeInheritedSocket } from "./socket-activation.ts";
+import { DaemonStartError } from "./socket-path.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -17,9 +20,29 @@ function writePidFile(path: string): () => void {
   };
 }
 
+/**
+ * A daemon systemd started on its socket waits a while for the lock: a daemon started without it
+ * at the same moment (an autostarting CLI) holds it only until it finds the socket answering
+ * (systemd's), and then exits; the one with systemd's socket is the one that must serve.
+ */
+const ACTIVATED_LOCK_WAIT_MS = 5000;
+
+async function start(opts: DaemonOptions): Promise<Daemon> {
+  const deadline = performance.now() + ((opts.listenFd ?? null) !== null ? ACTIVATED_LOCK_WAIT_MS : 0);
+  for (;;) {
+    try {
+      return await Daemon.start(opts);
+    } catch (err) {
+      if (!(err instanceof DaemonStartError && err.busy) || performance.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
-  const daemon = new Daemon(opts);
-  await daemon.listen();
+  // Taken before the daemon copies the environment for its sessions.
+  const listenFd = opts.listenFd ?? takeInheritedSocket();
+  const daemon = await start({ ...opts, listenFd });
   if (opts.http) {
     let http;
     try {
@@ -36,6 +59,11 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
+  // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
+  if (process.pid === 1) {
+    const reaper = startOrphanReaper();
+    console.error(typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes");
+  }
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());
   // Written once the socket answers, so a script that waits for the file can connect at once.
@@ -43,7 +71,7 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     const removePidFile = writePidFile(opts.pidFile);
     process.on("exit", removePidFile);
   }
-  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}`);
+  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`);
   onReady?.();
   await daemon.stopped.promise;
   process.exit(0);

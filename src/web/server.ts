@@ -13,6 +13,7 @@ import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } fr
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
 import { loginPage } from "./login.ts";
+import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
 import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { cookieProof, sameSecret, type Token } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
@@ -123,6 +124,11 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
 
   async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
     const url = new URL(req.url);
+    // An orchestrator's liveness probe: no token, and any Host (a probe names the pod by address
+    // or by a service name the daemon was not told of); it says nothing but whether it serves.
+    if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      return daemon.stopping ? new Response("stopping\n", { status: 503 }) : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
     const host = req.headers.get("host");
     if (!hostAllowed(host, policy)) {
       throw new HttpError(403, "FORBIDDEN_HOST", `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`);
@@ -157,6 +163,9 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       case "/ws":
         only("GET");
         return upgrade(req, server, { kind: "rpc" });
+      case "/metrics":
+        only("GET");
+        return new Response(metricsText(daemon), { headers: { "Content-Type": METRICS_CONTENT_TYPE } });
       case "/logout":
         only("POST");
         return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });

@@ -125,7 +125,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    return run({
+    const opts = {
       socketPath: ctx.socketPath,
       stateDir: str(a, "state-dir") ?? defaultStateDir(),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
@@ -139,6 +139,15 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       pidFile: str(a, "pid-file"),
       http: await httpSettings(a),
-    });
+    };
+    try {
+      return await run(opts);
+    } catch (err) {
+      // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+      const { DaemonStartError } = await import("../../daemon/socket-path.ts");
+      if (!(err instanceof DaemonStartError && err.busy)) throw err;
+      ctx.err(`termd daemon: ${err.message}`);
+      return EXIT.DAEMON_RUNNING;
+    }
   },
   });

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { processes } from "../../platform/index.ts";
 import { NoParamsSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
 
@@ -17,16 +17,8 @@ export default command({
       connections: daemon.counters.connections,
       commands_run: daemon.counters.commandsRun,
       screen_workers: daemon.screens.size,
-      open_fds: openFds(),
+      open_fds: processes.openFds(),
+      process_table: processes.name,
     };
   },
 });
-
-/** The daemon's open file descriptors (Linux /proc; null elsewhere). */
-function openFds(): number | null {
-  try {
-    return readdirSync("/proc/self/fd").length;
-  } catch {
-    return null;
-  }
-}

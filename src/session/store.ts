@@ -7,6 +7,7 @@ import type { CreateInput } from "../protocol/schemas.ts";
 import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "./pty-pool.ts";
@@ -114,7 +115,7 @@ export class SessionStore {
       });
     } catch (err) {
       record?.cancel();
-      throw err;
+      throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
     const records = this.opts.records;
     let recording = false;
@@ -129,7 +130,7 @@ export class SessionStore {
       if (!recording) record?.cancel();
       session.dispose();
       this.removeFiles(session);
-      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
+      throw descriptorsUsedUp(err, this.byId.size) ?? new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
     }
     this.byId.set(id, session);
     this.retryDeletes();

@@ -16,7 +16,7 @@ const run = async (cmd: string[]) => {
 
 // Bytecode and split chunks: a client command runs only its own chunks' precompiled code, not the
 // parse of the whole program (the daemon, xterm, MCP, the renderer), which cost it ~40 ms.
-await run([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
+await run([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "src/daemon/line-parser-worker.ts", "--outfile", join(dist, "termd")]);
 await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
 // The same binary under interminai's name behaves as interminai (it reads the name it was run by).
 symlinkSync("termd", join(dist, "interminai"));

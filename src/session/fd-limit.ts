@@ -19,6 +19,9 @@ function openFileLimit(): string | null {
   }
 }
 
+/** Read at start-up too: with every descriptor in use, /proc/self/limits cannot be opened. */
+const limitAtStart = openFileLimit();
+
 /** LIMIT_REACHED naming the limit, when `err` is a lack of file descriptors; null when it is something else. */
 export function descriptorsUsedUp(err: unknown, sessions: number): TermdError | null {
   const message = err instanceof Error ? `${(err as NodeJS.ErrnoException).code ?? ""} ${err.message}` : String(err);
@@ -26,7 +29,7 @@ export function descriptorsUsedUp(err: unknown, sessions: number): TermdError | 
     return new TermdError("LIMIT_REACHED", `the system's open-file table is full (fs.file-max; raise it with sysctl fs.file-max=N) with this daemon at ${sessions} sessions`, { limit: "fs.file-max" });
   }
   if (!PROCESS_LIMIT.test(message)) return null;
-  const limit = openFileLimit();
+  const limit = openFileLimit() ?? limitAtStart;
   return new TermdError(
     "LIMIT_REACHED",
     `the daemon's open-file limit (RLIMIT_NOFILE, ulimit -n${limit ? `: ${limit}` : ""}) is used up at ${sessions} sessions: ` +

@@ -10,8 +10,8 @@ const START_TIMEOUT_MS = 10_000;
 
 /** Loaded only to start a daemon: a command whose daemon answers does not pay for them at start-up. */
 const loadNode = async () => {
-  const [{ spawn }, fs, { join }] = await Promise.all([import("node:child_process"), import("node:fs"), import("node:path")]);
-  return { spawn, fs, join };
+  const [{ spawn }, fs, { join, resolve }] = await Promise.all([import("node:child_process"), import("node:fs"), import("node:path")]);
+  return { spawn, fs, join, resolve };
 };
 type Node = Awaited<ReturnType<typeof loadNode>>;
 /** A lost start race whose winner has not answered by then is tried again. */
@@ -49,9 +49,11 @@ export interface StartOptions {
  * Starts a daemon on `socketPath` and connects once it answers: its own, or, when several
  * clients start one at the same moment, whichever won the race.
  */
-export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
+export async function startDaemon(given: string, opts: StartOptions = {}): Promise<Client> {
   const node = await loadNode();
-  const stateDir = opts.stateDir ?? defaultStateDir();
+  // The daemon runs elsewhere (in "/" by default): a relative path would name another file there.
+  const socketPath = node.resolve(given);
+  const stateDir = node.resolve(opts.stateDir ?? defaultStateDir());
   node.fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const logPath = node.join(stateDir, "daemon.log");
   const deadline = Date.now() + START_TIMEOUT_MS;

@@ -14,6 +14,7 @@ import { errorReply } from "./errors.ts";
 import { settledOrNextTurn } from "./pacing.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
+import { clientLog } from "../session/client-log.ts";
 
 /** After its session ended: how long a connection may take to read its last events before it is closed anyway. */
 const FINAL_EVENTS_MS = 5000;
@@ -189,7 +190,7 @@ export class Connection implements EventSink {
       .catch((err: unknown) => {
         // A dialect answers its own errors; one that threw anyway is a fault, and the client
         // still gets an answer in its dialect's shape rather than none.
-        console.error("termd: internal error:", err);
+        clientLog.log("termd: internal error:", err);
         return speaker.fault ? speaker.fault(err) : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
       })
       .then((reply) => {

@@ -12,6 +12,8 @@ import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
 import { Connection, type ConnData } from "./connection.ts";
+import { connectionRefusal } from "./connection-limits.ts";
+import { errorReply } from "./errors.ts";
 import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
 import { LockHeld, takeFileLock } from "./file-lock.ts";
@@ -54,6 +56,8 @@ export interface DaemonOptions {
   maxWaits?: number;
   /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
   maxSubscriptions?: number;
+  /** Connections served at once, over every socket and HTTP (default MAX_CONNECTIONS). */
+  maxConnections?: number;
   /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
   http?: HttpSettings;
   /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
@@ -62,6 +66,8 @@ export interface DaemonOptions {
 
 /** Eviction runs at most this often (and more often for short TTLs). */
 const EVICT_EVERY_MS = 60_000;
+/** How long a connection refused past --max-connections is kept half-open for its client to read why. */
+const REFUSED_LINGER_MS = 1000;
 /** How long past the stop grace a shutdown waits for sessions to report their end. */
 const SHUTDOWN_SLACK_MS = 2000;
 
@@ -179,6 +185,18 @@ export class Daemon {
         ...(where as { unix: string }),
         socket: {
           open: (socket) => {
+            const refused = connectionRefusal(this);
+            if (refused) {
+              // Said in JSON-RPC's words whatever the client speaks: it has sent nothing yet. Only
+              // the sending side is closed at once: a client whose connect is still being reported
+              // when the whole socket goes sees a reset instead of the reason. The rest goes when
+              // the client closes, or after REFUSED_LINGER_MS.
+              socket.data = {};
+              socket.write(JSON.stringify(errorReply(null, refused)) + "\n");
+              socket.shutdown();
+              setTimeout(() => socket.end(), REFUSED_LINGER_MS).unref();
+              return;
+            }
             const conn = new Connection(socket, this, session, dialect);
             socket.data = { conn };
             this.connections.add(conn);
@@ -289,6 +307,8 @@ export class Daemon {
       }
     }
     for (const c of this.connections) c.end();
+    // The database before the locks: the next daemon opens it as soon as it has them.
+    this.records.close();
     for (const release of this.locks.splice(0).reverse()) release();
     this.stopped.resolve();
   }

@@ -3,6 +3,7 @@
 // replies and the dialects, which call native methods through run(), see only RpcErrors.
 import { RpcError, toRpcError, type ErrorName, type WireError } from "../protocol/errors.ts";
 import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
+import { clientLog } from "../session/client-log.ts";
 
 /** Each domain code's wire error name (and so its number, protocol/errors.ts's APP_CODES). */
 const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
@@ -38,6 +39,6 @@ export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.
 /** A JSON-RPC error reply for whatever was thrown; an internal error is logged too. */
 export function errorReply(id: Id, err: unknown): Reply {
   const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
+  if (e.name === "INTERNAL_ERROR") clientLog.log("termd: internal error:", err);
   return { jsonrpc: "2.0", id, error: e.toWire() };
 }

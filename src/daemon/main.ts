@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
+import { clientLog } from "../session/client-log.ts";
 import { startOrphanReaper } from "../platform/reaper.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
 import { DaemonStartError } from "./socket-path.ts";
@@ -55,8 +56,9 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     }
     void daemon.stopped.promise.then(() => http.stop());
   }
-  process.on("uncaughtException", (err) => console.error("termd: uncaught exception (still serving):", err));
-  process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
+  // A client's request is what usually sets these off: rate limited with the lines clients cause.
+  process.on("uncaughtException", (err) => clientLog.log("termd: uncaught exception (still serving):", err));
+  process.on("unhandledRejection", (err) => clientLog.log("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
   // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.

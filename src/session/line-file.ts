@@ -4,6 +4,7 @@
 import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
 import type { Session, SessionEvent } from "./session.ts";
+import { clientLog } from "./client-log.ts";
 
 export abstract class SessionLineFile {
   private file: AppendFile | null;
@@ -29,7 +30,7 @@ export abstract class SessionLineFile {
     try {
       writeSync(this.file.fd(), text + "\n");
     } catch (err) {
-      console.error(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
+      clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();
     }
   }

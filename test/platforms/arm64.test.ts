@@ -7,7 +7,8 @@ import { mkdtempSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { TestDaemon } from "../harness.ts";
-import { compileFor } from "./compile-for.ts";
+import { compileTarget } from "../../scripts/compile.ts";
+import { targetNamed } from "../../src/package/targets.ts";
 import { qemuArm64 } from "./qemu.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-arm64-"));
@@ -17,7 +18,7 @@ async function prepare(): Promise<{ bin: string[] } | { skip: string }> {
   const qemu = qemuArm64();
   if ("missing" in qemu) return { skip: qemu.missing };
   try {
-    return { bin: [...qemu.run, await compileFor("bun-linux-arm64", dir)] };
+    return { bin: [...qemu.run, await compileTarget(targetNamed("linux-arm64"), dir)] };
   } catch (err) {
     return { skip: (err as Error).message };
   }
@@ -33,12 +34,15 @@ test.skipIf("skip" in ready)(
     const version = Bun.spawn([...bin, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [out, code] = await Promise.all([new Response(version.stdout).text(), version.exited]);
     expect(code).toBe(0);
-    expect(out).toMatch(/^termd \d+\.\d+\.\d+/);
+    expect(out).toMatch(/^termd \d+\.\d+\.\d+ \(commit \S+, linux-arm64, bun /);
 
     await using d = await TestDaemon.start({ bin });
+    // bun:ffi works there too: the daemon's lock is libc's flock.
+    expect(d.banner).not.toContain("could not be loaded");
     const c = await d.client();
     // The daemon is the emulated arm64 program, not a host build.
-    const { pid } = await c.call("system.ping");
+    const { pid, target } = await c.call("system.ping");
+    expect(target).toBe("linux-arm64");
     expect(basename(readlinkSync(`/proc/${pid}/exe`))).toMatch(/^qemu-aarch64/);
     const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "arm$ " } });
     await c.call("session.input", { session: s.id, text: "echo $((6 * 7))\r" });

@@ -1,5 +1,6 @@
 import { processes } from "../../platform/index.ts";
 import { NoParamsSchema } from "../../protocol/schemas.ts";
+import { BUILD } from "../../protocol/version.ts";
 import { command } from "../command.ts";
 
 export default command({
@@ -8,6 +9,8 @@ export default command({
   exec: (_p, { daemon }) => {
     const sessions = daemon.store.list();
     return {
+      ...BUILD,
+      state_dir: daemon.options.stateDir,
       sessions: sessions.length,
       running: sessions.filter((s) => s.running).length,
       uptime_s: daemon.uptimeS(),

@@ -13,7 +13,7 @@ const loadNode = async () => {
   const [{ spawn }, fs, { join, resolve }] = await Promise.all([import("node:child_process"), import("node:fs"), import("node:path")]);
   return { spawn, fs, join, resolve };
 };
-type Node = Awaited<ReturnType<typeof loadNode>>;
+type NodeModules = Awaited<ReturnType<typeof loadNode>>;
 /** A lost start race whose winner has not answered by then is tried again. */
 const RESTART_AFTER_LOST_MS = 1000;
 
@@ -84,7 +84,7 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
 }
 
 /** A `termd daemon` process, detached in its own session (setsid), its output appended to the log. */
-function spawnDaemon({ spawn, fs }: Node, socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
+function spawnDaemon({ spawn, fs }: NodeModules, socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
   const log = fs.openSync(logPath, "a", 0o600);
   const state = { exited: null as number | null, logStart: fs.fstatSync(log).size };
   const [cmd, ...args] = selfCommand();
@@ -103,7 +103,7 @@ function spawnDaemon({ spawn, fs }: Node, socketPath: string, stateDir: string, 
 }
 
 /** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */
-function startFailure({ fs }: Node, logPath: string, from: number): string {
+function startFailure({ fs }: NodeModules, logPath: string, from: number): string {
   let said = "";
   try {
     said = fs.readFileSync(logPath).subarray(from).toString("utf8").trim().split("\n").at(-1) ?? "";

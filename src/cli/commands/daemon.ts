@@ -1,7 +1,5 @@
-import { resolve } from "node:path";
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { DaemonStartError, pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect, type Client } from "../../client/client.ts";
@@ -9,7 +7,6 @@ import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
-import { parseListen } from "../../web/address.ts";
 import type { HttpSettings } from "../../web/server.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
@@ -28,13 +25,15 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
 }
 
 /** --http and its companions; they mean nothing without it. */
-function httpSettings(a: Parameters<typeof num>[0]): HttpSettings | undefined {
+async function httpSettings(a: Parameters<typeof num>[0]): Promise<HttpSettings | undefined> {
   const listen = str(a, "http");
   const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
   if (listen === undefined) {
     if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
     return undefined;
   }
+  // Loaded here: every other command would pay for node:net at start-up.
+  const { parseListen } = await import("../../web/address.ts");
   try {
     return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
   } catch (err) {
@@ -103,6 +102,7 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
   // Return once the process is gone, so a script can start a new daemon right after.
   // (A remote daemon's pid is not one of this machine's.)
   if (isDaemonUrl(socketPath)) return { gone: true, pid };
+  const { pidAlive } = await import("../../daemon/socket-path.ts");
   for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
   return { gone: !pidAlive(pid), pid };
 }
@@ -188,6 +188,8 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
+    // node:path is loaded here, by the command that needs it, not by every command at start-up.
+    const { resolve } = await import("node:path");
     const opts = {
       // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
       socketPath: resolve(ctx.socketPath),
@@ -203,12 +205,13 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
-      http: httpSettings(a),
+      http: await httpSettings(a),
     };
     try {
       return await run(opts);
     } catch (err) {
       // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+      const { DaemonStartError } = await import("../../daemon/socket-path.ts");
       if (!(err instanceof DaemonStartError && err.busy)) throw err;
       ctx.err(`termd daemon: ${err.message}`);
       return EXIT.DAEMON_RUNNING;

@@ -106,3 +106,25 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
 test("20 clients autostarting at once on a fresh state dir, 4 times over: every one is answered by the one daemon", async () => {
   for (let round = 0; round < 4; round++) expect({ round, faults: (await startRaceRound(DIST_BIN, 20)).faults }).toEqual({ round, faults: [] });
 }, 120_000);
+
+test("relative TERMD_SOCKET and TERMD_STATE_DIR name files in the client's folder, where the autostarted daemon listens", async () => {
+  const dir = tempDir();
+  const env = { TERMD_SOCKET: "rel.sock", TERMD_STATE_DIR: "state" };
+  const inDir = async (args: string[]) => {
+    const p = Bun.spawn([...DIST_BIN, ...args], { cwd: dir, env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, stdout, stderr };
+  };
+  try {
+    expect(await inDir(["ls"])).toMatchObject({ code: 0, stderr: "" });
+    expect(existsSync(join(dir, "rel.sock"))).toBe(true);
+    expect(existsSync(join(dir, "state", "termd.sqlite"))).toBe(true);
+    // A hooked bash finds its hooks in the state dir from its own folder.
+    expect(await inDir(["start", "--name", "sh", "--cwd", "/", "--", "bash", "--norc"])).toMatchObject({ code: 0 });
+    expect(await inDir(["wait", "sh", "--prompt"])).toMatchObject({ code: 0 });
+    expect((await inDir(["screen", "sh"])).stdout).not.toContain("No such file");
+  } finally {
+    await inDir(["daemon", "stop"]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -341,8 +341,8 @@ test("resize, signal, read_output, and press_keys returning the change it made",
   expect((await m.call("resize", { session: "t", rows: 30, cols: 100 })).structured).toMatchObject({ size: { rows: 30, cols: 100 } });
   expect((await m.call("run_command", { session: "t", command: "stty size </dev/tty" })).structured?.stdout).toBe("30 100\n");
 
-  // The signal goes once the command runs (before, the shell itself is the foreground job).
-  await m.call("submit", { session: "t", text: "echo started; sleep 100" });
+  // The signal goes once the job runs (before, the shell itself is the foreground job): the job prints "started".
+  await m.call("submit", { session: "t", text: "sh -c 'echo started; exec sleep 100'" });
   await m.call("wait_for", { session: "t", regex: "^started$" });
   const sent = await m.call("signal", { session: "t", signal: "INT" });
   expect(sent.structured).toMatchObject({ signal_sent: "SIGINT" });
@@ -351,7 +351,7 @@ test("resize, signal, read_output, and press_keys returning the change it made",
 
   // Output as text with its line edits applied, each read going on from the last.
   const first = await m.call("read_output", { session: "t" });
-  expect(first.text).toContain("echo started; sleep 100");
+  expect(first.text).toContain("sh -c 'echo started; exec sleep 100'");
   await m.call("submit", { session: "t", text: "printf 'abc\\b\\bX\\n\\033[31mred\\033[0m\\n'" });
   await m.call("wait_for", { session: "t", regex: "^red$" });
   const next = await m.call("read_output", { session: "t" });

@@ -1,7 +1,7 @@
 // bun run build: dist/termd, the whole program as one executable (Bun itself included),
 // dist/interminai and dist/cp-console-server, symlinks to it, and dist/termd-client.mjs, the client-side commands as one
 // file for Node ≥ 20 or Bun.
-import { rmSync, mkdirSync, symlinkSync } from "node:fs";
+import { readdirSync, rmSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -14,7 +14,10 @@ const run = async (cmd: string[]) => {
   if ((await p.exited) !== 0) throw new Error(`failed: ${cmd.join(" ")}`);
 };
 
-await run([process.execPath, "build", "--compile", "--minify", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
+await run([process.execPath, "build", "--compile", "--minify", "--sourcemap", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
+// --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and lines.
+// The copies it also writes beside it are not needed.
+for (const f of readdirSync(dist)) if (f.endsWith(".map")) rmSync(join(dist, f));
 await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
 // The same binary under interminai's name behaves as interminai (it reads the name it was run by).
 symlinkSync("termd", join(dist, "interminai"));

@@ -2,15 +2,16 @@
 // A script run outside CI, not a test:  node_modules/.bin/bun scripts/soak.ts [flags]  (npm run soak)
 //
 //   --quick            a short run: 20,000 fuzzed messages, 20 clients x 200 requests,
-//                      a 20 MB flood, 100 idle sessions
+//                      a 20 MB flood, 100 idle sessions, 20 s of races
 //   --seed N           the fuzzer's seed (default: a new one, printed; give it back to replay a run)
 //   --messages N       fuzzed messages (default 200000)
 //   --clients N        concurrent clients (default 100)
 //   --requests N       requests per client (default 1000)
 //   --flood-mb N       MB (10^6 bytes) the flooding session writes (default 200)
 //   --idle-sessions N  idle shells for the RSS figure (default 1000)
+//   --race-seconds N   how long the races run (default 180)
 //   --only LIST        comma-separated sections to run (default all): fuzz, clients, orphans,
-//                      flood, idle
+//                      flood, idle, races
 //   --help             this text
 //
 // What it does:
@@ -36,6 +37,12 @@
 //      0: bytes lost per subscriber, expect 0.
 //   5. idle: --idle-sessions `bash --norc --noprofile` sessions at their prompt, then their screens
 //      parked (system.screens says so): the daemon's RSS growth per session once it is steady.
+//   6. races: 16 connections, each with 4 calls in flight, call create, remove (force), stop,
+//      resize, screenshot, screen, subscribe, unsubscribe, input, wait and output on 4 session
+//      names for --race-seconds; a third of the sessions are recorded. Each connection is closed
+//      after 2–10 s and a new one takes its place. Every answer must be a result or a client's
+//      error; the daemon must log nothing; once every session is removed, its steady RSS must be
+//      within 50 MB of where it started, and its peak under 400 MB.
 //   Each section's failure is reported as its own and the run goes on. A summary table ends it;
 //   the exit code is 1 if any figure missed what is expected.
 //
@@ -55,7 +62,7 @@ const MB = 1024 * 1024;
 
 // ---------------------------------------------------------------- flags
 
-const SECTIONS = ["fuzz", "clients", "orphans", "flood", "idle"];
+const SECTIONS = ["fuzz", "clients", "orphans", "flood", "idle", "races"];
 
 interface Options {
   quick: boolean;
@@ -65,6 +72,7 @@ interface Options {
   requests: number;
   floodMb: number;
   idleSessions: number;
+  raceSeconds: number;
   only: Set<string>;
 }
 
@@ -80,6 +88,7 @@ function parseFlags(argv: string[]): Options {
       requests: { type: "string" },
       "flood-mb": { type: "string" },
       "idle-sessions": { type: "string" },
+      "race-seconds": { type: "string" },
       only: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -106,6 +115,7 @@ function parseFlags(argv: string[]): Options {
     requests: int("requests", v.requests, quick ? 200 : 1000),
     floodMb: int("flood-mb", v["flood-mb"], quick ? 20 : 200),
     idleSessions: int("idle-sessions", v["idle-sessions"], quick ? 100 : 1000),
+    raceSeconds: int("race-seconds", v["race-seconds"], quick ? 20 : 180),
     only: new Set(only),
   };
 }
@@ -278,6 +288,10 @@ interface Daemon {
   client: Client;
   /** The daemon's last lines on stderr, shown if it dies (a fuzzed daemon may log a lot). */
   stderrTail: string[];
+  /** Lines it wrote to stderr so far, its banner included. */
+  stderrLines: () => number;
+  /** Its distinct log lines that start a message (not a stack's "at" lines), counted; at most 50 kept. */
+  messages: Map<string, number>;
   stop: () => Promise<void>;
 }
 
@@ -302,12 +316,20 @@ async function startDaemon(dir: string, label: string): Promise<Daemon> {
     seen += dec.decode(value);
   }
   const stderrTail = seen.split("\n").filter(Boolean);
+  let lines = stderrTail.length;
+  const messages = new Map<string, number>();
   // Keep draining stderr so the daemon never blocks on a full pipe.
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done) return;
-      for (const line of dec.decode(value).split("\n")) if (line) stderrTail.push(line.slice(0, 300));
+      for (const line of dec.decode(value).split("\n")) {
+        if (!line) continue;
+        stderrTail.push(line.slice(0, 300));
+        lines++;
+        const m = line.slice(0, 200);
+        if (!/^\s/.test(m) && (messages.has(m) || messages.size < 50)) messages.set(m, (messages.get(m) ?? 0) + 1);
+      }
       if (stderrTail.length > 40) stderrTail.splice(0, stderrTail.length - 40);
     }
   })();
@@ -319,7 +341,7 @@ async function startDaemon(dir: string, label: string): Promise<Daemon> {
     await proc.exited;
     clearTimeout(killer);
   };
-  return { proc, socket, client, stderrTail, stop };
+  return { proc, socket, client, stderrTail, stderrLines: () => lines, messages, stop };
 }
 
 // ---------------------------------------------------------------- report helpers
@@ -1139,6 +1161,137 @@ async function idle(o: Options, dir: string, summary: Summary): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- 6. races
+
+/** Names the race clients fight over: few, so every call meets another one on the same session. */
+const RACE_NAMES = ["race0", "race1", "race2", "race3"];
+const RACE_CONNECTIONS = 16;
+/** What a call on a session that another client removes, stops or has not created yet may answer. */
+const RACE_EXPECTED = new Set(["SESSION_NOT_FOUND", "SESSION_NOT_RUNNING", "NAME_TAKEN", "INPUT_NOT_READ", "TIMEOUT"]);
+
+async function races(o: Options, dir: string, summary: Summary): Promise<void> {
+  const d = await startDaemon(dir, "races");
+  let conns: Client[] = [];
+  try {
+    const pid = d.proc.pid;
+    const before = await steadyRss(pid);
+    const logFrom = d.stderrLines();
+    const peak = rssPeak(pid);
+    const rand = prng(o.seed ^ 0x7ace);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const calls = new Map<string, number>();
+    const answers = new Map<string, number>();
+    let unexpected = "";
+    let events = 0;
+    let reconnects = 0;
+    const deadline = performance.now() + o.raceSeconds * 1000;
+    // One step: a random method on a random one of the few names, as a hostile client would.
+    const step = async (c: Client): Promise<void> => {
+      const session = pick(RACE_NAMES);
+      const k = rand();
+      let method: string;
+      let call: Promise<unknown>;
+      if (k < 0.12) {
+        method = "session.create";
+        const command = pick([["cat"], ["sh", "-c", "while :; do echo tick; sleep 0.05; done"], ["sh", "-c", "printf '\\033]0;t\\007\\033[?1049h'; seq 1 5000; exec cat"]]);
+        // A third of them recorded: the recording and the timing journal close as the session goes.
+        const record = rand() < 0.33 ? join(dir, "race-casts", `${session}.cast`) : undefined;
+        call = c.call("session.create", { name: session, command, rows: 10 + Math.floor(rand() * 40), cols: 20 + Math.floor(rand() * 200), scrollback: pick([0, 100, 1000]), record });
+      } else if (k < 0.22) {
+        method = "session.remove";
+        call = c.call("session.remove", { session, force: true });
+      } else if (k < 0.27) {
+        method = "session.stop";
+        call = c.call("session.stop", { session, grace_ms: 200 });
+      } else if (k < 0.4) {
+        method = "session.resize";
+        call = c.call("session.resize", { session, rows: 5 + Math.floor(rand() * 60), cols: 10 + Math.floor(rand() * 250) });
+      } else if (k < 0.52) {
+        method = "session.screenshot";
+        call = c.call("session.screenshot", { session, format: pick(["svg", "png"] as const), scale: 0.5 });
+      } else if (k < 0.66) {
+        method = "session.screen";
+        call = c.call("session.screen", { session, format: pick(["text", "ansi", "cells"] as const), scrollback: pick([0, 50]) });
+      } else if (k < 0.78) {
+        method = "session.subscribe";
+        call = c.call("session.subscribe", { session, events: ["*"], replay: 0 });
+      } else if (k < 0.83) {
+        method = "session.unsubscribe";
+        call = c.call("session.unsubscribe", { session, events: ["*"] });
+      } else if (k < 0.9) {
+        method = "session.input";
+        call = c.call("session.input", { session, text: "hello\r", timeout_ms: 500 });
+      } else if (k < 0.95) {
+        method = "session.wait";
+        call = c.call("session.wait", { session, text: "tick", timeout_ms: 200 });
+      } else {
+        method = "session.output";
+        call = c.call("session.output", { session, from: 0, max_bytes: 65536 });
+      }
+      calls.set(method, (calls.get(method) ?? 0) + 1);
+      try {
+        await call;
+        answers.set("ok", (answers.get("ok") ?? 0) + 1);
+      } catch (err) {
+        const name = (err as Error).name;
+        answers.set(name, (answers.get(name) ?? 0) + 1);
+        if (!RACE_EXPECTED.has(name)) unexpected ||= `${method} on ${session}: ${name}: ${(err as Error).message}`;
+      }
+    };
+    // Each connection keeps a few calls in flight; now and then it goes away mid-call and a new one takes its place.
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: RACE_CONNECTIONS }, async () => {
+        while (performance.now() < deadline) {
+          const c = await connect(d.socket);
+          conns.push(c);
+          c.onEvent(() => events++);
+          const lifetime = performance.now() + 2000 + rand() * 8000;
+          await Promise.all(
+            Array.from({ length: 4 }, async () => {
+              while (performance.now() < Math.min(lifetime, deadline)) await step(c).catch(() => {});
+            }),
+          );
+          c.close();
+          conns = conns.filter((x) => x !== c);
+          reconnects++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const peakBytes = peak.stop();
+    // The fuzz is over: its sessions removed, its connections closed.
+    const c = d.client;
+    for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
+    const left = (await c.call("session.list")).sessions.length;
+    const after = await steadyRss(pid);
+    const logged = d.stderrLines() - logFrom;
+    const internal = answers.get("INTERNAL_ERROR") ?? 0;
+    console.log(`6. Races: ${RACE_CONNECTIONS} connections × 4 calls in flight for ${f1(seconds)} s on ${RACE_NAMES.length} session names (create, remove, stop, resize, screenshot, screen, subscribe, input, wait, output)`);
+    console.log(
+      kv([
+        ["calls by method", [...calls].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m.replace("session.", "")} ${n0(n)}`).join(", ")],
+        ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
+        ["events received, connections replaced", `${n0(events)}, ${n0(reconnects)}`],
+        ["daemon log lines during the run", String(logged)],
+        ["RSS before → peak → after (sessions removed), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)}`],
+      ]),
+    );
+    if (unexpected) console.log(`  the first unexpected answer: ${unexpected}`);
+    if (logged) {
+      console.log(`  the daemon's log, its distinct messages:\n    ${[...d.messages].map(([m, n]) => `${n} × ${m}`).join("\n    ")}`);
+      console.log(`  its last lines:\n    ${d.stderrTail.slice(-Math.min(logged, 10)).join("\n    ")}`);
+    }
+    console.log();
+    summary.push([`races: internal errors, unexpected answers, log lines`, `${internal}, ${unexpected ? "some" : 0}, ${logged}`, "0, 0, 0", ok(internal === 0 && !unexpected && logged === 0)]);
+    summary.push([`races: RSS after, growth, sessions left`, `${mb(after)} MB, +${mb(after - before)} MB, ${left}`, "≤ +50 MB, 0", ok(after - before <= 50 * MB && left === 0)]);
+    summary.push([`races: RSS peak`, `${mb(peakBytes)} MB`, "< 400 MB", ok(peakBytes < 400 * MB)]);
+  } finally {
+    for (const x of conns) x.close();
+    await d.stop();
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -1149,7 +1302,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   console.log(`termd soak${o.quick ? " --quick" : ""}: seed ${o.seed} (replay with --seed ${o.seed}), ${new Date().toISOString()}, ${cpus().length} CPUs, bun ${Bun.version}, load average ${load()}\n`);
   const summary: Summary = [];
-  const run = { fuzz, clients, orphans, flood, idle };
+  const run = { fuzz, clients, orphans, flood, idle, races };
   for (const name of SECTIONS) if (o.only.has(name)) await section(name, summary, () => run[name as keyof typeof run](o, dir, summary));
   console.log(`Summary (seed ${o.seed}, ${f1((performance.now() - t0) / 1000)} s, load average at the end ${load()})`);
   console.log(table([["", "figure", "expected", ""], ...summary]));

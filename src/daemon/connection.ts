@@ -9,7 +9,7 @@ import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
 import type { CallContext } from "./command.ts";
 import { run } from "./dispatch.ts";
-import { errorReply } from "./errors.ts";
+import { errorReply, logFault } from "./errors.ts";
 import { settledOrNextTurn } from "./pacing.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
@@ -179,7 +179,7 @@ export class Connection implements EventSink {
       .catch((err: unknown) => {
         // A dialect answers its own errors; one that threw anyway is a fault, and the client
         // still gets an answer in its dialect's shape rather than none.
-        console.error("termd: internal error:", err);
+        logFault(`the ${this.dialect?.name ?? "native"} dialect`, err);
         return speaker.fault ? speaker.fault(err) : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
       })
       .then((reply) => {

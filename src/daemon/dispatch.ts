@@ -3,7 +3,7 @@
 // and turns what it threw into an RpcError (errors.ts), which each dialect puts in its own shape.
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
-import { wireError } from "./errors.ts";
+import { logFault, wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { refuseFileParams } from "./file-params.ts";
@@ -46,6 +46,7 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
   try {
     return await runMethod(method, params, ctx);
   } catch (err) {
+    logFault(method.slice(0, 64), err);
     throw wireError(err);
   }
 }

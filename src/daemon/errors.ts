@@ -2,7 +2,7 @@
 // becomes a wire error (RpcError). dispatch.ts's run() passes every error through here, so native
 // replies and the dialects, which call native methods through run(), see only RpcErrors.
 import { RpcError, toRpcError, type ErrorName, type WireError } from "../protocol/errors.ts";
-import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
+import { faultText, TermdError, type TermdErrorCode } from "../terminal/errors.ts";
 
 /** Each domain code's wire error name (and so its number, protocol/errors.ts's APP_CODES). */
 const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
@@ -35,9 +35,24 @@ export function replyError(err: unknown): RpcError {
 export type Id = string | number | null;
 export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
 
-/** A JSON-RPC error reply for whatever was thrown; an internal error is logged too. */
+/** Faults already logged: one that travels on through a dialect or a reply is not logged twice. */
+const logged = new WeakSet<object>();
+
+/**
+ * Logs a fault, anything thrown that is no RpcError or TermdError, once, with `where` it happened
+ * (the method a request called). Anything else is a client's error, answered and not logged.
+ */
+export function logFault(where: string, err: unknown): void {
+  if (err instanceof RpcError || err instanceof TermdError) return;
+  if (typeof err === "object" && err !== null) {
+    if (logged.has(err)) return;
+    logged.add(err);
+  }
+  console.error(`termd: internal error in ${where}: ${faultText(err)}`);
+}
+
+/** A JSON-RPC error reply for whatever was thrown; a fault is logged too. */
 export function errorReply(id: Id, err: unknown): Reply {
-  const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") console.error("termd: internal error:", err);
-  return { jsonrpc: "2.0", id, error: e.toWire() };
+  logFault("a request", err);
+  return { jsonrpc: "2.0", id, error: replyError(err).toWire() };
 }

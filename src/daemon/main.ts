@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
+import { faultText } from "../terminal/errors.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
 
@@ -32,8 +33,8 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     }
     void daemon.stopped.promise.then(() => http.stop());
   }
-  process.on("uncaughtException", (err) => console.error("termd: uncaught exception (still serving):", err));
-  process.on("unhandledRejection", (err) => console.error("termd: unhandled rejection (still serving):", err));
+  process.on("uncaughtException", (err) => console.error(`termd: uncaught exception (still serving): ${faultText(err)}`));
+  process.on("unhandledRejection", (err) => console.error(`termd: unhandled rejection (still serving): ${faultText(err)}`));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
   // Last resort: whatever ends the process, children are not left behind.

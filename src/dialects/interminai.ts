@@ -186,7 +186,7 @@ async function debug(msg: Msg, session: string, native: NativeCaller): Promise<R
 /** Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. */
 function stop(session: string, native: NativeCaller): null {
   native.send(ok({ message: "Shutting down" }));
-  void native.call("session.remove", { session, force: true }).catch((err) => console.error("termd: interminai STOP:", err));
+  void native.call("session.remove", { session, force: true }).catch((err) => console.error(`termd: interminai STOP: ${(err as Error).message}`));
   return null;
 }
 

@@ -7,7 +7,7 @@
 // screen is rebuilt from it.
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TermdError } from "../terminal/errors.ts";
+import { excerpt, faultText, quoted, TermdError } from "../terminal/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
@@ -134,6 +134,11 @@ function restoredBase(output: OutputLog, r: SessionRecord): ScreenBase | undefin
   return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
 }
 
+/** What a call on a session removed while it ran answers: as if it came just after, the session is not found. */
+export function removedError(name: string): TermdError {
+  return new TermdError("SESSION_NOT_FOUND", `session ${quoted(name)} was removed`, { session: excerpt(name) });
+}
+
 export class Session {
   readonly id: string;
   name: string;
@@ -182,6 +187,8 @@ export class Session {
   private readonly clientSizes = new Map<object, Size>();
   private readonly disposers: (() => void)[] = [];
   private stopRequested = false;
+  /** Removed from the store: its screen is closed, and a call still running on it answers SESSION_NOT_FOUND. */
+  private disposed = false;
   readonly ended: Promise<void>;
   private markEnded: () => void = () => {};
 
@@ -334,14 +341,22 @@ export class Session {
    */
   async snapshot(format: SnapshotFormat = "text", scrollback = 0): Promise<ScreenSnapshot> {
     await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertPresent();
     if (format === "text" && scrollback === 0) return this.textSnapshot();
-    const { offset, ...part } = await this.view.snapshot(format, scrollback);
-    return this.withTap(part, offset);
+    try {
+      const { offset, ...part } = await this.view.snapshot(format, scrollback);
+      return this.withTap(part, offset);
+    } catch (err) {
+      // Removed while the worker drew it: the screen it asked is closed.
+      this.assertPresent();
+      throw err;
+    }
   }
 
   /** The rows changed since `since` (a snapshot's `seq`), from the mirror, once the screen shows the output so far. */
   async changesSince(since: number): Promise<ScreenSnapshot> {
     await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertPresent();
     const { changed, full } = this.view.changesSince(since);
     return { ...this.textSnapshot(), lines: [], changed, ...(full ? { full } : {}) };
   }
@@ -360,7 +375,7 @@ export class Session {
       try {
         fn(e);
       } catch (err) {
-        console.error(`termd: session ${this.name} listener failed:`, err);
+        console.error(`termd: session ${this.name} listener failed: ${faultText(err)}`);
       }
     }
   }
@@ -565,7 +580,15 @@ export class Session {
     this.disposers.push(fn);
   }
 
+  /** A call that waited (for the screen, for a worker) while another client removed the session. */
+  private assertPresent(): void {
+    if (this.disposed) throw removedError(this.name);
+  }
+
+  /** Closes everything the session holds; a second call does nothing. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.kill();
     this.output.close();
     for (const fn of this.disposers.splice(0)) fn();

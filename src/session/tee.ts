@@ -30,7 +30,7 @@ export function attachTee(s: Session, fd: number): () => void {
       try {
         writeSync(fd, e.data);
       } catch (err) {
-        console.error(`termd: session ${s.name}: log_path write failed, copy stopped:`, err);
+        console.error(`termd: session ${s.name}: log_path write failed, copy stopped: ${(err as Error).message}`);
         close();
       }
     } else if (e.type === "exit") close();

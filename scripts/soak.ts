@@ -37,10 +37,11 @@
 //      0: bytes lost per subscriber, expect 0.
 //   5. idle: --idle-sessions `bash --norc --noprofile` sessions at their prompt, then their screens
 //      parked (system.screens says so): the daemon's RSS growth per session once it is steady.
-//   6. races: 16 connections, each with 4 calls in flight, call create, remove (force), stop,
-//      resize, screenshot, screen, subscribe, unsubscribe, input, wait and output on 4 session
-//      names for --race-seconds; a third of the sessions are recorded. Each connection is closed
-//      after 2–10 s and a new one takes its place. Every answer must be a result or a client's
+//   6. races: 16 connections, each with 4 calls in flight, call create (up to 100×300 with 5,000
+//      lines of scrollback, a third of them recorded), remove (force), stop, resize, screenshot
+//      (SVG, or PNG at scale 0.5 to 2), screen, subscribe, unsubscribe, input, wait and output on 4
+//      session names for --race-seconds. Each connection is closed after 2–10 s, mid-call, and a
+//      new one takes its place; one in 4 never reads. Every answer must be a result or a client's
 //      error; the daemon must log nothing; once every session is removed, its steady RSS must be
 //      within 50 MB of where it started, and its peak under 400 MB.
 //   Each section's failure is reported as its own and the run goes on. A summary table ends it;
@@ -1184,9 +1185,10 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
     let unexpected = "";
     let events = 0;
     let reconnects = 0;
+    let stalled = 0;
     const deadline = performance.now() + o.raceSeconds * 1000;
     // One step: a random method on a random one of the few names, as a hostile client would.
-    const step = async (c: Client): Promise<void> => {
+    const step = async (c: Client, closing: () => boolean): Promise<void> => {
       const session = pick(RACE_NAMES);
       const k = rand();
       let method: string;
@@ -1196,7 +1198,7 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
         const command = pick([["cat"], ["sh", "-c", "while :; do echo tick; sleep 0.05; done"], ["sh", "-c", "printf '\\033]0;t\\007\\033[?1049h'; seq 1 5000; exec cat"]]);
         // A third of them recorded: the recording and the timing journal close as the session goes.
         const record = rand() < 0.33 ? join(dir, "race-casts", `${session}.cast`) : undefined;
-        call = c.call("session.create", { name: session, command, rows: 10 + Math.floor(rand() * 40), cols: 20 + Math.floor(rand() * 200), scrollback: pick([0, 100, 1000]), record });
+        call = c.call("session.create", { name: session, command, rows: 10 + Math.floor(rand() * 90), cols: 20 + Math.floor(rand() * 280), scrollback: pick([0, 1000, 5000]), record });
       } else if (k < 0.22) {
         method = "session.remove";
         call = c.call("session.remove", { session, force: true });
@@ -1205,10 +1207,10 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
         call = c.call("session.stop", { session, grace_ms: 200 });
       } else if (k < 0.4) {
         method = "session.resize";
-        call = c.call("session.resize", { session, rows: 5 + Math.floor(rand() * 60), cols: 10 + Math.floor(rand() * 250) });
+        call = c.call("session.resize", { session, rows: 5 + Math.floor(rand() * 95), cols: 10 + Math.floor(rand() * 290) });
       } else if (k < 0.52) {
         method = "session.screenshot";
-        call = c.call("session.screenshot", { session, format: pick(["svg", "png"] as const), scale: 0.5 });
+        call = c.call("session.screenshot", { session, format: pick(["svg", "png"] as const), scale: pick([0.5, 1, 2]) });
       } else if (k < 0.66) {
         method = "session.screen";
         call = c.call("session.screen", { session, format: pick(["text", "ansi", "cells"] as const), scrollback: pick([0, 50]) });
@@ -1233,12 +1235,15 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
         await call;
         answers.set("ok", (answers.get("ok") ?? 0) + 1);
       } catch (err) {
+        if (closing()) return; // this side hung up on it
         const name = (err as Error).name;
         answers.set(name, (answers.get(name) ?? 0) + 1);
         if (!RACE_EXPECTED.has(name)) unexpected ||= `${method} on ${session}: ${name}: ${(err as Error).message}`;
       }
     };
-    // Each connection keeps a few calls in flight; now and then it goes away mid-call and a new one takes its place.
+    // Each connection keeps 4 calls in flight, and goes away after 2–10 s, mid-call; a new one takes
+    // its place. One in 4 stops reading: what the daemon holds for it (its unread replies, its
+    // subscribers' queues) must go when it closes.
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: RACE_CONNECTIONS }, async () => {
@@ -1246,12 +1251,19 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
           const c = await connect(d.socket);
           conns.push(c);
           c.onEvent(() => events++);
-          const lifetime = performance.now() + 2000 + rand() * 8000;
-          await Promise.all(
+          if (rand() < 0.25) {
+            c.pause();
+            stalled++;
+          }
+          const end = Math.min(deadline, performance.now() + 2000 + rand() * 8000);
+          let closing = false;
+          const calls = Promise.all(
             Array.from({ length: 4 }, async () => {
-              while (performance.now() < Math.min(lifetime, deadline)) await step(c).catch(() => {});
+              while (!closing && performance.now() < end) await step(c, () => closing);
             }),
           );
+          await Promise.race([calls, Bun.sleep(end - performance.now())]);
+          closing = true;
           c.close();
           conns = conns.filter((x) => x !== c);
           reconnects++;
@@ -1272,7 +1284,7 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
       kv([
         ["calls by method", [...calls].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m.replace("session.", "")} ${n0(n)}`).join(", ")],
         ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
-        ["events received, connections replaced", `${n0(events)}, ${n0(reconnects)}`],
+        ["events received, connections replaced (of them, stalled: never read)", `${n0(events)}, ${n0(reconnects)} (${n0(stalled)})`],
         ["daemon log lines during the run", String(logged)],
         ["RSS before → peak → after (sessions removed), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)}`],
       ]),

@@ -75,8 +75,11 @@ describe("the log of a fault", () => {
     expect(String(calls[0]![0])).toContain("in session.screen:");
   });
 
-  test("a client's error is answered, not logged", () => {
+  test("a client's error, or work dropped because its client went away, is not logged", () => {
+    const gone = new AbortController();
+    gone.abort();
     const calls = logged(() => {
+      logFault("session.screenshot", gone.signal.reason);
       logFault("session.info", new RpcError("SESSION_NOT_FOUND", "no session"));
       logFault("session.wait", new TermdError("BAD_ARGUMENT", "bad regex"));
       errorReply(2, new RpcError("INVALID_PARAMS", "bad"));

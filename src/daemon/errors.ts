@@ -40,10 +40,12 @@ const logged = new WeakSet<object>();
 
 /**
  * Logs a fault, anything thrown that is no RpcError or TermdError, once, with `where` it happened
- * (the method a request called). Anything else is a client's error, answered and not logged.
+ * (the method a request called). Those are a client's errors, answered and not logged.
  */
 export function logFault(where: string, err: unknown): void {
   if (err instanceof RpcError || err instanceof TermdError) return;
+  // Work dropped because its client went away (CallContext's signal) is no fault either.
+  if (err instanceof DOMException && err.name === "AbortError") return;
   if (typeof err === "object" && err !== null) {
     if (logged.has(err)) return;
     logged.add(err);

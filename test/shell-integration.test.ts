@@ -110,6 +110,24 @@ test("bash: a PROMPT_COMMAND that runs a function (pyenv's hook) is never record
   expect(done.wait?.command).toMatchObject({ command: "echo hooked=$hooked late=$late", exit_code: 0, output: `hooked=${n} late=1\n` });
 });
 
+test("bash: a Ctrl+C sent the moment a command is reported running interrupts it (it was lost one time in three)", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": 'PS1="\\$ "\n' });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  // bash reports the command (OSC 133 C) before it forks it; a Ctrl+C that lands before the fork
+  // exec'd went to bash's own handler, and the command ran on.
+  for (let i = 0; i < 8; i++) {
+    await c.call("session.input", { session: s.id, text: "sleep 30\r" });
+    while (!(await c.call("session.info", { session: s.id })).running_command) await c.call("session.wait", { session: s.id, activity: true, timeout_ms: 50 });
+    await c.call("session.input", { session: s.id, keys: ["Ctrl+C"] });
+    const done = await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 60_000 });
+    expect(done.command).toMatchObject({ command: "sleep 30", exit_code: 130 });
+    await prompt(c, s.id);
+  }
+}, 120_000);
+
 test("termd wait --command-done prints the status and the output; --no-shell-integration leaves bash alone", async () => {
   await using d = await TestDaemon.start();
   const dir = home(d, { ".bashrc": BASHRC });

@@ -44,6 +44,15 @@ export function signalSession(sid: number, signal: string): number {
   return n;
 }
 
+/** Process `pid`'s arguments as /proc has them (NUL after each); null when unknown. */
+export function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "latin1");
+  } catch {
+    return null;
+  }
+}
+
 /** The terminal's foreground process group, as the session leader `pid` sees it; null when unknown. */
 export function foregroundGroup(pid: number | null): number | null {
   if (pid === null) return null;

@@ -23,6 +23,7 @@ import { ExecRunner } from "./exec.ts";
 import type { ShellKind } from "./shell-integration.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import { Hold, type HoldInfo } from "./hold.ts";
+import { untilJobHasTerminal } from "./interrupt.ts";
 
 export interface SessionSpec {
   id: string;
@@ -422,6 +423,8 @@ export class Session {
    * INPUT_NOT_READ once `timeoutMs` passed without room.
    */
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
+    this.liveChild();
+    await untilJobHasTerminal(this, data);
     const child = this.liveChild();
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;

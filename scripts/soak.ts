@@ -183,6 +183,10 @@ function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+function threads(pid: number): number {
+  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+}
+
 function fdCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
@@ -1176,6 +1180,7 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
   try {
     const pid = d.proc.pid;
     const before = await steadyRss(pid);
+    const threadsBefore = threads(pid);
     const logFrom = d.stderrLines();
     const peak = rssPeak(pid);
     const rand = prng(o.seed ^ 0x7ace);
@@ -1276,6 +1281,10 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
     const c = d.client;
     for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
     const left = (await c.call("session.list")).sessions.length;
+    // The PNG worker stays 30 s after its last picture, for the next one (rasterizer.ts): "after" is once it went.
+    const t1 = performance.now();
+    await until("the PNG worker to end", 120_000, () => (threads(pid) <= threadsBefore ? true : undefined), 250).catch(() => {});
+    const pngGoneS = (performance.now() - t1) / 1000;
     const after = await steadyRss(pid);
     const logged = d.stderrLines() - logFrom;
     const internal = answers.get("INTERNAL_ERROR") ?? 0;
@@ -1286,7 +1295,7 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
         ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
         ["events received, connections replaced (of them, stalled: never read)", `${n0(events)}, ${n0(reconnects)} (${n0(stalled)})`],
         ["daemon log lines during the run", String(logged)],
-        ["RSS before → peak → after (sessions removed), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)}`],
+        ["RSS before → peak → after (sessions removed, the PNG worker gone after s), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(pngGoneS)})`],
       ]),
     );
     if (unexpected) console.log(`  the first unexpected answer: ${unexpected}`);

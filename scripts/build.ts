@@ -1,26 +1,17 @@
-// bun run build: dist/termd, the whole program as one executable (Bun itself included),
-// dist/interminai and dist/cp-console-server, symlinks to it, and dist/termd-client.mjs, the client-side commands as one
-// file for Node ≥ 20 or Bun.
-import { readdirSync, rmSync, mkdirSync, symlinkSync } from "node:fs";
+// bun run build: dist/termd, the whole program as one executable for this machine (Bun itself
+// included, with its commit and target baked in), dist/interminai and dist/cp-console-server,
+// symlinks to it, and dist/termd-client.mjs, the client-side commands as one file for Node ≥ 20
+// or Bun. dist/release/ and dist/npm/ (npm run release, npm run pack) are left in place.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { buildCommit, buildDefines, compileTarget, ROOT } from "./compile.ts";
+import { hostTarget } from "../src/package/targets.ts";
 
-const root = join(import.meta.dir, "..");
-const dist = join(root, "dist");
-rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist, { recursive: true });
+const dist = join(ROOT, "dist");
+for (const f of ["termd", "interminai", "cp-console-server", "termd-client.mjs"]) rmSync(join(dist, f), { force: true });
 
-const run = async (cmd: string[]) => {
-  const p = Bun.spawn(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
-  if ((await p.exited) !== 0) throw new Error(`failed: ${cmd.join(" ")}`);
-};
-
-await run([process.execPath, "build", "--compile", "--minify", "--sourcemap", "src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "--outfile", join(dist, "termd")]);
-// --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and lines.
-// The copies it also writes beside it are not needed.
-for (const f of readdirSync(dist)) if (f.endsWith(".map")) rmSync(join(dist, f));
-await run([process.execPath, "build", "--target=node", "--format=esm", "--minify", "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")]);
-// The same binary under interminai's name behaves as interminai (it reads the name it was run by).
-symlinkSync("termd", join(dist, "interminai"));
-// Under cp-console-server's name it is context-pilot's console server.
-symlinkSync("termd", join(dist, "cp-console-server"));
+const commit = buildCommit();
+await compileTarget(hostTarget(), dist, commit);
+const stub = Bun.spawn([process.execPath, "build", "--target=node", "--format=esm", "--minify", ...buildDefines(commit, "node-client"), "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+if ((await stub.exited) !== 0) throw new Error("bun build of dist/termd-client.mjs failed");
 console.log("built dist/termd, dist/interminai and dist/cp-console-server (links to it) and dist/termd-client.mjs");

@@ -777,8 +777,8 @@ test("a session's own socket reaches that session and nothing else", async () =>
 test("a second daemon on another socket but the same state dir refuses to start", async () => {
   await using d = await TestDaemon.start();
   const second = await d.cli(["daemon", "--socket", join(d.dir, "second.sock"), "--state-dir", d.stateDir]);
-  expect(second.code).toBe(1);
-  expect(second.stderr).toContain("uses the state dir");
+  expect(second.code).toBe(5);
+  expect(second.stderr).toContain(`another termd daemon (pid ${d.proc.pid}) uses the state dir`);
   expect((await (await d.client()).call("system.ping")).pid).toBe(d.proc.pid);
 });
 
@@ -819,6 +819,13 @@ test("a socket the daemon cannot listen on: it exits at once, non-zero, saying w
     const [lsErr, lsCode] = await Promise.all([new Response(ls.stderr).text(), ls.exited]);
     expect(lsCode).not.toBe(0);
     expect(lsErr).toContain("symbolic link to nothing");
+    // The socket path itself a link to nothing: Bun cannot listen through it, so the daemon exits
+    // (it used to say "Failed to listen" and run on, listening nowhere).
+    symlinkSync(join(dir, "nowhere.sock"), join(dir, "link.sock"));
+    expect(await daemon(join(dir, "link.sock"))).toMatchObject({ code: 1, err: expect.stringContaining(`socket path ${join(dir, "link.sock")} is a symbolic link to nothing`) });
+    const lsLink = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: join(dir, "link.sock"), TERMD_STATE_DIR: join(dir, "auto") }, stdout: "pipe", stderr: "pipe" });
+    const [lsLinkErr, lsLinkCode] = await Promise.all([new Response(lsLink.stderr).text(), lsLink.exited]);
+    expect({ code: lsLinkCode, err: lsLinkErr }).toMatchObject({ code: 1, err: expect.stringContaining("is a symbolic link to nothing") });
     // A client told to use a path too long for a socket says so instead of "Failed to connect".
     const tooLong = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: long }, stdout: "pipe", stderr: "pipe" });
     expect(await new Response(tooLong.stderr).text()).toContain("holds at most 107");

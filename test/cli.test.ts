@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST_BIN, ROOT, SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { hostTargetName } from "../src/package/targets.ts";
 
 const BINS: [string, string[]][] = [
   ["source", SOURCE_BIN],
@@ -127,10 +128,19 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect(missing.stderr).toContain('no session "nope"');
   });
 
-  test("every command has --help, and --version prints the version", async () => {
+  test("every command has --help, and --version says which build it is", async () => {
     await using d = await TestDaemon.start({ bin });
     const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-    expect((await d.cli(["--version"])).stdout).toBe(`termd ${version}\n`);
+    const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+    const [asJson, plain, extra] = await Promise.all([d.cli(["--version", "--json"]), d.cli(["--version"]), d.cli(["--version", "extra"])]);
+    const json = JSON.parse(asJson.stdout);
+    // The compiled binary has its commit and target baked in; the source says it is the source.
+    const compiled = bin === DIST_BIN;
+    const [commit, target] = compiled ? [expect.stringMatching(new RegExp(`^${head}(\\+dirty)?$`)), hostTargetName()] : ["dev", "source"];
+    expect(json).toEqual({ version, commit, target, bun: Bun.version });
+    const shown = compiled ? `${head.slice(0, 12)}${json.commit.slice(40)}` : "dev";
+    expect(plain.stdout).toBe(`termd ${version} (commit ${shown}, ${target}, bun ${Bun.version})\n`);
+    expect(extra).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
     const overview = await d.cli(["--help"]);
     const names = ["start", "ls", "info", "send", "screen", "wait", "resize", "signal", "stop", "rm", "logs", "daemon"];
     for (const n of names) {
@@ -188,6 +198,23 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["logs", "t", "--tail", "1", "--from", "0"])).code).toBe(2);
   });
 
+  test("logs as text applies the line edits a terminal applies: bash's redraw of a pasted command shows it once", async () => {
+    await using d = await TestDaemon.start({ bin });
+    // A home of its own: bash with its defaults (bracketed paste on), none of the machine's rc files.
+    await d.cli(["start", "--name", "p", "--env", `HOME=${tempDir()}`, "--", "bash", "--noprofile"]);
+    await d.cli(["wait", "p", "--regex", "[#$] $"]);
+    await d.cli(["send", "p", "--paste", "echo hi-$((1+1))"]);
+    await d.cli(["wait", "p", "--text", "echo hi-$((1+1))"]);
+    await d.cli(["send", "p", "--keys", "Enter"]);
+    await d.cli(["wait", "p", "--regex", "^hi-2$"]);
+    expect((await d.cli(["logs", "p", "--raw"])).stdout).toContain("\x1b[?2004h");
+    const lines = (await d.cli(["logs", "p"])).stdout.split("\n");
+    const typed = lines.filter((l) => l.includes("echo hi-"));
+    expect(typed).toHaveLength(1);
+    expect(typed[0]).toMatch(/[#$] echo hi-\$\(\(1\+1\)\)$/);
+    expect(lines[lines.indexOf(typed[0]!) + 1]).toBe("hi-2");
+  });
+
   test("logs --follow streams output until the session ends", async () => {
     await using d = await TestDaemon.start({ bin });
     await d.cli(["start", "--name", "f", "--", "bash", "-c", "read x; echo got-$x; exit 0"]);
@@ -226,7 +253,7 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   test("a second daemon refuses a live socket, and a dead daemon's stale socket is replaced", async () => {
     await using d = await TestDaemon.start({ bin });
     const second = await d.cli(["daemon", "--socket", d.socket, "--state-dir", d.stateDir]);
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(5);
     expect(second.stderr).toContain("already");
     d.proc.kill("SIGKILL");
     await d.proc.exited;

@@ -38,8 +38,8 @@ export class TestDaemon {
     return { ...(process.env as Record<string, string>), TERMD_SOCKET: this.socket, TERMD_STATE_DIR: this.stateDir };
   }
 
-  /** `socket` and `stateDir` reuse a dead daemon's; by default each daemon gets fresh temp ones. */
-  static async start(opts: { bin?: string[]; args?: string[]; socket?: string; stateDir?: string } = {}): Promise<TestDaemon> {
+  /** `socket` and `stateDir` reuse a dead daemon's; by default each daemon gets fresh temp ones. `env` is added to the daemon's. */
+  static async start(opts: { bin?: string[]; args?: string[]; socket?: string; stateDir?: string; env?: Record<string, string> } = {}): Promise<TestDaemon> {
     const bin = opts.bin ?? SOURCE_BIN;
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
     const socket = opts.socket ?? join(dir, "run", "termd.sock");
@@ -48,7 +48,7 @@ export class TestDaemon {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
+      env: { ...process.env, ...opts.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
     });
     // The daemon says "listening" on stderr once its socket accepts connections.
     const reader = proc.stderr.getReader();

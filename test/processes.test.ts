@@ -1,6 +1,8 @@
 // Every process of a session ends with it: background jobs, nohup'ed children, processes in other
-// groups of the same terminal session; and a signal can reach what Ctrl-C would.
-import { expect, test } from "bun:test";
+// groups of the same terminal session; and a signal can reach what Ctrl-C would. Each test runs
+// twice: with the daemon reading /proc, and with its portable ps-based process table forced on
+// (TERMD_PROCESSES=ps, what macOS uses); the test itself checks through /proc either way.
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,109 +30,115 @@ async function shellWithChildren(c: Client, how: string, n: number): Promise<{ i
   return { id: s.id, pid: s.pid!, children };
 }
 
-test("session.stop ends 50 nohup'ed background children too, and a shell stops on its hangup", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const s = await shellWithChildren(c, "nohup sleep 1000", 50);
-  const info = await c.call("session.stop", { session: s.id, grace_ms: 2000 });
-  // bash ends on SIGHUP: the session stopped, it was not killed after the grace.
-  expect(info).toMatchObject({ state: "stopped", signal: "SIGHUP" });
-  expect(s.children.filter(alive)).toEqual([]);
-  expect(sessionMembers(s.pid)).toEqual([]);
-});
+for (const table of ["procfs", "ps"] as const) {
+  const env = { TERMD_PROCESSES: table };
+  describe(`process table: ${table}`, () => {
+    test("session.stop ends 50 nohup'ed background children too, and a shell stops on its hangup", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      expect((await c.call("system.stats")).process_table).toBe(table);
+      const s = await shellWithChildren(c, "nohup sleep 1000", 50);
+      const info = await c.call("session.stop", { session: s.id, grace_ms: 2000 });
+      // bash ends on SIGHUP: the session stopped, it was not killed after the grace.
+      expect(info).toMatchObject({ state: "stopped", signal: "SIGHUP" });
+      expect(s.children.filter(alive)).toEqual([]);
+      expect(sessionMembers(s.pid)).toEqual([]);
+    });
 
-test("session.remove with force, and the daemon's shutdown, end the jobs of a shell", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const a = await shellWithChildren(c, "sleep 1000", 2);
-  await c.call("session.remove", { session: a.id, force: true });
-  expect(a.children.filter(alive)).toEqual([]);
-  const b = await shellWithChildren(c, "nohup sleep 1000", 3);
-  await c.call("system.shutdown", { grace_ms: 500 });
-  await d.proc.exited;
-  expect(b.children.filter(alive)).toEqual([]);
-});
+    test("session.remove with force, and the daemon's shutdown, end the jobs of a shell", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      const a = await shellWithChildren(c, "sleep 1000", 2);
+      await c.call("session.remove", { session: a.id, force: true });
+      expect(a.children.filter(alive)).toEqual([]);
+      const b = await shellWithChildren(c, "nohup sleep 1000", 3);
+      await c.call("system.shutdown", { grace_ms: 500 });
+      await d.proc.exited;
+      expect(b.children.filter(alive)).toEqual([]);
+    });
 
-test("a child that ignores SIGHUP and SIGTERM gets SIGKILL after the grace; stop returns once it is gone", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM.
-  const s = await c.call("session.create", { command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'] });
-  const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
-  const child = Number(w.match!.text.slice("child-".length));
-  expect(alive(child)).toBe(true);
-  const info = await c.call("session.stop", { session: s.id, grace_ms: 300 });
-  expect(info.state).toBe("stopped");
-  expect(alive(child)).toBe(false);
-  expect(sessionMembers(s.pid!)).toEqual([]);
-});
+    test("a child that ignores SIGHUP and SIGTERM gets SIGKILL after the grace; stop returns once it is gone", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM.
+      const s = await c.call("session.create", { command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'] });
+      const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
+      const child = Number(w.match!.text.slice("child-".length));
+      expect(alive(child)).toBe(true);
+      const info = await c.call("session.stop", { session: s.id, grace_ms: 300 });
+      expect(info.state).toBe("stopped");
+      expect(alive(child)).toBe(false);
+      expect(sessionMembers(s.pid!)).toEqual([]);
+    });
 
-test("session.signal reaches the program by default, the foreground job with target foreground, everyone with session", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
-  await c.call("session.input", { session: s.id, text: "sleep 1000\r" });
-  // The sleep holds the terminal's foreground once it runs.
-  let sleeper = 0;
-  for (let i = 0; !sleeper; i++) {
-    expect(i).toBeLessThan(400);
-    sleeper = sessionMembers(s.pid!).find((p) => p !== s.pid && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "sleep") ?? 0;
-    if (!sleeper) await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10 });
-  }
-  // An interactive bash ignores SIGINT: to the program (the default) it changes nothing.
-  await c.call("session.signal", { session: s.id, signal: "INT" });
-  expect((await c.call("session.wait", { session: s.id, settle_ms: 200 })).outcome).toBe("settled");
-  expect(alive(sleeper)).toBe(true);
-  // To the foreground process group it is Ctrl-C: the sleep ends, the shell goes on.
-  await c.call("session.signal", { session: s.id, signal: "INT", target: "foreground" });
-  await c.call("session.input", { session: s.id, text: "echo status-$?\r" });
-  expect((await c.call("session.wait", { session: s.id, text: "status-130", timeout_ms: 10_000 })).outcome).toBe("matched");
-  expect(alive(sleeper)).toBe(false);
-  expect((await c.call("session.info", { session: s.id })).state).toBe("running");
-  // To the whole session: the shell too (SIGHUP ends it).
-  await c.call("session.signal", { session: s.id, signal: "HUP", target: "session" });
-  expect((await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10_000 })).outcome).toBe("exited");
-  await expect(c.call("session.signal", { session: s.id, signal: "INT", target: "elsewhere" as "session" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
-});
+    test("session.signal reaches the program by default, the foreground job with target foreground, everyone with session", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+      await c.call("session.input", { session: s.id, text: "sleep 1000\r" });
+      // The sleep holds the terminal's foreground once it runs.
+      let sleeper = 0;
+      for (let i = 0; !sleeper; i++) {
+        expect(i).toBeLessThan(400);
+        sleeper = sessionMembers(s.pid!).find((p) => p !== s.pid && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "sleep") ?? 0;
+        if (!sleeper) await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10 });
+      }
+      // An interactive bash ignores SIGINT: to the program (the default) it changes nothing.
+      await c.call("session.signal", { session: s.id, signal: "INT" });
+      expect((await c.call("session.wait", { session: s.id, settle_ms: 200 })).outcome).toBe("settled");
+      expect(alive(sleeper)).toBe(true);
+      // To the foreground process group it is Ctrl-C: the sleep ends, the shell goes on.
+      await c.call("session.signal", { session: s.id, signal: "INT", target: "foreground" });
+      await c.call("session.input", { session: s.id, text: "echo status-$?\r" });
+      expect((await c.call("session.wait", { session: s.id, text: "status-130", timeout_ms: 10_000 })).outcome).toBe("matched");
+      expect(alive(sleeper)).toBe(false);
+      expect((await c.call("session.info", { session: s.id })).state).toBe("running");
+      // To the whole session: the shell too (SIGHUP ends it).
+      await c.call("session.signal", { session: s.id, signal: "HUP", target: "session" });
+      expect((await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10_000 })).outcome).toBe("exited");
+      await expect(c.call("session.signal", { session: s.id, signal: "INT", target: "elsewhere" as "session" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+    });
 
-test("a daemon restarting after a crash never touches a pid that was reused: the recorded start time tells them apart", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  // Programs that outlive the dead daemon's hangup (they ignore SIGHUP), each leading its terminal session.
-  const start = async () => {
-    const s = await c.call("session.create", { command: ["sh", "-c", 'trap "" HUP; exec sleep 1000'] });
-    for (let i = 0; readFileSync(`/proc/${s.pid}/comm`, "utf8").trim() !== "sleep"; i++) {
-      expect(i).toBeLessThan(500);
-      await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10 });
-    }
-    return s;
-  };
-  const own = await start();
-  const reused = await start();
-  try {
-    d.proc.kill("SIGKILL");
-    await d.proc.exited;
-    expect([alive(own.pid!), alive(reused.pid!)]).toEqual([true, true]);
-    // As if `reused`'s program had ended and its pid gone to a newer process: same pid, another start time.
-    const db = new Database(join(d.stateDir, "termd.sqlite"));
-    const row = db.query<{ record: string }, [string]>("SELECT record FROM sessions WHERE id = ?").get(reused.id)!;
-    db.query("UPDATE sessions SET record = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(row.record), pid_start: "1" }), reused.id);
-    db.close();
-    await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
-    // Restoring happens before the new daemon listens: by now both were judged.
-    const deadline = Date.now() + 10_000;
-    while (alive(own.pid!)) {
-      expect(Date.now()).toBeLessThan(deadline);
-      await new Promise((r) => setImmediate(r));
-    }
-    expect(alive(reused.pid!)).toBe(true);
-    const states = (await (await again.client()).call("session.list")).sessions.map((x) => x.state);
-    expect(states).toEqual(["lost", "lost"]);
-  } finally {
-    for (const pid of [own.pid!, reused.pid!]) {
+    test("a daemon restarting after a crash never touches a pid that was reused: the recorded start time tells them apart", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      // Programs that outlive the dead daemon's hangup (they ignore SIGHUP), each leading its terminal session.
+      const start = async () => {
+        const s = await c.call("session.create", { command: ["sh", "-c", 'trap "" HUP; exec sleep 1000'] });
+        for (let i = 0; readFileSync(`/proc/${s.pid}/comm`, "utf8").trim() !== "sleep"; i++) {
+          expect(i).toBeLessThan(500);
+          await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10 });
+        }
+        return s;
+      };
+      const own = await start();
+      const reused = await start();
       try {
-        process.kill(pid, "SIGKILL");
-      } catch {}
-    }
-  }
-});
+        d.proc.kill("SIGKILL");
+        await d.proc.exited;
+        expect([alive(own.pid!), alive(reused.pid!)]).toEqual([true, true]);
+        // As if `reused`'s program had ended and its pid gone to a newer process: same pid, another start time.
+        const db = new Database(join(d.stateDir, "termd.sqlite"));
+        const row = db.query<{ record: string }, [string]>("SELECT record FROM sessions WHERE id = ?").get(reused.id)!;
+        db.query("UPDATE sessions SET record = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(row.record), pid_start: "1" }), reused.id);
+        db.close();
+        await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir, env });
+        // Restoring happens before the new daemon listens: by now both were judged.
+        const deadline = Date.now() + 10_000;
+        while (alive(own.pid!)) {
+          expect(Date.now()).toBeLessThan(deadline);
+          await new Promise((r) => setImmediate(r));
+        }
+        expect(alive(reused.pid!)).toBe(true);
+        const states = (await (await again.client()).call("session.list")).sessions.map((x) => x.state);
+        expect(states).toEqual(["lost", "lost"]);
+      } finally {
+        for (const pid of [own.pid!, reused.pid!]) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {}
+        }
+      }
+    });
+  });
+}

@@ -7,8 +7,11 @@ import { join } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
+import { EXIT } from "./command.ts";
 
 const START_TIMEOUT_MS = 10_000;
+/** A lost start race whose winner has not answered by then is tried again. */
+const RESTART_AFTER_LOST_MS = 1000;
 
 /** How to run this very program again: the compiled binary alone, or the runtime plus the script. */
 function selfCommand(): string[] {
@@ -39,15 +42,44 @@ export interface StartOptions {
 }
 
 /**
- * Starts a daemon on `socketPath`, detached in its own session (setsid) with its stderr in the
- * state dir's daemon.log, and connects once it answers.
+ * Starts a daemon on `socketPath` and connects once it answers: its own, or, when several
+ * clients start one at the same moment, whichever won the race.
  */
 export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
   const stateDir = opts.stateDir ?? defaultStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const logPath = join(stateDir, "daemon.log");
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let daemon = spawnDaemon(socketPath, stateDir, logPath, opts);
+  let lostAt: number | null = null;
+  for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await connect(socketPath);
+    } catch {}
+    if (daemon.exited === EXIT.DAEMON_RUNNING) {
+      // Another start won the race (or a daemon was still on its way out): the winner answers
+      // soon. If none does, the holder was leaving, and ours is started again.
+      lostAt ??= Date.now();
+      if (Date.now() - lostAt > RESTART_AFTER_LOST_MS) {
+        daemon = spawnDaemon(socketPath, stateDir, logPath, opts);
+        lostAt = null;
+      }
+    } else if (daemon.exited !== null && daemon.exited !== 0) {
+      try {
+        return await connect(socketPath);
+      } catch {
+        throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(logPath, daemon.logStart)}`);
+      }
+    }
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
+}
+
+/** A `termd daemon` process, detached in its own session (setsid), its output appended to the log. */
+function spawnDaemon(socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
   const log = openSync(logPath, "a", 0o600);
-  const logStart = fstatSync(log).size;
+  const state = { exited: null as number | null, logStart: fstatSync(log).size };
   const [cmd, ...args] = selfCommand();
   const child = spawn(cmd!, [...args, "daemon", "--state-dir", stateDir, ...(opts.args ?? [])], {
     detached: true,
@@ -58,25 +90,9 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
     argv0: "termd",
   });
   closeSync(log);
-  let exited: number | null = null;
-  child.once("exit", (code) => (exited = code ?? 1));
+  child.once("exit", (code) => (state.exited = code ?? 1));
   child.unref();
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  // Poll the socket: the daemon may also lose a start race to another autostart, which is fine.
-  for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
-    try {
-      return await connect(socketPath);
-    } catch {}
-    if (exited !== null && exited !== 0) {
-      try {
-        return await connect(socketPath);
-      } catch {
-        throw new Error(`the termd daemon exited with code ${exited} while starting: ${startFailure(logPath, logStart)}`);
-      }
-    }
-    await new Promise((r) => setTimeout(r, delay));
-  }
-  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
+  return state;
 }
 
 /** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */

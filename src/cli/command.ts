@@ -3,7 +3,8 @@
 import type { Client } from "../client/client.ts";
 import type { FlagSpec, Parsed } from "./args.ts";
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4 } as const;
+/** DAEMON_RUNNING: `termd daemon` found another live daemon holding its socket or state dir. */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4, DAEMON_RUNNING: 5 } as const;
 
 export interface CliContext {
   /** The daemon's socket, or a remote daemon's URL (--url, $TERMD_URL). */

@@ -43,6 +43,9 @@ export function inFlagTerms(details: Record<string, unknown>): string | null {
     const flag = FLAG_OF[i.path] ?? i.path;
     const b = bound(i.expected);
     if (b) return `${flag} must be ${b} (got ${i.received})`;
+    // A rule with words of its own ("name must not start with '-'") says them about the flag.
+    const field = i.path.split(".").at(-1)!;
+    if (i.message.startsWith(`${field} `)) return `${flag}${i.message.slice(field.length)} (got ${i.received})`;
     return `${flag} is not valid here (got ${i.received})`;
   });
   return parts.join("; ");

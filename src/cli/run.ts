@@ -1,11 +1,13 @@
 // The command-line front: global flags, dispatch to a subcommand, help, and the one place where
-// errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found).
+// errors become messages and exit codes (0 ok, 1 failure, 2 usage, 3 timeout, 4 not found, 5 another daemon
+// already runs).
 import { connect, defaultTarget, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { inFlagTerms } from "./param-errors.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
-import { VERSION } from "../protocol/version.ts";
+import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
+import { sayIfOtherBuild } from "./other-build.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
@@ -33,8 +35,8 @@ function overview(commands: CliCommand[]): string {
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
-    "termd COMMAND --help shows a command's options. termd --version prints the version.",
-    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found.",
+    "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
+    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
   ].join("\n");
 }
 
@@ -53,7 +55,12 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "-V" || name === "version") {
-    out(`termd ${VERSION}`);
+    const extra = rest.filter((a) => a !== "--json");
+    if (extra.length > 0) {
+      err(`termd --version: unexpected argument ${extra[0]} (only --json)`);
+      return EXIT.USAGE;
+    }
+    out(rest.includes("--json") ? JSON.stringify(BUILD) : describeBuild(BUILD));
     return EXIT.OK;
   }
   const cmd = opts.commands.find((c) => c.name === name);
@@ -82,7 +89,13 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     const ctx: CliContext = {
       socketPath,
       json: args.flags.has("json"),
-      client: async () => (client ??= await (opts.connect ?? connect)(socketPath)),
+      client: async () => {
+        if (!client) {
+          client = await (opts.connect ?? connect)(socketPath);
+          await sayIfOtherBuild(client, socketPath, err);
+        }
+        return client;
+      },
       out,
       err,
     };

@@ -26,6 +26,7 @@ export class Client {
   readonly closed: Promise<void>;
   private readonly markClosed: () => void;
   private socket!: Transport;
+  private holdOnlyWhileBusy = false;
 
   private constructor(readonly socketPath: string) {
     const { promise, resolve } = deferred<void>();
@@ -46,6 +47,8 @@ export class Client {
       },
       error: (err) => c.fail(err),
     }, opts);
+    c.holdOnlyWhileBusy = opts.holdOnlyWhileBusy === true;
+    if (c.holdOnlyWhileBusy) c.socket.hold(false);
     return c;
   }
 
@@ -55,8 +58,13 @@ export class Client {
     this.pending.clear();
   }
 
+  /** With holdOnlyWhileBusy: hold the process while a call waits, let it go when none does. */
+  private busy(): void {
+    if (this.holdOnlyWhileBusy) this.socket.hold(this.pending.size > 0);
+  }
+
   private onLine(line: string): void {
-    let msg: { id?: number; result?: unknown; error?: WireError; method?: string; params?: EventMessage };
+    let msg: { id?: number | null; result?: unknown; error?: WireError; method?: string; params?: EventMessage };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -66,9 +74,13 @@ export class Client {
       for (const l of this.listeners) l(msg.params);
       return;
     }
+    // An error for no request is about the connection (the daemon refused it, or is closing it):
+    // every call on it fails with that reason rather than a bare "closed".
+    if (msg.id === null && msg.error) return this.fail(RpcError.fromWire(msg.error));
     const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
     if (!p) return;
     this.pending.delete(msg.id!);
+    this.busy();
     if (msg.error) p.reject(RpcError.fromWire(msg.error));
     else p.resolve(msg.result);
   }
@@ -79,6 +91,7 @@ export class Client {
     const id = this.nextId++;
     const { promise, resolve, reject } = deferred<unknown>();
     this.pending.set(id, { resolve, reject });
+    if (this.pending.size === 1) this.busy();
     this.socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }) + "\n");
     return promise as Promise<ResultOf<M>>;
   }

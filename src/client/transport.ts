@@ -16,6 +16,8 @@ export interface Transport {
   pause(): void;
   resume(): void;
   close(): void;
+  /** Whether the open connection keeps the process alive (a WebSocket always does). */
+  hold(on: boolean): void;
 }
 
 type BunSocket = {
@@ -23,6 +25,8 @@ type BunSocket = {
   pause(): void;
   resume(): void;
   end(): void;
+  ref(): void;
+  unref(): void;
 };
 
 type BunConnect = (opts: {
@@ -42,6 +46,11 @@ function bunConnect(): BunConnect | undefined {
 export interface TransportOptions {
   /** The bearer token for a daemon's URL (default $TERMD_TOKEN). */
   token?: string;
+  /**
+   * The connection keeps the process alive only while a call waits for its reply (termd/testing's:
+   * a Node test process ends when its tests do, with the daemon's connection still open).
+   */
+  holdOnlyWhileBusy?: boolean;
 }
 
 /** Opens `socketPath` (or a daemon's http(s):// URL); rejects when nothing answers there. */
@@ -95,6 +104,7 @@ async function openBun(connect: BunConnect, socketPath: string, on: TransportEve
     pause: () => socket.pause(),
     resume: () => socket.resume(),
     close: () => socket.end(),
+    hold: (on) => (on ? socket.ref() : socket.unref()),
   };
 }
 
@@ -116,6 +126,7 @@ function openNode(socketPath: string, on: TransportEvents): Promise<Transport> {
           socket.end();
           socket.destroy();
         },
+        hold: (on) => void (on ? socket.ref() : socket.unref()),
       });
     });
   });

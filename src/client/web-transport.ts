@@ -70,6 +70,7 @@ export function openWebSocketTransport(url: string, token: string | undefined, o
         pause: () => {},
         resume: () => {},
         close: () => ws.close(1000),
+        hold: () => {},
       });
     };
     ws.onmessage = (m) => on.data(encoder.encode(String(m.data) + "\n"));

@@ -5,6 +5,7 @@
 // timeout, or the connection closing) and an unsubscribe or removed session give their place back.
 import { RpcError } from "../protocol/errors.ts";
 import type { CallContext } from "./command.ts";
+import type { Daemon } from "./daemon.ts";
 
 /**
  * Pending session.wait calls per connection. A pending wait is cheap (a timer and a check per
@@ -18,6 +19,24 @@ export const MAX_WAITS_PER_CONNECTION = 4096;
  * (`--max-sessions`), so "subscribe to every session" fits unless one of the two is changed.
  */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
+
+/**
+ * Connections one daemon serves at once: the socket's, its sessions' sockets', and HTTP's (a
+ * WebSocket, or one request to /rpc or /trl). Each holds a descriptor and buffers; without a bound
+ * only `ulimit -n` stops a client that opens them in a loop, and then with accept failing for all.
+ */
+export const MAX_CONNECTIONS = 4096;
+
+/** Why one more connection is refused (LIMIT_REACHED), or null when it may come in. */
+export function connectionRefusal(daemon: Daemon): RpcError | null {
+  const max = daemon.options.maxConnections ?? MAX_CONNECTIONS;
+  if (daemon.connections.size < max) return null;
+  return new RpcError(
+    "LIMIT_REACHED",
+    `the daemon serves ${daemon.connections.size} connections, its most (termd daemon --max-connections ${max}); close idle ones (a client per process, not per request) or raise the limit`,
+    { max_connections: max },
+  );
+}
 
 /** Runs a session.wait as one of its connection's pending waits, refused past the limit. */
 export async function asPendingWait<T>(ctx: CallContext, wait: () => Promise<T>): Promise<T> {

@@ -248,6 +248,7 @@ export class Connection implements EventSink {
       const n = this.socket.write(head);
       if (n < 0) return this.onClose();
       this.queued -= n;
+      this.daemon.counters.bytesOut += n;
       if (n < head.length) {
         this.queue[0] = head.subarray(n);
         return;

@@ -10,8 +10,13 @@ import { PtyPool } from "../session/pty-pool.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
+import { Metrics } from "./metrics.ts";
 import { Connection, type ConnData } from "./connection.ts";
-import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, prepareSocketDir, takeLock } from "./socket-path.ts";
+import { connectionRefusal } from "./connection-limits.ts";
+import { errorReply } from "./errors.ts";
+import { checkInheritedSocket } from "./socket-activation.ts";
+import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
+import { LockHeld, takeFileLock } from "./file-lock.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 import type { HttpSettings } from "../web/server.ts";
@@ -51,12 +56,18 @@ export interface DaemonOptions {
   maxWaits?: number;
   /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
   maxSubscriptions?: number;
+  /** Connections served at once, over every socket and HTTP (default MAX_CONNECTIONS). */
+  maxConnections?: number;
   /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
   http?: HttpSettings;
+  /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
+  listenFd?: number | null;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
 const EVICT_EVERY_MS = 60_000;
+/** How long a connection refused past --max-connections is kept half-open for its client to read why. */
+const REFUSED_LINGER_MS = 1000;
 /** How long past the stop grace a shutdown waits for sessions to report their end. */
 const SHUTDOWN_SLACK_MS = 2000;
 
@@ -68,11 +79,18 @@ export class Daemon {
   readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
   readonly dialects: DialectRegistry;
-  readonly counters = { bytesIn: 0, requests: 0, connections: 0, commandsRun: 0 };
+  readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
+  /** Requests, errors and latency by method (GET /metrics). */
+  readonly metrics = new Metrics();
   private readonly startedAt = performance.now();
   private listener: UnixSocketListener<ConnData> | null = null;
-  private releaseLock: (() => void) | null = null;
+  /** The socket's and the state dir's locks, held while it runs (Daemon.start). */
+  private locks: (() => void)[] = [];
   private shuttingDown: Promise<void> | null = null;
+  /** Shutting down: GET /healthz says so. */
+  get stopping(): boolean {
+    return this.shuttingDown !== null;
+  }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
   private readonly sessionSockets = new Map<string, { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }>();
@@ -104,29 +122,45 @@ export class Daemon {
     return Math.round((performance.now() - this.startedAt) / 1000);
   }
 
-  async listen(): Promise<void> {
-    const path = this.options.socketPath;
+  /**
+   * A daemon serving on its socket. Its locks come first: the loser of a start race then exits
+   * having started no thread and opened no database (two first starts opening it at once got
+   * "database is locked").
+   */
+  static async start(options: DaemonOptions): Promise<Daemon> {
+    const path = options.socketPath;
     prepareSocketDir(path);
     checkSocketDirWritable(path);
-    const socketLock = takeLock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`);
-    // One daemon per state dir too: two sharing the records would each call the other's live
-    // sessions lost.
-    let stateLock: () => void;
+    const locks = [lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`)];
+    let daemon: Daemon;
     try {
-      stateLock = takeLock(join(this.options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${this.options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`);
+      mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+      // One daemon per state dir: two sharing the records would each call the other's live
+      // sessions lost.
+      locks.push(lock(join(options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`));
+      daemon = new Daemon(options);
     } catch (err) {
-      socketLock();
+      for (const release of locks.reverse()) release();
       throw err;
     }
-    this.releaseLock = () => (stateLock(), socketLock());
+    daemon.locks = locks;
+    await daemon.listen();
+    return daemon;
+  }
+
+  private async listen(): Promise<void> {
+    const path = this.options.socketPath;
+    // Whatever fails, nothing started here (the pools' threads) may keep the process up.
     try {
-      await clearStaleSocket(path);
+      const activated = this.options.listenFd ?? null;
+      if (activated !== null) checkInheritedSocket(activated, path);
+      else await clearStaleSocket(path);
       this.store.restore();
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      this.listener = this.openSocket(path);
+      this.listener = this.openSocket(activated !== null ? { fd: activated } : { unix: path });
     } catch (err) {
-      this.releaseLock();
+      this.close();
       throw err;
     }
   }
@@ -142,14 +176,27 @@ export class Daemon {
     for (const c of this.connections) c.forget(s);
   }
 
-  /** Listens on `path` (created 0600); connections there imply `session` when it is given. */
-  private openSocket(path: string, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
+  /** Listens on `path` (created 0600), or on an inherited listening `fd`; connections there imply `session` when it is given. */
+  private openSocket(where: { unix: string } | { fd: number }, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
     const old = process.umask(0o177);
     try {
+      // Bun.listen takes `fd` (a socket already listening) though its types name only unix and TCP.
       const listener = Bun.listen<ConnData>({
-        unix: path,
+        ...(where as { unix: string }),
         socket: {
           open: (socket) => {
+            const refused = connectionRefusal(this);
+            if (refused) {
+              // Said in JSON-RPC's words whatever the client speaks: it has sent nothing yet. Only
+              // the sending side is closed at once: a client whose connect is still being reported
+              // when the whole socket goes sees a reset instead of the reason. The rest goes when
+              // the client closes, or after REFUSED_LINGER_MS.
+              socket.data = {};
+              socket.write(JSON.stringify(errorReply(null, refused)) + "\n");
+              socket.shutdown();
+              setTimeout(() => socket.end(), REFUSED_LINGER_MS).unref();
+              return;
+            }
             const conn = new Connection(socket, this, session, dialect);
             socket.data = { conn };
             this.connections.add(conn);
@@ -161,7 +208,7 @@ export class Daemon {
           error: (socket) => socket.data.conn?.onClose(),
         },
       });
-      chmodSync(path, 0o600);
+      if ("unix" in where) chmodSync(where.unix, 0o600);
       return listener;
     } finally {
       process.umask(old);
@@ -181,7 +228,7 @@ export class Daemon {
       checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       await clearStaleSocket(path);
-      listener = this.openSocket(path, sessionId, dialect);
+      listener = this.openSocket({ unix: path }, sessionId, dialect);
     } catch (err) {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
@@ -252,13 +299,25 @@ export class Daemon {
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;
-      try {
-        unlinkSync(this.options.socketPath);
-      } catch {}
+      // systemd's socket stays: it is systemd's, and holds the next connections for the next daemon.
+      if ((this.options.listenFd ?? null) === null) {
+        try {
+          unlinkSync(this.options.socketPath);
+        } catch {}
+      }
     }
     for (const c of this.connections) c.end();
-    this.releaseLock?.();
-    this.releaseLock = null;
+    for (const release of this.locks.splice(0).reverse()) release();
     this.stopped.resolve();
+  }
+}
+
+/** Takes a lock, or says who holds it (a DaemonStartError the autostart knows as a lost race). */
+function lock(path: string, inUse: (holder: string) => string): () => void {
+  try {
+    return takeFileLock(path);
+  } catch (err) {
+    if (err instanceof LockHeld) throw new DaemonStartError(inUse(err.holder === null ? "unknown" : String(err.holder)), true);
+    throw new DaemonStartError(`cannot create the lock ${path}: ${(err as Error).message}`);
   }
 }

@@ -43,11 +43,17 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
  * layer's domain errors become theirs here) or, for a fault, whatever was thrown.
  */
 export async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+  const started = performance.now();
+  const counted = COMMANDS.has(method) ? method : "unknown";
   try {
-    return await runMethod(method, params, ctx);
+    const result = await runMethod(method, params, ctx);
+    ctx.daemon.metrics.observe(counted, (performance.now() - started) / 1000);
+    return result;
   } catch (err) {
     logFault(method.slice(0, 64), err);
-    throw wireError(err);
+    const e = wireError(err);
+    ctx.daemon.metrics.observe(counted, (performance.now() - started) / 1000, e instanceof RpcError ? e.name : "INTERNAL_ERROR");
+    throw e;
   }
 }
 

@@ -2,7 +2,8 @@
 // becomes a wire error (RpcError). dispatch.ts's run() passes every error through here, so native
 // replies and the dialects, which call native methods through run(), see only RpcErrors.
 import { RpcError, toRpcError, type ErrorName, type WireError } from "../protocol/errors.ts";
-import { faultText, TermdError, type TermdErrorCode } from "../terminal/errors.ts";
+import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
+import { clientLog } from "../session/client-log.ts";
 
 /** Each domain code's wire error name (and so its number, protocol/errors.ts's APP_CODES). */
 const WIRE_NAME: Record<TermdErrorCode, ErrorName> = {
@@ -40,7 +41,8 @@ const logged = new WeakSet<object>();
 
 /**
  * Logs a fault, anything thrown that is no RpcError or TermdError, once, with `where` it happened
- * (the method a request called). Those are a client's errors, answered and not logged.
+ * (the method a request called), in the rate-limited log of what clients caused. Those are a
+ * client's errors, answered and not logged.
  */
 export function logFault(where: string, err: unknown): void {
   if (err instanceof RpcError || err instanceof TermdError) return;
@@ -50,7 +52,7 @@ export function logFault(where: string, err: unknown): void {
     if (logged.has(err)) return;
     logged.add(err);
   }
-  console.error(`termd: internal error in ${where}: ${faultText(err)}`);
+  clientLog.log(`termd: internal error in ${where}:`, err);
 }
 
 /** A JSON-RPC error reply for whatever was thrown; a fault is logged too. */

@@ -3,9 +3,12 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
-import { faultText } from "../terminal/errors.ts";
 import { serveHttp } from "../web/server.ts";
 import { loadToken } from "../web/token.ts";
+import { clientLog } from "../session/client-log.ts";
+import { startOrphanReaper } from "../platform/reaper.ts";
+import { takeInheritedSocket } from "./socket-activation.ts";
+import { DaemonStartError } from "./socket-path.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -18,9 +21,29 @@ function writePidFile(path: string): () => void {
   };
 }
 
+/**
+ * A daemon systemd started on its socket waits a while for the lock: a daemon started without it
+ * at the same moment (an autostarting CLI) holds it only until it finds the socket answering
+ * (systemd's), and then exits; the one with systemd's socket is the one that must serve.
+ */
+const ACTIVATED_LOCK_WAIT_MS = 5000;
+
+async function start(opts: DaemonOptions): Promise<Daemon> {
+  const deadline = performance.now() + ((opts.listenFd ?? null) !== null ? ACTIVATED_LOCK_WAIT_MS : 0);
+  for (;;) {
+    try {
+      return await Daemon.start(opts);
+    } catch (err) {
+      if (!(err instanceof DaemonStartError && err.busy) || performance.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
-  const daemon = new Daemon(opts);
-  await daemon.listen();
+  // Taken before the daemon copies the environment for its sessions.
+  const listenFd = opts.listenFd ?? takeInheritedSocket();
+  const daemon = await start({ ...opts, listenFd });
   if (opts.http) {
     let http;
     try {
@@ -33,10 +56,16 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     }
     void daemon.stopped.promise.then(() => http.stop());
   }
-  process.on("uncaughtException", (err) => console.error(`termd: uncaught exception (still serving): ${faultText(err)}`));
-  process.on("unhandledRejection", (err) => console.error(`termd: unhandled rejection (still serving): ${faultText(err)}`));
+  // A client's request is what usually sets these off: rate limited with the lines clients cause.
+  process.on("uncaughtException", (err) => clientLog.log("termd: uncaught exception (still serving):", err));
+  process.on("unhandledRejection", (err) => clientLog.log("termd: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void daemon.shutdown());
   process.on("SIGHUP", () => {});
+  // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
+  if (process.pid === 1) {
+    const reaper = startOrphanReaper();
+    console.error(typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes");
+  }
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());
   // Written once the socket answers, so a script that waits for the file can connect at once.
@@ -44,7 +73,7 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     const removePidFile = writePidFile(opts.pidFile);
     process.on("exit", removePidFile);
   }
-  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}`);
+  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`);
   onReady?.();
   await daemon.stopped.promise;
   process.exit(0);

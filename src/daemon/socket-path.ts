@@ -1,11 +1,20 @@
 // Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
-// a live socket, a stale socket from a dead daemon replaced, and a lock so two daemons starting
-// at the same moment cannot both take the path.
-import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, unlinkSync, writeSync } from "node:fs";
+// a live socket, and a stale socket from a dead daemon replaced. (The lock that keeps two daemons
+// starting at the same moment apart is file-lock.ts.)
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
+import { processes } from "../platform/index.ts";
 
-export class DaemonStartError extends Error {}
+/** Why a daemon could not start; `busy` when another live daemon holds what it needs. */
+export class DaemonStartError extends Error {
+  constructor(
+    message: string,
+    readonly busy = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * termd's own folder (one it made, or the default `termd-$UID`) must be a real folder of ours and
@@ -75,43 +84,15 @@ export function pidAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return true;
-  }
-}
-
-/** Takes `${socket}.lock` (O_EXCL, holding our pid); returns its release. A dead holder's lock is taken over. */
-export function takeLock(lockPath: string, inUse: (holder: number) => string): () => void {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(lockPath, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
-        } catch {}
-      };
-    } catch (err) {
-      // Not an ENOENT the CLI would word as "no daemon answers": the daemon could not make its lock.
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new DaemonStartError(`cannot create the lock ${lockPath}: ${(err as Error).message}`);
-      const holder = Number(readFileSync(lockPath, "utf8").trim());
-      if (holder > 0 && holder !== process.pid && pidAlive(holder)) {
-        throw new DaemonStartError(inUse(holder));
-      }
-      try {
-        unlinkSync(lockPath);
-      } catch {}
-    }
-  }
-  throw new DaemonStartError(`could not take the lock ${lockPath}`);
+  return processes.isZombie(pid) !== true;
 }
 
 /** Refuses a live socket; removes a stale one. */
 export async function clearStaleSocket(socketPath: string): Promise<void> {
+  // Bun cannot listen through it, and removing it would remove someone's link.
+  if (lstatOrNull(socketPath)?.isSymbolicLink() && !existsSync(socketPath)) {
+    throw new DaemonStartError(`socket path ${socketPath} is a symbolic link to nothing (${readlinkSync(socketPath)}); remove it or name another socket`);
+  }
   if (!existsSync(socketPath)) return;
   // Only ever remove a socket: a mistyped path must not delete someone's file.
   if (!lstatSync(socketPath).isSocket()) throw new DaemonStartError(`${socketPath} exists and is not a socket; refusing to replace it`);

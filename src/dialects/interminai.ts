@@ -10,6 +10,7 @@
 import { RpcError } from "../protocol/errors.ts";
 import type { CellRun, CellColor, SessionInfo } from "../protocol/schemas.ts";
 import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
+import { clientLog } from "../session/client-log.ts";
 
 type Msg = Record<string, unknown>;
 type Reply = { status: "ok"; data: Record<string, unknown> } | { status: "error"; error: string };
@@ -186,7 +187,7 @@ async function debug(msg: Msg, session: string, native: NativeCaller): Promise<R
 /** Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. */
 function stop(session: string, native: NativeCaller): null {
   native.send(ok({ message: "Shutting down" }));
-  void native.call("session.remove", { session, force: true }).catch((err) => console.error(`termd: interminai STOP: ${(err as Error).message}`));
+  void native.call("session.remove", { session, force: true }).catch((err) => clientLog.log("termd: interminai STOP:", err));
   return null;
 }
 

@@ -10,7 +10,7 @@
 //   set_interactive_mode  → the session's mode (ralph's default: autonomous), kept per session;
 //                           every connection subscribed to state_change hears it
 // Output lines are the plain text the session's vt tap makes from its own parse of the stream
-// (escape sequences gone, a lone CR a line end, as `termd logs`): once a connection used ralph's
+// (escape sequences gone, line edits applied, as `termd logs`): once a connection used ralph's
 // subscribe its output events carry `data.text` instead of bytes, which it only splits into lines.
 // checkpoint and inject_prompt belong to ralph's agent loop, which termd does not run: they get
 // ralph's "Method not found". Errors keep JSON-RPC codes; a native application error (SESSION_…)

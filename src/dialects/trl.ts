@@ -6,6 +6,7 @@
 //   session.create {shell, env, working_dir, name, timeout_s} → session.create {command: [shell],
 //                    env, cwd, exec_timeout_ms, meta} (timeout_s default: TRL_DEFAULT_TIMEOUT_S, 60)
 //   session.list / session.info {session_id}  → session.list / session.info, TRL's sessions only
+//                    (list entries add claw-core's `env`, its values withheld: HIDDEN_ENV_VALUE)
 //   session.destroy {session_id, force}       → SIGHUP (a shell's "terminal closed"), session.stop
 //                    (force: no grace), session.remove; SESSION_BUSY mid-command without force
 //   exec.run {session_id, command, timeout_s, stdin, env} → exec.run with fresh: a new
@@ -117,6 +118,14 @@ function trlMeta(s: SessionInfo): TrlMeta | null {
   return m?.dialect === "trl" ? (m as TrlMeta) : null;
 }
 
+/**
+ * What session.list shows for each value of a session's env. claw-core lists the values; here
+ * every TRL client sees every TRL session, so one agent's API key would reach the next agent's
+ * listing (and its transcript). The names are kept, in claw-core's shape; the session's commands
+ * still get the values.
+ */
+export const HIDDEN_ENV_VALUE = "<hidden>";
+
 function view(s: SessionInfo, m: TrlMeta): Record<string, unknown> {
   return {
     session_id: s.id,
@@ -176,7 +185,8 @@ const METHODS: Record<string, Method> = {
   },
   "session.list": async (_p, native) => {
     const sessions = (await native.call("session.list", {})).sessions;
-    return { sessions: sessions.flatMap((s) => (trlMeta(s) ? [view(s, trlMeta(s)!)] : [])) };
+    const entry = (s: SessionInfo, m: TrlMeta) => ({ ...view(s, m), env: Object.fromEntries(m.env_keys.map((k) => [k, HIDDEN_ENV_VALUE])) });
+    return { sessions: sessions.flatMap((s) => (trlMeta(s) ? [entry(s, trlMeta(s)!)] : [])) };
   },
   "session.info": async (raw, native) => {
     const { s, m } = await own(native, parse(SessionId, raw).session_id);

@@ -5,13 +5,14 @@ import type { ScreenSnapshot } from "../protocol/schemas.ts";
 /** Drawn where the cursor is: inserted before the cell it is on, so the row reads one longer. */
 const CURSOR_MARK = "▮";
 
+/** A row as the agent reads it: numbered, trailing spaces trimmed (a full-screen app pads its rows). */
 function numbered(row: number, text: string, width: number): string {
-  return `${String(row).padStart(width)}│${text}`;
+  return `${String(row).padStart(width)}│${text}`.trimEnd();
 }
 
 /** A row's text with the cursor mark inserted at `col` (padding the row with spaces up to it). */
 function withCursor(line: string, col: number): string {
-  const chars = [...line];
+  const chars = [...line.trimEnd()];
   while (chars.length < col) chars.push(" ");
   chars.splice(col, 0, CURSOR_MARK);
   return chars.join("");
@@ -32,7 +33,7 @@ function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.
   const width = Math.max(String(from - firstRow).length, String(to - 1 - firstRow).length);
   let last = to - 1;
   const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;
-  while (last >= from && s.lines[last] === "" && last !== cursorRow) last--;
+  while (last >= from && s.lines[last]!.trim() === "" && last !== cursorRow) last--;
   const out: string[] = [];
   for (let i = from; i <= last; i++) {
     const line = s.lines[i]!;
@@ -69,6 +70,6 @@ export function around(s: ScreenSnapshot, row: number, context = 20): string {
 /** The last `count` rows that hold anything (and the cursor's), for timeouts and exits. */
 export function tail(s: ScreenSnapshot, count = 20): string {
   let last = s.lines.length - 1;
-  while (last > 0 && s.lines[last] === "" && !(s.cursor.visible && s.cursor.row === last)) last--;
+  while (last > 0 && s.lines[last]!.trim() === "" && !(s.cursor.visible && s.cursor.row === last)) last--;
   return rowsText(s, Math.max(0, last + 1 - count), last + 1);
 }

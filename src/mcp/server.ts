@@ -11,7 +11,7 @@ import { jsonSchemaOf } from "../protocol/json-schema.ts";
 import { VERSION } from "../protocol/version.ts";
 import { advise, errorResult } from "./advice.ts";
 import { DaemonLink } from "./daemon-link.ts";
-import type { ToolContext } from "./tool.ts";
+import type { ToolContext, ToolResult } from "./tool.ts";
 import { TOOLS } from "./tools/index.ts";
 
 interface McpOptions {
@@ -25,12 +25,25 @@ interface McpOptions {
  */
 export const PROGRESS_EVERY_MS = 2000;
 
+/** A reply's text is cut to this many characters (its head and its end kept), so one call never floods the agent's context. */
+export const MAX_REPLY_CHARS = 16_000;
+
+function bounded(r: ToolResult): ToolResult {
+  for (const c of r.content) {
+    if (c.type !== "text" || c.text.length <= MAX_REPLY_CHARS) continue;
+    const keep = MAX_REPLY_CHARS - 100;
+    c.text = `${c.text.slice(0, keep / 2)}\n… ${c.text.length - keep} characters left out (replies stay under ${MAX_REPLY_CHARS}) …\n${c.text.slice(-keep / 2)}`;
+  }
+  return r;
+}
+
 const INSTRUCTIONS = [
   "termd gives you persistent terminal sessions you can see and type into: shells, TUIs, REPLs, other agents.",
   "Typical loop: start_session → submit (a command or prompt) → wait_for (text, regex, gone, idle_ms, exit) → read_screen.",
   "In a shell session, run_command returns a command's output and exit code directly, and wait_for command_done waits for a command you submitted at the prompt.",
   "For password prompts use type_secret: never ask for secrets in chat.",
   "A person can watch or take over any session with `termd attach NAME`.",
+  `Rows come with trailing spaces trimmed; a reply's text stays under ${MAX_REPLY_CHARS} characters (longer text keeps its head and end).`,
 ].join(" ");
 
 /**
@@ -46,6 +59,9 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const link = new DaemonLink(o.socketPath, o.connect);
   const server = new Server({ name: "termd", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const lastRead = new Map<string, number>();
+  const typedInto = new Set<string>();
+  const outputRead = new Map<string, number>();
+  const pendingLine = new Set<string>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params), annotations: { title: t.title, ...t.annotations } }));
 
@@ -56,6 +72,9 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
       call: (method, params) => link.call(method, params),
       owner: `mcp:${server.getClientVersion()?.name ?? "unknown"}`,
       lastRead,
+      typedInto,
+      outputRead,
+      pendingLine,
       elicit: server.getClientCapabilities()?.elicitation
         ? (message, requestedSchema) => server.elicitInput({ message, requestedSchema: requestedSchema as never }, { signal: extra.signal, timeout: 10 * 60_000 })
         : null,
@@ -79,7 +98,7 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
             void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: s, message: `${t.name}: ${s} s` } }).catch(() => {});
           }, PROGRESS_EVERY_MS);
     try {
-      return await t.run(parsed.output, ctx);
+      return bounded(await t.run(parsed.output, ctx));
     } catch (err) {
       return errorResult(await advise(err, ctx, session));
     } finally {

@@ -15,6 +15,12 @@ export interface ToolContext {
   owner: string;
   /** The screen `seq` this agent last read, per session id (read_screen's changes_only). */
   lastRead: Map<string, number>;
+  /** Sessions this agent has typed into (by the name or id it used): wait_for then counts only what came after its last input. */
+  typedInto: Set<string>;
+  /** Sessions where this agent typed text with type_text that no Enter has sent yet (submit refuses to add to it). */
+  pendingLine: Set<string>;
+  /** The output offset up to which this agent has read each session's output (read_output), by session id. */
+  outputRead: Map<string, number>;
   /** Asks the person at the host directly (MCP elicitation); null when the host cannot. */
   elicit: ((message: string, schema: { type: "object"; properties: Record<string, unknown>; required?: string[] }) => Promise<ElicitResult>) | null;
   signal: AbortSignal;

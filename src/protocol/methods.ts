@@ -2,14 +2,15 @@
 // commands/ implement exactly these names; the client's call() is typed by this map.
 import type * as v from "valibot";
 import type * as S from "./schemas.ts";
+import type { BuildInfo } from "./version.ts";
 
 type In<T extends v.GenericSchema> = v.InferInput<T>;
 
 export interface Methods {
-  "system.ping": { params: Record<string, never> | undefined; result: { version: string; protocol: number; pid: number; uptime_s: number } };
+  "system.ping": { params: Record<string, never> | undefined; result: BuildInfo & { protocol: number; pid: number; uptime_s: number } };
   "system.stats": {
     params: Record<string, never> | undefined;
-    result: { sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number; screen_workers: number; open_fds: number | null };
+    result: BuildInfo & { state_dir: string; sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number; screen_workers: number; open_fds: number | null; process_table: "procfs" | "ps" };
   };
   "system.screens": {
     params: In<typeof S.ScreensSchema>;

@@ -7,6 +7,17 @@ const Dim = (name: string, max: number) =>
   v.pipe(v.number(), v.integer(`${name} must be an integer`), v.minValue(1), v.maxValue(max));
 const Ms = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000));
 
+/**
+ * A session's name: it goes on command lines (`termd rm NAME`) and into paths and URLs, so no
+ * spaces, slashes or control characters, nothing a command line reads as a flag, and not `.` or `..`.
+ */
+export const SessionName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
+  v.check((name) => !name.startsWith("-"), "name must not start with '-' (a command line would read it as a flag)"),
+  v.check((name) => name !== "." && name !== "..", "name must not be '.' or '..'"),
+);
+
 export const NoParamsSchema = v.optional(v.object({}), {});
 
 export const ScreensSchema = v.optional(
@@ -26,12 +37,7 @@ export const CreateSchema = v.optional(
   v.pipe(
     v.object({
       command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a program"))),
-      name: v.optional(
-        v.pipe(
-          v.string(),
-          v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/, "name must be 1-64 characters of A-Z a-z 0-9 _ . @ : + -"),
-        ),
-      ),
+      name: v.optional(SessionName),
       cwd: v.optional(v.string()),
       env: v.optional(v.record(v.string(), v.string())),
       rows: v.optional(Dim("rows", 1000)),
@@ -85,6 +91,8 @@ const WaitConditions = {
   settle_ms: v.optional(v.pipe(Ms, v.minValue(1))),
   /** A command typed at a shell's prompt is done (shell integration's OSC 133 D). */
   command_done: v.optional(v.boolean()),
+  /** A shell with shell integration drew its prompt (OSC 133 A/B) after the last input, and the screen shows it. */
+  prompt: v.optional(v.boolean()),
   timeout_ms: v.optional(Ms, 10_000),
 };
 
@@ -104,7 +112,7 @@ const InputWaitObject = v.object({
 });
 export const InputWaitSchema = v.pipe(
   InputWaitObject,
-  someCondition<v.InferOutput<typeof InputWaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed", "command_done"]),
+  someCondition<v.InferOutput<typeof InputWaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed", "command_done", "prompt"]),
 );
 
 /** A screen position, 0-based like session.screen's cursor. */
@@ -192,10 +200,15 @@ const WaitObject = v.object({
   changed_from: v.optional(v.string()),
   /** With command_done: an output offset (bytes_out) the command finishes after; default: where the output was when input was last written. */
   since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /**
+   * text and regex count only where they did not already match on the screen as it was at the
+   * call ("call") or just before the session's last input ("input"; at the call when it had none).
+   */
+  fresh: v.optional(v.picklist(["call", "input"])),
 });
 export const WaitSchema = v.pipe(
   WaitObject,
-  someCondition<v.InferOutput<typeof WaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed_from", "command_done"]),
+  someCondition<v.InferOutput<typeof WaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed_from", "command_done", "prompt"]),
 );
 export type WaitInput = v.InferOutput<typeof WaitSchema>;
 
@@ -400,7 +413,7 @@ export interface CellRun extends CellStyle {
   cluster?: true;
 }
 
-export type WaitOutcome = "matched" | "exited" | "activity" | "settled" | "changed" | "command_done" | "timeout";
+export type WaitOutcome = "matched" | "exited" | "activity" | "settled" | "changed" | "command_done" | "prompt" | "timeout";
 
 /** A command a shell reported done (session.wait's command_done). */
 export interface CommandDone {

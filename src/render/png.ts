@@ -5,12 +5,7 @@
 import { readFileSync } from "node:fs";
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import wasmPath from "@resvg/resvg-wasm/index_bg.wasm" with { type: "file" };
-import mono from "../../assets/fonts/DejaVuSansMono.ttf" with { type: "file" };
-import monoBold from "../../assets/fonts/DejaVuSansMono-Bold.ttf" with { type: "file" };
-import monoOblique from "../../assets/fonts/DejaVuSansMono-Oblique.ttf" with { type: "file" };
-import monoBoldOblique from "../../assets/fonts/DejaVuSansMono-BoldOblique.ttf" with { type: "file" };
-import cjk from "../../assets/fonts/DroidSansFallbackFull.ttf" with { type: "file" };
-import emoji from "../../assets/fonts/Symbola.ttf" with { type: "file" };
+import { FONT_FILES } from "./fonts.ts";
 
 /** Largest zoom: a 1000×1000 screen at 4× would already be a 36000×72000 picture. */
 const MAX_SCALE = 4;
@@ -21,7 +16,7 @@ let ready: Promise<Uint8Array[]> | null = null;
 function load(): Promise<Uint8Array[]> {
   return (ready ??= (async () => {
     await initWasm(readFileSync(wasmPath));
-    return [mono, monoBold, monoOblique, monoBoldOblique, cjk, emoji].map((p) => new Uint8Array(readFileSync(p)));
+    return Object.values(FONT_FILES).map((p) => new Uint8Array(readFileSync(p)));
   })());
 }
 

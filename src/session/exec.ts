@@ -216,6 +216,9 @@ class Run {
   private onMark: (() => void) | null = null;
   private readonly off: () => void;
   private readonly zsh: boolean;
+  private readonly bash: boolean;
+  /** The buffer row of the prompt the run's line was typed at, when its place was known. */
+  private promptRow: number | null = null;
 
   constructor(
     private readonly s: Session,
@@ -228,7 +231,9 @@ class Run {
       this.resolve = resolve;
       this.reject = reject;
     });
-    this.zsh = basename(s.command[0] ?? "").replace(/^-/, "") === "zsh";
+    const shell = basename(s.command[0] ?? "").replace(/^-/, "");
+    this.zsh = shell === "zsh";
+    this.bash = shell === "bash";
     this.off = s.on((e) => {
       if (e.type === "done_mark") this.doneMark(e.status, e.nonce, e.end);
       else if (e.type === "exit") this.finish(e.exit_code);
@@ -246,13 +251,8 @@ class Run {
     const atPrompt = await waitQuiet(this.s, this.runner.markEnd);
     if (this.done) return;
     const line = ` . ${sq(join(this.dir, "w"))}`;
-    let erase = "";
-    if (atPrompt) {
-      // Rows from the prompt's row to the one the cursor lands on after the echoed line.
-      const { col } = this.s.view.state.cursor;
-      const rows = Math.floor((col + line.length - 1) / this.s.size.cols) + 1;
-      erase = `\\033[${rows}A\\r\\033[J`;
-    }
+    if (atPrompt) this.promptRow = this.cursorRow();
+    const erase = atPrompt ? this.eraseOf(line) : "";
     writeFileSync(join(this.dir, "c"), this.p.command.endsWith("\n") ? this.p.command : this.p.command + "\n", { mode: 0o600 });
     if (this.p.stdin !== undefined) writeFileSync(join(this.dir, "i"), this.p.stdin, { mode: 0o600 });
     writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
@@ -266,12 +266,43 @@ class Run {
     }
   }
 
+  /**
+   * printf's text that moves the cursor back over the prompt and `line` as the shell echoed them
+   * (the cursor is after the prompt now) and clears from there, so nothing typed stays on the screen.
+   */
+  private eraseOf(line: string, fromRow: number | null = null): string {
+    const { col } = this.s.view.state.cursor;
+    const below = fromRow === null ? 0 : Math.max(0, this.cursorRow() - fromRow);
+    const rows = Math.floor((col + line.length - 1) / this.s.size.cols) + 1 + below;
+    return `\\033[${rows}A\\r\\033[J`;
+  }
+
+  /** The cursor's row in the whole buffer (scrollback included), which stays put as the screen scrolls. */
+  private cursorRow(): number {
+    const st = this.s.view.state;
+    return st.cursor.row + st.scrollback_total;
+  }
+
+  /**
+   * bash puts the line that sourced a file of this run (` . DIR/w`) in its history, unless
+   * HISTCONTROL or HISTIGNORE kept it out: it is taken out again, so the person's Up arrow and
+   * `history` never show it. (zsh's hooks keep it out: shell/zshenv.zsh.)
+   */
+  private forgetLine(): string[] {
+    if (!this.bash) return [];
+    const dir = basename(this.dir);
+    return [
+      `__termd_h=$(HISTTIMEFORMAT= builtin history 1 2>/dev/null)`,
+      `case $__termd_h in *${dir}/*) __termd_h=\${__termd_h#"\${__termd_h%%[! ]*}"}; builtin history -d "\${__termd_h%%[!0-9]*}" 2>/dev/null ;; esac; unset __termd_h`,
+    ];
+  }
+
   /** The sourced wrapper: per-run variables set and restored around the command, then the mark. */
   private wrapper(erase: string): string {
     const f = (n: string) => sq(join(this.dir, n));
     const env = Object.entries(this.p.env ?? {});
     const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
-    const lines: string[] = [];
+    const lines: string[] = this.forgetLine();
     for (const [k, v] of env) {
       lines.push(`if [ "\${${k}+x}" = x ]; then __termd_s_${k}=$${k}; __termd_h_${k}=1; else __termd_h_${k}=; fi`);
       lines.push(`${k}=${sq(v)}; export ${k}`);
@@ -282,17 +313,15 @@ class Run {
     const source = this.zsh ? "." : "command .";
     // Appending, so the files can be cut back while the command writes (capOutput).
     lines.push(`${source} ${f("c")} <${stdin} >>${f("o")} 2>>${f("e")}`);
-    // The erase goes first, so nothing of the wrapper's comes after the mark: what follows it is the prompt.
-    const markPrintf = (status: string) => `printf '${erase}\\033]133;termd-done;%d;${this.nonce}\\007' ${status}`;
-    if (env.length === 0) {
-      lines.push(markPrintf(`"$?"`));
-    } else {
-      lines.push("__termd_rc=$?");
-      for (const [k] of env) {
-        lines.push(`if [ -n "$__termd_h_${k}" ]; then ${k}=$__termd_s_${k}; else unset ${k}; fi; unset __termd_s_${k} __termd_h_${k}`);
-      }
-      lines.push(markPrintf(`"$__termd_rc"`), "unset __termd_rc");
+    // The erase goes first, so nothing of the wrapper's comes after the mark: what follows it is the
+    // prompt. Output that clears the screen (`clear`, `reset`, `tput clear`) was meant for the
+    // terminal: it goes there too, after the erase, so the screen is cleared as the person expects.
+    const replay = `[ -s ${f("o")} ] && command grep -q -e '\x1b\\[[23]J' -e '\x1bc' ${f("o")} 2>/dev/null && command cat ${f("o")}`;
+    lines.push("__termd_rc=$?");
+    for (const [k] of env) {
+      lines.push(`if [ -n "$__termd_h_${k}" ]; then ${k}=$__termd_s_${k}; else unset ${k}; fi; unset __termd_s_${k} __termd_h_${k}`);
     }
+    lines.push(`printf '${erase}'; ${replay}`, `printf '\\033]133;termd-done;%d;${this.nonce}\\007' "$__termd_rc"`, "unset __termd_rc");
     return lines.join("\n") + "\n";
   }
 
@@ -319,7 +348,12 @@ class Run {
     } catch {}
     if (await this.markWithin(RECOVER_MS)) return;
     try {
-      this.s.writeInput(` printf '\\033]133;termd-done;%d;${this.nonce}\\007' "$?"\r`);
+      // The mark asked for by a file of this run too, so its typed line is forgotten as the first
+      // was, and erased back to the first's prompt (the wrapper that would have erased that is gone).
+      const line = ` . ${sq(join(this.dir, "r"))}`;
+      const lines = [`__termd_rc=$?`, ...this.forgetLine(), `printf '${this.eraseOf(line, this.promptRow)}\\033]133;termd-done;%d;${this.nonce}\\007' "$__termd_rc"`, "unset __termd_rc"];
+      writeFileSync(join(this.dir, "r"), lines.join("\n") + "\n", { mode: 0o600 });
+      this.s.writeInput(line + "\r");
     } catch {}
     if (await this.markWithin(ESCALATE_MS)) return;
     const stuck = foregroundGroup(this.pid);

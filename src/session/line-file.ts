@@ -2,6 +2,7 @@
 // opened before the first byte, closed when the session exits or is disposed, whichever is first.
 import { closeSync, writeSync } from "node:fs";
 import type { Session, SessionEvent } from "./session.ts";
+import { clientLog } from "./client-log.ts";
 
 export abstract class SessionLineFile {
   private fd: number | null;
@@ -26,7 +27,7 @@ export abstract class SessionLineFile {
     try {
       writeSync(this.fd, text + "\n");
     } catch (err) {
-      console.error(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
+      clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();
     }
   }

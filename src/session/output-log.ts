@@ -6,6 +6,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { RingBuffer } from "./ring.ts";
 import { lastNonPlain } from "./fast-forward.ts";
+import { writeError } from "./disk-errors.ts";
 
 const SCAN_CHUNK = 1024 * 1024;
 /**
@@ -24,6 +25,14 @@ export class OutputLog {
   error: string | null = null;
   /** The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. */
   private fileEnd = 0;
+  /**
+   * Once the file stopped: output past it that the ring let go of before the screen read it,
+   * oldest first. The screen must see every byte whatever the disk kept; the session stops the
+   * program's output long before this grows far (ringOnly), so it holds what was in flight.
+   */
+  private spill: { from: number; bytes: Uint8Array }[] = [];
+  /** The screen has read the output up to here (keepFor). */
+  private screenAt = 0;
   private readonly batch = new Uint8Array(BATCH_BYTES);
   private batched = 0;
   private flushScheduled = false;
@@ -70,6 +79,7 @@ export class OutputLog {
 
   append(data: Uint8Array): void {
     const from = this.ring.end;
+    if (this.error !== null) this.spillDropped(data);
     this.ring.append(data);
     const at = lastNonPlain(data);
     if (at >= 0) this.plainFrom = from + at;
@@ -107,11 +117,44 @@ export class OutputLog {
       }
     } catch (err) {
       // A full disk: stop logging (the file stays a correct prefix) rather than lose the session.
-      this.error = (err as Error).message;
+      this.error = writeError(err, this.path);
       console.error(`termd: session ${this.label}: log write failed, logging stops: ${this.error}`);
       this.batched = 0;
       this.close();
     }
+  }
+
+  /** How many bytes from `from` on only memory holds, the file having stopped. */
+  ringOnly(from: number): number {
+    return this.error === null ? 0 : this.ring.end - Math.max(from, this.fileEnd);
+  }
+
+  /** The screen has read the output up to `offset`: what the file could not keep is held until then, and no longer. */
+  keepFor(offset: number): void {
+    this.screenAt = offset;
+    while (this.spill.length > 0 && this.spill[0]!.from + this.spill[0]!.bytes.length <= offset) this.spill.shift();
+  }
+
+  /** Keeps what appending `data` pushes out of the ring that neither the file nor the screen has. */
+  private spillDropped(data: Uint8Array): void {
+    const ring = this.ring;
+    const newStart = Math.max(0, ring.end + data.length - ring.capacity);
+    const from = Math.max(ring.start, this.screenAt, this.fileEnd);
+    if (from >= newStart) return;
+    if (from < ring.end) this.spill.push({ from, bytes: ring.read(from, Math.min(newStart, ring.end) - from)! });
+    // A chunk larger than the ring pushes out its own head too.
+    if (newStart > ring.end) {
+      const at = Math.max(from, ring.end);
+      this.spill.push({ from: at, bytes: data.slice(at - ring.end, newStart - ring.end) });
+    }
+  }
+
+  /** Bytes from `from` that the spill holds (up to `max`, within one piece), or null. */
+  private readSpill(from: number, max: number): Uint8Array | null {
+    for (const p of this.spill) {
+      if (from >= p.from && from < p.from + p.bytes.length) return p.bytes.slice(from - p.from, from - p.from + max);
+    }
+    return null;
   }
 
   /**
@@ -119,13 +162,15 @@ export class OutputLog {
    * and the ring has moved on): the end of that gap; null when `from` is readable.
    */
   gapEnd(from: number): number | null {
-    return from < this.ring.start && from >= this.fileEnd ? this.ring.start : null;
+    if (from >= this.ring.start || from < this.fileEnd || this.readSpill(from, 1)) return null;
+    return this.spill.find((p) => p.from > from)?.from ?? this.ring.start;
   }
 
   /** Bytes [from, from+max) from the ring, or from the file once the ring moved on: always a fresh copy. */
   read(from: number, max: number): Uint8Array {
     const start = Math.min(from, this.ring.end);
-    return this.ring.read(start, max) ?? this.readFile(start, Math.min(max, this.ring.end - start));
+    const inMemory = this.ring.read(start, max) ?? (start >= this.fileEnd ? this.readSpill(start, max) : null);
+    return inMemory ?? this.readFile(start, Math.min(max, this.ring.end - start));
   }
 
   private readFile(from: number, len: number): Uint8Array {

@@ -1,35 +1,12 @@
-// The processes of a session's terminal, read from Linux's /proc: every process whose session id
-// is the program's pid (Bun.spawn with a terminal makes the program a session leader), so
-// background jobs, `nohup`ed children and processes that changed their group are all found, and
-// the terminal's foreground process group (what Ctrl-C reaches). Elsewhere only the program itself.
-import { readdirSync, readFileSync } from "node:fs";
-
-/** Fields of /proc/PID/stat after "pid (comm) ": state is [0], pgrp [2], session [3], tpgid [5]. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
+// The processes of a session's terminal: every process whose session id is the program's pid
+// (Bun.spawn with a terminal makes the program a session leader), so background jobs, `nohup`ed
+// children and processes that changed their group are all found, and the terminal's foreground
+// process group (what Ctrl-C reaches). The platform's process table (src/platform) answers.
+import { processes } from "../platform/index.ts";
 
 /** Live (not zombie) processes of the terminal session `sid`, the leader first if it is alive. */
 export function sessionMembers(sid: number): number[] {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return [sid];
-  }
-  const out: number[] = [];
-  for (const name of names) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    const f = statFields(pid);
-    if (f && Number(f[3]) === sid && f[0] !== "Z") out.push(pid);
-  }
-  return out.sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b));
+  return processes.sessionMembers(sid);
 }
 
 /** Sends `signal` to every live process of session `sid`; returns how many it reached. */
@@ -44,26 +21,19 @@ export function signalSession(sid: number, signal: string): number {
   return n;
 }
 
-/** Process `pid`'s arguments as /proc has them (NUL after each); null when unknown. */
+/** Process `pid`'s command line, in a form only compared for equality; null when unknown. */
 export function commandLine(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "latin1");
-  } catch {
-    return null;
-  }
+  return processes.commandLine(pid);
 }
 
 /** The terminal's foreground process group, as the session leader `pid` sees it; null when unknown. */
 export function foregroundGroup(pid: number | null): number | null {
-  if (pid === null) return null;
-  const f = statFields(pid);
-  const tpgid = f ? Number(f[5]) : NaN;
-  return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
+  return pid === null ? null : processes.foregroundGroup(pid);
 }
 
-/** When process `pid` started (clock ticks since boot, /proc's field 22): with the pid, who it is. */
+/** When process `pid` started: with the pid, who it is. */
 export function startTime(pid: number): string | null {
-  return statFields(pid)?.[19] ?? null;
+  return processes.startTime(pid);
 }
 
 /**

@@ -148,6 +148,11 @@ export class ScreenView {
     return skippable ? 0 : behind;
   }
 
+  /** Output not yet sent to the worker that only the ring holds (the log stopped): what new output would push out unseen. */
+  get ringOnly(): number {
+    return this.o.log.ringOnly(this.sent);
+  }
+
   /** Sends the worker what it has room for. Called on new output and on every update. */
   pump(): void {
     const log = this.o.log;
@@ -161,13 +166,13 @@ export class ScreenView {
       if (this.sent < this.answeredUpTo) max = Math.min(max, this.answeredUpTo - this.sent);
       const bytes = log.read(this.sent, max);
       if (bytes.length === 0) {
-        // Bytes neither the ring nor the file holds (a log that could not be written): go on
-        // from what is still there rather than wait for them forever.
+        // Bytes neither the ring nor the file holds (a log that could not be written; the session
+        // keeps this from happening, see ringOnly): go on from what is still there rather than
+        // wait for them forever. The empty write tells the worker the new offset, so `parsed`
+        // moves past the gap too and syncs resolve.
         this.sent = Math.max(this.sent, log.start);
-        if (log.read(this.sent, 1).length > 0) continue;
-        this.sent = log.end;
         this.write(bytes, false);
-        return;
+        continue;
       }
       const answer = this.sent >= this.answeredUpTo;
       this.sent += bytes.length;
@@ -212,7 +217,9 @@ export class ScreenView {
     return true;
   }
 
+  /** Sends the bytes that end at `sent`. */
   private write(bytes: Uint8Array, answer: boolean, clear = false): void {
+    this.o.log.keepFor(this.sent);
     this.posted++;
     this.remote.write(bytes, this.sent, answer, clear);
   }

@@ -17,6 +17,7 @@ import { Child, type SignalTarget } from "./child.ts";
 import type { PtyPool } from "./pty-pool.ts";
 import { reapLeftovers, startTime } from "./processes.ts";
 import { OutputLog } from "./output-log.ts";
+import { writeError } from "./disk-errors.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { Waits } from "./wait.ts";
 import { ExecRunner } from "./exec.ts";
@@ -98,6 +99,14 @@ export const SCREEN_CURRENT_MS = 250;
 const RESUME_LAG = 256 * 1024;
 /** Whatever the text: this far behind, stop. A newline-free flood is never fast-forwarded. */
 const HARD_LAG = 32 * 1024 * 1024;
+/**
+ * Once the log stopped (a full disk), output the screen has not yet been sent exists only in the
+ * ring (RING_BYTES, 1 MiB): past this much the output stops, so the screen still gets every byte
+ * (what arrives after an XOFF, up to pty.ts's REPAUSE_BYTES, fits in the rest); it goes on below
+ * RING_ONLY_RESUME.
+ */
+const RING_ONLY_LAG = 384 * 1024;
+const RING_ONLY_RESUME = 128 * 1024;
 
 /** How long a snapshot waits for the screen to show the output so far; past it, what there is. */
 const SNAPSHOT_SYNC_MS = 2000;
@@ -267,7 +276,12 @@ export class Session {
       term: spec.term,
     };
     const s = new Session(record, spec.logDir, { debugBuffer: spec.debugBuffer, pool: spec.pool, execTimeoutMs: spec.execTimeoutMs });
-    s.output.open();
+    try {
+      s.output.open();
+    } catch (err) {
+      s.view.dispose();
+      throw new TermdError("SPAWN_FAILED", `cannot open session ${spec.name}'s log: ${writeError(err, s.logPath)}`);
+    }
     try {
       s.child = await Child.spawn({ ...spec, command: spec.argv ?? spec.command, onData: (data) => s.onOutput(data) }, spec.ptys);
     } catch (err) {
@@ -390,11 +404,12 @@ export class Session {
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();
     const lag = this.view.lag;
-    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG) this.child?.pauseOutput();
+    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG || this.view.ringOnly > RING_ONLY_LAG) this.child?.pauseOutput();
   }
 
   private onScreenProgress(): void {
-    if (this.child?.outputPaused && this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2) this.child.resumeOutput();
+    const caughtUp = this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2 && this.view.ringOnly <= RING_ONLY_RESUME;
+    if (this.child?.outputPaused && caughtUp) this.child.resumeOutput();
   }
 
   /** Bytes [from, from+max) of the output, from the ring or the log. */
@@ -410,6 +425,7 @@ export class Session {
   /** Writes at once, however much the program left unread: for a few bytes (a key, ^C, a line). */
   writeInput(data: string | Uint8Array): number {
     const child = this.liveChild();
+    this.waits.beforeInput();
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
@@ -426,6 +442,7 @@ export class Session {
     this.liveChild();
     await untilJobHasTerminal(this, data);
     const child = this.liveChild();
+    this.waits.beforeInput();
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
     try {

@@ -34,16 +34,25 @@ function commandOutput(bytes: Uint8Array): string {
   return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
 }
 
+/** The line exec.run types to source a file of its run (exec.ts): its plumbing, no command of the user's. */
+const EXEC_LINE = /^ ?\. '[^']*\/termd-exec-[^/']+\/[wr]'$/;
+
 export class ShellCommands {
   private readonly done: CommandRun[] = [];
   private started: { command: string | null; at: string; from: number } | null = null;
+  /** Output offset just past the last prompt's mark (B, or A when the shell sends no B); null while a command runs. */
+  private promptEnd: number | null = null;
   private readonly off: () => void;
 
   constructor(private readonly s: Session) {
     this.off = s.on((e) => {
       if (e.type !== "mark") return;
       const m = e.mark;
-      if (m.kind === "C") this.started = { command: m.command ?? null, at: m.time, from: e.end };
+      if (m.kind === "A" || m.kind === "B") this.promptEnd = e.end;
+      if (m.kind === "C") {
+        this.started = m.command !== undefined && EXEC_LINE.test(m.command) ? null : { command: m.command ?? null, at: m.time, from: e.end };
+        this.promptEnd = null;
+      }
       else if (m.kind === "D" && this.started) {
         this.done.push({ command: this.started.command, exit_code: m.exit_code ?? null, started_at: this.started.at, ended_at: m.time, from: this.started.from, to: e.end });
         if (this.done.length > MAX_COMMANDS) this.done.shift();
@@ -55,6 +64,11 @@ export class ShellCommands {
   /** Has the program reported any command or prompt (a shell with integration of its own counts)? */
   get seen(): boolean {
     return this.done.length > 0 || this.started !== null || this.s.tap.marks.length > 0;
+  }
+
+  /** Where the prompt the shell is at now was drawn (its mark's end), if it drew it after output offset `since`. */
+  promptAfter(since: number): number | null {
+    return this.promptEnd !== null && this.promptEnd > since ? this.promptEnd : null;
   }
 
   /** The first command that finished after output offset `since`, once its output is in the log. */

@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
+import { writeError } from "./disk-errors.ts";
 import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
@@ -147,7 +148,7 @@ export class SessionStore {
       if (!recording) record?.cancel();
       session.dispose();
       this.removeFiles(session);
-      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${(err as Error).message}`);
+      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`);
     }
     this.byId.set(id, session);
     this.retryDeletes();
@@ -157,7 +158,7 @@ export class SessionStore {
         try {
           records.save(session.record());
         } catch (err) {
-          console.error(`termd: session ${session.name}: its record could not be saved: ${(err as Error).message}`);
+          console.error(`termd: session ${session.name}: its record could not be saved: ${writeError(err, this.opts.stateDir)}`);
         }
       });
     }
@@ -180,15 +181,16 @@ export class SessionStore {
     if (this.byId.get(s.id) !== s) return false;
     this.byId.delete(s.id);
     s.dispose();
-    // On a full disk the record's delete can fail: the session is forgotten all the same, and the
-    // delete is tried again once a write succeeds (only a restart before that lists it again).
+    // The files first: on a full disk that frees the room the record's delete needs.
+    this.removeFiles(s);
+    // If it fails all the same the session is forgotten, and the delete is tried again once a
+    // write succeeds (only a restart before that lists it again).
     try {
       this.opts.records?.delete(s.id);
     } catch (err) {
       this.undeleted.add(s.id);
-      console.error(`termd: session ${s.name}: its record could not be deleted: ${(err as Error).message}`);
+      console.error(`termd: session ${s.name}: its record could not be deleted: ${writeError(err, this.opts.stateDir)}`);
     }
-    this.removeFiles(s);
     this.opts.onRemove?.(s);
     return true;
   }

@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
 import type { Session } from "./session.ts";
+import { clientLog } from "./client-log.ts";
 
 /** Opens `path` for the copy, creating its folder; INVALID_PARAMS when it cannot. */
 export function openTee(path: string, append = false): number {
@@ -30,7 +31,7 @@ export function attachTee(s: Session, fd: number): () => void {
       try {
         writeSync(fd, e.data);
       } catch (err) {
-        console.error(`termd: session ${s.name}: log_path write failed, copy stopped: ${(err as Error).message}`);
+        clientLog.log(`termd: session ${s.name}: log_path write failed, copy stopped: ${(err as Error).message}`);
         close();
       }
     } else if (e.type === "exit") close();

@@ -1,8 +1,9 @@
 // A PTY's termios settings in the words of seeds/interminai-protocol.md's DEBUG: cooked or raw,
 // the flags that are on by name, the four flag words in hex, and the control characters in ^X
 // form. Bun.Terminal reads the flag words; it does not expose c_cc, so those come from `stty -g`
-// on the child's terminal (found through /proc, so on Linux only; elsewhere c_cc stays empty).
-import { readlinkSync } from "node:fs";
+// on the child's terminal (found through the process table; `stty -g` prints them in this form on
+// Linux only, so elsewhere c_cc stays empty).
+import { processes } from "../platform/index.ts";
 import type { Termios } from "../protocol/schemas.ts";
 
 export interface TermiosFlags {
@@ -90,21 +91,10 @@ export function parseSttyG(text: string): Record<string, string> {
   return out;
 }
 
-/** The terminal device the child `pid` has open on stdin, stdout or stderr. */
-function ttyOf(pid: number): string | null {
-  for (const fd of [0, 1, 2]) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (target.startsWith("/dev/pts/") || target.startsWith("/dev/tty")) return target;
-    } catch {}
-  }
-  return null;
-}
-
 /** The control characters of the child's terminal, or {} when they cannot be read. */
 export async function readControlChars(pid: number | null): Promise<Record<string, string>> {
   if (pid === null || process.platform !== "linux") return {};
-  const tty = ttyOf(pid);
+  const tty = processes.terminalOf(pid);
   if (!tty) return {};
   try {
     // stty opens the device non-blocking and only reads its settings; timeout in case it cannot.

@@ -112,10 +112,10 @@ class Waiter {
     this.regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
     this.startOffset = s.output.end;
     this.commandSince = p.since ?? s.inputOffset;
-    if (p.command_done && s.shellIntegration === null && !s.commands.seen) {
+    if ((p.command_done || p.prompt) && s.shellIntegration === null && !s.commands.seen) {
       throw new TermdError(
         "BAD_ARGUMENT",
-        `session ${s.name} reports no commands: command_done needs a bash, zsh or fish session started with shell integration (the default), or a shell that sends OSC 133 marks itself`,
+        `session ${s.name} reports no commands: ${p.prompt ? "prompt" : "command_done"} needs a bash, zsh or fish session started with shell integration (the default), or a shell that sends OSC 133 marks itself`,
         { session: s.name },
       );
     }
@@ -133,7 +133,7 @@ class Waiter {
 
   /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
   get onOutput(): boolean {
-    return this.p.activity === true || this.p.command_done === true;
+    return this.p.activity === true || this.p.command_done === true || this.p.prompt === true;
   }
 
   private readonly onAbort = () => this.finish("timeout");
@@ -176,13 +176,12 @@ class Waiter {
       if (c && (s.view.parsed >= c.to || !s.running || this.synced)) return this.finish("command_done", undefined, c);
       // Output that changes nothing on the screen sends no screen event: ask to hear when it is
       // parsed (or after SCREEN_SYNC_MS, when the answer goes with the screen there is).
-      if (c && !this.syncing) {
-        this.syncing = true;
-        void s.view.sync(SCREEN_SYNC_MS).then(() => {
-          this.synced = true;
-          this.check(frameOf(s));
-        });
-      }
+      if (c) this.syncScreen();
+    }
+    if (p.prompt) {
+      const end = s.commands.promptAfter(this.commandSince);
+      if (end !== null && (s.view.parsed >= end || this.synced)) return this.finish("prompt");
+      if (end !== null) this.syncScreen();
     }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
@@ -194,6 +193,16 @@ class Waiter {
       if (!midFrame) this.settleTimer = setTimeout(() => this.check(frameOf(s)), Math.max(1, p.settle_ms - quietFor));
     }
     if (!s.running) return this.finish("exited");
+  }
+
+  /** Has the screen parse what is in the output now (or SCREEN_SYNC_MS pass), then checks again. */
+  private syncScreen(): void {
+    if (this.syncing) return;
+    this.syncing = true;
+    void this.s.view.sync(SCREEN_SYNC_MS).then(() => {
+      this.synced = true;
+      this.check(frameOf(this.s));
+    });
   }
 
   private firstNew(f: Frame, needle: string | RegexPattern): Match | null {
@@ -208,9 +217,8 @@ function frameOf(s: Session): Frame {
   return { lines, hash, top: scrollback_total, joined: lines.join("\n") };
 }
 
-/** The screen now, as the baseline of a wait tied to an input that is about to be written. */
-export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">): Baseline {
-  const f = frameOf(s);
+/** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */
+export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">, f = frameOf(s)): Baseline {
   const seen = new Set<string>();
   for (const needle of [p.text, p.regex !== undefined ? compileRegex(p.regex) : undefined]) {
     if (needle !== undefined) for (const m of findAll(f.lines, needle)) seen.add(matchKey(f, m));
@@ -223,6 +231,8 @@ export class Waits {
   private readonly all = new Set<Waiter>();
   private readonly onOutput = new Set<Waiter>();
   private readonly off: () => void;
+  /** The screen as it was just before the last input was written (a wait's `fresh: "input"`). */
+  private inputFrame: Frame | null = null;
 
   constructor(private readonly s: Session) {
     this.off = s.on((e) => {
@@ -241,8 +251,14 @@ export class Waits {
     for (const w of [...set]) w.check(frame);
   }
 
+  /** Called before any input is written: what is on the screen then is not new to a `fresh: "input"` wait. */
+  beforeInput(): void {
+    this.inputFrame = frameOf(this.s);
+  }
+
   wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-    const w = this.register(p, abort);
+    const fresh = p.fresh === undefined ? undefined : baselineOf(this.s, p, p.fresh === "input" ? (this.inputFrame ?? undefined) : undefined);
+    const w = this.register(p, abort, fresh);
     w.arm();
     return w.result;
   }

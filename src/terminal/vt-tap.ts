@@ -288,6 +288,7 @@ export class VtTap extends NoopPerformer {
   override csi(params: Params, intermediates: string, final: string, marker: string): void {
     // SGR first: by far the most frequent sequence, and nothing to track.
     if (final === "m" && marker === "" && intermediates === "") return;
+    this.text?.csi(params, intermediates, final, marker);
     this.recorder.csi(params, intermediates, final, marker);
     if (!csiImplemented(marker, intermediates, final, params)) {
       this.log.add(`\x1b[${marker}${paramText(params)}${intermediates}${final}`);

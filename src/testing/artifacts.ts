@@ -1,8 +1,8 @@
-// What a failed test leaves for a person to look at, in test-results/<test name>/: per terminal
-// the whole session as an asciicast recording (from the daemon's timing journal, which every
-// session keeps: `asciinema play` replays it), the final screen as text, SVG and PNG, and the
-// screen at each wait that timed out. A passing test writes nothing, and removes what an earlier failing run of
-// it left.
+// What a test leaves for a person to look at, in test-results/<test name>/: per terminal the whole
+// session as an asciicast recording (from the daemon's timing journal, which every session keeps:
+// `termd show-trace` and `asciinema play` replay it), the final screen as text, SVG and PNG, and
+// the screen at each wait that timed out. Kept as the terminal's trace says (terminal.ts): by
+// default only for a failed test; a passing test then removes what an earlier failing run left.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Client } from "../client/client.ts";
@@ -69,6 +69,6 @@ export async function writeArtifacts(client: Client, session: string, label: str
   } catch (err) {
     console.error(`termd/testing: could not write the artifacts of "${run.name}" in ${dir}: ${(err as Error).message}`);
   }
-  if (written.length) console.error(`termd/testing: "${run.name}" failed; ${label}'s artifacts:\n${written.map((p) => `  ${relative(process.cwd(), p)}`).join("\n")}`);
+  if (written.length && run.failed) console.error(`termd/testing: "${run.name}" failed; ${label}'s artifacts (termd show-trace ${relative(process.cwd(), dir) || "."} replays it):\n${written.map((p) => `  ${relative(process.cwd(), p)}`).join("\n")}`);
   return written;
 }

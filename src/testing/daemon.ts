@@ -9,13 +9,15 @@
 // ends, the kernel closes that end, the guard's `read` returns, and it stops the daemon (its
 // sessions with it) and removes the temp folder. This process makes the FIFO and opens it before
 // the guard starts, so a guard never waits to open it for a process that died first.
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, constants, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type Client } from "../client/client.ts";
+import { termdCommand } from "./termd-command.ts";
 
 const START_TIMEOUT_MS = 15_000;
-const MAIN = join(import.meta.dir, "..", "cli", "main.ts");
 
 /** `sh -c GUARD guard DIR DAEMON-ARGV...` */
 const GUARD = `
@@ -36,6 +38,8 @@ export interface DaemonHandle {
   client: Client;
   /** A private daemon's pid (the guard's child is the daemon); undefined for TERMD_SOCKET's. */
   private: boolean;
+  /** A folder for this process's files, removed with the private daemon (a temp folder of its own for TERMD_SOCKET's). */
+  scratch: string;
 }
 
 let current: Promise<DaemonHandle> | undefined;
@@ -44,8 +48,8 @@ let alive: number | undefined;
 
 /** Makes the FIFO and holds it open; read-write, which on Linux never waits for the other end. */
 function openAlive(path: string): number {
-  const made = Bun.spawnSync(["mkfifo", "-m", "600", path], { stderr: "pipe" });
-  if (made.exitCode !== 0) throw new Error(`termd/testing: mkfifo ${path} failed: ${made.stderr.toString().trim()}`);
+  const made = spawnSync("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
+  if (made.status !== 0) throw new Error(`termd/testing: mkfifo ${path} failed: ${made.error?.message ?? made.stderr.toString().trim()}`);
   return openSync(path, constants.O_RDWR);
 }
 
@@ -60,22 +64,24 @@ export function daemon(): Promise<DaemonHandle> {
 
 async function open(): Promise<DaemonHandle> {
   const given = process.env.TERMD_SOCKET;
-  if (given) return { socket: given, client: await connect(given), private: false };
+  if (given) return { socket: given, client: await connect(given, { holdOnlyWhileBusy: true }), private: false, scratch: mkdtempSync(join(tmpdir(), "termd-testing-")) };
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");
-  const argv = [process.execPath, MAIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
+  const argv = [...termdCommand(), "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];
   const env: Record<string, string> = { ...(process.env as Record<string, string>), TERMD_SOCKET: socket };
   delete env.TERMD_DEBUG;
   alive = openAlive(join(dir, "alive"));
-  const starter = Bun.spawn(["/bin/sh", "-c", GUARD, "termd-testing-guard", dir, ...argv], { stdin: "ignore", stdout: "ignore", stderr: "inherit", env });
+  const starter = spawn("/bin/sh", ["-c", GUARD, "termd-testing-guard", dir, ...argv], { stdio: ["ignore", "ignore", "inherit"], env });
+  let starterFailed = false;
+  starter.on("exit", (code) => (starterFailed = code !== 0));
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     try {
-      const client = await connect(socket);
+      const client = await connect(socket, { holdOnlyWhileBusy: true });
       if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
-      return { socket, client, private: true };
+      return { socket, client, private: true, scratch: dir };
     } catch {}
-    if ((starter.exitCode !== null && starter.exitCode !== 0) || Date.now() > deadline) {
+    if (starterFailed || Date.now() > deadline) {
       let log = "";
       try {
         log = readFileSync(join(dir, "daemon.log"), "utf8").trim();
@@ -84,6 +90,6 @@ async function open(): Promise<DaemonHandle> {
       alive = undefined;
       throw new Error(`termd/testing: the private daemon did not start on ${socket}${log ? `: ${log}` : ""}`);
     }
-    await Bun.sleep(delay);
+    await sleep(delay);
   }
 }

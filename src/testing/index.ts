@@ -1,10 +1,19 @@
-// termd/testing: drive terminal programs from `bun test`. launch() gives a Terminal; importing this
-// module also adds the screen matchers to bun:test's expect (and wraps its own, to know a failure).
-import "./expect-failures.ts";
-import "./matchers.ts";
+// termd/testing: drive terminal programs from tests. launch() gives a Terminal. Importing this
+// module also hooks termd/testing into the runner it runs under (runners/): under vitest and
+// `bun test` the screen matchers are added to its expect; under node:test, expectTerminal asserts.
+// Only the adapter of the runner found is loaded, so nothing here needs Bun under Node.
+import { useRunner } from "./runner.ts";
+import { bunRunner } from "./runners/bun.ts";
+import { vitestRunner } from "./runners/vitest.ts";
+
+if (process.env.VITEST) useRunner(await vitestRunner());
+else if (process.versions.bun) useRunner(await bunRunner());
 
 export { launch, type LaunchOptions } from "./launch.ts";
+export { configure, type TestingConfig } from "./config.ts";
+export { SHELLS, type ShellName, type ShellOptions } from "./shells.ts";
 export { Terminal, WaitError, type WaitForTextOptions } from "./terminal.ts";
+export { expectTerminal, type TerminalAssertions } from "./assert.ts";
 export type { Screen, Match, ScrollbackOption } from "./screen.ts";
 export type { WaitFor, InputOptions } from "./wait-for.ts";
 export type { MouseTarget, MouseOptions, ClickOptions } from "./mouse.ts";

@@ -1,17 +1,15 @@
-// Matchers for bun:test's expect, on a Terminal. Each one retries until it holds or its timeout
-// (the terminal's, 10 s unless told) runs out, reading the screen again whenever it changes; so
-// they are awaited: `await expect(t).toShowText("ready")`. `.not` waits for the opposite. A failure
-// shows the whole screen with the cursor marked and the rows that matter highlighted, and where
-// the test's artifacts go.
-import { expect } from "bun:test";
-import type { MatcherResult } from "bun:test";
+// The screen matchers on a Terminal, in the shape jest-style `expect.extend` takes (bun:test's and
+// vitest's, runners/), and what expectTerminal (assert.ts) calls for node:test. Each one retries
+// until it holds or its timeout (the terminal's, 10 s unless told) runs out, reading the screen
+// again whenever it changes; so they are awaited: `await expect(t).toShowText("ready")`. `.not`
+// waits for the opposite. A failure shows the whole screen with the cursor marked and the rows
+// that matter highlighted, and where the test's artifacts go.
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
-import { ciMode, readSnapshot, snapshotDiff, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
-import { findRows, type Screen, type ScrollbackOption } from "./screen.ts";
+import { ciMode, noteSnapshot, readSnapshot, snapshotDiff, snapshotDir, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
+import { ambiguity, findAll, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { Terminal } from "./terminal.ts";
-import { screensDir } from "./test-context.ts";
 
 /** A colour: a palette index (0-255), "#rrggbb", one of the 16 ANSI names ("red", "brightBlue"), or "default". */
 export type ColorSpec = number | string;
@@ -25,6 +23,8 @@ export interface ShowTextOptions {
   bg?: ColorSpec;
   bold?: boolean;
   timeout?: number;
+  /** The text in more than one place (on `row`, if given) fails at once, naming each (default: the terminal's). */
+  strict?: boolean;
 }
 
 export interface RetryOptions {
@@ -36,17 +36,14 @@ export interface SnapshotOptions extends RetryOptions {
   style?: boolean;
 }
 
-declare module "bun:test" {
-  interface Matchers<T> {
-    /** The screen shows `text` (with `row`: on that row; with fg/bg/bold: in that style). Await it. */
-    toShowText(text: string | RegExp, opts?: ShowTextOptions): Promise<void>;
-    /** The cursor is at `row`, `col` (0-based). Await it. */
-    toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<void>;
-    /** The window title is `title` (or matches it). Await it. */
-    toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<void>;
-    /** The screen equals `__screens__/NAME.txt` beside the test (written when missing or updating). Await it. */
-    toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
-  }
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+/** What a matcher reads of `this` in expect.extend: whether it runs under `.not` (vitest leaves it undefined otherwise). */
+export interface MatcherContext {
+  isNot?: boolean;
 }
 
 const NAMES = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];
@@ -76,6 +73,8 @@ interface Attempt {
   screen: Screen;
   highlight: Set<number>;
   detail?: string;
+  /** No use retrying (strict found the text twice): fail now. */
+  final?: boolean;
 }
 
 /**
@@ -87,7 +86,7 @@ async function retry(t: Terminal, isNot: boolean, timeout: number, attempt: () =
   for (;;) {
     const a = await attempt();
     const left = timeout - (performance.now() - start);
-    if (a.ok !== isNot || left <= 0) return { ...a, waited: Math.round(performance.now() - start) };
+    if (a.ok !== isNot || left <= 0 || a.final) return { ...a, waited: Math.round(performance.now() - start) };
     if (!(await t.changeFrom(a.screen.hash, left, poll))) {
       const last = await attempt();
       return { ...last, waited: Math.round(performance.now() - start) };
@@ -119,56 +118,67 @@ function styled(cells: Cell[], o: ShowTextOptions): boolean {
   );
 }
 
-expect.extend({
-  async toShowText(received: unknown, text: string | RegExp, opts: ShowTextOptions = {}) {
+/** The matchers, for expect.extend. */
+export const matchers = {
+  async toShowText(this: MatcherContext, received: unknown, text: string | RegExp, opts: ShowTextOptions = {}) {
     const t = terminalOf(received, "toShowText");
     const timeout = opts.timeout ?? t.timeout;
     const withStyle = opts.fg !== undefined || opts.bg !== undefined || opts.bold !== undefined;
+    const strict = !this.isNot && (opts.strict ?? t.strict);
+    const shown = typeof text === "string" ? JSON.stringify(text) : String(text);
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
+        let screen: Screen;
+        let found: Match[];
+        let ok: boolean;
+        let detail: string | undefined;
         if (!withStyle) {
-          const screen = await t.screen({ scrollback: opts.scrollback });
-          // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
-          const rows = findRows(screen, text).map((m) => m.row);
-          return { ok: opts.row === undefined ? rows.length > 0 : rows.includes(opts.row), screen, highlight: new Set(rows) };
+          screen = await t.screen({ scrollback: opts.scrollback });
+          found = findAll(screen, text);
+          ok = found.some((m) => opts.row === undefined || m.row === opts.row);
+        } else {
+          const styledNow = await t.styledScreen();
+          screen = styledNow.screen;
+          found = [];
+          ok = false;
+          styledNow.cells.forEach((row, r) => {
+            for (const m of findInCells(row, text)) {
+              found.push({ row: r, col: m.col, text: "" });
+              if ((opts.row === undefined || r === opts.row) && styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
+            }
+          });
+          if (!ok && found.length) detail = "the text is there, but not in that style";
         }
-        const { screen, cells } = await t.styledScreen();
-        const highlight = new Set<number>();
-        let ok = false;
-        cells.forEach((row, r) => {
-          for (const m of findInCells(row, text)) {
-            highlight.add(r);
-            if ((opts.row === undefined || r === opts.row) && styled(row.slice(m.col, m.col + m.cols), opts)) ok = true;
-          }
-        });
-        const detail = !ok && highlight.size ? "the text is there, but not in that style" : undefined;
-        return { ok, screen, highlight, detail };
+        // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
+        const highlight = new Set(found.map((m) => m.row));
+        const twice = ambiguity(found.filter((m) => opts.row === undefined || m.row === opts.row), shown, strict);
+        return twice ? { ok: false, screen, highlight, detail: twice, final: true } : { ok, screen, highlight, detail };
       },
       withStyle ? 100 : undefined,
     );
     const where = opts.row !== undefined ? ` on row ${opts.row}` : "";
-    return result(t, a.ok, this.isNot, `show ${typeof text === "string" ? JSON.stringify(text) : String(text)}${where}${describeStyle(opts)}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `show ${shown}${where}${describeStyle(opts)}`, a, timeout);
   },
 
-  async toHaveCursorAt(received: unknown, row: number, col: number, opts: RetryOptions = {}) {
+  async toHaveCursorAt(this: MatcherContext, received: unknown, row: number, col: number, opts: RetryOptions = {}) {
     const t = terminalOf(received, "toHaveCursorAt");
     const timeout = opts.timeout ?? t.timeout;
-    const a = await retry(t, this.isNot, timeout, async () => {
+    const a = await retry(t, !!this.isNot, timeout, async () => {
       const screen = await t.screen();
       return { ok: screen.cursor.row === row && screen.cursor.col === col, screen, highlight: new Set([row]), detail: `cursor at ${screen.cursor.row},${screen.cursor.col}` };
     });
-    return result(t, a.ok, this.isNot, `have the cursor at ${row},${col}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `have the cursor at ${row},${col}`, a, timeout);
   },
 
-  async toHaveTitle(received: unknown, title: string | RegExp, opts: RetryOptions = {}) {
+  async toHaveTitle(this: MatcherContext, received: unknown, title: string | RegExp, opts: RetryOptions = {}) {
     const t = terminalOf(received, "toHaveTitle");
     const timeout = opts.timeout ?? t.timeout;
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
         const screen = await t.screen();
@@ -177,14 +187,15 @@ expect.extend({
       },
       100,
     );
-    return result(t, a.ok, this.isNot, `have the title ${typeof title === "string" ? JSON.stringify(title) : String(title)}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `have the title ${typeof title === "string" ? JSON.stringify(title) : String(title)}`, a, timeout);
   },
 
-  async toMatchScreenSnapshot(received: unknown, name?: string, opts: SnapshotOptions = {}) {
+  async toMatchScreenSnapshot(this: MatcherContext, received: unknown, name?: string, opts: SnapshotOptions = {}) {
     const t = terminalOf(received, "toMatchScreenSnapshot");
     const run = t.run;
-    if (!run) throw new Error("toMatchScreenSnapshot works inside a bun test file: it keeps snapshots beside it");
-    const path = snapshotPath(screensDir(run), name ?? run.nextSnapshotName(), Boolean(opts.style));
+    if (!run) throw new Error("toMatchScreenSnapshot works inside a test file: it keeps snapshots beside it");
+    const path = snapshotPath(snapshotDir(run.file), name ?? run.nextSnapshotName(), Boolean(opts.style));
+    noteSnapshot(run.file, path);
     const timeout = opts.timeout ?? t.timeout;
     const take = async () => {
       if (!opts.style) {
@@ -198,17 +209,17 @@ expect.extend({
     if (stored === undefined || updatingSnapshots()) {
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
-        return result(t, this.isNot, this.isNot, `match the snapshot ${path}, which does not exist (bun test --ci writes none)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
+        return result(t, !!this.isNot, !!this.isNot, `match the snapshot ${path}, which does not exist (under CI none is written: bun test --ci, or the CI variable)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
       }
       // What is kept is the screen once the program has drawn it, not a frame halfway through.
       await t.waitForIdle(200, { timeout });
       writeSnapshot(path, (await take()).file);
-      return { pass: !this.isNot, message: () => `wrote the snapshot ${path}` };
+      return { pass: !!!this.isNot, message: () => `wrote the snapshot ${path}` };
     }
     let last = "";
     const a = await retry(
       t,
-      this.isNot,
+      !!this.isNot,
       timeout,
       async () => {
         const { screen, file } = await take();
@@ -218,6 +229,6 @@ expect.extend({
       opts.style ? 100 : undefined,
     );
     if (!a.ok) a.detail = `${path} (- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it):\n${snapshotDiff(stored, last)}`;
-    return result(t, a.ok, this.isNot, `match the snapshot ${path}`, a, timeout);
+    return result(t, a.ok, !!this.isNot, `match the snapshot ${path}`, a, timeout);
   },
-});
+};

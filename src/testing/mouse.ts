@@ -11,6 +11,8 @@ export interface MouseOptions extends InputOptions {
   ctrl?: boolean;
   /** How long to wait for a text target to show (default: the terminal's timeout). */
   timeout?: number;
+  /** A text target in more than one place fails, naming each (default: the terminal's). */
+  strict?: boolean;
 }
 
 export interface ClickOptions extends MouseOptions {

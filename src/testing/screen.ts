@@ -21,6 +21,8 @@ export interface Match {
   row: number;
   col: number;
   text: string;
+  /** The other places the text was found, when there were more than one (a wait takes the first). */
+  also?: Match[];
 }
 
 /** `scrollback` in options: every line held (true) or the last N. */
@@ -44,20 +46,33 @@ export function toScreen(s: ScreenSnapshot): Screen {
   };
 }
 
-/** Matches of `text` on the screen and the scrollback it holds (only `row`'s when given), first per row. */
-export function findRows(s: Screen, text: string | RegExp, row?: number): Match[] {
+/** Every match of `text` on the screen and the scrollback it holds (only `row`'s when given), in reading order. */
+export function findAll(s: Screen, text: string | RegExp, row?: number): Match[] {
   const out: Match[] = [];
   const above = s.scrollback ?? [];
+  const re = typeof text === "string" ? undefined : new RegExp(text.source, text.flags.includes("g") ? text.flags : text.flags + "g");
   [...above, ...s.lines].forEach((line, i) => {
     const r = i - above.length;
     if (row !== undefined && r !== row) return;
     if (typeof text === "string") {
-      const col = line.indexOf(text);
-      if (col >= 0) out.push({ row: r, col, text });
-    } else {
-      const m = new RegExp(text.source, text.flags.replace("g", "")).exec(line);
-      if (m) out.push({ row: r, col: m.index, text: m[0] });
+      for (let col = line.indexOf(text); col >= 0; col = line.indexOf(text, col + text.length)) out.push({ row: r, col, text });
+      return;
     }
+    for (const m of line.matchAll(re!)) if (m[0].length > 0) out.push({ row: r, col: m.index, text: m[0] });
   });
   return out;
+}
+
+/** Where matches are, for a message: `row 3 col 0, row 7 col 4`. */
+export function describePlaces(ms: Match[]): string {
+  return ms.map((m) => `row ${m.row} col ${m.col}`).join(", ");
+}
+
+/**
+ * The text in more than one place under `strict`: the message that says so, naming each place;
+ * undefined when it is in one place (or none), or not strict.
+ */
+export function ambiguity(found: Match[], what: string, strict: boolean): string | undefined {
+  if (!strict || found.length < 2) return undefined;
+  return `${what} is on the screen in ${found.length} places (strict): ${describePlaces(found)}`;
 }

@@ -3,8 +3,11 @@
 // await, lose the test's frames entirely). So the stack taken when the test called in is kept,
 // and a failure's stack is rewritten to it, without this library's frames.
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const LIBRARY_DIRS = [import.meta.dir, `${dirname(import.meta.dir)}/client/`];
+const HERE = dirname(fileURLToPath(import.meta.url));
+// In the npm package the code both entry points share sits in lib/chunks/ (scripts/pack.ts).
+const LIBRARY_DIRS = [`${HERE}/`, `${dirname(HERE)}/client/`, `${dirname(HERE)}/chunks/`];
 
 /** `err`'s stack, from `site` (an Error made when the test called) on, minus the library's frames. */
 export function pointAtCaller(err: unknown, site: Error): void {

@@ -2,11 +2,12 @@
 // (type, press, read the screen, wait) and its disposal (`await using`): the session is stopped
 // and removed however the test ends, after its artifacts were written when the test failed.
 import type { Client } from "../client/client.ts";
+import type { Trace } from "./config.ts";
 import type { InputInput, ScreenSnapshot, WaitResult } from "../protocol/schemas.ts";
 import { clearArtifacts, writeArtifacts, type TimedOutWait } from "./artifacts.ts";
 import { rowCells, type Cell } from "./cells.ts";
 import { defined, type ClickOptions, type MouseEventInput, type MouseOptions, type MouseTarget } from "./mouse.ts";
-import { findRows, scrollbackLines, toScreen, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
+import { ambiguity, findAll, scrollbackLines, toScreen, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { renderScreen } from "./screen-text.ts";
 import { pointAtCaller } from "./stack.ts";
 import type { TestRun } from "./test-context.ts";
@@ -23,6 +24,8 @@ export interface WaitForTextOptions {
   row?: number;
   /** Search the lines that scrolled off the top too (true: all of them; a number: the last N); their rows are negative. */
   scrollback?: ScrollbackOption;
+  /** The text in more than one place fails at once, naming each place (default: the terminal's, off unless configured). */
+  strict?: boolean;
 }
 
 /** A wait that did not see its condition in time (or saw the program end first). */
@@ -44,6 +47,8 @@ export interface TerminalInit {
   label: string;
   run: TestRun | undefined;
   timeout: number;
+  strict: boolean;
+  trace: Trace;
 }
 
 export class Terminal {
@@ -54,6 +59,10 @@ export class Terminal {
   readonly label: string;
   /** Default timeout of waits and matchers (ms). */
   readonly timeout: number;
+  /** Whether text in more than one place fails a wait or matcher (unless it says otherwise). */
+  readonly strict: boolean;
+  /** When the recording and screens are kept. */
+  readonly trace: Trace;
   private readonly client: Client;
   readonly run: TestRun | undefined;
   private readonly timedOut: TimedOutWait[] = [];
@@ -67,6 +76,8 @@ export class Terminal {
     this.label = init.label;
     this.run = init.run;
     this.timeout = init.timeout;
+    this.strict = init.strict;
+    this.trace = init.trace;
     this.run?.track(this);
   }
 
@@ -91,7 +102,7 @@ export class Terminal {
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
-      if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
+      if (this.trace !== "off" && err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
     }
     return err;
   }
@@ -143,10 +154,11 @@ export class Terminal {
       r.outcome === "exited"
         ? `the program exited (${r.signal ? `signal ${r.signal}` : `code ${r.exit_code}`}) before ${what} showed`
         : `timed out after ${timeout} ms waiting for ${what}`;
-    return this.timeoutError(why, screen);
+    return this.giveUp(why, screen);
   }
 
-  private timeoutError(why: string, screen: Screen, highlight?: Set<number>): never {
+  /** A wait that gives up: its screen kept for the artifacts, an error showing it. */
+  private giveUp(why: string, screen: Screen, highlight?: Set<number>): never {
     this.timedOut.push({ what: why, screen });
     throw new WaitError(`${why}\n\n${renderScreen(screen, highlight)}`, screen);
   }
@@ -155,9 +167,9 @@ export class Terminal {
   // it asked for none.
 
   /** Where a target is: a point as given, or the middle of the text's first match (waited for). */
-  private async locate(target: MouseTarget, timeout?: number): Promise<{ row: number; col: number }> {
+  private async locate(target: MouseTarget, timeout?: number, strict?: boolean): Promise<{ row: number; col: number }> {
     if (typeof target === "object" && !(target instanceof RegExp)) return target;
-    const m = await this.waitForText(target, { timeout });
+    const m = await this.waitForText(target, { timeout, strict });
     return { row: m.row, col: m.col + Math.floor((Math.max(1, m.text.length) - 1) / 2) };
   }
 
@@ -167,22 +179,22 @@ export class Terminal {
 
   /** Clicks a text on the screen (its middle; waited for, as waitForText does) or a cell `{ row, col }`. */
   async click(target: MouseTarget, opts: ClickOptions = {}): Promise<Match | undefined> {
-    const at = await this.locate(target, opts.timeout);
+    const at = await this.locate(target, opts.timeout, opts.strict);
     const { button, count, shift, alt, ctrl } = opts;
     return this.mouse({ action: "click", ...at, ...defined({ button, count, shift, alt, ctrl }) }, opts);
   }
 
   /** Turns the wheel `n` notches (default 1) over `at` (default: the middle of the screen). */
   async scroll(direction: "up" | "down" | "left" | "right", n = 1, opts: MouseOptions & { at?: MouseTarget } = {}): Promise<Match | undefined> {
-    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout) : await this.middle();
+    const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout, opts.strict) : await this.middle();
     const { shift, alt, ctrl } = opts;
     return this.mouse({ action: "scroll", direction, count: n, ...at, ...defined({ shift, alt, ctrl }) }, opts);
   }
 
   /** Presses a button at `from`, moves through the cells between and releases it at `to`. */
   async drag(from: MouseTarget, to: MouseTarget, opts: MouseOptions & { button?: "left" | "middle" | "right" } = {}): Promise<Match | undefined> {
-    const a = await this.locate(from, opts.timeout);
-    const b = await this.locate(to, opts.timeout);
+    const a = await this.locate(from, opts.timeout, opts.strict);
+    const b = await this.locate(to, opts.timeout, opts.strict);
     const { button, shift, alt, ctrl } = opts;
     return this.mouse({ action: "drag", from: a, to: b, ...defined({ button, shift, alt, ctrl }) }, opts);
   }
@@ -257,7 +269,7 @@ export class Terminal {
         const r = await check(s);
         if (r !== undefined) return r;
         const left = Math.floor(deadline - performance.now());
-        if (left <= 0) return this.timeoutError(`timed out after ${timeout} ms waiting for ${what}`, s, opts.highlight?.(s));
+        if (left <= 0) return this.giveUp(`timed out after ${timeout} ms waiting for ${what}`, s, opts.highlight?.(s));
         const w = await this.client.call("session.wait", {
           session: this.session,
           changed_from: s.hash,
@@ -268,7 +280,7 @@ export class Terminal {
           const last = toScreen(w.screen);
           const r2 = await check(last);
           if (r2 !== undefined) return r2;
-          return this.timeoutError(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
+          return this.giveUp(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
         }
       }
     });
@@ -295,16 +307,40 @@ export class Terminal {
     this.timedOut.push({ what, screen });
   }
 
-  /** Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. */
+  /**
+   * @internal Waits for a shell's first prompt: shell integration's prompt-end mark (OSC 133 B),
+   * or, from fish, which marks only the prompt's start (A), that mark and then `prompt` before the
+   * cursor (or, not knowing the prompt, 100 ms of quiet).
+   */
+  async firstPrompt(prompt: string | undefined): Promise<void> {
+    const started = await this.until("the shell's first prompt (shell integration's OSC 133 marks)", async (s) => {
+      const { marks } = await this.client.call("session.debug", { session: this.session });
+      if (marks.some((m) => m.kind === "B")) return "drawn";
+      if (!marks.some((m) => m.kind === "A")) return undefined;
+      if (prompt === undefined) return "started";
+      return (s.lines[s.cursor.row] ?? "").slice(0, s.cursor.col).endsWith(prompt) ? "drawn" : undefined;
+    }, { poll: 100 });
+    if (started === "started") await this.waitForIdle(100);
+  }
+
+  /**
+   * Waits for text (or a match of a RegExp) on the screen, or with `gone` for it to leave. Found in
+   * more than one place, it resolves to the first (reading order), with the others in `also`; or,
+   * strict, fails at once naming each place.
+   */
   waitForText(text: string | RegExp, opts: WaitForTextOptions = {}): Promise<Match> {
-    const rows = (s: Screen) => new Set(findRows(s, text).map((m) => m.row));
-    const what = `${typeof text === "string" ? JSON.stringify(text) : String(text)}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
+    const rows = (s: Screen) => new Set(findAll(s, text).map((m) => m.row));
+    const shown = typeof text === "string" ? JSON.stringify(text) : String(text);
+    const what = `${shown}${opts.row !== undefined ? ` on row ${opts.row}` : ""}${opts.gone ? " to leave the screen" : ""}`;
     return this.until(
       what,
       (s) => {
-        const found = findRows(s, text, opts.row);
+        const found = findAll(s, text, opts.row);
         if (opts.gone) return found.length === 0 ? { row: -1, col: -1, text: "" } : undefined;
-        return found[0];
+        if (found.length === 0) return undefined;
+        const twice = ambiguity(found, shown, opts.strict ?? this.strict);
+        if (twice) this.giveUp(twice, s, new Set(found.map((m) => m.row)));
+        return found.length > 1 ? { ...found[0]!, also: found.slice(1) } : found[0];
       },
       { timeout: opts.timeout, highlight: rows, scrollback: opts.scrollback },
     );
@@ -356,8 +392,13 @@ export class Terminal {
     return this.op(async () => void (await this.client.call("session.signal", { session: this.session, signal: name })));
   }
 
-  /** Stops the program and forgets the session; writes the artifacts first if the test failed. Called by `await using`. */
+  /**
+   * Stops the program and forgets the session; writes the artifacts first if the test failed.
+   * Called by `await using`: where the outcome is told after the test's scope (a wrapped test,
+   * vitest), the test's end does it then, so a test that throws its own error keeps its artifacts.
+   */
   close(): Promise<void> {
+    if (this.run?.deferred && !this.run.finished) return Promise.resolve();
     this.closing ??= this.shutDown();
     return this.closing;
   }
@@ -365,8 +406,9 @@ export class Terminal {
   private async shutDown(): Promise<void> {
     this.run?.untrack(this);
     try {
-      if (this.run?.failed) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
-      else if (this.run) clearArtifacts(this.run);
+      const keep = this.trace === "on" || (this.trace === "retain-on-failure" && this.run?.failed);
+      if (this.run && keep) await writeArtifacts(this.client, this.session, this.label, this.run, this.timedOut);
+      else if (this.run && this.trace !== "off") clearArtifacts(this.run);
     } finally {
       await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
     }

@@ -1,20 +1,21 @@
-// Which `bun test` test a call comes from, and whether that test failed.
+// Which test a call comes from, and whether that test failed, under any runner (runner.ts).
 //
-// Bun gives a test no handle on itself (no expect.getState(), no status in onTestFinished), so:
-// - the test is found from the call's stack: the outermost frame in the test file (Bun.main), and
-//   the nearest `test(` / `it(` call above that line in the file's source gives its name;
-// - a test has failed when the last thing it checked failed: an assertion (termd/testing's
-//   matchers, bun's built-in matchers, which expect-failures.ts wraps to report here) or a
-//   Terminal call (a wait that timed out), with no assertion or call succeeding after it, since a
-//   test that goes on after a failure caught it; or when it ended with one of our calls still
-//   pending (bun abandons a test that times out in the middle of an await). A plain `throw`
-//   outside any assertion or call is not seen.
-// - onTestFinished (called from inside the test by `launch`) closes what the test left open: it
-//   runs after a failure and after a timeout, when `await using` never got to dispose. Bun does not
-//   allow it in a test.concurrent test, where `await using` alone disposes.
-import { onTestFinished } from "bun:test";
+// The test is, in this order:
+// - the scope a wrapped `test` runs its body in (wrap-test.ts: termd/testing/bun's and
+//   termd/testing/node's `test`), which also knows the outcome, a plain throw included;
+// - what the runner says (vitest's expect.getState());
+// - else found from the call's stack: the outermost frame in the test file (the file the runner
+//   was started on), and the nearest `test(` / `it(` call above that line gives its name.
+// Where no runner tells the outcome (bun's own `test`, node:test's), a test has failed when the
+// last thing it checked failed: an assertion (termd/testing's matchers, bun's built-in matchers,
+// which runners/bun-expect.ts wraps to report here) or a Terminal call (a wait that timed out), with no
+// assertion or call succeeding after it, since a test that goes on after a failure caught it; or
+// when it ended with one of our calls still pending (bun abandons a test that times out in the
+// middle of an await). A plain `throw` outside any assertion or call is not seen there.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { mainFile, runner } from "./runner.ts";
 
 export interface Finisher {
   /** Runs once the test is over; `failed` as far as this module can tell. */
@@ -28,8 +29,10 @@ export class TestRun {
   private readonly open = new Set<Finisher>();
   private snapshots = 0;
   private launches = 0;
-  private finished = false;
+  finished = false;
   private sticky = false;
+  /** The end will tell whether the test failed (a wrapped test, vitest): closing waits for it. */
+  deferred = false;
 
   constructor(
     /** The test file's absolute path. */
@@ -41,7 +44,7 @@ export class TestRun {
   ) {}
 
   get key(): string {
-    return `${this.file}:${this.line}`;
+    return runKey(this.file, this.line, this.name);
   }
 
   /** A name for files: the title without characters a path cannot carry. */
@@ -90,16 +93,19 @@ export class TestRun {
 
   untrack(f: Finisher): void {
     this.open.delete(f);
-    // Without onTestFinished (a concurrent test) the last terminal closed is the test's end.
+    // Without an end hook (a bun test.concurrent test, node:test's own test) the last terminal closed is the test's end.
     if (!this.hooked && this.open.size === 0) runs.delete(this.key);
   }
 
-  /** onTestFinished will call end(). */
+  /** The runner's after-test hook or a wrapped test's body will call end(). */
   hooked = false;
 
-  async end(): Promise<void> {
+  /** The test is over: `failed` as the runner or the wrapper says, else as far as this module can tell. */
+  async end(failed?: boolean, why?: string): Promise<void> {
     if (this.finished) return;
     this.finished = true;
+    if (failed === true) this.abandoned(why ?? "the test failed");
+    else if (failed === false) this.failed = false;
     runs.delete(this.key);
     for (const f of [...this.open]) await f.finish(this);
   }
@@ -121,7 +127,7 @@ function sourceLines(file: string): string[] {
   return lines;
 }
 
-const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
+const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)|each\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
 
 /** The test whose body holds `line` of `file`: the nearest test( or it( call above it. */
 function enclosingTest(file: string, line: number): { name: string; line: number } | undefined {
@@ -135,36 +141,58 @@ function enclosingTest(file: string, line: number): { name: string; line: number
 
 /** The outermost frame of the stack in the test file: `file:line`. */
 function testFrame(stack: string): { file: string; line: number } | undefined {
-  const main = Bun.main;
+  const main = mainFile();
   let found: { file: string; line: number } | undefined;
-  for (const m of stack.matchAll(/\(?((?:\/|[A-Za-z]:)[^():\s]+):(\d+):\d+\)?/g)) {
+  // Node writes an ES module's frames as file:// URLs.
+  for (const m of stack.matchAll(/\(?(?:file:\/\/)?((?:\/|[A-Za-z]:)[^():\s]+):(\d+):\d+\)?/g)) {
     if (m[1] === main) found = { file: m[1], line: Number(m[2]) };
   }
   return found;
 }
 
-/**
- * The test the caller runs in, given the stack taken synchronously at the call (an await loses
- * the caller's frames). `register`: hook the test's end (launch does; onTestFinished must be
- * called while the test's own code runs).
- */
-export function testRunAt(stack: string, register = false): TestRun | undefined {
+/** The scope of a wrapped test's body (wrap-test.ts). */
+export interface TestScope {
+  file: string;
+  name: string;
+  run?: TestRun;
+}
+
+export const scopes = new AsyncLocalStorage<TestScope>();
+
+/** Where a test is, from the innermost of: a wrapped test's scope, the runner, the stack. */
+function locate(stack: string): { file: string; name: string; line: number; scope?: TestScope } | undefined {
+  const scope = scopes.getStore();
+  if (scope) return { file: scope.file, name: scope.name, line: 0, scope };
+  const told = runner().current?.();
+  if (told) return { ...told, line: 0 };
   const frame = testFrame(stack);
   if (!frame) return undefined;
   const t = enclosingTest(frame.file, frame.line);
-  const run0 = new TestRun(frame.file, t?.name ?? "", t?.line ?? frame.line);
+  return { file: frame.file, name: t?.name ?? "", line: t?.line ?? frame.line };
+}
+
+/**
+ * The test the caller runs in, given the stack taken synchronously at the call (an await loses
+ * the caller's frames). `register`: hook the test's end (launch does; the hooks must be set while
+ * the test's own code runs).
+ */
+export function testRunAt(stack: string, register = false): TestRun | undefined {
+  const at = locate(stack);
+  if (!at) return undefined;
+  if (at.scope?.run) return at.scope.run;
+  const run0 = new TestRun(at.file, at.name, at.line);
   let run = runs.get(run0.key);
-  if (!run) {
-    run = run0;
-    if (!register) return run;
-    runs.set(run.key, run);
-    try {
-      const r = run;
-      onTestFinished(() => r.end());
-      r.hooked = true;
-    } catch {
-      // Outside a test (a script, beforeAll) or in a concurrent test: `await using` disposes alone.
-    }
+  if (run) return run;
+  run = run0;
+  if (!register) return run;
+  runs.set(run.key, run);
+  const r = run;
+  // The runner's hook also ends a wrapped test's run that timed out (its body never settles).
+  r.hooked = runner().afterTest((failed, why) => r.end(failed, why));
+  r.deferred = r.hooked && runner().tellsOutcome;
+  if (at.scope) {
+    at.scope.run = r;
+    r.hooked = r.deferred = true;
   }
   return run;
 }
@@ -176,13 +204,12 @@ export function anyRuns(): boolean {
 
 /** The run an assertion at `stack` belongs to, if a launch registered it. */
 export function registeredRunAt(stack: string): TestRun | undefined {
-  const frame = testFrame(stack);
-  if (!frame) return runs.size === 1 ? [...runs.values()][0] : undefined;
-  const t = enclosingTest(frame.file, frame.line);
-  return runs.get(`${frame.file}:${t?.line ?? frame.line}`);
+  const at = locate(stack);
+  if (at?.scope) return at.scope.run;
+  if (!at) return runs.size === 1 ? [...runs.values()][0] : undefined;
+  return runs.get(runKey(at.file, at.line, at.name));
 }
 
-/** The folder snapshots of tests in the test file live in. */
-export function screensDir(run: TestRun): string {
-  return join(dirname(run.file), "__screens__");
+function runKey(file: string, line: number, name: string): string {
+  return `${file}:${line}:${name}`;
 }

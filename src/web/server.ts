@@ -6,15 +6,21 @@
 import type { Server, ServerWebSocket } from "bun";
 import { Connection } from "../daemon/connection.ts";
 import type { Daemon } from "../daemon/daemon.ts";
+import { connectionRefusal } from "../daemon/connection-limits.ts";
 import { logFault, replyError } from "../daemon/errors.ts";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { Session } from "../session/session.ts";
 import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
+import { formField, readBody } from "./body.ts";
+import { HttpError } from "./http-error.ts";
 import { loginPage } from "./login.ts";
+import { LoginThrottle } from "./login-throttle.ts";
+import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
 import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
-import { cookieProof, sameSecret, type Token } from "./token.ts";
+import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
+import { sameSecret, type Token } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
 
 export interface HttpSettings {
@@ -32,7 +38,13 @@ export interface HttpServer {
 
 /** A WebSocket's own bound on unsent bytes is far above the connection's, which governs. */
 const WS_BACKPRESSURE_LIMIT = 64 * 1024 * 1024;
-const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+/** A sign-in form's body, at most. */
+const MAX_FORM_BYTES = 64 * 1024;
+/**
+ * Bun's own bound on a body, far above MAX_LINE_BYTES: readBody enforces that one with a JSON
+ * error, where Bun's 413 has an empty body.
+ */
+const BUN_BODY_LIMIT = 1024 * 1024 * 1024;
 const SUBPROTOCOL = "termd";
 /** Clients that cannot set headers on a WebSocket (Node's, a browser elsewhere) offer the token as a subprotocol. */
 const BEARER_SUBPROTOCOL = "termd.bearer.";
@@ -47,22 +59,12 @@ const PAGE_HEADERS = {
 
 type WsData = { kind: "rpc"; conn?: Connection } | { kind: "cast"; session: Session; cast?: LiveCast };
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const STATUS_OF: Record<string, number> = { SESSION_NOT_FOUND: 404, INVALID_PARAMS: 400, UNAUTHORIZED: 403, PAYLOAD_TOO_LARGE: 413 };
 
 /** The one place an HTTP request's failure becomes a response. */
 function errorResponse(err: unknown): Response {
   if (err instanceof HttpError) {
-    const headers: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"' } : {};
+    const headers: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"', ...err.headers } : err.headers;
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
   }
   const e = replyError(err);
@@ -79,13 +81,30 @@ function cookies(header: string | null): Map<string, string> {
   return out;
 }
 
+/** A path segment's percent-escapes decoded; a bad one (`%ZZ`) is the client's error. */
+function segment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, "BAD_REQUEST", `bad percent-escape in the path: ${JSON.stringify(raw.slice(0, 64))}`);
+  }
+}
+
+/** The request's URL: a request without a Host (HTTP/1.0, or an empty one) has none and is refused. */
+function urlOf(req: Request): URL {
+  const url = req.headers.get("host") ? URL.parse(req.url) : null;
+  if (!url) throw new HttpError(400, "BAD_REQUEST", "a request must carry a Host header naming this daemon");
+  return url;
+}
+
 function subprotocols(req: Request): string[] {
   return (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }
 
 export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token): HttpServer {
   const policy: AddressPolicy = { listen: settings.listen, allowHosts: settings.allowHosts, allowOrigins: settings.allowOrigins };
-  const proof = cookieProof(token.value);
+  const signIns = new SignIns();
+  const throttle = new LoginThrottle();
   let cookieName = "termd";
 
   function authenticated(req: Request): boolean {
@@ -95,34 +114,60 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     if (bearer) return sameSecret(bearer[1]!, token.value);
     const offered = subprotocols(req).find((p) => p.startsWith(BEARER_SUBPROTOCOL));
     if (offered !== undefined) return sameSecret(offered.slice(BEARER_SUBPROTOCOL.length), token.value);
-    const cookie = cookies(req.headers.get("cookie")).get(cookieName);
-    return cookie !== undefined && sameSecret(cookie, proof);
+    const cookie = signInOf(req);
+    return cookie !== undefined && signIns.valid(cookie);
   }
 
+  const signInOf = (req: Request) => cookies(req.headers.get("cookie")).get(cookieName);
+
   function setCookie(req: Request, value: string, maxAge: number): string {
-    const secure = new URL(req.url).protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
+    const secure = urlOf(req).protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
     return `${cookieName}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
   }
 
-  async function login(req: Request): Promise<Response> {
-    const form = await req.formData().catch(() => null);
-    const given = form?.get("token");
-    if (typeof given !== "string" || !sameSecret(given.trim(), token.value)) {
+  async function login(req: Request, server: Server<WsData>): Promise<Response> {
+    const address = server.requestIP(req)?.address ?? "";
+    const wait = throttle.wait(address);
+    if (wait > 0) {
+      const s = Math.ceil(wait / 1000);
+      throw new HttpError(429, "TOO_MANY_ATTEMPTS", `too many wrong tokens from ${address}: try again in ${s} s`, { "Retry-After": String(s) });
+    }
+    const given = await formField(req, await readBody(req, MAX_FORM_BYTES), "token");
+    if (given === null || !sameSecret(given.trim(), token.value)) {
+      throttle.failed(address);
       return new Response(loginPage("That is not this daemon's token."), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
     }
-    return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, proof, COOKIE_MAX_AGE_S) } });
+    throttle.succeeded(address);
+    return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, signIns.start(), SIGN_IN_TTL_S) } });
+  }
+
+  function logout(req: Request): Response {
+    const cookie = signInOf(req);
+    if (cookie !== undefined) signIns.end(cookie);
+    return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });
   }
 
   function upgrade(req: Request, server: Server<WsData>, data: WsData): Response | undefined {
-    const headers = subprotocols(req).includes(SUBPROTOCOL) ? { "Sec-WebSocket-Protocol": SUBPROTOCOL } : undefined;
+    // Bun echoes the first subprotocol offered when none is chosen: for a client that offered only
+    // termd.bearer.TOKEN that would send the token back. It must offer `termd` too, which is chosen.
+    const offered = subprotocols(req);
+    if (offered.length > 0 && !offered.includes(SUBPROTOCOL)) {
+      throw new HttpError(400, "BAD_SUBPROTOCOL", `offer the WebSocket subprotocol "${SUBPROTOCOL}" (beside ${BEARER_SUBPROTOCOL}TOKEN, if that is how the token comes): the daemon answers with it and never echoes another`);
+    }
+    const headers = offered.length > 0 ? { "Sec-WebSocket-Protocol": SUBPROTOCOL } : undefined;
     if (server.upgrade(req, { data, headers })) return undefined;
-    throw new HttpError(400, "NOT_A_WEBSOCKET", `${new URL(req.url).pathname} takes a WebSocket upgrade`);
+    throw new HttpError(400, "NOT_A_WEBSOCKET", `${urlOf(req).pathname} takes a WebSocket upgrade`);
   }
 
   const scope = (req: Request): RequestScope => ({ daemon, refusesFileParams: !settings.allowFiles, signal: req.signal });
 
   async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
-    const url = new URL(req.url);
+    const url = urlOf(req);
+    // An orchestrator's liveness probe: no token, and any Host (a probe names the pod by address
+    // or by a service name the daemon was not told of); it says nothing but whether it serves.
+    if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      return daemon.stopping ? new Response("stopping\n", { status: 503 }) : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
     const host = req.headers.get("host");
     if (!hostAllowed(host, policy)) {
       throw new HttpError(403, "FORBIDDEN_HOST", `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`);
@@ -133,7 +178,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       throw new HttpError(403, "FORBIDDEN_ORIGIN", `Origin ${JSON.stringify(req.headers.get("origin"))} may not use this daemon (termd daemon --allow-origin adds one)`);
     }
     const path = url.pathname;
-    if (path === "/login" && req.method === "POST") return login(req);
+    if (path === "/login" && req.method === "POST") return login(req, server);
     if (!authenticated(req)) {
       if (path === "/" && req.method === "GET" && !isUpgrade) {
         return new Response(loginPage(""), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
@@ -142,6 +187,9 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     }
     const only = (method: string) => {
       if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
+      // What follows opens a connection of the daemon's.
+      const refused = path === "/rpc" || path === "/trl" || path === "/ws" ? connectionRefusal(daemon) : null;
+      if (refused) throw new HttpError(503, refused.name, refused.message);
     };
     // A request may rightly take long (session.wait, exec.run, a big download): no idle timeout.
     const long = () => server.timeout(req, 0);
@@ -149,27 +197,30 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       case "/rpc":
         only("POST");
         long();
-        return rpcRequest(await req.text(), scope(req));
+        return rpcRequest(await readBody(req, MAX_LINE_BYTES), scope(req));
       case "/trl":
         only("POST");
         long();
-        return trlRequest(await req.text(), scope(req));
+        return trlRequest(await readBody(req, MAX_LINE_BYTES), scope(req));
       case "/ws":
         only("GET");
         return upgrade(req, server, { kind: "rpc" });
+      case "/metrics":
+        only("GET");
+        return new Response(metricsText(daemon), { headers: { "Content-Type": METRICS_CONTENT_TYPE } });
       case "/logout":
         only("POST");
-        return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, "", 0) } });
+        return logout(req);
     }
     const live = /^\/ws\/cast\/([^/]+)$/.exec(path);
     if (live) {
       only("GET");
-      return upgrade(req, server, { kind: "cast", session: daemon.store.get(decodeURIComponent(live[1]!)) });
+      return upgrade(req, server, { kind: "cast", session: daemon.store.get(segment(live[1]!)) });
     }
     const cast = /^\/sessions\/([^/]+)\.cast$/.exec(path);
     if (cast) {
       only("GET");
-      const s = daemon.store.get(decodeURIComponent(cast[1]!));
+      const s = daemon.store.get(segment(cast[1]!));
       long();
       const body = castDownload(s.id, { daemon, conn: new Connection(NOWHERE, daemon), signal: req.signal });
       const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
@@ -177,7 +228,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     }
     if (req.method === "GET") {
       const asset = (await pageAssets()).get(path);
-      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": "no-cache", ...PAGE_HEADERS } });
+      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": asset.cacheControl, ...PAGE_HEADERS } });
     }
     throw new HttpError(404, "NOT_FOUND", `no ${req.method} ${path} here`);
   }
@@ -185,7 +236,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
   const server = Bun.serve<WsData>({
     hostname: settings.listen.hostname,
     port: settings.listen.port,
-    maxRequestBodySize: MAX_LINE_BYTES,
+    maxRequestBodySize: BUN_BODY_LIMIT,
     fetch: (req, server) => handle(req, server).catch(errorResponse),
     websocket: {
       backpressureLimit: WS_BACKPRESSURE_LIMIT,

@@ -1,7 +1,7 @@
 // The HTTP transport's one secret: a bearer token from TERMD_TOKEN, or one generated on first use
 // into the state dir (mode 0600) and shown by `termd token`. Compared in constant time. The page's
-// cookie carries a value derived from the token, not the token itself, and changes with it.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// cookie carries a sign-in of the daemon's (sign-ins.ts), never the token or anything made from it.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -36,9 +36,4 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 /** Constant-time: both sides are hashed first, so neither the length nor a prefix leaks. */
 export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-/** What the page's cookie holds: proof of the token without being it. */
-export function cookieProof(token: string): string {
-  return createHmac("sha256", token).update("termd page cookie").digest("base64url");
 }

@@ -277,14 +277,14 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   expect(existsSync(sock)).toBe(false);
 });
 
-test("output lines are the session's plain text: colours, titles and cursor moves gone, a line split across reads whole", async () => {
+test("output lines are the session's plain text: colours and titles gone, line edits applied, a line split across reads whole", async () => {
   const sock = await start("plain", ["bash", "--norc", "--noprofile"]);
   const c = await Lines.open(sock);
   await rpc(c, "subscribe", { events: ["output"] });
   await rpc(c, "set_interactive_mode", { enabled: true });
   // Two printfs with a sleep between: the line reaches the daemon in two reads, a colour open across them.
-  await rpc(c, "write_pty", { data: "printf '\\033]2;t\\007\\033[1;31mre'; sleep 0.2; printf 'd\\033[0m \\033[2Kdone-%s\\n' $((3*3))\n" });
-  await c.next(isEvent("output", (data) => data.line === "red done-9"));
+  await rpc(c, "write_pty", { data: "printf '\\033]2;t\\007\\033[1;31mre'; sleep 0.2; printf 'd\\033[0m \\033[Kdone-%s\\b\\b-%s\\n' $((3*3)) 8\n" });
+  await c.next(isEvent("output", (data) => data.line === "red done-8"));
   c.close();
   await native.call("session.remove", { session: "plain", force: true });
 });

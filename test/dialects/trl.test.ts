@@ -142,6 +142,17 @@ describe("methods", () => {
     expect((await call("session.list")).data.sessions.map((s: Msg) => s.session_id)).not.toContain(id);
   });
 
+  test("session.list entries carry env as claw-core shapes it (name → value), with the values withheld", async () => {
+    const id = await shell({ env: { API_KEY: "s3cret-value", EMPTY: "" } });
+    const list = await call("session.list");
+    const entry = list.data.sessions.find((s: Msg) => s.session_id === id);
+    expect(entry.env).toEqual({ API_KEY: "<hidden>", EMPTY: "<hidden>" });
+    expect(JSON.stringify(list)).not.toContain("s3cret-value");
+    // The session's commands still get the values.
+    expect((await call("exec.run", { session_id: id, command: 'printf %s "$API_KEY"' })).data.stdout).toBe("s3cret-value");
+    await call("session.destroy", { session_id: id });
+  });
+
   test("name is a free label: any text, duplicates allowed (sessions are addressed by id)", async () => {
     const a = await shell({ name: "Build Bot #2" });
     const b = await shell({ name: "build-bot" });

@@ -2,39 +2,33 @@
 // compiled dist/termd (the page is bundled into it). It signs in with the token, lists the
 // sessions, paints vim's screen, sends typed keys, holds them back when read-only, lets a person
 // take over an agent's session (the agent's typing refused meanwhile) and give it back, follows the window's size, and links the
-// recording. A screenshot goes to test-results/attach-page.png.
+// recording. A screenshot goes to test-results/page/attach-page.png.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { DIST_BIN, ROOT } from "../harness.ts";
-import { startHttpDaemon, type HttpDaemon } from "./http-daemon.ts";
+import type { Page } from "playwright-core";
+import { keepScreenshot, startPage, type PageRig } from "./browser.ts";
+import type { HttpDaemon } from "./http-daemon.ts";
 
-const CHROMIUM = Bun.which("chromium") ?? Bun.which("chromium-browser");
-
+let rig: PageRig;
 let d: HttpDaemon;
-let browser: Browser;
 let page: Page;
 let dir: string;
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error("the attach page is tested in Debian's chromium: apt-get install chromium (.ci/run does)");
   dir = mkdtempSync(join(tmpdir(), "termd-page-"));
   writeFileSync(join(dir, "poem.txt"), "roses are red\nviolets are blue\n");
-  d = await startHttpDaemon({ bin: DIST_BIN });
+  rig = await startPage();
+  ({ d, page } = rig);
   await d.rpc("session.create", { name: "poem", command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "poem.txt"], cwd: dir, meta: { owner: "agent-7" } });
   await d.rpc("session.wait", { session: "poem", text: "violets are blue" });
   await d.rpc("session.create", { name: "shell", command: ["bash", "--norc", "--noprofile"], env: { PS1: "web$ " } });
   await d.rpc("session.wait", { session: "shell", text: "web$" });
-  // Root in a container: chromium's own sandbox cannot start there.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await d?.daemon[Symbol.asyncDispose]();
+  await rig?.[Symbol.asyncDispose]();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -164,6 +158,5 @@ test("the session follows the window's size, and the recording downloads", async
   const [header, ...events] = cast.trimEnd().split("\n").map((l) => JSON.parse(l));
   expect(header.version).toBe(2);
   expect(events.filter((e: unknown[]) => e[1] === "o").map((e: unknown[]) => e[2]).join("")).toContain("typed-42");
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  await page.screenshot({ path: join(ROOT, "test-results", "attach-page.png") });
+  await keepScreenshot(page, "attach-page");
 });

@@ -15,7 +15,7 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_screen", "run_command", "screenshot", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_output", "read_screen", "resize", "run_command", "screenshot", "signal", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
   const wait = tools.find((t) => t.name === "wait_for")!;
   expect(wait.inputSchema.type).toBe("object");
   expect(wait.inputSchema.required).toEqual(["session"]);
@@ -36,7 +36,8 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   expect(started.structured).toMatchObject({ name: "sh1", state: "running" });
 
   expect((await m.call("type_text", { session: "sh1", text: "echo $((6" })).isError).toBe(false);
-  expect((await m.call("submit", { session: "sh1", text: "*7))" })).text).toContain("submitted");
+  // clear_line: false finishes the line begun with type_text instead of clearing it.
+  expect((await m.call("submit", { session: "sh1", text: "*7))", clear_line: false })).text).toContain("submitted");
   const waited = await m.call("wait_for", { session: "sh1", regex: "^42$" });
   expect(waited.text.split("\n")[0]).toBe("matched");
   expect(waited.structured).toMatchObject({ outcome: "matched", match: { text: "42", col: 0 } });
@@ -53,11 +54,13 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
   // Only what changed since that read: the new rows.
   await m.call("submit", { session: "sh1", text: "echo second" });
   await m.call("wait_for", { session: "sh1", regex: "^second$" });
-  await m.call("wait_for", { session: "sh1", regex: "^\\$ $" });
+  // A reply gives what changed, so the agent has seen it; the clear is waited for apart, by a client of the daemon.
+  await m.call("press_keys", { session: "sh1", keys: ["Ctrl+L"] });
+  await (await d.client()).call("session.wait", { session: "sh1", regex: "^\\$ $", fresh: "input" });
   const changes = await m.call("read_screen", { session: "sh1", changes_only: true });
   expect(changes.text).toContain("changed since your last read");
   expect(changes.text).not.toContain("│42");
-  expect(changes.text).toMatch(/^\s*3│second$/m);
+  expect(changes.text).toMatch(/^\s*0│\$ ▮$/m);
 
   // A screenshot is a real PNG, as image content.
   const shot = await m.call("screenshot", { session: "sh1" });
@@ -79,8 +82,7 @@ test("start bash, type, submit, wait for the output, read the screen; the sessio
 test("press keys, wait for text gone, for idle and for exit, each answering one word", async () => {
   await using d = await TestDaemon.start();
   await using m = await mcpClient(d);
-  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
-  await m.call("wait_for", { session: "py", text: ">>> " });
+  expect((await m.call("start_session", { name: "py", command: ["python3", "-q"] })).text).toContain(">>> ");
   await m.call("type_text", { session: "py", text: "x = 'waiting'" });
   expect((await m.call("wait_for", { session: "py", text: "waiting" })).structured?.outcome).toBe("matched");
   await m.call("press_keys", { session: "py", keys: ["Ctrl+U"] });
@@ -88,7 +90,8 @@ test("press keys, wait for text gone, for idle and for exit, each answering one 
   expect((await m.call("wait_for", { session: "py", idle_ms: 100 })).structured?.outcome).toBe("idle");
   const timeout = await m.call("wait_for", { session: "py", text: "never shown", timeout_ms: 200 });
   expect(timeout.text.split("\n")[0]).toBe("timeout");
-  expect(timeout.text).toContain(">>> ");
+  // The agent has seen this screen: the reply says nothing changed instead of repeating it.
+  expect(timeout.text).toContain("nothing changed since your last read");
   await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
   const exited = await m.call("wait_for", { session: "py", exit: true });
   expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });
@@ -117,7 +120,6 @@ test("wait for a command done in a shell: its exit code and output", async () =>
   await using m = await mcpClient(d);
   // A home of its own: the machine's rc files play no part.
   await m.call("start_session", { name: "sh", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
-  await m.call("wait_for", { session: "sh", regex: "[$#] $" });
   await m.call("submit", { session: "sh", text: "sleep 0.2; echo finished; false" });
   const done = await m.call("wait_for", { session: "sh", command_done: true });
   expect(done.text.split("\n")[0]).toBe("command_done");
@@ -246,4 +248,139 @@ test("with no daemon running, the first tool call starts the user's daemon, as t
     await stop();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("wait_for counts only text new since the agent's last input, or since the call; anywhere: true counts what was already there", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "w1", command: SHELL, env: { PS1: "$ " } });
+  await m.call("submit", { session: "w1", text: "echo 'first; done'" });
+  await m.call("wait_for", { session: "w1", regex: "^first; done$" });
+  // The typed line holds "done" too, and so does the older output: neither answers.
+  await m.call("submit", { session: "w1", text: "sleep 0.3; echo done" });
+  const w = await m.call("wait_for", { session: "w1", text: "done" });
+  expect(w.structured).toMatchObject({ outcome: "matched", match: { col: 0, text: "done" } });
+  expect(w.text).toMatch(/^\s*\d+│done$/m);
+  expect((await m.call("wait_for", { session: "w1", text: "first; done", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
+  expect((await m.call("wait_for", { session: "w1", text: "first; done", anywhere: true })).structured).toMatchObject({ outcome: "matched", match: { row: 0, text: "first; done" } });
+
+  // A session the agent never typed into: what was there before the call is old.
+  await m.call("start_session", { name: "c1", command: ["cat"] });
+  const person = await d.client();
+  await person.call("session.input", { session: "c1", text: "old news\r" });
+  await m.call("wait_for", { session: "c1", text: "old news", anywhere: true });
+  expect((await m.call("wait_for", { session: "c1", text: "news", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
+  const later = m.call("wait_for", { session: "c1", text: "news" });
+  await person.call("session.input", { session: "c1", text: "fresh news\r" });
+  expect((await later).structured).toMatchObject({ outcome: "matched", match: { col: 6, text: "news" } });
+});
+
+test("replies are lean: trailing spaces trimmed, only the rows changed since the agent last saw the screen, text under the stated size", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "v", command: ["vim", "-u", "NONE", "-N"], env: { HOME: d.dir } });
+  await m.call("wait_for", { session: "v", text: "~", anywhere: true });
+  const screen = await m.call("read_screen", { session: "v" });
+  expect(screen.text).toMatch(/^\s*2│~$/m);
+  for (const line of screen.text.split("\n")) expect(line).not.toMatch(/ $/);
+
+  // start_session gave the whole first screen: a wait's reply has only the rows that changed since.
+  await m.call("start_session", { name: "s", command: SHELL, env: { PS1: "$ " } });
+  await m.call("submit", { session: "s", text: "echo one" });
+  await m.call("wait_for", { session: "s", regex: "^one$" });
+  await m.call("submit", { session: "s", text: "echo two" });
+  const w = await m.call("wait_for", { session: "s", regex: "^two$" });
+  expect(w.text).toContain("changed since your last read");
+  expect(w.text).toMatch(/^\s*3│two$/m);
+  expect(w.text).not.toContain("│one");
+
+  const big = await m.call("run_command", { session: "s", command: "seq 1 100000" });
+  expect(big.text.length).toBeLessThan(16_000);
+  expect(big.text).toContain("characters left out");
+  expect(big.text).toContain("\n100000");
+});
+
+test("start_session returns once the program is ready, with that screen; submit clears a shell's input line, and refuses to add to typed text elsewhere", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  // bash with its hooks: the first prompt is drawn when the call returns.
+  const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
+  expect(sh.text).toMatch(/^\s*0│\$ ▮$/m);
+  // python: its prompt, after its screen settled.
+  const py = await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  expect(py.text).toMatch(/^\s*0│>>> ▮$/m);
+
+  await m.call("type_text", { session: "b", text: "left over" });
+  await m.call("wait_for", { session: "b", text: "left over" });
+  const sent = await m.call("submit", { session: "b", text: "echo clean" });
+  expect(sent.text).toContain("text left on the shell's input line was cleared first");
+  await m.call("wait_for", { session: "b", regex: "^clean$" });
+  expect((await m.call("read_screen", { session: "b" })).text).not.toContain("left over");
+
+  await m.call("type_text", { session: "py", text: "6*" });
+  const refused = await m.call("submit", { session: "py", text: "7" });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain("clear_line: false");
+  const joined = await m.call("submit", { session: "py", text: "7", clear_line: false, show_change: true });
+  expect(joined.isError).toBe(false);
+  expect(joined.text).toMatch(/^\s*1│42$/m);
+});
+
+test("resize, signal, read_output, and press_keys returning the change it made", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "t", command: SHELL, env: { PS1: "$ " } });
+  expect((await m.call("resize", { session: "t", rows: 30, cols: 100 })).structured).toMatchObject({ size: { rows: 30, cols: 100 } });
+  expect((await m.call("run_command", { session: "t", command: "stty size </dev/tty" })).structured?.stdout).toBe("30 100\n");
+
+  await m.call("submit", { session: "t", text: "sleep 100" });
+  const sent = await m.call("signal", { session: "t", signal: "INT" });
+  expect(sent.structured).toMatchObject({ signal_sent: "SIGINT" });
+  expect((await m.call("wait_for", { session: "t", command_done: true })).structured).toMatchObject({ outcome: "command_done", exit_code: 130 });
+  expect((await m.call("signal", { session: "t", signal: "NOPE" })).isError).toBe(true);
+
+  // Output as text with its line edits applied, each read going on from the last.
+  const first = await m.call("read_output", { session: "t" });
+  expect(first.text).toContain("sleep 100");
+  await m.call("submit", { session: "t", text: "printf 'abc\\b\\bX\\n\\033[31mred\\033[0m\\n'" });
+  await m.call("wait_for", { session: "t", regex: "^red$" });
+  const next = await m.call("read_output", { session: "t" });
+  expect(next.text).not.toContain("sleep 100");
+  expect(next.text).toMatch(/^aXc$/m);
+  expect(next.text).toMatch(/^red$/m);
+  expect(next.text).not.toContain("\x1b");
+  expect((await m.call("read_output", { session: "t", max_chars: 100 })).text).toContain("no new output");
+
+  const pressed = await m.call("press_keys", { session: "t", keys: ["e", "c", "h", "o", "Space", "k", "e", "y", "s", "Enter"], show_change: true });
+  expect(pressed.text).toMatch(/^\s*\d+│keys$/m);
+});
+
+test("run_command leaves nothing of its plumbing on the screen or in the history; clear clears; exit says the session ended", async () => {
+  await using d = await TestDaemon.start();
+  await using m = await mcpClient(d);
+  await m.call("start_session", { name: "r", command: ["bash"], env: { HOME: d.dir, PS1: "$ " } });
+  await m.call("submit", { session: "r", text: "echo mine" });
+  await m.call("wait_for", { session: "r", command_done: true });
+  expect((await m.call("run_command", { session: "r", command: "echo from-agent" })).structured?.stdout).toBe("from-agent\n");
+  // Interrupted by its timeout: the line that asks for the mark goes the same way.
+  expect((await m.call("run_command", { session: "r", command: "sleep 30", timeout_ms: 300 })).structured).toMatchObject({ timed_out: true });
+  const person = await d.client();
+  const screen = (await person.call("session.screen", { session: "r" })).lines.join("\n");
+  expect(screen).not.toContain("termd-exec");
+  expect(screen).not.toContain("termd-done");
+  // The person's history has their command and none of exec's lines; a command_done wait sees theirs.
+  await m.call("submit", { session: "r", text: "history" });
+  const h = await m.call("wait_for", { session: "r", command_done: true });
+  expect(h.structured).toMatchObject({ command: "history" });
+  expect(String(h.structured?.output)).toContain("echo mine");
+  expect(String(h.structured?.output)).not.toContain("termd-exec");
+
+  const cleared = await m.call("run_command", { session: "r", command: "clear" });
+  expect(cleared.structured).toMatchObject({ exit_code: 0, stdout: "" });
+  const after = await person.call("session.wait", { session: "r", prompt: true });
+  expect(after.screen.lines.filter((l) => l.trim() !== "")).toEqual([expect.stringMatching(/[$#] $/)]);
+
+  const exit = await m.call("run_command", { session: "r", command: "exit 7" });
+  expect(exit.structured).toMatchObject({ exit_code: 7, session_ended: true });
+  expect(exit.text).toContain("the shell exited, so session r has ended");
 });

@@ -1,8 +1,8 @@
 // Screen snapshots, seen from a `bun test` process of their own: the first run writes
-// __screens__/NAME.txt beside the test file, the next ones compare against it (and fail with the
+// __screens__/TEST-FILE/NAME.txt beside the test file, the next ones compare against it (and fail with the
 // rows that differ), and --update-snapshots, -u or TERMD_UPDATE_SNAPSHOTS=1 rewrite it.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestProject } from "./subprocess.ts";
 
@@ -20,8 +20,8 @@ test("menu screen", async () => {
 test("a snapshot is written on first use, then compared, then updated on request", async () => {
   using project = new TestProject();
   project.write("menu.test.ts", SNAPSHOT_TEST);
-  const plain = join(project.dir, "__screens__", "menu-screen.txt");
-  const styled = join(project.dir, "__screens__", "menu-in-colour.styled.txt");
+  const plain = join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt");
+  const styled = join(project.dir, "__screens__", "menu.test.ts", "menu-in-colour.styled.txt");
   const menu = (items: string) => ({ MENU: `\\033[1;32mMenu\\033[0m\\n${items}\\nQuit` });
 
   // First run: both snapshots are created, the header holding the size and the cursor.
@@ -60,11 +60,57 @@ test("a snapshot is written on first use, then compared, then updated on request
   expect(existsSync(join(project.dir, "test-results", "menu-screen"))).toBe(false);
 }, 30_000);
 
-test("under bun test --ci a missing snapshot fails instead of being written", async () => {
+test("under bun test --ci, or with CI set, a missing snapshot fails instead of being written", async () => {
   using project = new TestProject();
   project.write("menu.test.ts", SNAPSHOT_TEST);
-  const r = await project.bunTest("menu.test.ts", { env: { MENU: "Menu\\nQuit" }, args: ["--ci"] });
+  for (const run of [{ args: ["--ci"] }, { env: { CI: "true" } }]) {
+    const r = await project.bunTest("menu.test.ts", { ...run, env: { MENU: "Menu\\nQuit", ...run.env } });
+    expect(r.code).toBe(1);
+    expect(r.output).toContain("which does not exist (under CI none is written: bun test --ci, or the CI variable)");
+    expect(existsSync(join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt"))).toBe(false);
+  }
+}, 30_000);
+
+const OBSOLETE_TEST = `import { expect } from "bun:test";
+import { test, launch } from "LIBRARY/../bun.ts";
+
+test("current", async () => {
+  await using t = await launch(["sh", "-c", "echo now; exec cat"], { rows: 3, cols: 10 });
+  await t.waitForText("now");
+  await expect(t).toMatchScreenSnapshot();
+});
+
+test("other", () => {});
+`;
+
+test("a snapshot no test of its file compared is reported once the whole file ran; under CI it fails; -u removes it", async () => {
+  using project = new TestProject();
+  project.write("obsolete.test.ts", OBSOLETE_TEST);
+  const dir = join(project.dir, "__screens__", "obsolete.test.ts");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "renamed-test.txt"), "# termd screen 3x10, cursor 1,0\nthen\n\n\n");
+  writeFileSync(join(dir, "current.txt"), "# termd screen 3x10, cursor 1,0\nnow\n\n\n");
+  // Another test file's snapshots are its own.
+  mkdirSync(join(project.dir, "__screens__", "another.test.ts"));
+  writeFileSync(join(project.dir, "__screens__", "another.test.ts", "theirs.txt"), "");
+
+  let r = await project.bunTest("obsolete.test.ts");
+  expect(r.code).toBe(0);
+  const report = "termd/testing: 1 obsolete snapshot in __screens__/obsolete.test.ts (no test of obsolete.test.ts compared it): renamed-test.txt; remove it, or run with -u (or TERMD_UPDATE_SNAPSHOTS=1)";
+  expect(r.output).toContain(report);
+  expect(r.output).not.toContain("theirs.txt");
+
+  // Part of the file ran (a filter): nothing can be called obsolete.
+  r = await project.bunTest("obsolete.test.ts", { args: ["-t", "current"] });
+  expect(r.output).toContain("(pass) current");
+  expect(r.output).not.toContain("obsolete snapshot");
+
+  r = await project.bunTest("obsolete.test.ts", { env: { CI: "1" } });
   expect(r.code).toBe(1);
-  expect(r.output).toContain("which does not exist (bun test --ci writes none)");
-  expect(existsSync(join(project.dir, "__screens__", "menu-screen.txt"))).toBe(false);
-}, 20_000);
+  expect(r.output).toContain(`${report} (a failure under CI)`);
+
+  r = await project.bunTest("obsolete.test.ts", { args: ["-u"] });
+  expect(r.code).toBe(0);
+  expect(r.output).toContain("termd/testing: removed 1 obsolete snapshot from __screens__/obsolete.test.ts: renamed-test.txt");
+  expect(readdirSync(dir)).toEqual(["current.txt"]);
+}, 40_000);

@@ -1,17 +1,26 @@
-// Runs a test file of termd/testing's in its own `bun test` process, in a temp folder (so its
-// test-results/ and __screens__/ land there), for what only shows from outside: failure output,
-// artifacts, snapshots written, and what is left running after the process ends.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Runs a test file of termd/testing's in its own test process (`bun test`, vitest or `node
+// --test`), in a temp folder (so its test-results/ and __screens__/ land there), for what only
+// shows from outside: failure output, artifacts, snapshots written, and what is left running
+// after the process ends.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const LIBRARY = join(import.meta.dir, "..", "..", "src", "testing", "index.ts");
+const ROOT = join(import.meta.dir, "..", "..");
+export const LIBRARY = join(ROOT, "src", "testing", "index.ts");
 const BUN = process.execPath;
+/** What Node runs: the compiled termd (npm test builds it first), as a published package does. */
+const TERMD_BIN = join(ROOT, "dist", "termd");
 
 export interface BunTestRun {
   code: number;
   /** stdout and stderr together, as a person sees them. */
   output: string;
+}
+
+export interface RunOptions {
+  args?: string[];
+  env?: Record<string, string | undefined>;
 }
 
 export class TestProject {
@@ -24,9 +33,31 @@ export class TestProject {
     return path;
   }
 
-  async bunTest(file: string, opts: { args?: string[]; env?: Record<string, string | undefined> } = {}): Promise<BunTestRun> {
-    const env: Record<string, string | undefined> = { ...process.env, TERMD_SOCKET: undefined, TERMD_DEBUG: undefined, TERMD_UPDATE_SNAPSHOTS: undefined, ...opts.env };
-    const p = Bun.spawn([BUN, "test", `./${file}`, "--timeout", "20000", ...(opts.args ?? [])], {
+  bunTest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
+    return this.run([BUN, "test", `./${file}`, "--timeout", "20000", ...(opts.args ?? [])], opts);
+  }
+
+  /** `vitest run FILE` under Node, with this checkout's vitest (the project's node_modules is a link to it). */
+  vitest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
+    symlinkSync(join(ROOT, "node_modules"), join(this.dir, "node_modules"));
+    return this.run(["node", join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", ".", `./${file}`, ...(opts.args ?? [])], { ...opts, env: { TERMD_BIN, ...opts.env } });
+  }
+
+  /**
+   * `node --test FILE`, with termd/testing/node bundled for Node into lib/testing.mjs, as the
+   * published package ships it (Node 20 runs no TypeScript).
+   */
+  async nodeTest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
+    mkdirSync(join(this.dir, "lib"));
+    const built = await this.run([BUN, "build", join(ROOT, "src", "testing", "node.ts"), "--target=node", "--format=esm", "--external", "vitest", "--external", "bun:test", "--outfile", join(this.dir, "lib", "testing.mjs")]);
+    if (built.code !== 0) throw new Error(`bun build failed: ${built.output}`);
+    return this.run(["node", "--test", ...(opts.args ?? []), `./${file}`], { ...opts, env: { TERMD_BIN, ...opts.env } });
+  }
+
+  private async run(argv: string[], opts: RunOptions = {}): Promise<BunTestRun> {
+    // CI is the child's to be told: it makes missing snapshots fail.
+    const env: Record<string, string | undefined> = { ...process.env, TERMD_SOCKET: undefined, TERMD_DEBUG: undefined, TERMD_UPDATE_SNAPSHOTS: undefined, TERMD_BIN: undefined, CI: undefined, ...opts.env };
+    const p = Bun.spawn(argv, {
       cwd: this.dir,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
       stdout: "pipe",

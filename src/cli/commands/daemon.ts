@@ -1,9 +1,11 @@
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { pidAlive } from "../../daemon/socket-path.ts";
+import { DaemonStartError, pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
-import { connect } from "../../client/client.ts";
+import { connect, type Client } from "../../client/client.ts";
+import { startDaemon } from "../autostart.ts";
+import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
 import { parseListen } from "../../web/address.ts";
@@ -64,6 +66,8 @@ const DAEMON_HELP = [
   "                      with LIMIT_REACHED",
   "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
   "                      past it session.subscribe fails with LIMIT_REACHED",
+  "  --max-connections N connections served at once, over the sockets and HTTP (default 4096);",
+  "                      past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
   "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
   "                      console server's server.pid",
   "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
@@ -79,20 +83,82 @@ const DAEMON_HELP = [
 
 const CONTROL_HELP = [
   "termd daemon stop     stops every session (SIGHUP and SIGTERM, then SIGKILL after --grace), then the daemon",
-  "termd daemon status   prints the running daemon's pid, version and uptime (exit 1 if none answers)",
+  "termd daemon status   prints the running daemon's build (version, commit, target, Bun), pid, uptime",
+  "                      and session counts (exit 1 if none answers)",
 ];
+
+const RESTART_HELP = [
+  "termd daemon restart  replaces the running daemon with this build: says first what happens to its",
+  "                      running sessions (they are stopped as by `daemon stop`, --grace MS; their",
+  "                      output, final screens and records are kept), then starts this binary's",
+  "                      daemon on the same socket and state dir",
+];
+
+/** Stops the daemon `client` is connected to and returns once its process is gone (at most 5 s after it closes the connection). */
+async function stopDaemon(client: Client, socketPath: string, graceMs: number | undefined): Promise<{ gone: boolean; pid: number }> {
+  const { pid } = await client.call("system.ping");
+  await client.call("system.shutdown", { grace_ms: graceMs });
+  await client.closed;
+  // Return once the process is gone, so a script can start a new daemon right after.
+  // (A remote daemon's pid is not one of this machine's.)
+  if (isDaemonUrl(socketPath)) return { gone: true, pid };
+  for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+  return { gone: !pidAlive(pid), pid };
+}
+
+/** What a restart does to the sessions, said before it acts. */
+function restartNotice(stats: { pid: number; sessions: number; running: number } & Parameters<typeof describeBuild>[0], socketPath: string, graceMs: number | undefined): string {
+  const who = `the daemon on ${socketPath} (pid ${stats.pid}, ${describeBuild(stats)})`;
+  const ended = stats.sessions - stats.running;
+  const kept = ended > 0 ? ` Its ${ended} ended session${ended === 1 ? "" : "s"} ${ended === 1 ? "is" : "are"} kept as ${ended === 1 ? "it is" : "they are"}.` : "";
+  if (stats.running === 0) return `termd daemon restart: ${who} has no running sessions.${kept}`;
+  return (
+    `termd daemon restart: ${who} has ${stats.running} running session${stats.running === 1 ? "" : "s"}: restarting ends ${stats.running === 1 ? "its program" : "their programs"} ` +
+    `(SIGHUP and SIGTERM, then SIGKILL after ${graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace, 5000 ms unless it was given"}). ${stats.running === 1 ? "Its" : "Their"} output, final screen${stats.running === 1 ? "" : "s"} and record${stats.running === 1 ? " are" : "s are"} kept: the new daemon lists ${stats.running === 1 ? "it" : "them"} as ended (termd ls, termd logs).${kept}`
+  );
+}
 
 export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
   cliCommand({
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
   summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
-  help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
+  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--max-connections N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon restart [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP, run ? RESTART_HELP : []).join("\n"),
+  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "max-connections": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
   async run(a, ctx) {
     const action = a.positional[0];
     if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+    if (action === "restart") {
+      if (!run) {
+        ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
+        return EXIT.FAILURE;
+      }
+      if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon restart replaces a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
+      const grace = num(a, "grace");
+      let stateDir = defaultStateDir();
+      let client: Client | undefined;
+      try {
+        client = await connect(ctx.socketPath);
+      } catch {
+        ctx.err(`termd daemon restart: no daemon answers on ${ctx.socketPath}; starting one`);
+      }
+      if (client) {
+        const stats = { ...(await client.call("system.ping")), ...(await client.call("system.stats")) };
+        stateDir = stats.state_dir ?? stateDir;
+        ctx.err(restartNotice(stats, ctx.socketPath, grace));
+        const { gone, pid } = await stopDaemon(client, ctx.socketPath, grace);
+        if (!gone) {
+          ctx.err(`termd daemon restart: the old daemon (pid ${pid}) has not exited yet; not starting another`);
+          return EXIT.FAILURE;
+        }
+      }
+      const fresh = await startDaemon(ctx.socketPath, { stateDir });
+      const ping = await fresh.call("system.ping");
+      fresh.close();
+      ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})`);
+      return EXIT.OK;
+    }
     if (action === "stop" || action === "status") {
       let client;
       try {
@@ -104,19 +170,14 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       if (action === "status") {
         const [ping, stats] = await Promise.all([client.call("system.ping"), client.call("system.stats")]);
         if (ctx.json) printJson(ctx, { ...ping, ...stats, socket: ctx.socketPath });
-        else ctx.out(`termd ${ping.version} pid ${ping.pid} up ${ping.uptime_s}s, ${stats.running}/${stats.sessions} sessions running, socket ${ctx.socketPath}`);
+        else ctx.out(`${describeBuild(ping)} pid ${ping.pid} up ${ping.uptime_s}s, ${stats.running}/${stats.sessions} sessions running, socket ${ctx.socketPath}`);
         client.close();
         return EXIT.OK;
       }
-      const { pid } = await client.call("system.ping");
-      await client.call("system.shutdown", { grace_ms: num(a, "grace") });
-      await client.closed;
-      // Return once the process is gone, so a script can start a new daemon right after.
-      // (A remote daemon's pid is not one of this machine's.)
-      for (let i = 0; i < 500 && !isDaemonUrl(ctx.socketPath) && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      await stopDaemon(client, ctx.socketPath, num(a, "grace"));
       return EXIT.OK;
     }
-    if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, status)`);
+    if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, restart, status)`);
     if (!run) {
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
@@ -124,7 +185,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    return run({
+    const opts = {
       socketPath: ctx.socketPath,
       stateDir: str(a, "state-dir") ?? defaultStateDir(),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
@@ -136,8 +197,17 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSessions: limit(a, "max-sessions"),
       maxWaits: limit(a, "max-waits"),
       maxSubscriptions: limit(a, "max-subscriptions"),
+      maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
       http: httpSettings(a),
-    });
+    };
+    try {
+      return await run(opts);
+    } catch (err) {
+      // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+      if (!(err instanceof DaemonStartError && err.busy)) throw err;
+      ctx.err(`termd daemon: ${err.message}`);
+      return EXIT.DAEMON_RUNNING;
+    }
   },
   });

@@ -15,5 +15,6 @@ import attach from "./attach.ts";
 import debug from "./debug.ts";
 import screenshot from "./screenshot.ts";
 import token from "./token.ts";
+import showTrace from "./show-trace.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot, token];
+export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, logs, attach, debug, screenshot, token, showTrace];

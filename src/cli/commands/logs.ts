@@ -69,7 +69,7 @@ export default cliCommand({
     let from = num(a, "from") ?? 0;
     if (tail !== undefined) from = await tailStart(client, session, (await client.call("session.info", { session })).bytes_out, tail);
     const follow = bool(a, "follow");
-    // Plain text of a tail may hold more lines than asked (lone CRs count as line ends): trim it.
+    // Plain text of a tail may hold more lines than asked (the bytes' line ends counted raw): trim it.
     let held = tail !== undefined && strip && !follow ? "" : null;
     const emit = (bytes: Uint8Array): Promise<void> | void => {
       if (!strip) return writeOut(bytes);

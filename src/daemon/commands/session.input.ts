@@ -44,8 +44,8 @@ export default command({
       const { changed, ...rest } = conditions;
       await s.snapshot();
       const baseline = baselineOf(s, rest);
-      // command_done: a command that ends after this input's first byte, not one typed before it.
-      const since = rest.command_done ? { since: s.output.end } : {};
+      // command_done, prompt: a command that ends (a prompt drawn) after this input's first byte, not before it.
+      const since = rest.command_done || rest.prompt ? { since: s.output.end } : {};
       const wait = s.waits.prepare({ session: p.session, ...rest, ...since, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
       let written: Awaited<ReturnType<typeof write>>;
       try {

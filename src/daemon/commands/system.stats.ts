@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
+import { processes } from "../../platform/index.ts";
 import { NoParamsSchema } from "../../protocol/schemas.ts";
+import { BUILD } from "../../protocol/version.ts";
 import { command } from "../command.ts";
 
 export default command({
@@ -8,6 +9,8 @@ export default command({
   exec: (_p, { daemon }) => {
     const sessions = daemon.store.list();
     return {
+      ...BUILD,
+      state_dir: daemon.options.stateDir,
       sessions: sessions.length,
       running: sessions.filter((s) => s.running).length,
       uptime_s: daemon.uptimeS(),
@@ -17,16 +20,8 @@ export default command({
       connections: daemon.counters.connections,
       commands_run: daemon.counters.commandsRun,
       screen_workers: daemon.screens.size,
-      open_fds: openFds(),
+      open_fds: processes.openFds(),
+      process_table: processes.name,
     };
   },
 });
-
-/** The daemon's open file descriptors (Linux /proc; null elsewhere). */
-function openFds(): number | null {
-  try {
-    return readdirSync("/proc/self/fd").length;
-  } catch {
-    return null;
-  }
-}

@@ -30,6 +30,7 @@ export default tool({
       : p.drag_to
         ? { action: "drag" as const, from: at, to: p.drag_to, button: p.button }
         : { action: "click" as const, ...at, button: p.button, count: p.count };
+    ctx.typedInto.add(p.session);
     await ctx.call("session.input", { session: p.session, mouse });
     const what = p.scroll ? `scrolled ${p.scroll}` : p.drag_to ? `dragged to row ${p.drag_to.row}, col ${p.drag_to.col} from` : `${p.count === 2 ? "double-" : ""}clicked ${p.button ?? "left"}`;
     return text(`${what} at row ${p.row}, col ${p.col} in ${p.session}; use read_screen or wait_for to see what it did`);

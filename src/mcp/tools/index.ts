@@ -12,5 +12,8 @@ import stopSession from "./stop_session.ts";
 import typeSecret from "./type_secret.ts";
 import click from "./click.ts";
 import screenshot from "./screenshot.ts";
+import resize from "./resize.ts";
+import signal from "./signal.ts";
+import readOutput from "./read_output.ts";
 
-export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, screenshot, waitFor, runCommand, listSessions, stopSession, typeSecret];
+export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, readOutput, screenshot, waitFor, runCommand, listSessions, stopSession, typeSecret, resize, signal];

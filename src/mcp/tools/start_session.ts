@@ -1,18 +1,37 @@
 import * as v from "valibot";
-import { tool, text } from "../tool.ts";
+import { tool, text, type ToolContext } from "../tool.ts";
+import { SessionName, type WaitResult } from "../../protocol/schemas.ts";
 import { screenText } from "../screen-text.ts";
+
+/** The longest start_session waits for a shell's first prompt. */
+const READY_MS = 10_000;
+/** The longest it waits for another program to show anything: some (cat, a script's `read`) show nothing until typed to. */
+const FIRST_SCREEN_MS = 3000;
+
+/**
+ * Ready for input: a shell with termd's hooks once its first prompt is drawn; any other program
+ * once its screen shows something and then stays unchanged for 200 ms (a blank screen is not ready yet).
+ */
+async function ready(ctx: ToolContext, session: string, shell: boolean): Promise<WaitResult> {
+  if (shell) return ctx.call("session.wait", { session, prompt: true, timeout_ms: READY_MS });
+  const started = performance.now();
+  const first = await ctx.call("session.wait", { session, regex: "\\S", timeout_ms: FIRST_SCREEN_MS });
+  if (first.outcome !== "matched") return first;
+  return ctx.call("session.wait", { session, settle_ms: 200, timeout_ms: Math.max(1, Math.round(FIRST_SCREEN_MS - (performance.now() - started))) });
+}
 
 export default tool({
   name: "start_session",
   title: "Start a terminal session",
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   description: [
-    "Starts a program (default: the user's shell) in a new persistent terminal session and returns its name and first screen.",
+    "Starts a program (default: the user's shell) in a new persistent terminal session and returns its name and first screen once it is ready for input:",
+    "a shell once it drew its first prompt (shell integration), another program once its screen settled after its first output.",
     "The session keeps running between calls until stop_session; a person can watch or take over with `termd attach NAME`.",
     "Use a shell session (bash) to run commands with run_command and wait_for command_done; start a TUI (vim, python3, an agent CLI) by naming it in `command`.",
   ].join(" "),
   params: v.object({
-    name: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.@:+-]{1,64}$/), v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -); default: generated."))),
+    name: v.optional(v.pipe(SessionName, v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -, not starting with -, not . or ..); default: generated."))),
     command: v.optional(v.pipe(v.array(v.string()), v.minLength(1), v.description('The program and its arguments, e.g. ["bash"] or ["python3", "-q"]; default: the user\'s shell.'))),
     cwd: v.optional(v.pipe(v.string(), v.description("Working directory; default: where the MCP server runs (the project)."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Extra environment variables."))),
@@ -29,10 +48,14 @@ export default tool({
       cols: p.cols,
       meta: { owner: ctx.owner },
     });
-    // The first screen once the program has drawn it (a shell's prompt), or what there is after 3 s.
-    const w = await ctx.call("session.wait", { session: info.id, settle_ms: 200, timeout_ms: 3000 });
+    const w = await ready(ctx, info.id, info.shell_integration !== null);
     ctx.lastRead.set(info.name, w.screen.seq);
-    const state = w.outcome === "exited" ? ` It has already ended (exit code ${w.exit_code}).` : "";
+    const state =
+      w.outcome === "exited"
+        ? ` It has already ended (exit code ${w.exit_code}).`
+        : w.outcome === "timeout"
+          ? ` It did not show it was ready (${info.shell_integration ? `no prompt within ${READY_MS / 1000} s` : `its screen blank or still changing after ${FIRST_SCREEN_MS / 1000} s; some programs show nothing until typed to`}): wait_for what you expect before typing.`
+          : "";
     return text(`started session ${info.name} (id ${info.id}) running ${info.command.join(" ")} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`, {
       name: info.name,
       id: info.id,

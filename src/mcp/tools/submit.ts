@@ -1,6 +1,10 @@
 import * as v from "valibot";
-import { tool, text } from "../tool.ts";
-import { Session } from "./params.ts";
+import { ToolError, tool, text } from "../tool.ts";
+import { screenReply } from "../screen-reply.ts";
+import { Session, ShowChange, showChangeWait } from "./params.ts";
+
+/** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */
+const KILL_LINE = ["Ctrl+E", "Ctrl+U"];
 
 export default tool({
   name: "submit",
@@ -10,18 +14,41 @@ export default tool({
     "Types text and presses Enter safely: the text goes in first (as a bracketed paste when the program asked for that),",
     "Enter follows only once the screen settled with the text shown and at least 150 ms later, so agent TUIs",
     "(Claude Code, Codex, Gemini CLI) submit it instead of taking Enter as a newline. The way to run a command at a shell prompt,",
-    "answer a REPL or send a prompt to an agent. Follow with wait_for to see the result.",
+    "answer a REPL or send a prompt to an agent. Text left on the input line would be sent with it: at a shell's prompt (shell integration)",
+    "the line is cleared first (Ctrl+E Ctrl+U); elsewhere, if you typed text with type_text that was not sent, submit refuses and says so.",
+    "clear_line: false turns both off (to finish a line you began with type_text). Follow with wait_for, or pass show_change to get the result in this call.",
   ].join(" "),
   params: v.object({
     session: Session,
     text: v.pipe(v.string(), v.description("The line or prompt, without a trailing newline (may be empty: Enter alone).")),
+    clear_line: v.optional(v.pipe(v.boolean(), v.description("Default true: clear a shell's input line first, refuse where text you typed is still on the line. false: type onto whatever is there."))),
+    ...ShowChange,
   }),
   async run(p, ctx) {
-    const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true });
     const notes: string[] = [];
+    if (p.clear_line !== false) {
+      const info = await ctx.call("session.info", { session: p.session });
+      if (info.shell_integration !== null && info.running_command === null) {
+        const screen = await ctx.call("session.screen", { session: info.id });
+        const beforeCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(0, screen.cursor.col).join("");
+        const afterCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(screen.cursor.col).join("").trim();
+        await ctx.call("session.input", { session: info.id, keys: KILL_LINE });
+        if (afterCursor !== "" || !/[$#%>❯]\s*$/.test(beforeCursor)) notes.push("text left on the shell's input line was cleared first");
+      } else if (ctx.pendingLine.has(p.session)) {
+        throw new ToolError(
+          `text you typed into ${p.session} with type_text was never sent and is still on its input line, so submit would add to it. ` +
+            `press_keys ["Enter"] sends it as it is; clear it first (read_screen, then e.g. press_keys ["Ctrl+U"] or Backspace), or submit with clear_line: false to add this text to it`,
+        );
+      }
+    }
+    ctx.typedInto.add(p.session);
+    ctx.pendingLine.delete(p.session);
+    const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true, wait: showChangeWait(p) });
     if (r.submit && !r.submit.shown && p.text.trim() !== "") notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
     if (r.submit?.enter_presses === 2) notes.push("the first Enter changed nothing on the screen, so Enter was pressed once more");
     const what = JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text);
-    return text(`submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}; use wait_for to see the result`, { bytes: r.bytes, ...r.submit });
+    const done = `submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}`;
+    const body = r.wait ? `${done}; then:\n${await screenReply(ctx, p.session, r.wait.screen)}` : `${done}; use wait_for to see the result`;
+    return text(body, { bytes: r.bytes, ...r.submit });
   },
 });

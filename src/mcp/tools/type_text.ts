@@ -13,6 +13,10 @@ export default tool({
     text: v.pipe(v.string(), v.minLength(1), v.description("The text, typed as is.")),
   }),
   async run(p, ctx) {
+    ctx.typedInto.add(p.session);
+    // Text ending in a line end went as a line; anything else is still on the input line.
+    if (/[\r\n]$/.test(p.text)) ctx.pendingLine.delete(p.session);
+    else ctx.pendingLine.add(p.session);
     const r = await ctx.call("session.input", { session: p.session, text: p.text });
     return text(`typed ${r.bytes} bytes into ${p.session}`);
   },

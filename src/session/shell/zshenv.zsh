@@ -2,7 +2,8 @@
 # with ZDOTDIR pointing here: this file puts the user's ZDOTDIR back, runs their .zshenv, and in an
 # interactive shell adds hooks; zsh then reads the user's .zprofile, .zshrc and .zlogin as always.
 # The hooks report to termd with OSC 133 marks (A prompt start, B prompt end, C command start with
-# its line, D command done with its status) and OSC 7 (the directory), and change nothing else.
+# its line, D command done with its status) and OSC 7 (the directory), and change nothing else
+# but keeping exec.run's own typed line out of the history.
 if [[ -n ${TERMD_ZDOTDIR+x} ]]; then
   ZDOTDIR=$TERMD_ZDOTDIR
 else
@@ -43,7 +44,12 @@ if [[ -o interactive && -z ${__termd_hooked-} ]]; then
     __termd_url $1
     print -rn -- $'\e]133;C;cmdline_url='$__termd_u$'\a'
   }
+  # The line termd's exec.run types to source a file of its run stays out of the history.
+  __termd_addhistory() {
+    [[ $1 != " . '"*/termd-exec-*/[wr]"'"$'\n'* ]]
+  }
   autoload -Uz add-zsh-hook
   add-zsh-hook precmd __termd_precmd
   add-zsh-hook preexec __termd_preexec
+  add-zsh-hook zshaddhistory __termd_addhistory
 fi

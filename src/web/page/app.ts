@@ -1,14 +1,22 @@
 // The attach page: the daemon's sessions with their state, title and owner, and a live terminal
 // (xterm.js) for the chosen one. Attaching is what `termd attach` does: subscribe as an attached
-// terminal with this window's size, paint the daemon's serialized screen, then stream output from
-// the offset that screen reflects. Keys go to the session unless read-only. A read-only page only
-// watches: it takes the session's size instead of imposing its own, so watching an agent's session
-// does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
+// terminal with this window's size, paint the daemon's serialized screen and the history above it,
+// then stream output from the offset that screen reflects. Keys go to the session unless read-only.
+// A read-only page only watches: it takes the session's size instead of imposing its own, so
+// watching an agent's session does not resize it under the agent. An agent's session opens read-only, and "Take over" / "Give
 // back" hold the session for this page and release it (session.subscribe's take_over): while the
 // page holds it, the daemon refuses the agent's typing, commands and resizes.
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
+import { askNewSession, confirmAction } from "./dialogs.ts";
+import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
+
+interface Size {
+  rows: number;
+  cols: number;
+}
 
 interface SessionInfo {
   id: string;
@@ -18,7 +26,7 @@ interface SessionInfo {
   command: string[];
   exit_code: number | null;
   signal: string | null;
-  size: { rows: number; cols: number };
+  size: Size;
   meta?: Record<string, unknown>;
   held_by: string | null;
   held_since: string | null;
@@ -57,11 +65,31 @@ function bytesToBase64(bytes: Uint8Array): string {
   return btoa(bin);
 }
 
-const term = new Terminal({ fontSize: 14, fontFamily: "ui-monospace, Menlo, Consolas, 'DejaVu Sans Mono', monospace", scrollback: 1000, allowProposedApi: false });
+const FONT_SIZE = 14;
+/** Lines of a session's history the page loads on attach and keeps above the screen, unless `?scrollback=N` says. */
+const DEFAULT_SCROLLBACK = 1000;
+/** At most this many (xterm.js holds each line's cells in memory). */
+const MAX_SCROLLBACK = 50_000;
+
+function scrollbackWanted(): number {
+  const asked = new URLSearchParams(location.search).get("scrollback");
+  const n = asked === null ? DEFAULT_SCROLLBACK : Number(asked);
+  return Number.isInteger(n) && n >= 0 ? Math.min(n, MAX_SCROLLBACK) : DEFAULT_SCROLLBACK;
+}
+
+const SCROLLBACK = scrollbackWanted();
+// allowProposedApi: the Unicode 11 widths are set through the proposed `unicode` API.
+const term = new Terminal({ fontSize: FONT_SIZE, fontFamily: FONT_FAMILY, scrollback: SCROLLBACK, allowProposedApi: true });
+// The daemon's width table (emoji and CJK two cells wide), so the page and the screen agree.
+term.loadAddon(new Unicode11Addon());
+term.unicode.activeVersion = "11";
+// A font that arrived after xterm.js measured glyphs in a stand-in: an equal but different family
+// string is the one public way to make it measure again (it compares the string).
+onFontsLoaded(() => (term.options.fontFamily = term.options.fontFamily === FONT_FAMILY ? `${FONT_FAMILY} ` : FONT_FAMILY));
 const termEl = $("terminal");
 
 /** Rows and columns that fit the terminal's box, measured in the terminal's own font. */
-function fit(): { rows: number; cols: number } {
+function fit(): Size {
   const probe = document.createElement("span");
   probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${term.options.fontFamily};font-size:${term.options.fontSize}px;line-height:normal`;
   probe.textContent = "W".repeat(100);
@@ -88,6 +116,8 @@ class Attachment {
    * typing, the daemon being told so first (messages on one WebSocket arrive in order).
    */
   private gate: Promise<unknown> = Promise.resolve();
+  /** The size this page asked for while typing (its window's); the session may be smaller. */
+  wanted: Size | null = null;
 
   constructor(
     readonly info: SessionInfo,
@@ -149,9 +179,12 @@ class Attachment {
       refused = err;
       size = undefined;
     });
-    const snap = await rpc.call("session.screen", { session, format: "ansi" });
-    const shown = size ?? snap.size;
-    term.resize(shown.cols, shown.rows);
+    this.wanted = size ?? null;
+    // The screen with the history above it: written to a reset terminal, those lines scroll into
+    // its scrollback as they did on the session's own.
+    const snap = await rpc.call("session.screen", { session, format: "ansi", scrollback: SCROLLBACK });
+    // The session's size, which a smaller terminal attached elsewhere may hold below this window's.
+    this.follow(snap.size);
     term.reset();
     term.write("\x1b[H\x1b[2J" + snap.ansi);
     await rpc.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
@@ -180,8 +213,13 @@ class Attachment {
     void this.gate.then(() => this.rpc?.call("session.input", { session: this.info.id, base64 }).catch((err) => showStatus(err.message)));
   }
 
-  resize(size: { rows: number; cols: number }): void {
-    this.rpc?.call("session.resize", { session: this.info.id, ...size }).catch(() => {});
+  /** Asks for this window's size; the session takes it unless a smaller terminal holds it smaller. */
+  resize(size: Size): void {
+    this.wanted = size;
+    this.rpc
+      ?.call<{ size: Size }>("session.resize", { session: this.info.id, ...size })
+      .then((r) => this.follow(r.size))
+      .catch(() => {});
   }
 
   /**
@@ -195,7 +233,8 @@ class Attachment {
       if (!this.rpc) return;
       try {
         await this.attach(this.rpc, { events: ["title"], size });
-        term.resize(size.cols, size.rows);
+        this.wanted = size;
+        this.follow((await this.rpc.call<SessionInfo>("session.info", { session: this.info.id })).size);
       } catch (err) {
         showStatus((err as Error).message);
       }
@@ -210,9 +249,19 @@ class Attachment {
     await this.rpc?.call("session.subscribe", { session: this.info.id, events: ["title"], take_over: false }).catch(() => {});
   }
 
-  /** Follows the session's size while watching (no event tells of a resize: the list does). */
-  follow(s: SessionInfo): void {
-    if (this.readOnly && (s.size.cols !== term.cols || s.size.rows !== term.rows)) term.resize(s.size.cols, s.size.rows);
+  /**
+   * Shows the session at its own size (no event tells of a resize: replies and the list do), and
+   * says when it is smaller than this window asked for.
+   */
+  follow(size: Size): void {
+    if (this.disposed) return;
+    if (size.cols !== term.cols || size.rows !== term.rows) term.resize(size.cols, size.rows);
+    const w = this.readOnly ? null : this.wanted;
+    const limited = w !== null && (size.cols < w.cols || size.rows < w.rows);
+    termEl.classList.toggle("limited", limited);
+    const note = $("limited");
+    note.hidden = !limited;
+    note.textContent = limited ? `${size.cols}×${size.rows}: a smaller terminal attached to this session limits its size (this window fits ${w.cols}×${w.rows})` : "";
   }
 
   dispose(): void {
@@ -234,6 +283,7 @@ function renderControls(): void {
   $("pick").hidden = !!a;
   if (!a) return;
   $("current").textContent = a.info.name;
+  $("stop").hidden = a.info.state !== "running";
   readOnlyBox.checked = a.readOnly;
   const owner = a.owner;
   takeOver.hidden = owner === null;
@@ -253,12 +303,15 @@ function renderList(): void {
       tr.dataset.session = s.name;
       if (current?.info.id === s.id) tr.className = "chosen";
       const state = s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`;
-      const cells = [s.name, s.held_by ? `${state}, held by ${s.held_by}` : state, s.title || s.command.join(" "), ownerOf(s) ?? ""];
+      // Who holds it goes on a line of its own, which leaves the name the room it needs.
+      const held = s.held_by ? [`held by ${s.held_by}${s.held_since ? ` since ${new Date(s.held_since).toLocaleTimeString()}` : ""}`] : [];
+      const cells = [s.name, state, s.title || s.command.join(" "), ownerOf(s) ?? "", ...held];
+      const classes = ["name", `state state-${s.state}`, "title", "owner", "held"];
       for (const [i, text] of cells.entries()) {
         const td = document.createElement("td");
         td.textContent = text;
         td.title = text;
-        if (i === 1) td.className = `state-${s.state}`;
+        td.className = classes[i]!;
         tr.append(td);
       }
       tr.onclick = () => void choose(s);
@@ -269,28 +322,109 @@ function renderList(): void {
 
 /** Attaches to `s`; an agent's session is watched until a person takes it over. */
 async function choose(s: SessionInfo, readOnly = ownerOf(s) !== null): Promise<void> {
+  $("pick").textContent = PICK;
   current?.dispose();
   current = new Attachment(s, readOnly);
   history.replaceState(null, "", `#${encodeURIComponent(s.name)}`);
   renderControls();
   renderList();
+  // Keys typed from now on are the session's (they wait until it is attached).
+  term.focus();
   showStatus("attaching…");
   await current.begin().catch((err) => showStatus(`cannot attach: ${err.message}`));
 }
 
+const PICK = "Choose a session to watch or use it.";
+
+/** Leaves the session shown, if any: nothing chosen, the address without a #name. */
+function detach(why = PICK): void {
+  current?.dispose();
+  current = null;
+  $("limited").hidden = true;
+  term.reset();
+  history.replaceState(null, "", location.pathname + location.search);
+  document.title = "termd";
+  $("pick").textContent = why;
+  renderControls();
+  renderList();
+}
+
 let lister: Rpc | null = null;
 
-async function refreshList(): Promise<void> {
+/** The page's connection for everything but the attached session: the list, create, stop, remove. */
+async function daemon(): Promise<Rpc> {
   if (!lister) {
     const rpc = await Rpc.open();
     rpc.onLost = () => (lister = null);
     lister = rpc;
   }
-  sessions = (await lister.call<{ sessions: SessionInfo[] }>("session.list")).sessions;
+  return lister;
+}
+
+async function refreshList(): Promise<void> {
+  sessions = (await (await daemon()).call<{ sessions: SessionInfo[] }>("session.list")).sessions;
   const now = sessions.find((x) => x.id === current?.info.id);
-  if (now) current?.follow(now);
+  if (now && current) {
+    current.follow(now.size);
+    current.info.state = now.state;
+    renderControls();
+  }
   renderList();
 }
+
+/** Opens the session `#name` (or `#id`) in the address names, or none when it names none. */
+async function followHash(): Promise<void> {
+  const raw = location.hash.slice(1);
+  let wanted = raw;
+  try {
+    wanted = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoding (a lone %): the name as typed.
+  }
+  if (!wanted) return current ? detach() : undefined;
+  if (current && (current.info.name === wanted || current.info.id === wanted)) return;
+  await refreshList().catch(() => {});
+  const s = sessions.find((x) => x.name === wanted || x.id === wanted);
+  if (s) return choose(s);
+  detach(`No session is named ${wanted}. ${PICK}`);
+}
+
+$("new-session").onclick = () =>
+  askNewSession(
+    (params) => daemon().then((rpc) => rpc.call<SessionInfo>("session.create", { ...params })),
+    async (s) => {
+      await refreshList();
+      await choose(sessions.find((x) => x.id === s.id) ?? s);
+    },
+  );
+
+$("stop").onclick = async () => {
+  const a = current;
+  const yes = a && (await confirmAction(`Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL 5 s later.`, "Stop"));
+  term.focus();
+  if (!yes) return;
+  await (await daemon()).call("session.stop", { session: a.info.id }).catch((err) => showStatus(err.message));
+  await refreshList();
+};
+
+$("remove").onclick = async () => {
+  const a = current;
+  if (!a) return;
+  const running = a.info.state === "running";
+  const question = running
+    ? `Stop ${a.info.name} and remove it? Its program is stopped, and the daemon forgets the session.`
+    : `Remove ${a.info.name}? The daemon forgets the session, its final screen and output.`;
+  const yes = await confirmAction(question, "Remove");
+  term.focus();
+  if (!yes) return;
+  try {
+    await (await daemon()).call("session.remove", { session: a.info.id, force: running });
+  } catch (err) {
+    return showStatus((err as Error).message);
+  }
+  if (current === a) detach();
+  await refreshList();
+};
 
 term.onData((data) => current?.input(new TextEncoder().encode(data)));
 term.onBinary((data) => current?.input(Uint8Array.from(data, (c) => c.charCodeAt(0))));
@@ -301,8 +435,8 @@ new ResizeObserver(() => {
   resizeTimer = setTimeout(() => {
     if (!current || current.readOnly) return;
     const size = fit();
-    if (size.cols === term.cols && size.rows === term.rows) return;
-    term.resize(size.cols, size.rows);
+    const w = current.wanted;
+    if (w && size.cols === w.cols && size.rows === w.rows) return;
     current.resize(size);
   }, RESIZE_DEBOUNCE_MS);
 }).observe(termEl);
@@ -329,6 +463,7 @@ readOnlyBox.onchange = () => void setReadOnly(readOnlyBox.checked);
 takeOver.onclick = () => current && void setReadOnly(!current.readOnly);
 
 async function main(): Promise<void> {
+  await loadFonts(FONT_SIZE);
   term.open(termEl);
   try {
     await refreshList();
@@ -338,9 +473,9 @@ async function main(): Promise<void> {
     if (r.status === 401) return location.reload();
     showStatus("the daemon does not answer");
   }
-  const wanted = decodeURIComponent(location.hash.slice(1));
-  const s = sessions.find((x) => x.name === wanted || x.id === wanted);
-  if (s) await choose(s);
+  await followHash();
+  // Editing #name in the address switches sessions.
+  addEventListener("hashchange", () => void followHash());
   setInterval(() => void refreshList().catch(() => showStatus("the daemon does not answer")), LIST_EVERY_MS);
 }
 

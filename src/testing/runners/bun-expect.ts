@@ -2,10 +2,10 @@
 // goes on caught the failure before) in a test that launched a terminal: a failed test's
 // artifacts get written, and the failure message says where. The
 // matchers behave exactly as before otherwise (same results, same errors, rethrown). Our own
-// matchers (matchers.ts) report their failures themselves: this module runs before they are added.
-import { expect } from "bun:test";
-import { pointAtCaller } from "./stack.ts";
-import { anyRuns, registeredRunAt } from "./test-context.ts";
+// matchers (matchers.ts) report their failures themselves: this runs before they are added.
+import type { expect as bunExpect } from "bun:test";
+import { pointAtCaller } from "../stack.ts";
+import { anyRuns, registeredRunAt } from "../test-context.ts";
 
 const WRAPPED = Symbol.for("termd.testing.expectWrapped");
 
@@ -21,7 +21,7 @@ function noteFailure(err: unknown, site: Error): void {
   if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${run.artifactDir}/`;
 }
 
-export function wrapBuiltinMatchers(): void {
+export function wrapBuiltinMatchers(expect: typeof bunExpect): void {
   const proto = Object.getPrototypeOf(expect(0)) as Record<string | symbol, unknown>;
   if (proto[WRAPPED]) return;
   proto[WRAPPED] = true;
@@ -54,5 +54,3 @@ export function wrapBuiltinMatchers(): void {
     Object.defineProperty(proto, key, { ...d, value: wrapped });
   }
 }
-
-wrapBuiltinMatchers();

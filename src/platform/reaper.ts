@@ -1,0 +1,94 @@
+// A container's PID 1 inherits every orphan: a process whose parent died is re-parented to it, and
+// when it ends it stays a zombie (holding its pid) until PID 1 waits for it. Bun waits only for
+// the children it spawned, so the daemon, run as PID 1, reaps the others itself, as tini does.
+// Linux only (containers are): Bun holds a pidfd for each child it waits for, so a zombie child
+// without one is an orphan; waitpid comes from libc through bun:ffi.
+import { dlopen, FFIType } from "bun:ffi";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { libcCandidates } from "./libc.ts";
+
+const WNOHANG = 1;
+/** How often the daemon looks for orphans that ended; a zombie costs only its pid meanwhile. */
+const SWEEP_MS = 1000;
+
+type Waitpid = (pid: number) => number;
+
+function loadWaitpid(): Waitpid | string {
+  const errors: string[] = [];
+  for (const name of libcCandidates()) {
+    try {
+      const lib = dlopen(name, { waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 } });
+      return (pid) => lib.symbols.waitpid(pid, null, WNOHANG);
+    } catch (err) {
+      errors.push(`${name}: ${(err as Error).message}`);
+    }
+  }
+  return `no libc to call waitpid from (${errors.join("; ")})`;
+}
+
+/** The children Bun waits for itself: those it holds a pidfd for. */
+function childrenBunWaitsFor(): Set<number> {
+  const out = new Set<number>();
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) !== "anon_inode:[pidfd]") continue;
+      const pid = /^Pid:\s*(\d+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      if (pid) out.add(Number(pid[1]));
+    } catch {}
+  }
+  return out;
+}
+
+/** This process's zombie children: every thread's children (one file each), then their state. */
+function zombieChildren(): number[] {
+  const out: number[] = [];
+  for (const tid of readdirSync("/proc/self/task")) {
+    let children: string;
+    try {
+      children = readFileSync(`/proc/self/task/${tid}/children`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const c of children.split(" ")) {
+      const pid = Number(c);
+      if (!pid) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        if (stat[stat.lastIndexOf(")") + 2] === "Z") out.push(pid);
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/**
+ * Reaps, every SWEEP_MS, the zombie children Bun does not wait for. A zombie must be seen without
+ * a pidfd on two sweeps: a child Bun has just spawned may not have its pidfd yet. Returns the
+ * stop, or why it cannot run here.
+ */
+export function startOrphanReaper(onReaped?: (pid: number) => void): (() => void) | string {
+  if (process.platform !== "linux") return "reaping orphans is implemented for Linux only";
+  try {
+    readdirSync("/proc/self/task");
+  } catch {
+    return "no /proc to find orphans in";
+  }
+  const waitpid = loadWaitpid();
+  if (typeof waitpid === "string") return waitpid;
+  let suspects = new Set<number>();
+  const sweep = () => {
+    const zombies = zombieChildren();
+    if (zombies.length === 0) return void (suspects = new Set());
+    const bunWaits = childrenBunWaitsFor();
+    const next = new Set<number>();
+    for (const pid of zombies) {
+      if (bunWaits.has(pid)) continue;
+      if (!suspects.has(pid)) next.add(pid);
+      else if (waitpid(pid) === pid) onReaped?.(pid);
+    }
+    suspects = next;
+  };
+  const timer = setInterval(sweep, SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,47 @@
+// The test runner termd/testing runs under (bun test, vitest, node:test), as the core sees it: one
+// small interface that each adapter in runners/ fills in. The core never imports a runner itself,
+// so it loads under any of them (and under plain Node, where `bun:test` does not exist).
+import { readFileSync } from "node:fs";
+import { node } from "./runners/node.ts";
+
+/** What the core asks of a test runner. */
+export interface Runner {
+  /** The test running now, when the runner says (vitest does); else it is found from the stack. */
+  current?(): { file: string; name: string } | undefined;
+  /**
+   * Calls `end` once the current test is over, with `failed` when the runner tells the outcome
+   * (vitest) or undefined when it does not (bun's onTestFinished); false when it cannot here
+   * (outside a test, in a bun test.concurrent test, under node:test).
+   */
+  afterTest(end: (failed?: boolean, why?: string) => Promise<void>): boolean;
+  /** Whether `afterTest` tells the outcome: then a terminal closed by `await using` leaves it to the end. */
+  readonly tellsOutcome: boolean;
+  /** The runner's flag to rewrite snapshots (`-u`). */
+  updateSnapshots(): boolean;
+}
+
+// Until an adapter says otherwise: node:test's, which asks nothing of the runner.
+let active: Runner = node;
+
+export function useRunner(r: Runner): void {
+  active = r;
+}
+
+export function runner(): Runner {
+  return active;
+}
+
+/** The file the runner was started on: what the outermost test-file frame of a stack is. */
+export function mainFile(): string {
+  const bun = (globalThis as { Bun?: { main: string } }).Bun;
+  return bun ? bun.main : (process.argv[1] ?? "");
+}
+
+/** The process's own command line (Linux's /proc; empty elsewhere): bun hands a test no other sign of its flags. */
+export function commandLine(): string[] {
+  try {
+    return readFileSync("/proc/self/cmdline", "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,40 @@
+// termd/testing under `bun test`: the matchers on bun:test's expect (bun's own matchers wrapped to
+// hear their results, bun-expect.ts), a test's end through onTestFinished (which says nothing of
+// the outcome, so test-context.ts judges it), and `-u`/`--update-snapshots` read from the
+// process's command line, since bun hands a test no sign of its flags. bun:test is imported when
+// this runs, so a bundle of termd/testing for Node holds no import of it.
+import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
+import { commandLine, type Runner } from "../runner.ts";
+import { wrapBuiltinMatchers } from "./bun-expect.ts";
+
+declare module "bun:test" {
+  interface Matchers<T> {
+    /** The screen shows `text` (with `row`: on that row; with fg/bg/bold: in that style). Await it. */
+    toShowText(text: string | RegExp, opts?: ShowTextOptions): Promise<void>;
+    /** The cursor is at `row`, `col` (0-based). Await it. */
+    toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<void>;
+    /** The window title is `title` (or matches it). Await it. */
+    toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<void>;
+    /** The screen equals `__screens__/TEST-FILE/NAME.txt` beside the test (written when missing or updating). Await it. */
+    toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
+  }
+}
+
+export async function bunRunner(): Promise<Runner> {
+  const { expect, onTestFinished } = await import("bun:test");
+  wrapBuiltinMatchers(expect);
+  expect.extend(matchers);
+  return {
+    afterTest(end) {
+      try {
+        onTestFinished(() => end());
+        return true;
+      } catch {
+        // Outside a test (a script, beforeAll) or in a concurrent test: `await using` disposes alone.
+        return false;
+      }
+    },
+    tellsOutcome: false,
+    updateSnapshots: () => commandLine().some((a) => a === "-u" || a === "--update-snapshots" || a.startsWith("--update-snapshots=")),
+  };
+}

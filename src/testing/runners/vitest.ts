@@ -1,0 +1,58 @@
+// termd/testing under vitest: the matchers through vitest's expect.extend, the test from
+// expect.getState(), and its outcome from onTestFinished's task, so a failing test keeps its
+// artifacts however it failed. `vitest -u` is the snapshot state's "all". vitest loads this module
+// once per test file, so an after-all hook registered here ends that file: its obsolete
+// snapshots are reported when every test in it ran. vitest is imported when
+// this runs (not statically), so a bundle of termd/testing holds no import of it.
+import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
+import type { Runner } from "../runner.ts";
+import { testFileDone } from "../snapshots.ts";
+
+interface Task {
+  mode: string;
+  tasks?: Task[];
+}
+
+/** Every test in the suite ran: none skipped, filtered out or todo. */
+const allRan = (t: Task): boolean => (t.mode === "run" || t.mode === "queued") && (t.tasks ?? []).every(allRan);
+
+interface TerminalMatchers<R = unknown> {
+  /** The screen shows `text` (with `row`: on that row; with fg/bg/bold: in that style). Await it. */
+  toShowText(text: string | RegExp, opts?: ShowTextOptions): Promise<R>;
+  /** The cursor is at `row`, `col` (0-based). Await it. */
+  toHaveCursorAt(row: number, col: number, opts?: RetryOptions): Promise<R>;
+  /** The window title is `title` (or matches it). Await it. */
+  toHaveTitle(title: string | RegExp, opts?: RetryOptions): Promise<R>;
+  /** The screen equals `__screens__/TEST-FILE/NAME.txt` beside the test (written when missing or updating). Await it. */
+  toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<R>;
+}
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Assertion<T> extends TerminalMatchers<T> {}
+}
+
+export async function vitestRunner(): Promise<Runner> {
+  const { afterAll, expect, onTestFinished } = await import("vitest");
+  expect.extend(matchers);
+  afterAll((file) => testFileDone(file.file.filepath, allRan(file)));
+  return {
+    current() {
+      const s = expect.getState();
+      return s.testPath && s.currentTestName !== undefined ? { file: s.testPath, name: s.currentTestName } : undefined;
+    },
+    afterTest(end) {
+      try {
+        onTestFinished(({ task }) => {
+          const failed = task.result?.state === "fail";
+          return end(failed, failed ? task.result?.errors?.[0]?.message : undefined);
+        });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    tellsOutcome: true,
+    updateSnapshots: () => (expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined)?._updateSnapshot === "all",
+  };
+}

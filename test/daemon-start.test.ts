@@ -1,0 +1,100 @@
+// Starting the daemon the way clients and test suites do: after a killed daemon whose pid now
+// belongs to someone else, in fresh PID namespaces one after another, and many clients at once on
+// a fresh state dir. Each start must end with one daemon serving and every client answered.
+import { expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DIST_BIN, TestDaemon } from "./harness.ts";
+import { startRaceRound } from "../scripts/start-race.ts";
+
+const DAEMON_RUNNING = 5;
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "termd-start-"));
+}
+
+async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const p = Bun.spawn(argv, { env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}
+
+test("a killed daemon's lock naming a pid that now belongs to another process does not stop the next start", async () => {
+  await using d = await TestDaemon.start({ bin: DIST_BIN });
+  d.proc.kill("SIGKILL");
+  await d.proc.exited;
+  // The pid comes back as someone else's: a reboot, a container, a PID namespace.
+  await using squatter = Bun.spawn(["sleep", "1000"]);
+  for (const lock of [`${d.socket}.lock`, join(d.stateDir, "daemon.lock")]) writeFileSync(lock, String(squatter.pid));
+  const env = { TERMD_SOCKET: d.socket, TERMD_STATE_DIR: d.stateDir };
+  const ls = await run([...DIST_BIN, "ls"], env);
+  expect(ls).toMatchObject({ code: 0, stderr: "" });
+  const status = await run([...DIST_BIN, "daemon", "status", "--json"], env);
+  expect(JSON.parse(status.stdout).pid).not.toBe(squatter.pid);
+  // A live daemon is still refused, by the lock alone, named by its pid, with its own exit code.
+  const second = await run([...DIST_BIN, "daemon", "--socket", d.socket, "--state-dir", join(d.dir, "other-state")], env);
+  expect(second).toMatchObject({ code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${JSON.parse(status.stdout).pid}) already runs on ${d.socket}`) });
+  expect((await run([...DIST_BIN, "daemon", "stop"], env)).code).toBe(0);
+  // Stopped cleanly, it leaves no lock behind.
+  expect(existsSync(`${d.socket}.lock`)).toBe(false);
+});
+
+test("daemons in fresh PID namespaces, one after another, each killed: every next one starts", async () => {
+  const probe = Bun.spawnSync(["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "true"], { stderr: "pipe" });
+  if (probe.exitCode !== 0) {
+    console.warn(`skipped: this kernel or sandbox refuses a PID namespace (${probe.stderr.toString().trim()})`);
+    return;
+  }
+  const dir = tempDir();
+  const env = { TERMD_SOCKET: join(dir, "run", "termd.sock"), TERMD_STATE_DIR: join(dir, "state") };
+  try {
+    for (let round = 0; round < 3; round++) {
+      // Round r starts r sleepers before its daemon, so the pid the last daemon's lock names is
+      // alive in this namespace as another process. (`; true` keeps sh from exec-ing the daemon as pid 1.)
+      const sleepers = "sleep 1000 & ".repeat(round);
+      const ns = Bun.spawn(["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "sh", "-c", `${sleepers}${DIST_BIN[0]} daemon; true`], {
+        env: { ...(process.env as Record<string, string>), ...env },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      const reader = ns.stderr.getReader();
+      let said = "";
+      while (!said.includes("listening on")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`round ${round}: the daemon did not start: ${said}`);
+        said += new TextDecoder().decode(value);
+      }
+      expect((await run([...DIST_BIN, "ls"], env)).code).toBe(0);
+      // kill -9 of the namespace's first process takes every process in it along.
+      ns.kill("SIGKILL");
+      await ns.exited;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("two daemons started at the same moment on a fresh state dir, 5 times over: one serves, the other exits 5 saying why", async () => {
+  for (let round = 0; round < 5; round++) {
+    const dir = tempDir();
+    const env = { TERMD_SOCKET: join(dir, "run", "termd.sock"), TERMD_STATE_DIR: join(dir, "state") };
+    try {
+      const daemons = [0, 1].map(() => Bun.spawn([...DIST_BIN, "daemon"], { env: { ...(process.env as Record<string, string>), ...env }, stdout: "ignore", stderr: "pipe" }));
+      const loser = await Promise.race(daemons.map(async (p) => ((await p.exited), p)));
+      const winner = daemons.find((p) => p !== loser)!;
+      expect({ round, code: loser.exitCode, stderr: await new Response(loser.stderr).text() }).toMatchObject({ round, code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${winner.pid})`) });
+      const status = await run([...DIST_BIN, "daemon", "status", "--json"], env);
+      expect(JSON.parse(status.stdout).pid).toBe(winner.pid);
+      winner.kill("SIGTERM");
+      expect(await winner.exited).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+// Each round spawns 40 processes: a few rounds here, 20 in scripts/start-race.ts.
+test("20 clients autostarting at once on a fresh state dir, 4 times over: every one is answered by the one daemon", async () => {
+  for (let round = 0; round < 4; round++) expect({ round, faults: (await startRaceRound(DIST_BIN, 20)).faults }).toEqual({ round, faults: [] });
+}, 120_000);

@@ -1,0 +1,166 @@
+// The npm packages as a user gets them: packed (scripts/pack.ts, this machine's target only),
+// installed from the tarballs into an empty folder by npm with only Node and npm on PATH (no Bun,
+// no checkout), then used: `npx termd`, termd/client from Node, termd/testing from `bun test`,
+// the launcher's errors, and a global install.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pack } from "../scripts/pack.ts";
+import { hostTarget } from "../src/package/targets.ts";
+import { connect } from "../src/client/index.ts";
+import { ROOT } from "./harness.ts";
+
+const target = hostTarget();
+const INSTALL_MS = 300_000;
+
+/** A program found on this machine's PATH, or undefined. */
+const which = (name: string) => Bun.which(name) ?? undefined;
+
+describe.skipIf(!target || !which("npm"))("the npm packages, installed from their tarballs", () => {
+  const dir = mkdtempSync(join(tmpdir(), "termd-package-"));
+  const app = join(dir, "app");
+  const nodeBin = join(dir, "node-bin");
+  const socket = join(dir, "run", "termd.sock");
+  const prefix = join(dir, "global");
+  /** What npx runs: npm's link to the launcher. */
+  const termdBin = join(app, "node_modules", ".bin", "termd");
+  let tarballs: string[] = [];
+  let globalInstall: { code: number; stdout: string; stderr: string } | undefined;
+  /** Only Node and npm, and the shells the session and npm's exec run (no bun, no checkout). */
+  const env = {
+    PATH: nodeBin,
+    HOME: join(dir, "home"),
+    npm_config_cache: join(dir, "npm-cache"),
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+    // The tarballs are here and depend on nothing else: npm needs no registry (the platform
+    // packages for other machines are skipped, as an unreachable optional dependency is).
+    npm_config_offline: "true",
+    TERMD_SOCKET: socket,
+    TERMD_STATE_DIR: join(dir, "state"),
+  };
+
+  async function run(cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+    const p = Bun.spawn(cmd, { cwd: opts.cwd ?? app, env: opts.env ?? env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, stdout, stderr };
+  }
+
+  beforeAll(async () => {
+    mkdirSync(nodeBin);
+    mkdirSync(app);
+    mkdirSync(env.HOME);
+    for (const b of ["node", "npm", "npx", "bash", "sh"]) symlinkSync(which(b)!, join(nodeBin, b));
+    tarballs = await pack([target!], join(dir, "npm"));
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    // The global install runs beside the local one; its own test only looks at the result.
+    const [local, global] = await Promise.all([run(["npm", "install", ...tarballs]), run(["npm", "install", "-g", "--prefix", prefix, ...tarballs])]);
+    expect(local).toMatchObject({ code: 0 });
+    globalInstall = global;
+  }, INSTALL_MS);
+
+  afterAll(async () => {
+    // The daemon npx started, if a failed test left it running.
+    try {
+      const c = await connect(socket);
+      const { pid } = await c.call("system.ping");
+      await c.call("system.shutdown", { grace_ms: 500 }).catch(() => {});
+      c.close();
+      for (let i = 0; i < 500 && isAlive(pid); i++) await Bun.sleep(10);
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("npx termd starts a session, lists it and shows its screen; termd/client lists it from Node", async () => {
+    expect(await run(["npx", "termd", "start", "--name", "x", "--", "bash", "--norc"])).toMatchObject({ code: 0, stdout: "x\n" });
+    const ls = await run(["npx", "termd", "ls"]);
+    expect(ls.code).toBe(0);
+    expect(ls.stdout).toMatch(/^x\s+\S+\s+running\s.*bash --norc$/m);
+    expect(await run([termdBin, "wait", "x", "--regex", "\\$ $|# $"])).toMatchObject({ code: 0 });
+    const screen = await run(["npx", "termd", "screen", "x"]);
+    expect(screen.stdout).toMatch(/^bash-[\d.]+[$#] /);
+    writeFileSync(join(app, "list.mjs"), `import { connect } from "termd/client";\nconst c = await connect();\nconst { sessions } = await c.call("session.list");\nconsole.log(sessions.map((s) => s.name + " " + s.state).join("\\n"));\nc.close();\n`);
+    expect(await run(["node", "list.mjs"])).toMatchObject({ code: 0, stdout: "x running\n" });
+    expect(await run([termdBin, "daemon", "stop"])).toMatchObject({ code: 0 });
+    expect(existsSync(socket)).toBe(false);
+  }, INSTALL_MS);
+
+  test("a bun test file imports termd/testing from the installed package, and TypeScript finds both packages' types", async () => {
+    writeFileSync(
+      join(app, "echo.test.ts"),
+      `import { expect, test } from "bun:test";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
+    );
+    // Bun from the checkout runs the file; termd/testing and the daemon's binary come from app/node_modules.
+    const { TERMD_SOCKET: _, ...noDaemon } = env;
+    const tested = await run([process.execPath, "test", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+    expect(tested.stderr).toContain("1 pass");
+    expect(tested.code).toBe(0);
+    writeFileSync(
+      join(app, "typed.ts"),
+      [
+        `import { connect, RpcError, type SessionInfo } from "termd/client";`,
+        `import { launch, type Terminal } from "termd/testing";`,
+        `export async function names(): Promise<string[]> {`,
+        `  const c = await connect();`,
+        `  // The types are real, not any (as they would be if the schemas' valibot types were missing):`,
+        `  // rows are a number, and a session's name is no number.`,
+        `  // @ts-expect-error`,
+        `  await c.call("session.create", { rows: "many" });`,
+        `  const { sessions } = await c.call("session.list");`,
+        `  // @ts-expect-error`,
+        `  const wrong: number = sessions[0]!.name;`,
+        `  return sessions.map((s: SessionInfo) => s.name + wrong);`,
+        `}`,
+        `export const start = (): Promise<Terminal> => launch(["bash"]);`,
+        `export const isRpc = (e: unknown) => e instanceof RpcError;`,
+        ``,
+      ].join("\n"),
+    );
+    const tsconfig = { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")], types: ["bun"] }, files: ["typed.ts"] };
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
+    expect(await run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json"], { env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` } })).toEqual({ code: 0, stdout: "", stderr: "" });
+  }, INSTALL_MS);
+
+  test("the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported", async () => {
+    const pkg = join(app, "node_modules", "@termd", target!.name);
+    const bin = join(pkg, "bin", "termd");
+    const launcher = join(app, "node_modules", "termd", "bin", "termd.js");
+    const fails = async (cmd: string[], ...says: string[]) => {
+      const r = await run(cmd);
+      expect(r.code).toBe(1);
+      for (const s of says) expect(r.stderr).toContain(s);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    };
+    chmodSync(bin, 0o644);
+    await fails([termdBin, "ls"], `${bin} is not executable`, "chmod +x");
+    chmodSync(bin, 0o755);
+    renameSync(bin, `${bin}.away`);
+    await fails([termdBin, "ls"], `${bin} is missing`, `npm install @termd/${target!.name}@`);
+    renameSync(`${bin}.away`, bin);
+    renameSync(pkg, `${pkg}.away`);
+    await fails([termdBin, "ls"], `@termd/${target!.name}`, `this platform (${target!.name}), is not installed`, "--omit=optional", "npm install");
+    renameSync(`${pkg}.away`, pkg);
+    // No other platform runs here: Node is told it runs on Windows.
+    const windows = `data:text/javascript,Object.defineProperty(process, "platform", { value: "win32" })`;
+    await fails(["node", "--import", windows, launcher, "ls"], "no termd build for this platform (win32-", "linux-x64", "from source");
+    expect(await run(["npx", "termd", "--version"])).toMatchObject({ code: 0, stdout: expect.stringContaining(`, ${target!.name}, bun `) });
+  }, INSTALL_MS);
+
+  test("npm install -g puts termd on PATH", async () => {
+    expect(globalInstall).toMatchObject({ code: 0 });
+    const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: `${join(prefix, "bin")}:${nodeBin}` } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ target: target!.name });
+  }, INSTALL_MS);
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,41 @@
+// Shell presets: launch.shell() starts bash, zsh or fish with no rc files, a `$ ` prompt and
+// termd's shell integration, and resolves at the first prompt, so a test types at once. The same
+// test runs in each shell (test.each), which is also how a test file runs across several shells.
+import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect } from "../../src/client/index.ts";
+import { launch, SHELLS } from "../../src/testing/index.ts";
+
+// A HOME whose rc files would show if they were read.
+const home = mkdtempSync(join(tmpdir(), "termd-shells-home-"));
+for (const rc of [".bashrc", ".bash_profile", ".zshrc", ".zshenv"]) writeFileSync(join(home, rc), "echo RC-LOADED\n");
+const fishConfig = join(home, ".config", "fish");
+Bun.spawnSync(["mkdir", "-p", fishConfig]);
+writeFileSync(join(fishConfig, "config.fish"), "echo RC-LOADED\n");
+process.on("exit", () => rmSync(home, { recursive: true, force: true }));
+
+test.each(SHELLS)("%s starts at its first prompt with no rc files, and reports its commands to termd", async (shell) => {
+  await using t = await launch.shell(shell, { env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } });
+  // Resolved at the prompt: no waiting before typing, and the first keys are not echoed twice.
+  expect((await t.screen()).text).toBe("$");
+  await t.submit("printf 'hi-%s\\n' 42", { waitFor: "hi-42" });
+  await expect(t).toShowText(/^\$ $/m);
+  await expect(t).not.toShowText("RC-LOADED", { timeout: 50 });
+  using c = await connect(t.socket);
+  expect((await c.call("session.info", { session: t.session })).shell_integration).toBe(shell);
+});
+
+test("launch.shell takes its shell from TERMD_TEST_SHELL, and refuses a shell it has no preset for", async () => {
+  process.env.TERMD_TEST_SHELL = "zsh";
+  try {
+    await using t = await launch.shell(undefined, { prompt: "% ready " });
+    await t.submit("echo $ZSH_NAME", { waitFor: /^zsh$/m });
+    await expect(t).toShowText("% ready ");
+    process.env.TERMD_TEST_SHELL = "tcsh";
+    await expect(launch.shell()).rejects.toThrow('launch.shell: "tcsh" is not bash, zsh or fish (from TERMD_TEST_SHELL)');
+  } finally {
+    delete process.env.TERMD_TEST_SHELL;
+  }
+});

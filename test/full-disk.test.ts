@@ -32,7 +32,7 @@ async function onSmallDisk(): Promise<TestDaemon> {
 }
 
 /** Rejects, naming the call, if `p` has not settled after `ms`: a hang fails the test with a reason instead of its timeout. */
-function answers<T>(what: string, p: Promise<T>, ms = 20_000): Promise<T> {
+function answers<T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> {
   let timer: Timer | undefined;
   const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} gave no answer in ${ms} ms`)), ms)));
   return Promise.race([p, hang]).finally(() => clearTimeout(timer));
@@ -47,7 +47,8 @@ test.skipIf(refused !== null)("a full disk costs the log, never the screen: ever
   const end = `END-${crypto.randomUUID().slice(0, 8)}`;
   const program = `import sys\nsys.stdout.write("".join("%07d" % i for i in range(${count})))\nsys.stdout.write("\\n${end}\\n")`;
   const s = await c.call("session.create", { command: ["python3", "-c", program], rows: 24, cols: 80 });
-  const done = await answers("session.wait", c.call("session.wait", { session: s.id, exit: true, timeout_ms: 60_000 }));
+  // A wait answers by its timeout_ms at the latest (before the fix this one never did).
+  const done = await answers("session.wait", c.call("session.wait", { session: s.id, exit: true, timeout_ms: 60_000 }), 75_000);
   expect(done.outcome).toBe("exited");
   const flood = Array.from({ length: count }, (_, i) => String(i).padStart(7, "0")).join("");
   const rows: string[] = [];
@@ -72,4 +73,4 @@ test.skipIf(refused !== null)("a full disk costs the log, never the screen: ever
   const again = await c.call("session.create", { command: ["sh", "-c", "echo back"] });
   expect((await c.call("session.wait", { session: again.id, text: "back" })).outcome).toBe("matched");
   expect(d.log).not.toContain("    at ");
-}, 120_000);
+}, 180_000);

@@ -1,8 +1,8 @@
 // Shell presets: launch.shell() starts bash, zsh or fish with no rc files, a `$ ` prompt and
 // termd's shell integration, and resolves at the first prompt, so a test types at once. The same
 // test runs in each shell (test.each), which is also how a test file runs across several shells.
-import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "../../src/client/index.ts";
@@ -12,9 +12,9 @@ import { launch, SHELLS } from "../../src/testing/index.ts";
 const home = mkdtempSync(join(tmpdir(), "termd-shells-home-"));
 for (const rc of [".bashrc", ".bash_profile", ".zshrc", ".zshenv"]) writeFileSync(join(home, rc), "echo RC-LOADED\n");
 const fishConfig = join(home, ".config", "fish");
-Bun.spawnSync(["mkdir", "-p", fishConfig]);
+mkdirSync(fishConfig, { recursive: true });
 writeFileSync(join(fishConfig, "config.fish"), "echo RC-LOADED\n");
-process.on("exit", () => rmSync(home, { recursive: true, force: true }));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 test.each(SHELLS)("%s starts at its first prompt with no rc files, and reports its commands to termd", async (shell) => {
   await using t = await launch.shell(shell, { env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } });
@@ -38,4 +38,9 @@ test("launch.shell takes its shell from TERMD_TEST_SHELL, and refuses a shell it
   } finally {
     delete process.env.TERMD_TEST_SHELL;
   }
+});
+
+test.each(SHELLS)("%s with rc: true loads its rc files after all", async (shell) => {
+  await using t = await launch.shell(shell, { rc: true, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") } });
+  await expect(t).toShowText("RC-LOADED");
 });

@@ -4,6 +4,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { TestDaemon } from "../harness.ts";
 import { TestProject } from "./subprocess.ts";
 
 const SNAPSHOT_TEST = `import { test, expect } from "bun:test";
@@ -19,24 +20,25 @@ test("menu screen", async () => {
 
 test("a snapshot is written on first use, then compared, then updated on request", async () => {
   using project = new TestProject();
+  const bunTest = (opts: { env: Record<string, string>; args?: string[] }) => project.bunTest("menu.test.ts", opts);
   project.write("menu.test.ts", SNAPSHOT_TEST);
   const plain = join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt");
   const styled = join(project.dir, "__screens__", "menu.test.ts", "menu-in-colour.styled.txt");
   const menu = (items: string) => ({ MENU: `\\033[1;32mMenu\\033[0m\\n${items}\\nQuit` });
 
   // First run: both snapshots are created, the header holding the size and the cursor.
-  let r = await project.bunTest("menu.test.ts", { env: menu("Open") });
+  let r = await bunTest({ env: menu("Open") });
   expect(r.output).toContain("(pass) menu screen");
   expect(readFileSync(plain, "utf8")).toBe("# termd screen 4x24, cursor 2,4\nMenu\nOpen\nQuit\n\n");
   expect(readFileSync(styled, "utf8")).toBe("# termd screen 4x24, cursor 2,4 styled\n\x1b[1;32mMenu\x1b[0m\nOpen\nQuit\n\n");
 
   // Same screen: passes and leaves the files alone.
-  r = await project.bunTest("menu.test.ts", { env: menu("Open") });
+  r = await bunTest({ env: menu("Open") });
   expect(r.output).toContain("(pass) menu screen");
   expect(readFileSync(plain, "utf8")).toContain("\nOpen\n");
 
   // A changed screen fails with the rows that differ, and the file stays as it was.
-  r = await project.bunTest("menu.test.ts", { env: menu("Save") });
+  r = await bunTest({ env: menu("Save") });
   expect(r.code).toBe(1);
   expect(r.output).toContain(`expected the screen to match the snapshot ${plain}`);
   expect(r.output).toContain("- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it");
@@ -44,21 +46,21 @@ test("a snapshot is written on first use, then compared, then updated on request
   expect(readFileSync(plain, "utf8")).toContain("\nOpen\n");
 
   // TERMD_UPDATE_SNAPSHOTS=1 rewrites it.
-  r = await project.bunTest("menu.test.ts", { env: { ...menu("Save"), TERMD_UPDATE_SNAPSHOTS: "1" } });
+  r = await bunTest({ env: { ...menu("Save"), TERMD_UPDATE_SNAPSHOTS: "1" } });
   expect(r.output).toContain("(pass) menu screen");
   expect(readFileSync(plain, "utf8")).toContain("\nSave\n");
 
   // So does bun's own flag, --update-snapshots (and -u); the styled snapshot keeps the new colour.
-  r = await project.bunTest("menu.test.ts", { env: { MENU: "\\033[1;31mMenu\\033[0m\\nSave\\nQuit" }, args: ["--update-snapshots"] });
+  r = await bunTest({ env: { MENU: "\\033[1;31mMenu\\033[0m\\nSave\\nQuit" }, args: ["--update-snapshots"] });
   expect(r.output).toContain("(pass) menu screen");
   expect(readFileSync(styled, "utf8")).toContain("\x1b[1;31mMenu\x1b[0m");
-  r = await project.bunTest("menu.test.ts", { env: menu("Exit"), args: ["-u"] });
+  r = await bunTest({ env: menu("Exit"), args: ["-u"] });
   expect(r.output).toContain("(pass) menu screen");
   expect(readFileSync(plain, "utf8")).toContain("\nExit\n");
   // The failed run's artifacts were there; a passing run of the same test clears them.
   expect(existsSync(join(project.dir, "test-results"))).toBe(true);
   expect(existsSync(join(project.dir, "test-results", "menu-screen"))).toBe(false);
-}, 30_000);
+}, 90_000);
 
 test("under bun test --ci, or with CI set, a missing snapshot fails instead of being written", async () => {
   using project = new TestProject();
@@ -69,7 +71,7 @@ test("under bun test --ci, or with CI set, a missing snapshot fails instead of b
     expect(r.output).toContain("which does not exist (under CI none is written: bun test --ci, or the CI variable)");
     expect(existsSync(join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt"))).toBe(false);
   }
-}, 30_000);
+}, 60_000);
 
 const OBSOLETE_TEST = `import { expect } from "bun:test";
 import { test, launch } from "LIBRARY/../bun.ts";
@@ -85,6 +87,9 @@ test("other", () => {});
 
 test("a snapshot no test of its file compared is reported once the whole file ran; under CI it fails; -u removes it", async () => {
   using project = new TestProject();
+  // One daemon for the four runs (each would start a private one).
+  await using d = await TestDaemon.start();
+  const env = { TERMD_SOCKET: d.socket };
   project.write("obsolete.test.ts", OBSOLETE_TEST);
   const dir = join(project.dir, "__screens__", "obsolete.test.ts");
   mkdirSync(dir, { recursive: true });
@@ -94,23 +99,23 @@ test("a snapshot no test of its file compared is reported once the whole file ra
   mkdirSync(join(project.dir, "__screens__", "another.test.ts"));
   writeFileSync(join(project.dir, "__screens__", "another.test.ts", "theirs.txt"), "");
 
-  let r = await project.bunTest("obsolete.test.ts");
+  let r = await project.bunTest("obsolete.test.ts", { env });
   expect(r.code).toBe(0);
   const report = "termd/testing: 1 obsolete snapshot in __screens__/obsolete.test.ts (no test of obsolete.test.ts compared it): renamed-test.txt; remove it, or run with -u (or TERMD_UPDATE_SNAPSHOTS=1)";
   expect(r.output).toContain(report);
   expect(r.output).not.toContain("theirs.txt");
 
   // Part of the file ran (a filter): nothing can be called obsolete.
-  r = await project.bunTest("obsolete.test.ts", { args: ["-t", "current"] });
+  r = await project.bunTest("obsolete.test.ts", { env, args: ["-t", "current"] });
   expect(r.output).toContain("(pass) current");
   expect(r.output).not.toContain("obsolete snapshot");
 
-  r = await project.bunTest("obsolete.test.ts", { env: { CI: "1" } });
+  r = await project.bunTest("obsolete.test.ts", { env: { ...env, CI: "1" } });
   expect(r.code).toBe(1);
   expect(r.output).toContain(`${report} (a failure under CI)`);
 
-  r = await project.bunTest("obsolete.test.ts", { args: ["-u"] });
+  r = await project.bunTest("obsolete.test.ts", { env, args: ["-u"] });
   expect(r.code).toBe(0);
   expect(r.output).toContain("termd/testing: removed 1 obsolete snapshot from __screens__/obsolete.test.ts: renamed-test.txt");
   expect(readdirSync(dir)).toEqual(["current.txt"]);
-}, 40_000);
+}, 90_000);

@@ -59,4 +59,4 @@ test("trace on keeps a passing test's artifacts, off keeps none, a plain throw k
   const none = await termd(["show-trace", project.dir]);
   expect(none.code).toBe(2);
   expect(none.stderr).toContain(`${project.dir} holds no recording (.cast): was the test's trace kept?`);
-}, 30_000);
+}, 60_000);

@@ -22,7 +22,8 @@
 //      or start programs (session.stop, session.remove, session.signal, exec.run, session.create)
 //      only ever name no session or carry invalid params; system.shutdown is never sent. Replies
 //      are counted by code; then the connections close and the daemon must give back their
-//      descriptors, answer a ping from the same pid and run a new session.
+//      descriptors, answer a ping from the same pid and run a new session; once every session is
+//      removed, its steady RSS must be within 50 MB of where it started, and its peak under 400 MB.
 //   2. clients: C clients at once, each R requests one after another (system.ping, session.info,
 //      session.screen of 4 sessions: two idle shells, a clock printing 20 lines/s, a `cat`):
 //      errors, and latency p50 / p99 / max.
@@ -798,6 +799,12 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
     } catch (err) {
       after = `no answer: ${(err as Error).message}`;
     }
+    // What the fuzz left behind, once its sessions are removed too: the daemon's steady RSS.
+    let settled = NaN;
+    if (survived) {
+      for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
+      settled = await steadyRss(pid);
+    }
     const errorsTotal = [...counts.errors.values()].reduce((a, b) => a + b, 0);
     const internal = counts.errors.get(-32603) ?? 0;
     console.log(`1. Fuzz: ${n0(o.messages)} messages over ${FUZZ_CONNECTIONS} connections, seed ${o.seed}`);
@@ -811,7 +818,7 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
         ["internal errors (-32603)", n0(internal)],
         ["connections the daemon closed (a line over 10 MiB)", String(closedByDaemon)],
         [`sync pings unanswered in ${SYNC_TIMEOUT_MS / 1000} s; the slowest answered after, s`, `${unanswered}; ${f1(slowestSyncMs / 1000)}`],
-        ["daemon RSS before → peak, MB", `${mb(rssBefore)} → ${mb(rssPeakBytes)}`],
+        ["daemon RSS before → peak → steady once the sessions are removed, MB", `${mb(rssBefore)} → ${mb(rssPeakBytes)} → ${mb(settled)}`],
         ["descriptors before → after the connections closed", `${fdsBefore} → ${fdsAfter}`],
         ["after", after],
       ]) + "\n",
@@ -819,6 +826,7 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
     if (!survived) console.log(`  the daemon's last stderr lines:\n    ${d.stderrTail.join("\n    ")}\n`);
     summary.push([`fuzz: ${n0(o.messages)} messages, seed ${o.seed}`, survived ? "survived" : "DIED", "survives", ok(survived)]);
     summary.push(["fuzz: internal errors, sync pings unanswered", `${internal}, ${unanswered}`, "0, 0", ok(internal === 0 && unanswered === 0)]);
+    summary.push(["fuzz: RSS growth once over, its sessions removed; peak", `+${mb(settled - rssBefore)} MB; ${mb(rssPeakBytes)} MB`, "≤ +50 MB; < 400 MB", ok(settled - rssBefore <= 50 * MB && rssPeakBytes < 400 * MB)]);
     summary.push(["fuzz: unparsable replies, descriptors given back", `${counts.unparsable}, ${released ? "yes" : "no"}`, "0, yes", ok(counts.unparsable === 0 && released)]);
   } finally {
     for (const x of conns) x.close();

@@ -184,10 +184,6 @@ function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
-function threads(pid: number): number {
-  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-}
-
 function fdCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
@@ -211,17 +207,19 @@ function rssPeak(pid: number): { stop: () => number } {
 }
 
 /**
- * A process's RSS once it has settled: sampled every 250 ms until 5 s of samples lie within 1 %
- * of each other, at most 60 s. 5 s is longer than a screen worker waits (2 s) before it collects
- * what parking freed, so the step down that collection makes is in the figure.
+ * A process's RSS once it has settled: sampled every 250 ms until `windowMs` (default 5 s) of
+ * samples lie within 1 % of each other, at most `maxMs`. 5 s is longer than a screen worker waits
+ * (2 s) before it collects what parking freed, so the step down that collection makes is in the
+ * figure.
  */
-async function steadyRss(pid: number): Promise<number> {
+async function steadyRss(pid: number, windowMs = 5000, maxMs = 60_000): Promise<number> {
   const samples: number[] = [];
-  const deadline = performance.now() + 60_000;
+  const deadline = performance.now() + maxMs;
+  const n = Math.round(windowMs / 250);
   for (;;) {
     samples.push(rssBytes(pid));
-    const last = samples.slice(-20);
-    if (last.length === 20 && Math.max(...last) - Math.min(...last) <= 0.01 * Math.min(...last)) return last.at(-1)!;
+    const last = samples.slice(-n);
+    if (last.length === n && Math.max(...last) - Math.min(...last) <= 0.01 * Math.min(...last)) return last.at(-1)!;
     if (performance.now() > deadline) return samples.at(-1)!;
     await Bun.sleep(250);
   }
@@ -1188,7 +1186,6 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
   try {
     const pid = d.proc.pid;
     const before = await steadyRss(pid);
-    const threadsBefore = threads(pid);
     const logFrom = d.stderrLines();
     const peak = rssPeak(pid);
     const rand = prng(o.seed ^ 0x7ace);
@@ -1289,11 +1286,11 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
     const c = d.client;
     for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
     const left = (await c.call("session.list")).sessions.length;
-    // The PNG worker stays 30 s after its last picture, for the next one (rasterizer.ts): "after" is once it went.
+    // The PNG worker stays 30 s after its last picture, for the next one (rasterizer.ts): "after"
+    // is the RSS once it stayed put for longer than that.
     const t1 = performance.now();
-    await until("the PNG worker to end", 120_000, () => (threads(pid) <= threadsBefore ? true : undefined), 250).catch(() => {});
-    const pngGoneS = (performance.now() - t1) / 1000;
-    const after = await steadyRss(pid);
+    const after = await steadyRss(pid, 35_000, 180_000);
+    const settleS = (performance.now() - t1) / 1000;
     const logged = d.stderrLines() - logFrom;
     const internal = answers.get("INTERNAL_ERROR") ?? 0;
     console.log(`6. Races: ${RACE_CONNECTIONS} connections × 4 calls in flight for ${f1(seconds)} s on ${RACE_NAMES.length} session names (create, remove, stop, resize, screenshot, screen, subscribe, input, wait, output)`);
@@ -1303,7 +1300,7 @@ async function races(o: Options, dir: string, summary: Summary): Promise<void> {
         ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
         ["events received, connections replaced (of them, stalled: never read)", `${n0(events)}, ${n0(reconnects)} (${n0(stalled)})`],
         ["daemon log lines during the run", String(logged)],
-        ["RSS before → peak → after (sessions removed, the PNG worker gone after s), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(pngGoneS)})`],
+        ["RSS before → peak → after (sessions removed, steady for 35 s, after s), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(settleS)})`],
       ]),
     );
     if (unexpected) console.log(`  the first unexpected answer: ${unexpected}`);

@@ -5,6 +5,8 @@
 # The orchestrator example (one termd per sandbox) is contrib/kubernetes/sandbox.yaml.
 
 # Build: the same `npm install && npm run build` as on a developer's machine; only Node is needed.
+# (.git stays out of the context, so `termd --version` names no commit; a release archive, or
+# install.sh, in the run stage instead gives the release's.)
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./

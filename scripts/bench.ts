@@ -10,8 +10,10 @@
 //   --sessions N     idle shells for the memory figure (default 100)
 //   --redraw-seconds N  how long the redraw section's colour flood runs, per contender (default 60)
 //   --idle-sessions N   idle shells for the idle1000 section (default 1000)
+//   --many LIST      session counts for the many section (default 1000,10000)
+//   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000
+//                    parser, isolation, redraw, waits, idle1000, cli, many
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -48,7 +50,16 @@
 //      fresh daemon (file-descriptor limit raised as far as allowed), each then asked for its
 //      screen; then RSS and descriptors per session. tmux: the same number of sessions in one
 //      server, created in batches of commands, each captured with capture-pane.
-//   Sections 5-8 each report a failure as theirs and let the run go on.
+//   9. Command line: each client command (ls, info, send, screen, wait on a ready session, and
+//      --version) run as a whole process, wall time from spawn to exit, through the compiled
+//      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
+//      beside `tmux ls` on a server holding one session and a compiled Bun hello-world (the floor
+//      any Bun executable pays). Median and p90 of --cli-runs runs, after 3 unmeasured ones.
+//   10. Many sessions: for each count in --many, that many `cat` sessions in a fresh daemon (open-
+//      file limit raised as far as allowed), every screen read, then RSS and descriptors per
+//      session, then SIGTERM: the time until the daemon has exited, and how many of the programs
+//      are still running then. tmux: the same in one server, then kill-server.
+//   Sections 5-10 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -74,11 +85,13 @@ interface Options {
   sessions: number;
   redrawSeconds: number;
   idleSessions: number;
+  cliRuns: number;
+  many: number[];
   only: Set<string>;
   tmux: boolean;
 }
 
-const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000"];
+const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000", "cli", "many"];
 
 function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");
@@ -90,6 +103,8 @@ function parseFlags(argv: string[]): Options {
     sessions: quick ? 20 : 100,
     redrawSeconds: quick ? 10 : 60,
     idleSessions: quick ? 50 : 1000,
+    cliRuns: quick ? 10 : 30,
+    many: quick ? [200] : [1000, 10_000],
     only: new Set(SECTIONS),
     tmux: true,
   };
@@ -123,6 +138,12 @@ function parseFlags(argv: string[]): Options {
         break;
       case "--idle-sessions":
         o.idleSessions = Math.round(intFlag(a, argv[++i]));
+        break;
+      case "--cli-runs":
+        o.cliRuns = Math.round(intFlag(a, argv[++i]));
+        break;
+      case "--many":
+        o.many = (argv[++i] ?? "").split(",").map((x) => Math.round(intFlag(a, x)));
         break;
       case "--only": {
         const list = (argv[++i] ?? "").split(",").filter(Boolean);
@@ -1104,6 +1125,227 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
   }
 }
 
+// ---------------------------------------------------------------- 9. command line
+
+interface CliTime {
+  what: string;
+  /** Wall, spawn to exit. */
+  ms: number[];
+  /** The process's CPU time (user + system): less swayed by other work on the machine than wall time. */
+  cpuMs: number[];
+}
+
+/** `argv` as a whole process, `runs` times after 3 unmeasured runs. */
+function timeProcess(what: string, argv: string[], runs: number, env: Record<string, string>): CliTime {
+  const once = () => {
+    const t = performance.now();
+    const r = Bun.spawnSync(argv, { env, stdout: "ignore", stderr: "pipe" });
+    const ms = performance.now() - t;
+    if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: exit ${r.exitCode}: ${r.stderr.toString().trim().slice(0, 200)}`);
+    return { ms, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 };
+  };
+  for (let i = 0; i < 3; i++) once();
+  const all = Array.from({ length: runs }, once);
+  return { what, ms: all.map((x) => x.ms), cpuMs: all.map((x) => x.cpuMs) };
+}
+
+async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
+  const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts")], { stdout: "ignore", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString().slice(-500)}`);
+  const hello = join(dir, "hello");
+  await Bun.write(join(dir, "hello.ts"), 'console.log("hello");\n');
+  const hb = Bun.spawnSync([process.execPath, "build", "--compile", join(dir, "hello.ts"), "--outfile", hello], { stdout: "ignore", stderr: "pipe" });
+  if (hb.exitCode !== 0) throw new Error(`hello-world build failed: ${hb.stderr.toString().slice(-500)}`);
+  const d = await startDaemon(dir, "cli");
+  const times: CliTime[] = [];
+  try {
+    const env = { ...childEnv(), TERMD_SOCKET: d.socket };
+    await d.client.call("session.create", { name: "s", command: ["cat"] });
+    await d.client.call("session.input", { session: "s", text: "ready\n" });
+    await d.client.call("session.wait", { session: "s", text: "ready" });
+    const termd = join(ROOT, "dist/termd");
+    const commands: [string, string[]][] = [
+      ["--version", ["--version"]],
+      ["ls", ["ls"]],
+      ["info s", ["info", "s"]],
+      ["send s --text x", ["send", "s", "--text", "x"]],
+      ["screen s", ["screen", "s"]],
+      ["wait s --text ready", ["wait", "s", "--text", "ready"]],
+    ];
+    for (const [what, args] of commands) times.push(timeProcess(`termd ${what}`, [termd, ...args], o.cliRuns, env));
+    if (has("node")) {
+      times.push(timeProcess("node dist/termd-client.mjs ls", ["node", join(ROOT, "dist/termd-client.mjs"), "ls"], o.cliRuns, env));
+      await Bun.write(join(dir, "hello.mjs"), 'console.log("hello");\n');
+      times.push(timeProcess("node hello-world", ["node", join(dir, "hello.mjs")], o.cliRuns, env));
+    }
+    if (o.tmux) {
+      const t = new Tmux();
+      try {
+        t.ok("new-session", "-d", "-s", "s", "cat");
+        times.push(timeProcess("tmux ls", ["tmux", "-L", t.name, "ls"], o.cliRuns, env));
+      } finally {
+        t.kill();
+      }
+    }
+    times.push(timeProcess("compiled Bun hello-world", [hello], o.cliRuns, env));
+  } finally {
+    await d.stop();
+  }
+  return times;
+}
+
+async function reportCli(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const times = await cliTimes(o, dir);
+  const rows: string[][] = [["", "median ms", "p90 ms", "CPU ms", "target"]];
+  for (const t of times) {
+    const target = t.what.startsWith("termd ") ? "≤ 10" : t.what.startsWith("node dist") ? "≤ 40" : "";
+    rows.push([t.what, f1(median(t.ms)), f1(percentile(t.ms, 0.9)), f1(median(t.cpuMs)), target]);
+  }
+  console.log(`9. Command line: one call as a whole process, spawn to exit (${o.cliRuns} runs each; lower is better)`);
+  console.log(table(rows) + "\n");
+  const client = times.filter((t) => t.what.startsWith("termd ") && t.what !== "termd --version");
+  const slowest = Math.max(...client.map((t) => median(t.ms)));
+  verdicts.push(["every client command ≤ 10 ms (median, slowest)", `${f1(slowest)} ms`, verdict(slowest <= 10)]);
+  const stub = times.find((t) => t.what.startsWith("node dist"));
+  if (stub) verdicts.push(["Node stub ≤ 40 ms", `${f1(median(stub.ms))} ms`, verdict(median(stub.ms) <= 40)]);
+}
+
+// ---------------------------------------------------------------- 10. many sessions
+
+interface Many {
+  n: number;
+  created: number;
+  firstError: string;
+  createMs: number;
+  answered: number;
+  readMs: number;
+  rssBefore: number;
+  rssAfter: number;
+  fdsBefore: number;
+  fdsAfter: number;
+  fdLimit: string;
+  stopMs: number;
+  /** Programs still running once the server had exited. */
+  left: number;
+}
+
+const MANY_WIDTH = 20;
+
+async function termdMany(dir: string, n: number): Promise<Many> {
+  const d = await startDaemon(dir, `many${n}`, 65536);
+  const pid = d.proc.pid;
+  const c = d.client;
+  await Bun.sleep(500);
+  const rssBefore = rssBytes(pid);
+  const fdsBefore = fdCount(pid);
+  const ids: string[] = [];
+  const pids: number[] = [];
+  let firstError = "";
+  const t0 = performance.now();
+  await inPool(n, MANY_WIDTH, async () => {
+    try {
+      const info = await c.call("session.create", { command: ["cat"], rows: 24, cols: 80 });
+      ids.push(info.id);
+      if (info.pid !== null) pids.push(info.pid);
+    } catch (err) {
+      firstError ||= (err as Error).message;
+    }
+  });
+  const createMs = performance.now() - t0;
+  let answered = 0;
+  const t1 = performance.now();
+  await inPool(ids.length, MANY_WIDTH, async (i) => {
+    try {
+      await c.call("session.screen", { session: ids[i]! });
+      answered++;
+    } catch (err) {
+      firstError ||= (err as Error).message;
+    }
+  });
+  const readMs = performance.now() - t1;
+  const rssAfter = rssBytes(pid);
+  const fdsAfter = fdCount(pid);
+  const limit = fdLimit(pid);
+  // As a container runtime or systemd stops it.
+  const t2 = performance.now();
+  d.proc.kill("SIGTERM");
+  const killer = setTimeout(() => d.proc.kill("SIGKILL"), 120_000);
+  await d.proc.exited;
+  clearTimeout(killer);
+  const stopMs = performance.now() - t2;
+  const left = pids.filter(alive).length;
+  await d.stop();
+  return { n, created: ids.length, firstError, createMs, answered, readMs, rssBefore, rssAfter, fdsBefore, fdsAfter, fdLimit: limit, stopMs, left };
+}
+
+async function tmuxMany(n: number): Promise<Many> {
+  const t = new Tmux();
+  try {
+    t.ok("new-session", "-d", "-s", "s0", "-x", "80", "-y", "24", "cat");
+    const pid = t.serverPid();
+    await Bun.sleep(500);
+    const rssBefore = rssBytes(pid);
+    const fdsBefore = fdCount(pid);
+    let firstError = "";
+    const t0 = performance.now();
+    for (let i = 1; i < n; i += 50) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 50); j++) args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat");
+      const r = t.cmd(...args);
+      if (r.code !== 0) firstError ||= r.stderr.trim();
+    }
+    const createMs = performance.now() - t0;
+    const pids = t.ok("list-panes", "-a", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
+    let answered = 0;
+    const t1 = performance.now();
+    for (let i = 0; i < n; i += 100) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`);
+      answered += t.cmd(...args).stdout.split("\n").filter((l) => l === "x").length;
+    }
+    const readMs = performance.now() - t1;
+    const rssAfter = rssBytes(pid);
+    const fdsAfter = fdCount(pid);
+    const limit = fdLimit(pid);
+    const t2 = performance.now();
+    process.kill(pid, "SIGTERM");
+    await until("the tmux server to exit", 120_000, () => (alive(pid) ? undefined : true), 5);
+    const stopMs = performance.now() - t2;
+    const left = pids.filter(alive).length;
+    return { n, created: pids.length, firstError, createMs, answered, readMs, rssBefore, rssAfter, fdsBefore, fdsAfter, fdLimit: limit, stopMs, left };
+  } finally {
+    t.kill();
+  }
+}
+
+async function reportMany(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  for (const n of o.many) {
+    const termd = await termdMany(dir, n);
+    const tmux = o.tmux ? await tmuxMany(n) : null;
+    const both = (get: (m: Many) => string) => [get(termd), tmux ? get(tmux) : "—"];
+    const stopTarget = n <= 1000 ? 3 : 30;
+    const perSession = (m: Many) => (m.created > 0 ? (m.rssAfter - m.rssBefore) / m.created : NaN);
+    const fdsPer = (m: Many) => (m.created > 0 ? (m.fdsAfter - m.fdsBefore) / m.created : NaN);
+    console.log(`10. Many sessions: ${n} \`cat\` sessions, every screen read, then SIGTERM to the server`);
+    console.log(
+      table([
+        ["", "termd", "tmux", "target"],
+        ["created (time, s)", ...both((m) => `${m.created} (${f1(m.createMs / 1000)})`), `${n}`],
+        ["screens read (time, s)", ...both((m) => `${m.answered} (${f1(m.readMs / 1000)})`), ""],
+        ["RSS, MB (per session)", ...both((m) => `${mb(m.rssAfter)} (${f2(perSession(m) / MB)})`), ""],
+        ["descriptors per session (open-file limit)", ...both((m) => `${f1(fdsPer(m))} (${m.fdLimit})`), "≤ 2"],
+        ["SIGTERM until the server exited, s", ...both((m) => f2(m.stopMs / 1000)), `≤ ${stopTarget}`],
+        ["programs still running after", ...both((m) => String(m.left)), "0"],
+      ]),
+    );
+    for (const [who, m] of [["termd", termd], ["tmux", tmux]] as const) if (m?.firstError) console.log(`  ${who}: ${m.n - m.created} not created; the first error: ${m.firstError}`);
+    console.log();
+    verdicts.push([`${n} sessions: all created`, `${termd.created}/${n}`, verdict(termd.created === n)]);
+    verdicts.push([`${n} sessions stopped in ≤ ${stopTarget} s, none left`, `${f2(termd.stopMs / 1000)} s, ${termd.left} left`, verdict(termd.stopMs <= stopTarget * 1000 && termd.left === 0)]);
+    verdicts.push([`${n} sessions: ≤ 2 descriptors each`, f1(fdsPer(termd)), verdict(fdsPer(termd) <= 2)]);
+  }
+}
+
 // ---------------------------------------------------------------- report
 
 const f1 = (x: number) => x.toFixed(1);
@@ -1429,6 +1671,8 @@ async function main(): Promise<void> {
   if (o.only.has("redraw")) await section("redraw", verdicts, () => reportRedraw(o, dir, verdicts));
   if (o.only.has("waits")) await section("waits", verdicts, () => reportWaits(o, dir, verdicts));
   if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
+  if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
+  if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

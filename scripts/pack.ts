@@ -1,12 +1,13 @@
 // npm run pack [-- --targets linux-x64,… --out DIR]: the npm packages, as esbuild and biome lay
 // theirs out, packed by `npm pack` into dist/npm/ (or DIR):
 // - termd: bin/termd.js, a Node ≥ 20 launcher that runs the platform package's binary;
-//   termd/client and termd/testing as bundled JavaScript (lib/) with .d.ts types (types/), no
-//   runtime dependencies; the platform packages as optionalDependencies;
+//   termd/client and termd/testing (and the development package's other exports) as bundled
+//   JavaScript (lib/) with .d.ts types (types/), no runtime dependencies; the platform packages
+//   as optionalDependencies;
 // - @termd/TARGET for each target: bin/termd, with os, cpu and libc set so npm installs only the
 //   one for the machine.
 // The repository's own package.json stays the development package; these are generated here.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compileTarget, ROOT } from "./compile.ts";
@@ -44,7 +45,7 @@ async function npmPack(dir: string, out: string): Promise<string> {
 /** The binary for `target`: dist/termd when `npm run build` made it from this commit, else a fresh compile. */
 async function binaryFor(target: Target, work: string, commit: string): Promise<string> {
   const built = join(ROOT, "dist", "termd");
-  if (target.name === hostTargetName()) {
+  if (target.name === hostTargetName() && existsSync(built)) {
     const p = Bun.spawnSync([built, "--version", "--json"], { stdout: "pipe", stderr: "ignore" });
     if (p.success) {
       const b = JSON.parse(p.stdout.toString());
@@ -77,10 +78,12 @@ async function mainPackage(work: string, out: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const bun = process.execPath;
   await run([bun, "build", "--target=node", "--format=esm", "--minify", "--banner=#!/usr/bin/env node", "src/package/launcher.ts", "--outfile", join(dir, "bin", "termd.js")]);
-  // One build of both entry points, so the code they share (Client, RpcError…) is one module and
-  // instanceof holds across them.
-  await run([bun, "build", "--target=node", "--format=esm", "--splitting", "--chunk-naming=chunks/[name]-[hash].[ext]", "--external=bun:test", "--external=bun", "--root=src", "--outdir", join(dir, "lib"), "src/client/index.ts", "src/testing/index.ts"]);
-  await run([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", join(dir, "types"), "--rootDir", "src", "--target", "ESNext", "--module", "preserve", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--allowImportingTsExtensions", "--resolveJsonModule", "src/client/index.ts", "src/testing/index.ts"]);
+  // The library's entry points are the development package's exports (./client, ./testing, …):
+  // one build of them all, so the code they share (Client, RpcError…) is one module and
+  // instanceof holds across them. The test runners' own modules stay imports.
+  const entries = Object.entries(dev.exports as Record<string, string>).map(([name, src]) => ({ name, src: src.replace(/^\.\//, ""), rel: src.replace(/^\.\/src\//, "").replace(/\.ts$/, "") }));
+  await run([bun, "build", "--target=node", "--format=esm", "--splitting", "--chunk-naming=chunks/[name]-[hash].[ext]", "--external=bun:test", "--external=bun", "--external=vitest", "--root=src", "--outdir", join(dir, "lib"), ...entries.map((e) => e.src)]);
+  await run([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", join(dir, "types"), "--rootDir", "src", "--target", "ESNext", "--module", "preserve", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--allowImportingTsExtensions", "--resolveJsonModule", ...entries.map((e) => e.src)]);
   // The sources import "./x.ts"; the published types are .d.ts files, found through "./x.js".
   // The schemas' types are valibot's, whose one self-contained .d.ts ships beside them (MIT), so
   // the package needs no dependency for its types either.
@@ -104,8 +107,7 @@ async function mainPackage(work: string, out: string): Promise<string> {
     type: "module",
     bin: { termd: "bin/termd.js" },
     exports: {
-      "./client": { types: "./types/client/index.d.ts", default: "./lib/client/index.js" },
-      "./testing": { types: "./types/testing/index.d.ts", default: "./lib/testing/index.js" },
+      ...Object.fromEntries(entries.map((e) => [e.name, { types: `./types/${e.rel}.d.ts`, default: `./lib/${e.rel}.js` }])),
       "./package.json": "./package.json",
     },
     optionalDependencies: Object.fromEntries(TARGETS.map((t) => [packageName(t), VERSION])),

@@ -20,6 +20,18 @@ async function run(argv: string[], env: Record<string, string>): Promise<{ code:
   return { code, stdout, stderr };
 }
 
+/** Resolves once the daemon says it listens; throws with what it said if it exits first. */
+async function listening(daemon: { stderr: ReadableStream<Uint8Array> }, what: string): Promise<void> {
+  const reader = daemon.stderr.getReader();
+  let said = "";
+  while (!said.includes("listening on")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${what}: the daemon did not start: ${said}`);
+    said += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+}
+
 test("a killed daemon's lock naming a pid that now belongs to another process does not stop the next start", async () => {
   await using d = await TestDaemon.start({ bin: DIST_BIN });
   d.proc.kill("SIGKILL");
@@ -58,13 +70,7 @@ test("daemons in fresh PID namespaces, one after another, each killed: every nex
         stdout: "ignore",
         stderr: "pipe",
       });
-      const reader = ns.stderr.getReader();
-      let said = "";
-      while (!said.includes("listening on")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`round ${round}: the daemon did not start: ${said}`);
-        said += new TextDecoder().decode(value);
-      }
+      await listening(ns, `round ${round}`);
       expect((await run([...DIST_BIN, "ls"], env)).code).toBe(0);
       // kill -9 of the namespace's first process takes every process in it along.
       ns.kill("SIGKILL");
@@ -84,6 +90,8 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
       const loser = await Promise.race(daemons.map(async (p) => ((await p.exited), p)));
       const winner = daemons.find((p) => p !== loser)!;
       expect({ round, code: loser.exitCode, stderr: await new Response(loser.stderr).text() }).toMatchObject({ round, code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${winner.pid})`) });
+      // The loser may have given up before the winner listened.
+      await listening(winner, `round ${round}`);
       const status = await run([...DIST_BIN, "daemon", "status", "--json"], env);
       expect(JSON.parse(status.stdout).pid).toBe(winner.pid);
       winner.kill("SIGTERM");
@@ -98,3 +106,25 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
 test("20 clients autostarting at once on a fresh state dir, 4 times over: every one is answered by the one daemon", async () => {
   for (let round = 0; round < 4; round++) expect({ round, faults: (await startRaceRound(DIST_BIN, 20)).faults }).toEqual({ round, faults: [] });
 }, 120_000);
+
+test("relative TERMD_SOCKET and TERMD_STATE_DIR name files in the client's folder, where the autostarted daemon listens", async () => {
+  const dir = tempDir();
+  const env = { TERMD_SOCKET: "rel.sock", TERMD_STATE_DIR: "state" };
+  const inDir = async (args: string[]) => {
+    const p = Bun.spawn([...DIST_BIN, ...args], { cwd: dir, env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, stdout, stderr };
+  };
+  try {
+    expect(await inDir(["ls"])).toMatchObject({ code: 0, stderr: "" });
+    expect(existsSync(join(dir, "rel.sock"))).toBe(true);
+    expect(existsSync(join(dir, "state", "termd.sqlite"))).toBe(true);
+    // A hooked bash finds its hooks in the state dir from its own folder.
+    expect(await inDir(["start", "--name", "sh", "--cwd", "/", "--", "bash", "--norc"])).toMatchObject({ code: 0 });
+    expect(await inDir(["wait", "sh", "--prompt"])).toMatchObject({ code: 0 });
+    expect((await inDir(["screen", "sh"])).stdout).not.toContain("No such file");
+  } finally {
+    await inDir(["daemon", "stop"]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

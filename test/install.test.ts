@@ -125,6 +125,16 @@ describe.skipIf(!target)("install.sh", () => {
     await refuses(`file://${release}`, "no build for this system (FreeBSD on riscv64)", `${fake}:/usr/bin:/bin`);
   });
 
+  // The musl loader is here when Debian's musl package is (the platform tests install it); a
+  // getconf that knows no glibc is then what Alpine's looks like.
+  test.skipIf(target?.os !== "linux" || !existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`))("a musl system asks for the -musl archive, which the glibc one does not stand in for", async () => {
+    const fake = join(dir, "musl-bin");
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, "getconf"), "#!/bin/sh\nexit 1\n");
+    chmodSync(join(fake, "getconf"), 0o755);
+    await refuses(`file://${release}`, `lists no archive for this machine (${target!.name}-musl)`, `${fake}:/usr/bin:/bin`);
+  });
+
   test("failed downloads are refused: a missing archive, a missing SHA256SUMS, a server nobody runs", async () => {
     const noArchive = variant((f) => rmSync(join(f, archiveName(target!))));
     const name = noArchive.split("/").pop();

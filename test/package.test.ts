@@ -87,16 +87,25 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     expect(existsSync(socket)).toBe(false);
   }, INSTALL_MS);
 
-  test("a bun test file imports termd/testing from the installed package, and TypeScript finds both packages' types", async () => {
+  test("a bun test file imports termd/testing from the installed package, node --test termd/testing/node, and TypeScript finds the types", async () => {
     writeFileSync(
       join(app, "echo.test.ts"),
       `import { expect, test } from "bun:test";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
     );
     // Bun from the checkout runs the file; termd/testing and the daemon's binary come from app/node_modules.
     const { TERMD_SOCKET: _, ...noDaemon } = env;
-    const tested = await run([process.execPath, "test", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+    // (bun test's 5 s default is short for a first daemon start on a loaded machine.)
+    const tested = await run([process.execPath, "test", "--timeout", "60000", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
     expect(tested.stderr).toContain("1 pass");
     expect(tested.code).toBe(0);
+    // And under Node's own runner, through termd/testing/node: the daemon is the platform package's binary.
+    writeFileSync(
+      join(app, "echo.node.test.mjs"),
+      `import { test, launch, expectTerminal } from "termd/testing/node";\n\ntest("bash answers", async () => {\n  const t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expectTerminal(t).toShowText("42-ok");\n});\n`,
+    );
+    const nodeTested = await run(["node", "--test", "echo.node.test.mjs"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+    expect(nodeTested.stdout).toContain("# pass 1");
+    expect(nodeTested.code).toBe(0);
     writeFileSync(
       join(app, "typed.ts"),
       [
@@ -146,6 +155,27 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     const windows = `data:text/javascript,Object.defineProperty(process, "platform", { value: "win32" })`;
     await fails(["node", "--import", windows, launcher, "ls"], "no termd build for this platform (win32-", "linux-x64", "from source");
     expect(await run(["npx", "termd", "--version"])).toMatchObject({ code: 0, stdout: expect.stringContaining(`, ${target!.name}, bun `) });
+  }, INSTALL_MS);
+
+  test("the launcher passes a supervisor's SIGTERM on: a foreground daemon under it stops cleanly", async () => {
+    const own = join(dir, "fg", "termd.sock");
+    const p = Bun.spawn([termdBin, "daemon", "--socket", own, "--state-dir", join(dir, "fg-state")], { cwd: app, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const reader = p.stderr.getReader();
+    let log = "";
+    while (!log.includes("listening on")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the daemon did not start: ${log}`);
+      log += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    const c = await connect(own);
+    const { pid } = await c.call("system.ping");
+    expect(pid).not.toBe(p.pid); // the binary, not the launcher
+    c.close();
+    p.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    for (let i = 0; i < 500 && isAlive(pid); i++) await Bun.sleep(10);
+    expect(isAlive(pid)).toBe(false);
   }, INSTALL_MS);
 
   test("npm install -g puts termd on PATH", async () => {

@@ -1,15 +1,19 @@
 // Starting the daemon on demand: a detached process in its own session (setsid), its stderr in
 // the state dir's daemon.log, and a wait until its socket answers. cp-console-server starts its
 // own the same way.
-import { spawn } from "node:child_process";
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
 import { EXIT } from "./command.ts";
 
 const START_TIMEOUT_MS = 10_000;
+
+/** Loaded only to start a daemon: a command whose daemon answers does not pay for them at start-up. */
+const loadNode = async () => {
+  const [{ spawn }, fs, { join, resolve }] = await Promise.all([import("node:child_process"), import("node:fs"), import("node:path")]);
+  return { spawn, fs, join, resolve };
+};
+type NodeModules = Awaited<ReturnType<typeof loadNode>>;
 /** A lost start race whose winner has not answered by then is tried again. */
 const RESTART_AFTER_LOST_MS = 1000;
 
@@ -45,12 +49,15 @@ export interface StartOptions {
  * Starts a daemon on `socketPath` and connects once it answers: its own, or, when several
  * clients start one at the same moment, whichever won the race.
  */
-export async function startDaemon(socketPath: string, opts: StartOptions = {}): Promise<Client> {
-  const stateDir = opts.stateDir ?? defaultStateDir();
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const logPath = join(stateDir, "daemon.log");
+export async function startDaemon(given: string, opts: StartOptions = {}): Promise<Client> {
+  const node = await loadNode();
+  // The daemon runs elsewhere (in "/" by default): a relative path would name another file there.
+  const socketPath = node.resolve(given);
+  const stateDir = node.resolve(opts.stateDir ?? defaultStateDir());
+  node.fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const logPath = node.join(stateDir, "daemon.log");
   const deadline = Date.now() + START_TIMEOUT_MS;
-  let daemon = spawnDaemon(socketPath, stateDir, logPath, opts);
+  let daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);
   let lostAt: number | null = null;
   for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
     try {
@@ -61,14 +68,14 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
       // soon. If none does, the holder was leaving, and ours is started again.
       lostAt ??= Date.now();
       if (Date.now() - lostAt > RESTART_AFTER_LOST_MS) {
-        daemon = spawnDaemon(socketPath, stateDir, logPath, opts);
+        daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);
         lostAt = null;
       }
     } else if (daemon.exited !== null && daemon.exited !== 0) {
       try {
         return await connect(socketPath);
       } catch {
-        throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(logPath, daemon.logStart)}`);
+        throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(node, logPath, daemon.logStart)}`);
       }
     }
     await new Promise((r) => setTimeout(r, delay));
@@ -77,9 +84,9 @@ export async function startDaemon(socketPath: string, opts: StartOptions = {}): 
 }
 
 /** A `termd daemon` process, detached in its own session (setsid), its output appended to the log. */
-function spawnDaemon(socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
-  const log = openSync(logPath, "a", 0o600);
-  const state = { exited: null as number | null, logStart: fstatSync(log).size };
+function spawnDaemon({ spawn, fs }: NodeModules, socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
+  const log = fs.openSync(logPath, "a", 0o600);
+  const state = { exited: null as number | null, logStart: fs.fstatSync(log).size };
   const [cmd, ...args] = selfCommand();
   const child = spawn(cmd!, [...args, "daemon", "--state-dir", stateDir, ...(opts.args ?? [])], {
     detached: true,
@@ -89,17 +96,17 @@ function spawnDaemon(socketPath: string, stateDir: string, logPath: string, opts
     // A binary run as `interminai` (a copy's execPath is that name) must start a termd daemon.
     argv0: "termd",
   });
-  closeSync(log);
+  fs.closeSync(log);
   child.once("exit", (code) => (state.exited = code ?? 1));
   child.unref();
   return state;
 }
 
 /** Why the daemon gave up: its last line in daemon.log since `from`, and where the rest is. */
-function startFailure(logPath: string, from: number): string {
+function startFailure({ fs }: NodeModules, logPath: string, from: number): string {
   let said = "";
   try {
-    said = readFileSync(logPath).subarray(from).toString("utf8").trim().split("\n").at(-1) ?? "";
+    said = fs.readFileSync(logPath).subarray(from).toString("utf8").trim().split("\n").at(-1) ?? "";
   } catch {}
   const why = said.replace(/^termd daemon: /, "");
   return why ? `${why} (more in ${logPath})` : `see ${logPath}`;

@@ -1,17 +1,18 @@
 // One binary, several personalities: which one is chosen by the name it was run by.
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+
+const basename = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 
 /**
  * Was this program started under `name` (interminai, cp-console-server)? A compiled binary sees
  * the name it was run by in argv0 (a symlink's or a copy's). Run as a script, Bun resolves a
  * symlink in argv[1], so the name as typed comes from /proc/self/cmdline (Linux).
  */
-export function invokedAs(name: string): boolean {
+export async function invokedAs(name: string): Promise<boolean> {
   if (basename(process.argv0) === name) return true;
   const compiled = process.argv[1]?.startsWith("/$bunfs/") ?? true;
   if (compiled || process.platform !== "linux") return false;
   try {
+    const { readFileSync } = await import("node:fs");
     const script = readFileSync("/proc/self/cmdline", "utf8").split("\0")[1] ?? "";
     return basename(script) === name;
   } catch {

@@ -8,13 +8,8 @@ import schemaCommand from "./commands/schema.ts";
 import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
-import { runInterminai } from "./interminai/main.ts";
 import { invokedAs } from "./invoked-as.ts";
-import { runConsoleServer } from "./console-server.ts";
-import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
 import type { DaemonOptions } from "../daemon/daemon.ts";
-
-endQuietlyOnClosedStdout();
 
 /** `termd daemon`: the daemon and its dialects are loaded only when this process is one, so every other command starts faster. */
 async function runDaemon(opts: Omit<DaemonOptions, "dialects">): Promise<number> {
@@ -24,10 +19,12 @@ async function runDaemon(opts: Omit<DaemonOptions, "dialects">): Promise<number>
 
 // Run under the name `interminai` (a symlink or a copy), it is interminai (src/cli/interminai/);
 // under `cp-console-server`, context-pilot's console server.
-process.exitCode = invokedAs("interminai")
-  ? await runInterminai(process.argv.slice(2))
-  : invokedAs("cp-console-server")
-    ? await runConsoleServer(process.argv.slice(2))
+// Each personality is loaded only when it is the one run: a client command loads the client and
+// its formatter, nothing more.
+process.exitCode = (await invokedAs("interminai"))
+  ? await (await import("./interminai/main.ts")).runInterminai(process.argv.slice(2))
+  : (await invokedAs("cp-console-server"))
+    ? await (await import("./console-server.ts")).runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
         commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
       connect: connectOrStart,

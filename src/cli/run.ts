@@ -9,6 +9,7 @@ import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { sayIfOtherBuild } from "./other-build.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
+import { flushed, writeErr, writeOut } from "./closed-stdout.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   socket: { kind: "string" },
@@ -46,9 +47,18 @@ const EXIT_OF: Partial<Record<string, number>> = {
   INVALID_PARAMS: EXIT.USAGE,
 };
 
+/** Runs one command line and returns its exit code once all it wrote is out. */
 export async function runCli(argv: string[], opts: CliOptions): Promise<number> {
-  const out = (s: string) => void process.stdout.write(s.endsWith("\n") ? s : s + "\n");
-  const err = (s: string) => void process.stderr.write(s.endsWith("\n") ? s : s + "\n");
+  try {
+    return await runCommand(argv, opts);
+  } finally {
+    await flushed();
+  }
+}
+
+async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
+  const out = (s: string) => void writeOut(s.endsWith("\n") ? s : s + "\n");
+  const err = (s: string) => void writeErr(s.endsWith("\n") ? s : s + "\n");
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     out(overview(opts.commands));

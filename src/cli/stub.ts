@@ -3,7 +3,5 @@
 import { daemonCommand } from "./commands/daemon.ts";
 import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
-import { endQuietlyOnClosedStdout } from "./closed-stdout.ts";
 
-endQuietlyOnClosedStdout();
 process.exitCode = await runCli(process.argv.slice(2), { commands: [...CLIENT_COMMANDS, daemonCommand()] });

@@ -2,7 +2,6 @@
 // trip through node:net costs about 0.1 ms more there, as much as the daemon's whole answer), and
 // node:net under Node. Both give the same small surface. A remote daemon (`termd daemon --http`)
 // is reached through its WebSocket (web-transport.ts) with the same surface.
-import { connect as netConnect } from "node:net";
 import { isDaemonUrl, openWebSocketTransport } from "./web-transport.ts";
 
 export interface TransportEvents {
@@ -108,7 +107,9 @@ async function openBun(connect: BunConnect, socketPath: string, on: TransportEve
   };
 }
 
-function openNode(socketPath: string, on: TransportEvents): Promise<Transport> {
+/** node:net is loaded only here: under Bun, importing it costs a command-line call a few ms. */
+async function openNode(socketPath: string, on: TransportEvents): Promise<Transport> {
+  const { connect: netConnect } = await import("node:net");
   return new Promise((resolve, reject) => {
     const socket = netConnect(socketPath);
     const onError = (err: Error) => reject(err);

@@ -4,6 +4,7 @@
 // client that stops reading holds up its own requests, and the memory they cost stays bounded.
 import { RpcError } from "../protocol/errors.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
+import { LINE_OFF_THREAD, parseOffThread, type LineParsed } from "./line-parser.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
@@ -27,6 +28,18 @@ const MAX_UNREAD = 16 * 1024 * 1024;
 
 type HeldFrame = Exclude<Frame, { tooLong: number }>;
 
+const frameSize = (frame: HeldFrame): number => ("line" in frame ? frame.line.length : "bytes" in frame ? frame.bytes.length : 1);
+
+/** A line parsed here, on the daemon's thread (a short one: big ones go to line-parser.ts). */
+function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed {
+  if ("invalidUtf8" in frame) return { malformed: "request line is not valid UTF-8" };
+  try {
+    return { msg: JSON.parse(frame.line) };
+  } catch (err) {
+    return { malformed: `invalid JSON: ${(err as Error).message}` };
+  }
+}
+
 export interface ConnData {
   conn?: Connection;
 }
@@ -39,7 +52,7 @@ export interface ByteSink {
 }
 
 export class Connection implements EventSink {
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, LINE_OFF_THREAD);
   private readonly queue: Uint8Array[] = [];
   private queued = 0;
   private closed = false;
@@ -96,7 +109,7 @@ export class Connection implements EventSink {
       }
       if ("line" in frame && frame.line.trim() === "") continue;
       this.held.push(frame);
-      this.heldChars += "line" in frame ? frame.line.length : 1;
+      this.heldChars += frameSize(frame);
     }
     // Requests waiting for a client that does not read are bounded like one line: past that it is cut off.
     if (this.heldChars > MAX_LINE_BYTES && this.queued >= MAX_UNREAD) {
@@ -119,8 +132,11 @@ export class Connection implements EventSink {
     this.releasing = true;
     while (this.heldAt < this.held.length && !this.closed && !this.ending && this.queued < MAX_UNREAD) {
       const frame = this.held[this.heldAt++]!;
-      this.heldChars -= "line" in frame ? frame.line.length : 1;
-      const done = this.handleFrame(frame);
+      this.heldChars -= frameSize(frame);
+      // A big line is parsed off the thread; the lines after it wait for it, so requests run in order.
+      const parsed = "bytes" in frame ? await parseOffThread(frame.bytes) : parseFrame(frame);
+      if (this.closed || this.ending) break;
+      const done = this.handleParsed(parsed);
       // Only a line with more behind it waits; a lone one goes its way as before.
       if (this.heldAt < this.held.length) await settledOrNextTurn(done);
     }
@@ -161,18 +177,12 @@ export class Connection implements EventSink {
     if (this.dialect?.oneShot) this.end();
   }
 
-  private handleFrame(frame: HeldFrame): Promise<unknown> {
-    if ("invalidUtf8" in frame) {
-      this.malformed("request line is not valid UTF-8");
+  private handleParsed(parsed: LineParsed): Promise<unknown> {
+    if ("malformed" in parsed) {
+      this.malformed(parsed.malformed);
       return Promise.resolve();
     }
-    let msg: unknown;
-    try {
-      msg = JSON.parse(frame.line);
-    } catch (err) {
-      this.malformed(`invalid JSON: ${(err as Error).message}`);
-      return Promise.resolve();
-    }
+    const { msg } = parsed;
     const speaker = this.speak(msg);
     return speaker
       .handle(msg)

@@ -307,6 +307,8 @@ export class Daemon {
       }
     }
     for (const c of this.connections) c.end();
+    // The database before the locks: the next daemon opens it as soon as it has them.
+    this.records.close();
     for (const release of this.locks.splice(0).reverse()) release();
     this.stopped.resolve();
   }

@@ -28,6 +28,9 @@ export class SqliteRecords implements RecordStore {
         chmodSync(file, 0o600);
       } catch {}
     }
+    // A daemon that lost the start race may still hold the file a moment after it gave up the
+    // state dir's lock (it exits without closing it): wait for it rather than fail "database is locked".
+    this.db.exec("PRAGMA busy_timeout = 5000;");
     // WAL: a write per state change must not stall the event loop behind an fsync.
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     this.db.exec(SCHEMA);
@@ -43,6 +46,11 @@ export class SqliteRecords implements RecordStore {
 
   delete(id: string): void {
     this.remove.run({ id });
+  }
+
+  /** Lets go of the database file, so a daemon started next never finds it locked by this one. */
+  close(): void {
+    this.db.close(false);
   }
 
   all(): SessionRecord[] {

@@ -18,6 +18,7 @@ export function takeInheritedSocket(env: NodeJS.ProcessEnv = process.env): numbe
   delete env.LISTEN_PID;
   delete env.LISTEN_FDS;
   delete env.LISTEN_FDNAMES;
+  delete env.LISTEN_PIDFDID;
   if (pid !== process.pid || !Number.isInteger(count) || count < 1) return null;
   if (count > 1) console.error(`termd: systemd passed ${count} sockets; serving on the first (fd ${SD_LISTEN_FDS_START}) only`);
   return SD_LISTEN_FDS_START;

@@ -4,7 +4,7 @@ import type { ProcessTable } from "./process-table.ts";
 import { procfs } from "./procfs.ts";
 import { psTable } from "./ps.ts";
 
-export type { ProcessTable } from "./process-table.ts";
+export type { ProcessSnapshot, ProcessTable } from "./process-table.ts";
 
 function pick(): ProcessTable {
   const forced = process.env.TERMD_PROCESSES;

@@ -3,6 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { procfs } from "./procfs.ts";
 import { psTable } from "./ps.ts";
+import { until } from "../../scripts/concurrency.ts";
 
 const spawned: Bun.Subprocess[] = [];
 afterAll(async () => {
@@ -10,20 +11,16 @@ afterAll(async () => {
   await Promise.all(spawned.map((p) => p.exited));
 });
 
-async function until<T>(get: () => T, ok: (v: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const v = get();
-    if (ok(v) || i >= 500) return v;
-    await Bun.sleep(10);
-  }
-}
 
 test("a terminal session's members, start time and zombies: ps finds what /proc does", async () => {
   // setsid execs in place (a child of Bun leads no group): the shell's pid is the session id.
   // Its `sleep 0` becomes a zombie child of the exec'd sleep, which never reaps it.
   const p = Bun.spawn(["setsid", "sh", "-c", "sleep 0 & sleep 1000 & exec sleep 1001"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   spawned.push(p);
-  const members = await until(() => procfs.sessionMembers(p.pid), (m) => m.length === 2 && procfs.zombieChildren(p.pid).length === 1);
+  const members = await until("the shell's two sleeps and its zombie", 10_000, () => {
+    const m = procfs.sessionMembers(p.pid);
+    return m.length === 2 && procfs.zombieChildren(p.pid).length === 1 ? m : undefined;
+  });
   expect(members[0]).toBe(p.pid);
   expect(psTable.sessionMembers(p.pid)).toEqual(members);
   expect(psTable.zombieChildren(p.pid)).toEqual(procfs.zombieChildren(p.pid));
@@ -47,7 +44,7 @@ test("a terminal session's members, start time and zombies: ps finds what /proc 
 test("a process on a terminal: its device and the terminal's foreground group", async () => {
   const p = Bun.spawn(["sleep", "1000"], { terminal: { cols: 80, rows: 24 } });
   spawned.push(p);
-  const tty = await until(() => procfs.terminalOf(p.pid), (t) => t !== null);
+  const tty = await until("the sleep's terminal", 10_000, () => procfs.terminalOf(p.pid) ?? undefined);
   expect(tty).toMatch(/^\/dev\/pts\/\d+$/);
   expect(psTable.terminalOf(p.pid)).toBe(tty);
   const fg = procfs.foregroundGroup(p.pid);
@@ -62,4 +59,19 @@ test("this process's open file descriptors: lsof counts about what /proc lists",
   expect(viaLsof).not.toBeNull();
   // /proc's listing holds the fd it reads through; the two are taken at different moments.
   expect(Math.abs(viaLsof! - viaProc)).toBeLessThanOrEqual(3);
+});
+
+test("a listening Unix socket's path, as socket activation checks fd 3; any other fd is no Unix socket", () => {
+  const path = `${process.env.TMPDIR ?? "/tmp"}/termd-describe-${process.pid}.sock`;
+  const listener = Bun.listen({ unix: path, socket: { data() {} } });
+  try {
+    // Bun names the listener's fd, though its types do not.
+    const fd = (listener as unknown as { fd: number }).fd;
+    for (const table of [procfs, psTable]) {
+      expect(table.describeFd(fd)).toEqual({ kind: "unix", path });
+      expect(table.describeFd(0)?.kind).toBe("other");
+    }
+  } finally {
+    listener.stop(true);
+  }
 });

@@ -4,11 +4,19 @@
 // Everything platform-specific sits behind this one interface; procfs.ts reads Linux's /proc,
 // ps.ts asks ps(1) and lsof(8), as on macOS. index.ts picks one.
 
+/** The table read once: questions about many sessions answered from one scan. */
+export interface ProcessSnapshot {
+  /** Live (not zombie) processes of the terminal session `sid`, the leader first if it is alive. */
+  sessionMembers(sid: number): number[];
+}
+
 export interface ProcessTable {
   /** Which implementation this is (TERMD_PROCESSES picks one by this name). */
   readonly name: "procfs" | "ps";
   /** Live (not zombie) processes of the terminal session `sid`, the leader first if it is alive. */
   sessionMembers(sid: number): number[];
+  /** One scan of every process, for asking about many sessions at once (stopping them all). */
+  snapshot(): ProcessSnapshot;
   /** The foreground process group of the terminal `pid` controls; null when unknown. */
   foregroundGroup(pid: number): number | null;
   /** `pid`'s command line, in a form only compared for equality (a fork shows its parent's until it execs); null when unknown. */

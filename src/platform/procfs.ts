@@ -1,6 +1,6 @@
 // The process table from Linux's /proc: one file read per process, no child processes.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import type { ProcessTable } from "./process-table.ts";
+import type { ProcessSnapshot, ProcessTable } from "./process-table.ts";
 
 /** Fields of /proc/PID/stat after "pid (comm) ": state [0], ppid [1], pgrp [2], session [3], tpgid [5], starttime [19]. */
 function statFields(pid: number): string[] | null {
@@ -32,9 +32,21 @@ export const procfs: ProcessTable = {
   name: "procfs",
 
   sessionMembers(sid) {
-    const out: number[] = [];
-    for (const [pid, f] of everyProcess()) if (Number(f[3]) === sid && f[0] !== "Z") out.push(pid);
-    return out.sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b));
+    return this.snapshot().sessionMembers(sid);
+  },
+
+  snapshot(): ProcessSnapshot {
+    const bySession = new Map<number, number[]>();
+    for (const [pid, f] of everyProcess()) {
+      if (f[0] === "Z") continue;
+      const sid = Number(f[3]);
+      const members = bySession.get(sid);
+      if (members) members.push(pid);
+      else bySession.set(sid, [pid]);
+    }
+    return {
+      sessionMembers: (sid) => [...(bySession.get(sid) ?? [])].sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b)),
+    };
   },
 
   foregroundGroup(pid) {

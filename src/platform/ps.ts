@@ -4,7 +4,7 @@
 // The keywords used (pid ppid pgid sess tpgid stat tty lstart) are in both procps and BSD ps.
 // On Linux `sess` is the session id; on BSD and macOS it identifies the session by another number,
 // shared by its members, so a session is matched by the leader's `sess` as well as by its pid.
-import type { ProcessTable } from "./process-table.ts";
+import type { ProcessSnapshot, ProcessTable } from "./process-table.ts";
 
 interface Row {
   pid: number;
@@ -44,12 +44,21 @@ export const psTable: ProcessTable = {
   name: "ps",
 
   sessionMembers(sid) {
+    return this.snapshot().sessionMembers(sid);
+  },
+
+  snapshot(): ProcessSnapshot {
     const all = rows(["-A"]);
-    const leader = all.find((r) => r.pid === sid);
-    // A `sess` of 0 is what a system that hides it shows for everyone: it tells nothing.
-    const leaderSess = leader && leader.sess !== "0" ? leader.sess : null;
-    const members = all.filter((r) => !r.zombie && (r.sess === String(sid) || (leaderSess !== null && r.sess === leaderSess))).map((r) => r.pid);
-    return members.sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b));
+    const byPid = new Map(all.map((r) => [r.pid, r]));
+    return {
+      sessionMembers(sid) {
+        const leader = byPid.get(sid);
+        // A `sess` of 0 is what a system that hides it shows for everyone: it tells nothing.
+        const leaderSess = leader && leader.sess !== "0" ? leader.sess : null;
+        const members = all.filter((r) => !r.zombie && (r.sess === String(sid) || (leaderSess !== null && r.sess === leaderSess))).map((r) => r.pid);
+        return members.sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b));
+      },
+    };
   },
 
   foregroundGroup(pid) {

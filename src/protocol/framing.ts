@@ -4,7 +4,8 @@
 
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
-export type Frame = { line: string } | { invalidUtf8: true } | { tooLong: number };
+/** `bytes`: a line at least `rawFrom` long, left undecoded for the caller to decode and parse off its thread. */
+export type Frame = { line: string } | { bytes: Uint8Array } | { invalidUtf8: true } | { tooLong: number };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -12,7 +13,10 @@ export class LineSplitter {
   private parts: Uint8Array[] = [];
   private size = 0;
 
-  constructor(readonly maxBytes = MAX_LINE_BYTES) {}
+  constructor(
+    readonly maxBytes = MAX_LINE_BYTES,
+    private readonly rawFrom = Infinity,
+  ) {}
 
   /** Feeds one chunk; returns the complete frames it finished. After `tooLong` the caller closes. */
   push(chunk: Uint8Array): Frame[] {
@@ -27,7 +31,8 @@ export class LineSplitter {
         this.reset();
         return frames;
       }
-      frames.push(this.decode(this.take(piece)));
+      const bytes = this.take(piece);
+      frames.push(bytes.length >= this.rawFrom ? { bytes } : this.decode(bytes));
       start = nl + 1;
     }
     const rest = chunk.subarray(start);

@@ -10,12 +10,11 @@ import { ptyPool, type PtyPool } from "./pty-pool.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, sessionMembers, signalSession } from "./processes.ts";
+import { foregroundGroup, sessionEmptied, signalSession } from "./processes.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
-/** How often a stop looks for what the program left behind, and how long past the grace it waits for SIGKILL to take. */
-const LEFTOVER_POLL_MS = 20;
+/** How long past the grace a stop waits for SIGKILL to take what the program left behind. */
 const LEFTOVER_MS = 1000;
 
 /** Input the program may leave unread before a writer has to wait. */
@@ -221,10 +220,7 @@ export class Child {
     const timer = setTimeout(() => signalSession(this.pid, "SIGKILL"), graceMs);
     await this.exited;
     // The program is gone; what it left behind gets the rest of the grace, then SIGKILL.
-    while (sessionMembers(this.pid).length > 0 && performance.now() < deadline + LEFTOVER_MS) {
-      await new Promise((r) => setTimeout(r, LEFTOVER_POLL_MS));
-      if (performance.now() >= deadline) signalSession(this.pid, "SIGKILL");
-    }
+    await sessionEmptied(this.pid, deadline, deadline + LEFTOVER_MS);
     clearTimeout(timer);
   }
 

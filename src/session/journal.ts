@@ -12,7 +12,7 @@ export function journalPathOf(logPath: string): string {
 
 export class TimingJournal extends SessionLineFile {
   constructor(path: string, session: Session) {
-    super(openSync(path, "a", 0o600), session);
+    super(path, openSync(path, "a", 0o600), session);
     this.resize(0, session.size);
   }
 

@@ -1,16 +1,19 @@
 // A file of text lines written from one session's events (the timing journal, a recording):
-// opened before the first byte, closed when the session exits or is disposed, whichever is first.
-import { closeSync, writeSync } from "node:fs";
+// opened before the first byte, done when the session exits or is disposed, whichever is first.
+// Between writes it is closed once idle (append-file.ts).
+import { writeSync } from "node:fs";
+import { AppendFile } from "./append-file.ts";
 import type { Session, SessionEvent } from "./session.ts";
 import { clientLog } from "./client-log.ts";
 
 export abstract class SessionLineFile {
-  private fd: number | null;
+  private file: AppendFile | null;
   private readonly started = performance.now();
   private readonly off: () => void;
 
-  constructor(fd: number, session: Session) {
-    this.fd = fd;
+  /** `fd`: the file, open already (so a path that cannot be written fails before the session starts). */
+  constructor(path: string, fd: number, session: Session) {
+    this.file = new AppendFile(path, fd);
     session.onDispose(() => this.close());
     this.off = session.on((e) => {
       if (e.type === "exit") this.close();
@@ -23,9 +26,9 @@ export abstract class SessionLineFile {
 
   /** A write that fails (a full disk) ends the file: it stays a correct prefix, and the session goes on. */
   protected line(text: string): void {
-    if (this.fd === null) return;
+    if (this.file === null) return;
     try {
-      writeSync(this.fd, text + "\n");
+      writeSync(this.file.fd(), text + "\n");
     } catch (err) {
       clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();
@@ -34,7 +37,7 @@ export abstract class SessionLineFile {
 
   close(): void {
     this.off();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    this.file?.release();
+    this.file = null;
   }
 }

@@ -4,6 +4,7 @@
 // output was last anything but plain text, so the screen knows, without scanning, whether a
 // backlog can be fast-forwarded (session/fast-forward.ts).
 import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { AppendFile } from "./append-file.ts";
 import { RingBuffer } from "./ring.ts";
 import { lastNonPlain } from "./fast-forward.ts";
 import { writeError } from "./disk-errors.ts";
@@ -18,7 +19,8 @@ const BATCH_BYTES = 64 * 1024;
 
 export class OutputLog {
   readonly ring = new RingBuffer();
-  private fd: number | null = null;
+  /** Open only while written (append-file.ts); null once writing stopped. */
+  private file: AppendFile | null = null;
   /** Every byte from here on is plain text. */
   plainFrom = 0;
   /** Why writing the file stopped, when it did. */
@@ -44,7 +46,9 @@ export class OutputLog {
 
   /** Opens the file for appending (a new session). */
   open(): void {
-    this.fd = openSync(this.path, "a", 0o600);
+    this.file = new AppendFile(this.path);
+    // Created now: a path that cannot be written fails the session's creation.
+    this.file.fd();
   }
 
   /** Takes up an ended session's file: its end, and its last megabyte in the ring. */
@@ -83,7 +87,7 @@ export class OutputLog {
     this.ring.append(data);
     const at = lastNonPlain(data);
     if (at >= 0) this.plainFrom = from + at;
-    if (this.fd === null) return;
+    if (this.file === null) return;
     if (this.batched + data.length > BATCH_BYTES) this.flush();
     if (data.length >= BATCH_BYTES) return this.write(data);
     this.batch.set(data, this.batched);
@@ -106,11 +110,11 @@ export class OutputLog {
   }
 
   private write(bytes: Uint8Array): void {
-    if (this.fd === null) return;
+    if (this.file === null) return;
     try {
       // A write can take part of the bytes (a disk filling up); the next one then says why.
       for (let at = 0; at < bytes.length; ) {
-        const n = writeSync(this.fd, bytes, at, bytes.length - at);
+        const n = writeSync(this.file.fd(), bytes, at, bytes.length - at);
         if (n <= 0) throw new Error("the file took no more bytes");
         at += n;
         this.fileEnd += n;
@@ -197,7 +201,7 @@ export class OutputLog {
 
   close(): void {
     this.flush();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    this.file?.release();
+    this.file = null;
   }
 }

@@ -15,11 +15,11 @@ export class Recorder extends SessionLineFile {
   static open(path: string): { attach(session: Session): Recorder; cancel(): void } {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, "w", 0o600);
-    return { attach: (session) => new Recorder(fd, session), cancel: () => closeSync(fd) };
+    return { attach: (session) => new Recorder(path, fd, session), cancel: () => closeSync(fd) };
   }
 
-  private constructor(fd: number, session: Session) {
-    super(fd, session);
+  private constructor(path: string, fd: number, session: Session) {
+    super(path, fd, session);
     this.line(castHeader({ size: session.size, term: session.term, command: session.command, startedAt: new Date() }));
   }
 

@@ -8,6 +8,7 @@ import { writeError } from "./disk-errors.ts";
 import { Session, screenPathOf, type SessionRecord } from "./session.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "./pty-pool.ts";
@@ -133,7 +134,7 @@ export class SessionStore {
       });
     } catch (err) {
       record?.cancel();
-      throw err;
+      throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
     const records = this.opts.records;
     let recording = false;
@@ -148,7 +149,7 @@ export class SessionStore {
       if (!recording) record?.cancel();
       session.dispose();
       this.removeFiles(session);
-      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`);
+      throw descriptorsUsedUp(err, this.byId.size) ?? new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`);
     }
     this.byId.set(id, session);
     this.retryDeletes();

@@ -47,6 +47,35 @@ interface Frame {
   hash: string;
   /** Lines above row 0 (scrollback): a row's place in the whole buffer is `top + row`. */
   top: number;
+  /**
+   * Each needle's matches, found once per check: waits for the same text or regex share one scan
+   * of the screen, so a client's pile of identical waits costs what one does.
+   */
+  matches: Map<string, Match[]>;
+}
+
+/** Every match of a wait's text ("t" + text) or regex ("r" + source) on `f`, from the check's shared scan. */
+function matchesOf(f: Frame, key: string, needle: string | RegexPattern): Match[] {
+  let found = f.matches.get(key);
+  if (!found) {
+    found = typeof needle === "string" && !f.joined.includes(needle) ? [] : findAll(f.lines, needle);
+    f.matches.set(key, found);
+  }
+  return found;
+}
+
+/** Compiled patterns by source: identical waits share one (bounded: a client's distinct patterns are not kept). */
+const compiled = new Map<string, RegexPattern>();
+const MAX_COMPILED = 256;
+
+function sharedRegex(src: string): RegexPattern {
+  let re = compiled.get(src);
+  if (!re) {
+    re = compileRegex(src);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    compiled.set(src, re);
+  }
+  return re;
 }
 
 /**
@@ -109,7 +138,7 @@ class Waiter {
     private readonly forget: (w: Waiter) => void,
     private readonly baseline?: Baseline,
   ) {
-    this.regex = p.regex !== undefined ? compileRegex(p.regex) : undefined;
+    this.regex = p.regex !== undefined ? sharedRegex(p.regex) : undefined;
     this.startOffset = s.output.end;
     this.commandSince = p.since ?? s.inputOffset;
     if ((p.command_done || p.prompt) && s.shellIntegration === null && !s.commands.seen) {
@@ -159,12 +188,12 @@ class Waiter {
   check(f: Frame): void {
     if (this.done || !this.armed) return;
     const { p, s } = this;
-    if (p.text !== undefined && f.joined.includes(p.text)) {
-      const m = this.firstNew(f, p.text);
+    if (p.text !== undefined) {
+      const m = this.firstNew(matchesOf(f, `t${p.text}`, p.text), f);
       if (m) return this.finish("matched", m);
     }
     if (this.regex) {
-      const m = this.firstNew(f, this.regex);
+      const m = this.firstNew(matchesOf(f, `r${p.regex}`, this.regex), f);
       if (m) return this.finish("matched", m);
     }
     if (p.gone !== undefined && (!f.joined.includes(p.gone) || !findIn(f.lines, p.gone))) return this.finish("matched");
@@ -205,22 +234,22 @@ class Waiter {
     });
   }
 
-  private firstNew(f: Frame, needle: string | RegexPattern): Match | null {
+  /** The first of `all` that was not on the screen before the input (the baseline). */
+  private firstNew(all: Match[], f: Frame): Match | null {
     const seen = this.baseline?.seen;
-    if (!seen) return findIn(f.lines, needle);
-    return findAll(f.lines, needle).find((m) => !seen.has(matchKey(f, m))) ?? null;
+    return (seen ? all.find((m) => !seen.has(matchKey(f, m))) : all[0]) ?? null;
   }
 }
 
 function frameOf(s: Session): Frame {
   const { lines, hash, scrollback_total } = s.view.state;
-  return { lines, hash, top: scrollback_total, joined: lines.join("\n") };
+  return { lines, hash, top: scrollback_total, joined: lines.join("\n"), matches: new Map() };
 }
 
 /** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */
 export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">, f = frameOf(s)): Baseline {
   const seen = new Set<string>();
-  for (const needle of [p.text, p.regex !== undefined ? compileRegex(p.regex) : undefined]) {
+  for (const needle of [p.text, p.regex !== undefined ? sharedRegex(p.regex) : undefined]) {
     if (needle !== undefined) for (const m of findAll(f.lines, needle)) seen.add(matchKey(f, m));
   }
   return { hash: f.hash, seen };

@@ -1,6 +1,7 @@
 // GET /healthz answers without a token; GET /metrics needs it and serves Prometheus' text format:
 // sessions by state, bytes in and out, requests and errors by method, a latency histogram.
 import { expect, test } from "bun:test";
+import { procfs } from "../../src/platform/procfs.ts";
 import { startHttpDaemon } from "./http-daemon.ts";
 
 /** The samples of a Prometheus text exposition, checked line by line for its grammar. */
@@ -59,4 +60,20 @@ test("/healthz without a token, /metrics with it: sessions, bytes, requests, err
   expect(buckets.at(-1)).toBe(2);
   expect(m.get('termd_request_duration_seconds_count{method="session.wait"}')).toBe(2);
   expect(m.get('termd_request_duration_seconds_sum{method="session.wait"}')).toBeGreaterThan(0);
+});
+
+test("/healthz says 503 stopping while the daemon shuts down", async () => {
+  const h = await startHttpDaemon();
+  await using d = h.daemon;
+  const c = await d.client();
+  // A program that shrugs off the hangup and SIGTERM keeps the shutdown in its grace.
+  const s = await c.call("session.create", { command: ["sh", "-c", 'trap "" HUP TERM; echo ready; while :; do sleep 1; done'] });
+  await c.call("session.wait", { session: s.id, text: "ready" });
+  void c.call("system.shutdown", { grace_ms: 20_000 }).catch(() => {});
+  let r: Response;
+  for (let i = 0; (r = await fetch(`${h.url}/healthz`)).status === 200; i++) expect(i).toBeLessThan(1000);
+  expect([r.status, await r.text()]).toEqual([503, "stopping\n"]);
+  // The grace need not run out: the program's end lets the shutdown finish.
+  for (const pid of procfs.sessionMembers(s.pid!)) process.kill(pid, "SIGKILL");
+  expect(await d.proc.exited).toBe(0);
 });

@@ -8,19 +8,14 @@ import { join } from "node:path";
 import { connect } from "../../src/client/index.ts";
 import { procfs } from "../../src/platform/procfs.ts";
 import { SOURCE_BIN } from "../harness.ts";
+import { until } from "../../scripts/concurrency.ts";
 
 const probe = Bun.spawnSync(["unshare", "--pid", "--fork", "--mount-proc", "true"], { stderr: "pipe" });
 const refused = probe.success ? null : `unshare --pid refused here: ${probe.stderr.toString().trim() || `exit ${probe.exitCode}`}`;
 if (refused) console.warn(`skipping the PID 1 test: ${refused}`);
 
-/** Polls `ok` (each try a fresh look at /proc) until it holds or 20 s passed. */
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await Bun.sleep(20);
-  }
-}
+/** Polls `ok` (each try a fresh look at /proc) until it holds; fails after 20 s. */
+const holds = (what: string, ok: () => boolean) => until(what, 20_000, () => ok() || undefined, 20);
 
 const children = (pid: number) =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
@@ -45,7 +40,7 @@ test.skipIf(refused !== null)("termd daemon as PID 1 reaps orphans and stops cle
   });
   const log = new Response(unshare.stderr).text();
   try {
-    await until("the daemon listens", () => existsSync(socket));
+    await holds("the daemon listens", () => existsSync(socket));
     const c = await connect(socket);
     expect((await c.call("system.ping")).pid).toBe(1);
     const daemon = children(unshare.pid)[0]!; // its pid outside the namespace
@@ -53,13 +48,13 @@ test.skipIf(refused !== null)("termd daemon as PID 1 reaps orphans and stops cle
     const s = await c.call("session.create", { command: ["sh", "-c", "for i in 1 2 3; do (sleep 1000 &); done; echo orphaned; exec sleep 1000"] });
     await c.call("session.wait", { session: s.id, text: "orphaned" });
     let orphans: number[] = [];
-    await until("three orphans are the daemon's children", () => (orphans = children(daemon).filter((p) => comm(p) === "sleep" && p !== daemon)).length >= 3);
+    await holds("three orphans are the daemon's children", () => (orphans = children(daemon).filter((p) => comm(p) === "sleep" && p !== daemon)).length >= 3);
     // Session leaders are the daemon's children too; the orphans are those whose session they are not.
     orphans = orphans.filter((p) => procfs.sessionMembers(p)[0] !== p);
     expect(orphans.length).toBe(3);
     for (const p of orphans) process.kill(p, "SIGKILL");
     // Each became a zombie of the daemon, and is reaped: its pid is free again.
-    await until("the orphans are reaped", () => orphans.every((p) => procfs.isZombie(p) === null));
+    await holds("the orphans are reaped", () => orphans.every((p) => procfs.isZombie(p) === null));
     expect((await c.call("session.info", { session: s.id })).state).toBe("running");
     c.close();
 

@@ -1,10 +1,12 @@
-import { hostname, userInfo } from "node:os";
 import { bool, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { encodeKey } from "../../terminal/keys.ts";
 import { sessionArg, writeOut } from "./shared.ts";
 import { deferred } from "../../client/deferred.ts";
 import type { EventMessage } from "../../protocol/schemas.ts";
+
+/** Output events waiting for the terminal, past which the daemon is asked to wait. */
+const BEHIND_MAX = 16;
 
 // What attach leaves behind must be the user's own terminal: every mode a program may have
 // switched on through the live stream is switched off again.
@@ -15,7 +17,8 @@ const RESTORE =
   "\x1b[<u"; // kitty keyboard flags
 
 /** Who holds a session this attach took over, as session.info's held_by shows it. */
-function holderName(): string {
+async function holderName(): Promise<string> {
+  const { hostname, userInfo } = await import("node:os");
   let user = process.env.USER ?? "";
   try {
     user = userInfo().username;
@@ -55,15 +58,15 @@ export default cliCommand({
     // Attach first (the session takes the smallest attached size), then paint the screen at
     // that size, then stream output and the exit from exactly the offset the painted screen
     // reflects (the exit only after every byte before it).
+    let behind = 0;
     const onEvent = (e: EventMessage) => {
       if (e.type === "output") {
         const bytes = Buffer.from(String(e.data.base64), "base64");
+        // Written in order after the painted screen; while the terminal is behind, the daemon waits.
+        if (++behind === BEHIND_MAX) client.pause();
         chain = chain.then(async () => {
-          if (!process.stdout.write(bytes)) {
-            client.pause();
-            await new Promise((r) => process.stdout.once("drain", r));
-            client.resume();
-          }
+          await writeOut(bytes);
+          if (behind-- === BEHIND_MAX) client.resume();
         });
       } else if (e.type === "exit") {
         const how = e.data.signal ? `signal ${e.data.signal}` : `code ${e.data.exit_code}`;
@@ -72,7 +75,7 @@ export default cliCommand({
     };
     let chain = Promise.resolve();
     const { promise: finished, resolve: finish } = deferred<string>();
-    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true, ...(takeOver ? { take_over: true, holder: holderName() } : {}) }, onEvent);
+    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true, ...(takeOver ? { take_over: true, holder: await holderName() } : {}) }, onEvent);
     const snap = await client.call("session.screen", { session, format: "ansi" });
 
     const onResize = () => void client.call("session.resize", { session, ...size() }).catch(() => {});

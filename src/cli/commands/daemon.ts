@@ -1,6 +1,5 @@
 import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { DaemonStartError, pidAlive } from "../../daemon/socket-path.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect, type Client } from "../../client/client.ts";
@@ -8,7 +7,6 @@ import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
 import type { DaemonOptions } from "../../daemon/daemon.ts";
-import { parseListen } from "../../web/address.ts";
 import type { HttpSettings } from "../../web/server.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
@@ -27,13 +25,15 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
 }
 
 /** --http and its companions; they mean nothing without it. */
-function httpSettings(a: Parameters<typeof num>[0]): HttpSettings | undefined {
+async function httpSettings(a: Parameters<typeof num>[0]): Promise<HttpSettings | undefined> {
   const listen = str(a, "http");
   const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
   if (listen === undefined) {
     if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
     return undefined;
   }
+  // Loaded here: every other command would pay for node:net at start-up.
+  const { parseListen } = await import("../../web/address.ts");
   try {
     return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
   } catch (err) {
@@ -102,20 +102,23 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
   // Return once the process is gone, so a script can start a new daemon right after.
   // (A remote daemon's pid is not one of this machine's.)
   if (isDaemonUrl(socketPath)) return { gone: true, pid };
+  const { pidAlive } = await import("../../daemon/socket-path.ts");
   for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
   return { gone: !pidAlive(pid), pid };
 }
+
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 /** What a restart does to the sessions, said before it acts. */
 function restartNotice(stats: { pid: number; sessions: number; running: number } & Parameters<typeof describeBuild>[0], socketPath: string, graceMs: number | undefined): string {
   const who = `the daemon on ${socketPath} (pid ${stats.pid}, ${describeBuild(stats)})`;
   const ended = stats.sessions - stats.running;
-  const kept = ended > 0 ? ` Its ${ended} ended session${ended === 1 ? "" : "s"} ${ended === 1 ? "is" : "are"} kept as ${ended === 1 ? "it is" : "they are"}.` : "";
+  const kept = ended === 0 ? "" : ` ${plural(ended, "Its 1 ended session is kept as it is.", `Its ${ended} ended sessions are kept as they are.`)}`;
   if (stats.running === 0) return `termd daemon restart: ${who} has no running sessions.${kept}`;
-  return (
-    `termd daemon restart: ${who} has ${stats.running} running session${stats.running === 1 ? "" : "s"}: restarting ends ${stats.running === 1 ? "its program" : "their programs"} ` +
-    `(SIGHUP and SIGTERM, then SIGKILL after ${graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace, 5000 ms unless it was given"}). ${stats.running === 1 ? "Its" : "Their"} output, final screen${stats.running === 1 ? "" : "s"} and record${stats.running === 1 ? " are" : "s are"} kept: the new daemon lists ${stats.running === 1 ? "it" : "them"} as ended (termd ls, termd logs).${kept}`
-  );
+  const running = plural(stats.running, "1 running session: restarting ends its program", `${stats.running} running sessions: restarting ends their programs`);
+  const grace = graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace (5000 ms unless it was given)";
+  const after = plural(stats.running, "Its output, final screen and record are kept: the new daemon lists it", "Their output, final screens and records are kept: the new daemon lists them");
+  return `termd daemon restart: ${who} has ${running} (SIGHUP and SIGTERM, then SIGKILL after ${grace}). ${after} as ended (termd ls, termd logs).${kept}`;
 }
 
 export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
@@ -185,9 +188,12 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
+    // node:path is loaded here, by the command that needs it, not by every command at start-up.
+    const { resolve } = await import("node:path");
     const opts = {
-      socketPath: ctx.socketPath,
-      stateDir: str(a, "state-dir") ?? defaultStateDir(),
+      // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
+      socketPath: resolve(ctx.socketPath),
+      stateDir: resolve(str(a, "state-dir") ?? defaultStateDir()),
       stopGraceMs: num(a, "stop-grace") ?? 5000,
       ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
       debugBuffer,
@@ -199,12 +205,13 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
-      http: httpSettings(a),
+      http: await httpSettings(a),
     };
     try {
       return await run(opts);
     } catch (err) {
       // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+      const { DaemonStartError } = await import("../../daemon/socket-path.ts");
       if (!(err instanceof DaemonStartError && err.busy)) throw err;
       ctx.err(`termd daemon: ${err.message}`);
       return EXIT.DAEMON_RUNNING;

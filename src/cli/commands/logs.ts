@@ -1,7 +1,6 @@
 import { bool, num, UsageError } from "../args.ts";
 import type { Client } from "../../client/client.ts";
 import { deferred } from "../../client/deferred.ts";
-import { PlainText } from "../../terminal/plain-text.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { sessionArg, writeOut } from "./shared.ts";
 
@@ -64,7 +63,8 @@ export default cliCommand({
     }
     if (a.flags.has("tail") && a.flags.has("from")) throw new UsageError("give --tail or --from, not both");
     const client = await ctx.client();
-    const strip = bool(a, "raw") ? null : new PlainText();
+    // The VT parser is loaded by the command that strips with it, not by every command at start-up.
+    const strip = bool(a, "raw") ? null : new (await import("../../terminal/plain-text.ts")).PlainText();
     const tail = num(a, "tail");
     let from = num(a, "from") ?? 0;
     if (tail !== undefined) from = await tailStart(client, session, (await client.call("session.info", { session })).bytes_out, tail);

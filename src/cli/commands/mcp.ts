@@ -2,6 +2,7 @@
 // daemon when none answers, as every other command there does.
 import type { Client } from "../../client/client.ts";
 import { cliCommand, EXIT, type CliCommand } from "../command.ts";
+import { endQuietlyOnClosedStdout } from "../closed-stdout.ts";
 
 export function mcpCommand(connect: (socketPath: string) => Promise<Client>): CliCommand {
   return cliCommand({
@@ -19,6 +20,8 @@ export function mcpCommand(connect: (socketPath: string) => Promise<Client>): Cl
     async run(_a, ctx) {
       // Loaded when used: every other command starts faster without the MCP SDK.
       const { runMcpServer } = await import("../../mcp/server.ts");
+      // The host closing its end is the normal way MCP ends.
+      endQuietlyOnClosedStdout();
       await runMcpServer({ socketPath: ctx.socketPath, connect });
       return EXIT.OK;
     },

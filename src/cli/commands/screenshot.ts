@@ -1,5 +1,3 @@
-import { writeFileSync } from "node:fs";
-import { extname } from "node:path";
 import { str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
@@ -11,7 +9,7 @@ function formatOf(output: string | undefined, flag: string | undefined): "svg" |
     throw new UsageError(`--format is svg or png, not ${JSON.stringify(flag)}`);
   }
   if (output === undefined || output === "-") return "svg";
-  const ext = extname(output).toLowerCase();
+  const ext = /\.[^./]*$/.exec(output)?.[0].toLowerCase();
   if (ext === ".svg" || ext === ".png") return ext.slice(1) as "svg" | "png";
   throw new UsageError(`cannot tell the format from ${JSON.stringify(output)}: name a .svg or .png file, or give --format svg|png`);
 }
@@ -42,6 +40,7 @@ export default cliCommand({
     const bytes = shot.format === "png" ? Buffer.from(shot.base64!, "base64") : Buffer.from(shot.svg!, "utf8");
     if (toStdout) await writeOut(bytes);
     else {
+      const { writeFileSync } = await import("node:fs");
       try {
         writeFileSync(output!, bytes);
       } catch (err) {

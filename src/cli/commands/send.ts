@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
@@ -91,6 +90,7 @@ export default cliCommand({
       }
       let v = String(value);
       if (name === "file") {
+        const { readFileSync } = await import("node:fs");
         try {
           v = readFileSync(v, "utf8");
         } catch (err) {

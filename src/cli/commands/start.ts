@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { bool, num, str, strs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
@@ -52,6 +51,10 @@ export default cliCommand({
       const holder = await client.call("session.info", { session: name }).catch(() => null);
       if (holder && holder.name === name && holder.state !== "running") await client.call("session.remove", { session: holder.id });
     }
+    // node:path only when a path is given: every command pays for what it loads at start-up.
+    const given = (["socket", "log-path", "record"] as const).filter((f) => str(a, f) !== undefined);
+    const { resolve } = given.length > 0 ? await import("node:path") : { resolve: (p: string) => p };
+    const path = (flag: (typeof given)[number]) => (given.includes(flag) ? resolve(str(a, flag)!) : undefined);
     const info = await client.call("session.create", {
       command,
       name: str(a, "name"),
@@ -61,9 +64,9 @@ export default cliCommand({
       cols: num(a, "cols"),
       scrollback: num(a, "scrollback"),
       term: str(a, "term"),
-      socket: str(a, "socket") !== undefined ? resolve(str(a, "socket")!) : undefined,
-      log_path: str(a, "log-path") !== undefined ? resolve(str(a, "log-path")!) : undefined,
-      record: str(a, "record") !== undefined ? resolve(str(a, "record")!) : undefined,
+      socket: path("socket"),
+      log_path: path("log-path"),
+      record: path("record"),
       shell_integration: bool(a, "no-shell-integration") ? false : undefined,
     });
     if (ctx.json) printJson(ctx, info);

@@ -1,7 +1,6 @@
 import { str } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
-import { loadToken } from "../../web/token.ts";
 
 export default cliCommand({
   name: "token",
@@ -14,6 +13,7 @@ export default cliCommand({
   ].join("\n"),
   flags: { "state-dir": { kind: "string" } },
   async run(a, ctx) {
+    const { loadToken } = await import("../../web/token.ts");
     ctx.out(loadToken(str(a, "state-dir") ?? defaultStateDir()).value);
     return EXIT.OK;
   },

@@ -1,6 +1,5 @@
 // `termd interminai …`: the interminai personality as a termd subcommand (it parses its own arguments).
 import { cliCommand } from "../command.ts";
-import { runInterminai } from "./main.ts";
 
 export const interminaiCommand = cliCommand({
   name: "interminai",
@@ -9,5 +8,6 @@ export const interminaiCommand = cliCommand({
   help: "Runs interminai's command line against session sockets; see termd interminai --help.",
   flags: {},
   run: async () => 2,
-  passthrough: runInterminai,
+  // Its own command line is loaded only when it runs.
+  passthrough: async (argv) => (await import("./main.ts")).runInterminai(argv),
 });

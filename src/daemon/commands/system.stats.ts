@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { processes } from "../../platform/index.ts";
 import { NoParamsSchema } from "../../protocol/schemas.ts";
 import { BUILD } from "../../protocol/version.ts";
@@ -10,7 +11,8 @@ export default command({
     const sessions = daemon.store.list();
     return {
       ...BUILD,
-      state_dir: daemon.options.stateDir,
+      // Absolute, so a client elsewhere (termd daemon restart) finds the same folder.
+      state_dir: resolve(daemon.options.stateDir),
       sessions: sessions.length,
       running: sessions.filter((s) => s.running).length,
       uptime_s: daemon.uptimeS(),

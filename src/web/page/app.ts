@@ -400,7 +400,7 @@ $("new-session").onclick = () =>
 
 $("stop").onclick = async () => {
   const a = current;
-  const yes = a && (await confirmAction(`Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL 5 s later.`, "Stop"));
+  const yes = a && (await confirmAction(`Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL if it is still running after a grace period.`, "Stop"));
   term.focus();
   if (!yes) return;
   await (await daemon()).call("session.stop", { session: a.info.id }).catch((err) => showStatus(err.message));

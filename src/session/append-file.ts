@@ -1,0 +1,63 @@
+// A file a session appends to now and then (its log, its timing journal, a recording), open only
+// while it is being written: after IDLE_MS without a write it is closed, and the next write opens
+// it again for appending. An idle session then holds no descriptor for its files, so how many
+// sessions a daemon holds is bounded by their terminals, not by their files (it held 7
+// descriptors a session, 2 of them these).
+import { closeSync, openSync } from "node:fs";
+
+/** A file not written for this long is closed until its next write. */
+const IDLE_MS = 1000;
+
+const openFiles = new Set<AppendFile>();
+let sweeper: Timer | null = null;
+
+/** One timer for every open file: those idle for IDLE_MS are closed. */
+function sweep(): void {
+  const now = performance.now();
+  for (const f of openFiles) if (now - f.usedAt >= IDLE_MS) f.release();
+  sweeper = null;
+  if (openFiles.size > 0) schedule();
+}
+
+function schedule(): void {
+  sweeper ??= setTimeout(sweep, IDLE_MS);
+  // Open files are no reason to keep a process alive.
+  sweeper.unref();
+}
+
+export class AppendFile {
+  private openFd: number | null = null;
+  /** When fd() was last asked for (performance.now()). */
+  usedAt = 0;
+
+  /** `fd`: already open (a recording truncated it first); else the first write opens the file. */
+  constructor(
+    readonly path: string,
+    fd?: number,
+  ) {
+    if (fd !== undefined) this.adopt(fd);
+  }
+
+  /** The descriptor to write to now, opened for appending if it was closed; throws when it cannot be. */
+  fd(): number {
+    this.usedAt = performance.now();
+    if (this.openFd === null) this.adopt(openSync(this.path, "a", 0o600));
+    return this.openFd!;
+  }
+
+  /** Closes the descriptor; the next fd() opens the file again. */
+  release(): void {
+    if (this.openFd === null) return;
+    openFiles.delete(this);
+    const fd = this.openFd;
+    this.openFd = null;
+    closeSync(fd);
+  }
+
+  private adopt(fd: number): void {
+    this.openFd = fd;
+    this.usedAt = performance.now();
+    openFiles.add(this);
+    schedule();
+  }
+}

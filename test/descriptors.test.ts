@@ -1,0 +1,73 @@
+// File descriptors per session: an idle session holds none for its log and timing journal (they
+// are reopened by the next write and lose nothing), and a daemon out of descriptors says which
+// limit it hit and what to raise, and serves on. Reads /proc: Linux only.
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { SOURCE_BIN, TestDaemon } from "./harness.ts";
+
+const linux = process.platform === "linux";
+
+/** What the process's descriptors point at. */
+function openPaths(pid: number): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      out.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
+    } catch {}
+  }
+  return out;
+}
+
+async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = performance.now() + timeoutMs; !ok(); await Bun.sleep(20)) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+test.skipIf(!linux)("an idle session holds no descriptor for its log or journal; the next output reopens them and the files keep every byte", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["cat"] });
+  const log = join(d.stateDir, "logs", `${s.id}.log`);
+  const journal = join(d.stateDir, "logs", `${s.id}.timing`);
+  const held = () => openPaths(d.proc.pid).filter((p) => p === log || p === journal);
+  await c.call("session.input", { session: s.id, text: "first-line\r" });
+  await c.call("session.wait", { session: s.id, text: "first-line" });
+  await until("the idle session's files to be closed", () => held().length === 0);
+  await c.call("session.input", { session: s.id, text: "second-line\r" });
+  await c.call("session.wait", { session: s.id, text: "second-line" });
+  await until("the log to hold the second line", () => readFileSync(log, "utf8").includes("second-line"));
+  await until("the files to be closed again", () => held().length === 0);
+  const text = readFileSync(log, "utf8");
+  expect(text.indexOf("first-line")).toBeLessThan(text.indexOf("second-line"));
+  expect(text.indexOf("first-line")).toBeGreaterThanOrEqual(0);
+  // Every output chunk's end offset is in the journal, the last one the log's size.
+  const ends = readFileSync(journal, "utf8").split("\n").filter((l) => l.startsWith("o ")).map((l) => Number(l.split(" ")[2]));
+  expect(ends.at(-1)).toBe(Buffer.byteLength(text));
+});
+
+test.skipIf(!linux)("past the open-file limit session.create names the limit and what to raise; the daemon serves on", async () => {
+  await using d = await TestDaemon.start({ bin: ["sh", "-c", 'ulimit -n 150 && exec "$@"', "sh", ...SOURCE_BIN] });
+  const c = await d.client();
+  let refused: unknown = null;
+  const created: string[] = [];
+  for (let i = 0; i < 150 && refused === null; i++) {
+    try {
+      created.push((await c.call("session.create", { command: ["cat"] })).id);
+    } catch (err) {
+      refused = err;
+    }
+  }
+  expect(created.length).toBeGreaterThan(0);
+  expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "RLIMIT_NOFILE" } });
+  expect((refused as Error).message).toContain("ulimit -n: 150");
+  expect((refused as Error).message).toContain("LimitNOFILE");
+  // Still serving: the sessions it has answer, and one removed makes room for another.
+  expect((await c.call("session.list")).sessions.length).toBe(created.length);
+  await c.call("session.stop", { session: created[0]! });
+  await c.call("session.remove", { session: created[0]! });
+  const again = await c.call("session.create", { command: ["cat"] });
+  await c.call("session.input", { session: again.id, text: "still-here\r" });
+  expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
+});

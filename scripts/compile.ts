@@ -2,7 +2,7 @@
 // baked in (src/protocol/version.ts), and the interminai and cp-console-server links beside it.
 // Used by scripts/build.ts (this machine's target), scripts/release.ts (every target) and tests
 // that need another target's binary (e.g. linux-arm64 under qemu).
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Target } from "../src/package/targets.ts";
 
@@ -39,7 +39,9 @@ export async function compileTarget(target: Target | undefined, dir: string, com
   const out = join(dir, "termd");
   for (const f of ["termd", ...LINKS]) rmSync(join(dir, f), { force: true });
   const cmd = [
-    process.execPath, "build", "--compile", "--minify",
+    // --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and
+    // lines, never minified code. The copies it also writes beside the binary are removed below.
+    process.execPath, "build", "--compile", "--minify", "--sourcemap",
     // Bytecode and split chunks: a client command runs only its own chunks' precompiled code, not
     // the parse of the whole program (the daemon, xterm, MCP, the renderer), which cost it ~40 ms.
     "--bytecode", "--format=esm", "--splitting",
@@ -51,6 +53,7 @@ export async function compileTarget(target: Target | undefined, dir: string, com
   const p = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
   if (code !== 0) throw new Error(`bun build for ${target?.name ?? "this machine"} failed (exit ${code}):\n${stdout}${stderr}`);
+  for (const f of readdirSync(dir)) if (f.endsWith(".map")) rmSync(join(dir, f));
   for (const link of LINKS) symlinkSync("termd", join(dir, link));
   return out;
 }

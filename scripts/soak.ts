@@ -2,15 +2,16 @@
 // A script run outside CI, not a test:  node_modules/.bin/bun scripts/soak.ts [flags]  (npm run soak)
 //
 //   --quick            a short run: 20,000 fuzzed messages, 20 clients x 200 requests,
-//                      a 20 MB flood, 100 idle sessions
+//                      a 20 MB flood, 100 idle sessions, 20 s of races
 //   --seed N           the fuzzer's seed (default: a new one, printed; give it back to replay a run)
 //   --messages N       fuzzed messages (default 200000)
 //   --clients N        concurrent clients (default 100)
 //   --requests N       requests per client (default 1000)
 //   --flood-mb N       MB (10^6 bytes) the flooding session writes (default 200)
 //   --idle-sessions N  idle shells for the RSS figure (default 1000)
+//   --race-seconds N   how long the races run (default 180)
 //   --only LIST        comma-separated sections to run (default all): fuzz, clients, orphans,
-//                      flood, idle
+//                      flood, idle, races
 //   --help             this text
 //
 // What it does:
@@ -21,7 +22,8 @@
 //      or start programs (session.stop, session.remove, session.signal, exec.run, session.create)
 //      only ever name no session or carry invalid params; system.shutdown is never sent. Replies
 //      are counted by code; then the connections close and the daemon must give back their
-//      descriptors, answer a ping from the same pid and run a new session.
+//      descriptors, answer a ping from the same pid and run a new session; once every session is
+//      removed, its steady RSS must be within 50 MB of where it started, and its peak under 400 MB.
 //   2. clients: C clients at once, each R requests one after another (system.ping, session.info,
 //      session.screen of 4 sessions: two idle shells, a clock printing 20 lines/s, a `cat`):
 //      errors, and latency p50 / p99 / max.
@@ -36,6 +38,13 @@
 //      0: bytes lost per subscriber, expect 0.
 //   5. idle: --idle-sessions `bash --norc --noprofile` sessions at their prompt, then their screens
 //      parked (system.screens says so): the daemon's RSS growth per session once it is steady.
+//   6. races: 16 connections, each with 4 calls in flight, call create (up to 100×300 with 5,000
+//      lines of scrollback, a third of them recorded), remove (force), stop, resize, screenshot
+//      (SVG, or PNG at scale 0.5 to 2), screen, subscribe, unsubscribe, input, wait and output on 4
+//      session names for --race-seconds. Each connection is closed after 2–10 s, mid-call, and a
+//      new one takes its place; one in 4 never reads. Every answer must be a result or a client's
+//      error; the daemon must log nothing; once every session is removed, its steady RSS must be
+//      within 50 MB of where it started, and its peak under 400 MB.
 //   Each section's failure is reported as its own and the run goes on. A summary table ends it;
 //   the exit code is 1 if any figure missed what is expected.
 //
@@ -55,7 +64,7 @@ const MB = 1024 * 1024;
 
 // ---------------------------------------------------------------- flags
 
-const SECTIONS = ["fuzz", "clients", "orphans", "flood", "idle"];
+const SECTIONS = ["fuzz", "clients", "orphans", "flood", "idle", "races"];
 
 interface Options {
   quick: boolean;
@@ -65,6 +74,7 @@ interface Options {
   requests: number;
   floodMb: number;
   idleSessions: number;
+  raceSeconds: number;
   only: Set<string>;
 }
 
@@ -80,6 +90,7 @@ function parseFlags(argv: string[]): Options {
       requests: { type: "string" },
       "flood-mb": { type: "string" },
       "idle-sessions": { type: "string" },
+      "race-seconds": { type: "string" },
       only: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -106,6 +117,7 @@ function parseFlags(argv: string[]): Options {
     requests: int("requests", v.requests, quick ? 200 : 1000),
     floodMb: int("flood-mb", v["flood-mb"], quick ? 20 : 200),
     idleSessions: int("idle-sessions", v["idle-sessions"], quick ? 100 : 1000),
+    raceSeconds: int("race-seconds", v["race-seconds"], quick ? 20 : 180),
     only: new Set(only),
   };
 }
@@ -195,17 +207,19 @@ function rssPeak(pid: number): { stop: () => number } {
 }
 
 /**
- * A process's RSS once it has settled: sampled every 250 ms until 5 s of samples lie within 1 %
- * of each other, at most 60 s. 5 s is longer than a screen worker waits (2 s) before it collects
- * what parking freed, so the step down that collection makes is in the figure.
+ * A process's RSS once it has settled: sampled every 250 ms until `windowMs` (default 5 s) of
+ * samples lie within 1 % of each other, at most `maxMs`. 5 s is longer than a screen worker waits
+ * (2 s) before it collects what parking freed, so the step down that collection makes is in the
+ * figure.
  */
-async function steadyRss(pid: number): Promise<number> {
+async function steadyRss(pid: number, windowMs = 5000, maxMs = 60_000): Promise<number> {
   const samples: number[] = [];
-  const deadline = performance.now() + 60_000;
+  const deadline = performance.now() + maxMs;
+  const n = Math.round(windowMs / 250);
   for (;;) {
     samples.push(rssBytes(pid));
-    const last = samples.slice(-20);
-    if (last.length === 20 && Math.max(...last) - Math.min(...last) <= 0.01 * Math.min(...last)) return last.at(-1)!;
+    const last = samples.slice(-n);
+    if (last.length === n && Math.max(...last) - Math.min(...last) <= 0.01 * Math.min(...last)) return last.at(-1)!;
     if (performance.now() > deadline) return samples.at(-1)!;
     await Bun.sleep(250);
   }
@@ -278,6 +292,10 @@ interface Daemon {
   client: Client;
   /** The daemon's last lines on stderr, shown if it dies (a fuzzed daemon may log a lot). */
   stderrTail: string[];
+  /** Lines it wrote to stderr so far, its banner included. */
+  stderrLines: () => number;
+  /** Its distinct log lines that start a message (not a stack's "at" lines), counted; at most 50 kept. */
+  messages: Map<string, number>;
   stop: () => Promise<void>;
 }
 
@@ -302,12 +320,20 @@ async function startDaemon(dir: string, label: string): Promise<Daemon> {
     seen += dec.decode(value);
   }
   const stderrTail = seen.split("\n").filter(Boolean);
+  let lines = stderrTail.length;
+  const messages = new Map<string, number>();
   // Keep draining stderr so the daemon never blocks on a full pipe.
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done) return;
-      for (const line of dec.decode(value).split("\n")) if (line) stderrTail.push(line.slice(0, 300));
+      for (const line of dec.decode(value).split("\n")) {
+        if (!line) continue;
+        stderrTail.push(line.slice(0, 300));
+        lines++;
+        const m = line.slice(0, 200);
+        if (!/^\s/.test(m) && (messages.has(m) || messages.size < 50)) messages.set(m, (messages.get(m) ?? 0) + 1);
+      }
       if (stderrTail.length > 40) stderrTail.splice(0, stderrTail.length - 40);
     }
   })();
@@ -319,7 +345,7 @@ async function startDaemon(dir: string, label: string): Promise<Daemon> {
     await proc.exited;
     clearTimeout(killer);
   };
-  return { proc, socket, client, stderrTail, stop };
+  return { proc, socket, client, stderrTail, stderrLines: () => lines, messages, stop };
 }
 
 // ---------------------------------------------------------------- report helpers
@@ -771,6 +797,12 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
     } catch (err) {
       after = `no answer: ${(err as Error).message}`;
     }
+    // What the fuzz left behind, once its sessions are removed too: the daemon's steady RSS.
+    let settled = NaN;
+    if (survived) {
+      for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
+      settled = await steadyRss(pid);
+    }
     const errorsTotal = [...counts.errors.values()].reduce((a, b) => a + b, 0);
     const internal = counts.errors.get(-32603) ?? 0;
     console.log(`1. Fuzz: ${n0(o.messages)} messages over ${FUZZ_CONNECTIONS} connections, seed ${o.seed}`);
@@ -784,7 +816,7 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
         ["internal errors (-32603)", n0(internal)],
         ["connections the daemon closed (a line over 10 MiB)", String(closedByDaemon)],
         [`sync pings unanswered in ${SYNC_TIMEOUT_MS / 1000} s; the slowest answered after, s`, `${unanswered}; ${f1(slowestSyncMs / 1000)}`],
-        ["daemon RSS before → peak, MB", `${mb(rssBefore)} → ${mb(rssPeakBytes)}`],
+        ["daemon RSS before → peak → steady once the sessions are removed, MB", `${mb(rssBefore)} → ${mb(rssPeakBytes)} → ${mb(settled)}`],
         ["descriptors before → after the connections closed", `${fdsBefore} → ${fdsAfter}`],
         ["after", after],
       ]) + "\n",
@@ -792,6 +824,7 @@ async function fuzz(o: Options, dir: string, summary: Summary): Promise<void> {
     if (!survived) console.log(`  the daemon's last stderr lines:\n    ${d.stderrTail.join("\n    ")}\n`);
     summary.push([`fuzz: ${n0(o.messages)} messages, seed ${o.seed}`, survived ? "survived" : "DIED", "survives", ok(survived)]);
     summary.push(["fuzz: internal errors, sync pings unanswered", `${internal}, ${unanswered}`, "0, 0", ok(internal === 0 && unanswered === 0)]);
+    summary.push(["fuzz: RSS growth once over, its sessions removed; peak", `+${mb(settled - rssBefore)} MB; ${mb(rssPeakBytes)} MB`, "≤ +50 MB; < 400 MB", ok(settled - rssBefore <= 50 * MB && rssPeakBytes < 400 * MB)]);
     summary.push(["fuzz: unparsable replies, descriptors given back", `${counts.unparsable}, ${released ? "yes" : "no"}`, "0, yes", ok(counts.unparsable === 0 && released)]);
   } finally {
     for (const x of conns) x.close();
@@ -1139,6 +1172,152 @@ async function idle(o: Options, dir: string, summary: Summary): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- 6. races
+
+/** Names the race clients fight over: few, so every call meets another one on the same session. */
+const RACE_NAMES = ["race0", "race1", "race2", "race3"];
+const RACE_CONNECTIONS = 16;
+/** What a call on a session that another client removes, stops or has not created yet may answer. */
+const RACE_EXPECTED = new Set(["SESSION_NOT_FOUND", "SESSION_NOT_RUNNING", "NAME_TAKEN", "INPUT_NOT_READ", "TIMEOUT"]);
+
+async function races(o: Options, dir: string, summary: Summary): Promise<void> {
+  const d = await startDaemon(dir, "races");
+  let conns: Client[] = [];
+  try {
+    const pid = d.proc.pid;
+    const before = await steadyRss(pid);
+    const logFrom = d.stderrLines();
+    const peak = rssPeak(pid);
+    const rand = prng(o.seed ^ 0x7ace);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const calls = new Map<string, number>();
+    const answers = new Map<string, number>();
+    let unexpected = "";
+    let events = 0;
+    let reconnects = 0;
+    let stalled = 0;
+    const deadline = performance.now() + o.raceSeconds * 1000;
+    // One step: a random method on a random one of the few names, as a hostile client would.
+    const step = async (c: Client, closing: () => boolean): Promise<void> => {
+      const session = pick(RACE_NAMES);
+      const k = rand();
+      let method: string;
+      let call: Promise<unknown>;
+      if (k < 0.12) {
+        method = "session.create";
+        const command = pick([["cat"], ["sh", "-c", "while :; do echo tick; sleep 0.05; done"], ["sh", "-c", "printf '\\033]0;t\\007\\033[?1049h'; seq 1 5000; exec cat"]]);
+        // A third of them recorded: the recording and the timing journal close as the session goes.
+        const record = rand() < 0.33 ? join(dir, "race-casts", `${session}.cast`) : undefined;
+        call = c.call("session.create", { name: session, command, rows: 10 + Math.floor(rand() * 90), cols: 20 + Math.floor(rand() * 280), scrollback: pick([0, 1000, 5000]), record });
+      } else if (k < 0.22) {
+        method = "session.remove";
+        call = c.call("session.remove", { session, force: true });
+      } else if (k < 0.27) {
+        method = "session.stop";
+        call = c.call("session.stop", { session, grace_ms: 200 });
+      } else if (k < 0.4) {
+        method = "session.resize";
+        call = c.call("session.resize", { session, rows: 5 + Math.floor(rand() * 95), cols: 10 + Math.floor(rand() * 290) });
+      } else if (k < 0.52) {
+        method = "session.screenshot";
+        call = c.call("session.screenshot", { session, format: pick(["svg", "png"] as const), scale: pick([0.5, 1, 2]) });
+      } else if (k < 0.66) {
+        method = "session.screen";
+        call = c.call("session.screen", { session, format: pick(["text", "ansi", "cells"] as const), scrollback: pick([0, 50]) });
+      } else if (k < 0.78) {
+        method = "session.subscribe";
+        call = c.call("session.subscribe", { session, events: ["*"], replay: 0 });
+      } else if (k < 0.83) {
+        method = "session.unsubscribe";
+        call = c.call("session.unsubscribe", { session, events: ["*"] });
+      } else if (k < 0.9) {
+        method = "session.input";
+        call = c.call("session.input", { session, text: "hello\r", timeout_ms: 500 });
+      } else if (k < 0.95) {
+        method = "session.wait";
+        call = c.call("session.wait", { session, text: "tick", timeout_ms: 200 });
+      } else {
+        method = "session.output";
+        call = c.call("session.output", { session, from: 0, max_bytes: 65536 });
+      }
+      calls.set(method, (calls.get(method) ?? 0) + 1);
+      try {
+        await call;
+        answers.set("ok", (answers.get("ok") ?? 0) + 1);
+      } catch (err) {
+        if (closing()) return; // this side hung up on it
+        const name = (err as Error).name;
+        answers.set(name, (answers.get(name) ?? 0) + 1);
+        if (!RACE_EXPECTED.has(name)) unexpected ||= `${method} on ${session}: ${name}: ${(err as Error).message}`;
+      }
+    };
+    // Each connection keeps 4 calls in flight, and goes away after 2–10 s, mid-call; a new one takes
+    // its place. One in 4 stops reading: what the daemon holds for it (its unread replies, its
+    // subscribers' queues) must go when it closes.
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: RACE_CONNECTIONS }, async () => {
+        while (performance.now() < deadline) {
+          const c = await connect(d.socket);
+          conns.push(c);
+          c.onEvent(() => events++);
+          if (rand() < 0.25) {
+            c.pause();
+            stalled++;
+          }
+          const end = Math.min(deadline, performance.now() + 2000 + rand() * 8000);
+          let closing = false;
+          const calls = Promise.all(
+            Array.from({ length: 4 }, async () => {
+              while (!closing && performance.now() < end) await step(c, () => closing);
+            }),
+          );
+          await Promise.race([calls, Bun.sleep(end - performance.now())]);
+          closing = true;
+          c.close();
+          conns = conns.filter((x) => x !== c);
+          reconnects++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const peakBytes = peak.stop();
+    // The fuzz is over: its sessions removed, its connections closed.
+    const c = d.client;
+    for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
+    const left = (await c.call("session.list")).sessions.length;
+    // The PNG worker stays 30 s after its last picture, for the next one (rasterizer.ts): "after"
+    // is the RSS once it stayed put for longer than that.
+    const t1 = performance.now();
+    const after = await steadyRss(pid, 35_000, 180_000);
+    const settleS = (performance.now() - t1) / 1000;
+    const logged = d.stderrLines() - logFrom;
+    const internal = answers.get("INTERNAL_ERROR") ?? 0;
+    console.log(`6. Races: ${RACE_CONNECTIONS} connections × 4 calls in flight for ${f1(seconds)} s on ${RACE_NAMES.length} session names (create, remove, stop, resize, screenshot, screen, subscribe, input, wait, output)`);
+    console.log(
+      kv([
+        ["calls by method", [...calls].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m.replace("session.", "")} ${n0(n)}`).join(", ")],
+        ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
+        ["events received, connections replaced (of them, stalled: never read)", `${n0(events)}, ${n0(reconnects)} (${n0(stalled)})`],
+        ["daemon log lines during the run", String(logged)],
+        ["RSS before → peak → after (sessions removed, steady for 35 s, after s), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(settleS)})`],
+      ]),
+    );
+    if (unexpected) console.log(`  the first unexpected answer: ${unexpected}`);
+    if (logged) {
+      console.log(`  the daemon's log, its distinct messages:\n    ${[...d.messages].map(([m, n]) => `${n} × ${m}`).join("\n    ")}`);
+      console.log(`  its last lines:\n    ${d.stderrTail.slice(-Math.min(logged, 10)).join("\n    ")}`);
+    }
+    console.log();
+    summary.push([`races: internal errors, unexpected answers, log lines`, `${internal}, ${unexpected ? "some" : 0}, ${logged}`, "0, 0, 0", ok(internal === 0 && !unexpected && logged === 0)]);
+    summary.push([`races: RSS after, growth, sessions left`, `${mb(after)} MB, +${mb(after - before)} MB, ${left}`, "≤ +50 MB, 0", ok(after - before <= 50 * MB && left === 0)]);
+    summary.push([`races: RSS peak`, `${mb(peakBytes)} MB`, "< 400 MB", ok(peakBytes < 400 * MB)]);
+  } finally {
+    for (const x of conns) x.close();
+    await d.stop();
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -1149,7 +1328,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   console.log(`termd soak${o.quick ? " --quick" : ""}: seed ${o.seed} (replay with --seed ${o.seed}), ${new Date().toISOString()}, ${cpus().length} CPUs, bun ${Bun.version}, load average ${load()}\n`);
   const summary: Summary = [];
-  const run = { fuzz, clients, orphans, flood, idle };
+  const run = { fuzz, clients, orphans, flood, idle, races };
   for (const name of SECTIONS) if (o.only.has(name)) await section(name, summary, () => run[name as keyof typeof run](o, dir, summary));
   console.log(`Summary (seed ${o.seed}, ${f1((performance.now() - t0) / 1000)} s, load average at the end ${load()})`);
   console.log(table([["", "figure", "expected", ""], ...summary]));

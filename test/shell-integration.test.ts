@@ -79,6 +79,55 @@ test("bash: the user's .bashrc loads, untouched; a command's status and output c
   expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
 });
 
+test("bash: a PROMPT_COMMAND that runs a function (pyenv's hook) is never recorded as the user's command", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // As `pyenv virtualenv-init` installs its hook: a function, put first in PROMPT_COMMAND. The
+  // prompt shows how often it ran, so each new prompt is known to come after it.
+  const rc = "_venv_hook() { hooked=$((hooked+1)); }\nPROMPT_COMMAND=\"_venv_hook;${PROMPT_COMMAND-}\"\nPS1='[$hooked]> '\n";
+  const dir = home(d, { ".bashrc": rc });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  let n = 1;
+  const promptNo = async (k: number) => expect((await c.call("session.wait", { session: s.id, text: `[${k}]>`, timeout_ms: 15_000 })).outcome).toBe("matched");
+  await promptNo(n);
+  const emptyEnter = async () => {
+    await c.call("session.input", { session: s.id, text: "\r" });
+    await promptNo(++n);
+  };
+  await emptyEnter();
+  expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
+  await emptyEnter();
+  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
+  // A hook put before termd's own once the shell runs is no command either.
+  await c.call("session.input", { session: s.id, text: 'late_hook() { late=1; }; PROMPT_COMMAND="late_hook;$PROMPT_COMMAND"\r' });
+  await promptNo(++n);
+  await emptyEnter();
+  expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
+  await emptyEnter();
+  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
+  // The user's own commands still are, and the hooks still run.
+  const done = await c.call("session.input", { session: s.id, text: "echo hooked=$hooked late=$late\r", wait: { command_done: true } });
+  expect(done.wait?.command).toMatchObject({ command: "echo hooked=$hooked late=$late", exit_code: 0, output: `hooked=${n} late=1\n` });
+});
+
+test("bash: a Ctrl+C sent the moment a command is reported running interrupts it (it was lost one time in three)", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": 'PS1="\\$ "\n' });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  // bash reports the command (OSC 133 C) before it forks it; a Ctrl+C that lands before the fork
+  // exec'd went to bash's own handler, and the command ran on.
+  for (let i = 0; i < 8; i++) {
+    await c.call("session.input", { session: s.id, text: "sleep 30\r" });
+    while (!(await c.call("session.info", { session: s.id })).running_command) await c.call("session.wait", { session: s.id, activity: true, timeout_ms: 50 });
+    await c.call("session.input", { session: s.id, keys: ["Ctrl+C"] });
+    const done = await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 60_000 });
+    expect(done.command).toMatchObject({ command: "sleep 30", exit_code: 130 });
+    await prompt(c, s.id);
+  }
+}, 120_000);
+
 test("termd wait --command-done prints the status and the output; --no-shell-integration leaves bash alone", async () => {
   await using d = await TestDaemon.start();
   const dir = home(d, { ".bashrc": BASHRC });

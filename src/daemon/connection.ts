@@ -10,11 +10,10 @@ import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
 import type { CallContext } from "./command.ts";
 import { run } from "./dispatch.ts";
-import { errorReply } from "./errors.ts";
+import { errorReply, logFault } from "./errors.ts";
 import { settledOrNextTurn } from "./pacing.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
-import { clientLog } from "../session/client-log.ts";
 
 /** After its session ended: how long a connection may take to read its last events before it is closed anyway. */
 const FINAL_EVENTS_MS = 5000;
@@ -190,7 +189,7 @@ export class Connection implements EventSink {
       .catch((err: unknown) => {
         // A dialect answers its own errors; one that threw anyway is a fault, and the client
         // still gets an answer in its dialect's shape rather than none.
-        clientLog.log("termd: internal error:", err);
+        logFault(`the ${this.dialect?.name ?? "native"} dialect`, err);
         return speaker.fault ? speaker.fault(err) : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
       })
       .then((reply) => {

@@ -3,7 +3,7 @@
 // and turns what it threw into an RpcError (errors.ts), which each dialect puts in its own shape.
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
-import { wireError } from "./errors.ts";
+import { logFault, wireError } from "./errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { refuseFileParams } from "./file-params.ts";
@@ -50,6 +50,7 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
     ctx.daemon.metrics.observe(counted, (performance.now() - started) / 1000);
     return result;
   } catch (err) {
+    logFault(method.slice(0, 64), err);
     const e = wireError(err);
     ctx.daemon.metrics.observe(counted, (performance.now() - started) / 1000, e instanceof RpcError ? e.name : "INTERNAL_ERROR");
     throw e;

@@ -36,9 +36,27 @@ export function replyError(err: unknown): RpcError {
 export type Id = string | number | null;
 export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
 
-/** A JSON-RPC error reply for whatever was thrown; an internal error is logged too. */
+/** Faults already logged: one that travels on through a dialect or a reply is not logged twice. */
+const logged = new WeakSet<object>();
+
+/**
+ * Logs a fault, anything thrown that is no RpcError or TermdError, once, with `where` it happened
+ * (the method a request called), in the rate-limited log of what clients caused. Those are a
+ * client's errors, answered and not logged.
+ */
+export function logFault(where: string, err: unknown): void {
+  if (err instanceof RpcError || err instanceof TermdError) return;
+  // Work dropped because its client went away (CallContext's signal) is no fault either.
+  if (err instanceof DOMException && err.name === "AbortError") return;
+  if (typeof err === "object" && err !== null) {
+    if (logged.has(err)) return;
+    logged.add(err);
+  }
+  clientLog.log(`termd: internal error in ${where}:`, err);
+}
+
+/** A JSON-RPC error reply for whatever was thrown; a fault is logged too. */
 export function errorReply(id: Id, err: unknown): Reply {
-  const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") clientLog.log("termd: internal error:", err);
-  return { jsonrpc: "2.0", id, error: e.toWire() };
+  logFault("a request", err);
+  return { jsonrpc: "2.0", id, error: replyError(err).toWire() };
 }

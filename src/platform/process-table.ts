@@ -19,6 +19,8 @@ export interface ProcessTable {
   snapshot(): ProcessSnapshot;
   /** The foreground process group of the terminal `pid` controls; null when unknown. */
   foregroundGroup(pid: number): number | null;
+  /** `pid`'s command line, in a form only compared for equality (a fork shows its parent's until it execs); null when unknown. */
+  commandLine(pid: number): string | null;
   /** When `pid` started, in a form only compared for equality; null when there is no such process. */
   startTime(pid: number): string | null;
   /** Is `pid` a zombie (ended, not yet reaped)? null when unknown or gone. */

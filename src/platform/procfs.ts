@@ -54,6 +54,14 @@ export const procfs: ProcessTable = {
     return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
   },
 
+  commandLine(pid) {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "latin1");
+    } catch {
+      return null;
+    }
+  },
+
   startTime(pid) {
     // Clock ticks since boot.
     return statFields(pid)?.[19] ?? null;

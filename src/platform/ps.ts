@@ -66,6 +66,11 @@ export const psTable: ProcessTable = {
     return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
   },
 
+  commandLine(pid) {
+    const text = ps(["-p", String(pid), "-o", "args="]).trim();
+    return text === "" ? null : text;
+  },
+
   startTime(pid) {
     const text = ps(["-p", String(pid), "-o", "lstart="]).trim();
     return text === "" ? null : `lstart ${text}`;

@@ -1,73 +1,120 @@
 // The daemon's way to PNG: one worker thread (png-worker.ts), started on the first screenshot and
-// ended after IDLE_MS without one, since resvg and the fonts hold about 30 MB. A worker that dies
-// fails the screenshots it had; the next one starts a new worker.
+// ended after IDLE_MS without one, since resvg and the fonts hold about 30 MB. Pictures wait here
+// and go to the worker one at a time, so one whose client went away meanwhile is never drawn. A
+// worker that drew a large picture is ended as soon as it has nothing more to draw: WebAssembly
+// memory never shrinks, so it would otherwise keep the picture's size (up to 128 MB,
+// MAX_PNG_PIXELS) until then. A worker that dies fails the picture it was drawing; the next one
+// starts a new worker.
 import type { FromPngWorker, ToPngWorker } from "./png-messages.ts";
 
 /** How long an unused worker is kept. */
 const IDLE_MS = 30_000;
+/** A picture this large (16 MiB of pixels: a 200×60 screen at scale 2) ends its worker once it is idle. */
+export const LARGE_PNG_PIXELS = 4 * 1024 * 1024;
 
 /** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
   ? new URL("./render/png-worker.ts", import.meta.url)
   : new URL("./png-worker.ts", import.meta.url);
 
-type Pending = { resolve: (png: Uint8Array) => void; reject: (e: Error) => void };
+interface Job {
+  id: number;
+  svg: string;
+  scale: number;
+  pixels: number;
+  signal?: AbortSignal;
+  resolve: (png: Uint8Array) => void;
+  reject: (e: unknown) => void;
+}
 
 export class Rasterizer {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
+  private readonly queue: Job[] = [];
+  /** The picture the worker is drawing. */
+  private drawing: Job | null = null;
   private nextId = 1;
   private idle: ReturnType<typeof setTimeout> | null = null;
+  /** The current worker drew a LARGE_PNG_PIXELS picture: it ends once nothing more is asked. */
+  private grown = false;
 
-  png(svg: string, scale = 1): Promise<Uint8Array> {
-    const w = this.start();
-    const id = this.nextId++;
+  /** A worker is running (one that drew a large picture is gone once idle). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /**
+   * `svg` as a PNG at `scale`; `pixels` is how many the picture has (its width × height). Once
+   * `signal` is aborted (its client is gone), a picture not yet drawn rejects with its reason.
+   */
+  png(svg: string, scale: number, pixels: number, signal?: AbortSignal): Promise<Uint8Array> {
     const { promise, resolve, reject } = Promise.withResolvers<Uint8Array>();
-    this.pending.set(id, { resolve, reject });
-    this.touch();
-    w.postMessage({ id, svg, scale } satisfies ToPngWorker);
+    this.queue.push({ id: this.nextId++, svg, scale, pixels, signal, resolve, reject });
+    this.next();
     return promise;
+  }
+
+  /** Hands the worker the next picture whose client still waits; when there is none, the worker idles or, grown, ends. */
+  private next(): void {
+    if (this.drawing) return;
+    let job: Job | undefined;
+    while ((job = this.queue.shift()) && job.signal?.aborted) job.reject(job.signal.reason);
+    if (!job) {
+      if (this.grown) this.stopWorker();
+      else this.touch();
+      return;
+    }
+    if (this.idle) clearTimeout(this.idle);
+    const w = this.start();
+    this.drawing = job;
+    if (job.pixels >= LARGE_PNG_PIXELS) this.grown = true;
+    w.postMessage({ id: job.id, svg: job.svg, scale: job.scale } satisfies ToPngWorker);
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
     const w = new Worker(WORKER_URL);
     w.onmessage = (ev: MessageEvent<FromPngWorker>) => {
-      const p = this.pending.get(ev.data.id);
-      if (!p) return;
-      this.pending.delete(ev.data.id);
-      this.touch();
-      if ("png" in ev.data) p.resolve(ev.data.png);
-      else p.reject(new Error(`PNG rendering failed: ${ev.data.error}`));
+      const job = this.drawing;
+      if (!job || job.id !== ev.data.id) return;
+      this.drawing = null;
+      if ("png" in ev.data) job.resolve(ev.data.png);
+      else job.reject(new Error(`PNG rendering failed: ${ev.data.error}`));
+      this.next();
     };
     const died = (why: string) => {
       if (this.worker !== w) return;
       this.worker = null;
-      for (const p of this.pending.values()) p.reject(new Error(`the PNG worker ended: ${why}`));
-      this.pending.clear();
+      this.drawing?.reject(new Error(`the PNG worker ended: ${why}`));
+      this.drawing = null;
+      this.next();
     };
     w.addEventListener("error", (e) => died((e as ErrorEvent).message ?? "error"));
     w.addEventListener("close", () => died("closed"));
     this.worker = w;
+    this.grown = false;
     return w;
   }
 
-  /** Restarts the idle clock; a worker with screenshots in flight is never idle. */
+  /** Ends an unused worker after IDLE_MS. */
   private touch(): void {
     if (this.idle) clearTimeout(this.idle);
-    this.idle = setTimeout(() => {
-      if (this.pending.size === 0) this.close();
-    }, IDLE_MS);
+    if (!this.worker) return;
+    this.idle = setTimeout(() => this.stopWorker(), IDLE_MS);
     this.idle.unref?.();
   }
 
-  close(): void {
+  private stopWorker(): void {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const w = this.worker;
     this.worker = null;
-    for (const p of this.pending.values()) p.reject(new Error("the daemon is shutting down"));
-    this.pending.clear();
     w?.terminate();
+  }
+
+  /** Ends the worker; pictures not yet drawn fail (the daemon is shutting down). */
+  close(): void {
+    for (const job of [...(this.drawing ? [this.drawing] : []), ...this.queue.splice(0)]) job.reject(new Error("the daemon is shutting down"));
+    this.drawing = null;
+    this.stopWorker();
   }
 }

@@ -9,11 +9,7 @@ const BURST = 20;
 const REFILL_MS = 3000;
 const MAX_LINE = 4096;
 
-/** An error as one entry of the log: its stack (message and where), never a source excerpt. */
-function described(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return String(err);
-}
+import { faultText } from "../terminal/errors.ts";
 
 export class RateLimitedLog {
   private tokens: number;
@@ -39,7 +35,7 @@ export class RateLimitedLog {
       return false;
     }
     this.report();
-    const line = err === undefined ? message : `${message} ${described(err)}`;
+    const line = err === undefined ? message : `${message} ${faultText(err)}`;
     this.write(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} … (${line.length - MAX_LINE} more characters)` : line);
     return true;
   }

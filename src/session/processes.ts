@@ -83,6 +83,11 @@ export function signalSession(sid: number, signal: string): number {
   return n;
 }
 
+/** Process `pid`'s command line, in a form only compared for equality; null when unknown. */
+export function commandLine(pid: number): string | null {
+  return processes.commandLine(pid);
+}
+
 /** The terminal's foreground process group, as the session leader `pid` sees it; null when unknown. */
 export function foregroundGroup(pid: number | null): number | null {
   return pid === null ? null : processes.foregroundGroup(pid);

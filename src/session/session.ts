@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { TermdError } from "../terminal/errors.ts";
+import { excerpt, faultText, quoted, TermdError } from "../terminal/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
@@ -25,6 +25,7 @@ import { ExecRunner } from "./exec.ts";
 import type { ShellKind } from "./shell-integration.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import { Hold, type HoldInfo } from "./hold.ts";
+import { untilJobHasTerminal } from "./interrupt.ts";
 
 export interface SessionSpec {
   id: string;
@@ -156,6 +157,11 @@ function restoredBase(output: OutputLog, r: SessionRecord): ScreenBase | undefin
   return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
 }
 
+/** What a call on a session removed while it ran answers: as if it came just after, the session is not found. */
+export function removedError(name: string): TermdError {
+  return new TermdError("SESSION_NOT_FOUND", `session ${quoted(name)} was removed`, { session: excerpt(name) });
+}
+
 export class Session {
   readonly id: string;
   name: string;
@@ -204,6 +210,8 @@ export class Session {
   private readonly clientSizes = new Map<object, Size>();
   private readonly disposers: (() => void)[] = [];
   private stopRequested = false;
+  /** Removed from the store: its screen is closed, and a call still running on it answers SESSION_NOT_FOUND. */
+  private disposed = false;
   ended: Promise<void>;
   /** session.create's environment and shell_integration, kept for a restart. */
   startEnv: Record<string, string> | null = null;
@@ -366,14 +374,22 @@ export class Session {
    */
   async snapshot(format: SnapshotFormat = "text", scrollback = 0): Promise<ScreenSnapshot> {
     await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertPresent();
     if (format === "text" && scrollback === 0) return this.textSnapshot();
-    const { offset, ...part } = await this.view.snapshot(format, scrollback);
-    return this.withTap(part, offset);
+    try {
+      const { offset, ...part } = await this.view.snapshot(format, scrollback);
+      return this.withTap(part, offset);
+    } catch (err) {
+      // Removed while the worker drew it: the screen it asked is closed.
+      this.assertPresent();
+      throw err;
+    }
   }
 
   /** The rows changed since `since` (a snapshot's `seq`), from the mirror, once the screen shows the output so far. */
   async changesSince(since: number): Promise<ScreenSnapshot> {
     await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertPresent();
     const { changed, full } = this.view.changesSince(since);
     return { ...this.textSnapshot(), lines: [], changed, ...(full ? { full } : {}) };
   }
@@ -392,7 +408,7 @@ export class Session {
       try {
         fn(e);
       } catch (err) {
-        console.error(`termd: session ${this.name} listener failed:`, err);
+        console.error(`termd: session ${this.name} listener failed: ${faultText(err)}`);
       }
     }
   }
@@ -441,6 +457,8 @@ export class Session {
    * INPUT_NOT_READ once `timeoutMs` passed without room.
    */
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
+    this.liveChild();
+    await untilJobHasTerminal(this, data);
     const child = this.liveChild();
     this.waits.beforeInput();
     this.lastActivity = performance.now();
@@ -639,7 +657,15 @@ export class Session {
     this.disposers.push(fn);
   }
 
+  /** A call that waited (for the screen, for a worker) while another client removed the session. */
+  private assertPresent(): void {
+    if (this.disposed) throw removedError(this.name);
+  }
+
+  /** Closes everything the session holds; a second call does nothing. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.kill();
     this.output.close();
     for (const fn of this.disposers.splice(0)) fn();

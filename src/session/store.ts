@@ -45,6 +45,11 @@ export class SessionStore {
   private readonly logDir: string;
   /** Records a full disk kept remove() from deleting: deleted once a write succeeds again. */
   private readonly undeleted = new Set<string>();
+  /**
+   * The names and ids of sessions whose program is being started: taken from the moment create()
+   * checked them, so a second create of the same name at the same time is refused, not doubled.
+   */
+  private readonly starting = new Set<string>();
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
@@ -65,7 +70,7 @@ export class SessionStore {
   private newId(): string {
     for (;;) {
       const id = crypto.randomUUID().replaceAll("-", "").slice(0, 8);
-      if (!this.byId.has(id) && !this.findByName(id)) return id;
+      if (!this.byId.has(id) && !this.findByName(id) && !this.starting.has(id)) return id;
     }
   }
 
@@ -96,14 +101,27 @@ export class SessionStore {
       throw new TermdError("LIMIT_REACHED", `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`, { max_sessions: max });
     }
     if (p.name !== undefined) this.checkFree(p.name);
+    if (p.name !== undefined && this.starting.has(p.name)) {
+      throw new TermdError("NAME_TAKEN", `a session named ${quoted(p.name)} is being started`, { name: excerpt(p.name) });
+    }
+    const id = this.newId();
+    const name = p.name ?? id;
+    this.starting.add(id).add(name);
+    try {
+      return await this.start(p, id, name);
+    } finally {
+      this.starting.delete(id);
+      this.starting.delete(name);
+    }
+  }
+
+  private async start(p: NonNullable<CreateInput>, id: string, name: string): Promise<Session> {
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {
       if (p.record !== undefined) record = Recorder.open(p.record);
     } catch (err) {
       throw new TermdError("BAD_ARGUMENT", `cannot record to ${p.record}: ${(err as Error).message}`);
     }
-    const id = this.newId();
-    const name = p.name ?? id;
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
@@ -189,8 +207,9 @@ export class SessionStore {
     return [...this.byId.values()];
   }
 
-  /** Forgets a session: its record, its log, its screen. */
-  remove(s: Session): void {
+  /** Forgets a session: its record, its log, its screen. False when it was already gone (removed by another call meanwhile). */
+  remove(s: Session): boolean {
+    if (this.byId.get(s.id) !== s) return false;
     this.byId.delete(s.id);
     s.dispose();
     // The files first: on a full disk that frees the room the record's delete needs.
@@ -204,6 +223,7 @@ export class SessionStore {
       console.error(`termd: session ${s.name}: its record could not be deleted: ${writeError(err, this.opts.stateDir)}`);
     }
     this.opts.onRemove?.(s);
+    return true;
   }
 
   /** Deletes the records a full disk kept (see remove), while deletes succeed. */

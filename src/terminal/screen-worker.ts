@@ -3,6 +3,7 @@
 // and answers requests. It is a second entrypoint of the compiled binary (scripts/build.ts).
 import { Screen } from "./screen.ts";
 import type { FromWorker, ToWorker } from "./screen-messages.ts";
+import { faultText } from "./errors.ts";
 
 declare const self: Worker;
 
@@ -40,7 +41,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
         s.screen.writeSync(m.data);
       } catch (err) {
         // One screen's bad bytes must not take the others on this thread down with it.
-        console.error(`termd: screen ${m.id}: parse failed:`, err);
+        console.error(`termd: screen ${m.id}: parse failed: ${faultText(err)}`);
       }
       s.offset = m.end;
       return report(m.id);

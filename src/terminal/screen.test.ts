@@ -37,3 +37,16 @@ describe("queries the screen answers", () => {
     expect(replies("\x1b[?2004h\x1b[?2004$p")).toBe("\x1b[?2004;1$y");
   });
 });
+
+describe("resize", () => {
+  test("leaves no memory trimming to a timer (xterm's, which warned on the console when it overran)", () => {
+    const s = new Screen({ rows: 24, cols: 200, scrollback: 1000, onReply: () => {} });
+    s.writeSync(new TextEncoder().encode(`${"x".repeat(190)}\r\n`.repeat(500)));
+    s.resize({ rows: 10, cols: 40 });
+    expect(s.deferredTasks).toBe(0);
+    s.resize({ rows: 30, cols: 120 });
+    expect(s.deferredTasks).toBe(0);
+    expect(s.size).toEqual({ rows: 30, cols: 120 });
+    s.dispose();
+  });
+});

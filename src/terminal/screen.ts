@@ -157,6 +157,22 @@ export class Screen {
 
   resize(size: Size): void {
     this.term.resize(size.cols, size.rows);
+    // xterm trims the resized lines' memory later, in 16 ms slices on a timer, and warns on the
+    // console when a slice overran (on a busy machine, every few resizes): trimmed here at once,
+    // in the worker's own time, it leaves nothing behind to run or warn.
+    for (const buffer of this.buffers()) buffer._memoryCleanupQueue.flush();
+  }
+
+  /** The normal and the alternate buffer, as xterm keeps them (internals). */
+  private buffers(): { _memoryCleanupQueue: { flush(): void; _tasks: unknown[] } }[] {
+    type Buffer = { _memoryCleanupQueue: { flush(): void; _tasks: unknown[] } };
+    const { normal, alt } = (this.term as unknown as { _core: { _bufferService: { buffers: { normal: Buffer; alt: Buffer } } } })._core._bufferService.buffers;
+    return [normal, alt];
+  }
+
+  /** Work xterm left to run later (its memory trimming after a resize); none, since resize does it at once. */
+  get deferredTasks(): number {
+    return this.buffers().reduce((n, b) => n + b._memoryCleanupQueue._tasks.length, 0);
   }
 
   get size(): Size {

@@ -7,7 +7,7 @@ import type { Server, ServerWebSocket } from "bun";
 import { Connection } from "../daemon/connection.ts";
 import type { Daemon } from "../daemon/daemon.ts";
 import { connectionRefusal } from "../daemon/connection-limits.ts";
-import { replyError } from "../daemon/errors.ts";
+import { logFault, replyError } from "../daemon/errors.ts";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { Session } from "../session/session.ts";
 import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
@@ -22,7 +22,6 @@ import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.t
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
 import { sameSecret, type Token } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
-import { clientLog } from "../session/client-log.ts";
 
 export interface HttpSettings {
   listen: ListenAddress;
@@ -69,7 +68,7 @@ function errorResponse(err: unknown): Response {
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
   }
   const e = replyError(err);
-  if (e.name === "INTERNAL_ERROR") clientLog.log("termd: http request failed:", err);
+  logFault("an HTTP request", err);
   return Response.json({ error: { code: e.name, message: e.message } }, { status: STATUS_OF[e.name] ?? 500 });
 }
 

@@ -1,6 +1,7 @@
 import { RpcError } from "../../protocol/errors.ts";
 import { RemoveSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
+import { removedError } from "../../session/session.ts";
 
 export default command({
   name: "session.remove",
@@ -11,7 +12,8 @@ export default command({
     // The socket first: it refuses new clients at once, however long the program takes to stop.
     daemon.closeSessionSocket(s.id);
     if (s.running) await s.stop(daemon.options.stopGraceMs);
-    daemon.store.remove(s);
+    // Two removes of one session: the one that came second finds nothing left to remove.
+    if (!daemon.store.remove(s)) throw removedError(s.name);
     if (daemon.options.exitWhenEmpty && daemon.store.list().length === 0) void daemon.shutdown();
     return { removed: s.id };
   },

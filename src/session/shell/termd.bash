@@ -41,6 +41,8 @@ if [ -z "${__termd_hooked-}" ]; then
   # First in PROMPT_COMMAND: the status of the command that just ran, before anything changes it.
   __termd_precmd() {
     local status=$?
+    # The prompt is being drawn: what else PROMPT_COMMAND runs after this is no command typed.
+    __termd_at_prompt=
     # The directory first: whoever hears D (a wait for the command) reads the cwd it left.
     __termd_url "$PWD"
     printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__termd_u"
@@ -84,10 +86,34 @@ if [ -z "${__termd_hooked-}" ]; then
     fi
   }
 
+  # Is BASH_COMMAND one of PROMPT_COMMAND's own commands? A hook that comes before
+  # __termd_precmd (one put first in PROMPT_COMMAND once these hooks were in, as pyenv's
+  # `_pyenv_virtualenv_hook` is when its init runs again) runs while __termd_at_prompt is still
+  # set: after an empty line it would be taken for the command typed. Split on ; and newlines by
+  # pattern, without a subshell, and compared with the blanks around each part trimmed.
+  __termd_in_prompt_command() {
+    local pc rest part
+    for pc in "${PROMPT_COMMAND[@]}"; do
+      rest=$pc$'\n'
+      while [ -n "$rest" ]; do
+        part=${rest%%[;$'\n']*}
+        rest=${rest#*[;$'\n']}
+        part=${part#"${part%%[![:space:]]*}"}
+        part=${part%"${part##*[![:space:]]}"}
+        [ -n "$part" ] && [ "$part" = "$BASH_COMMAND" ] && return 0
+      done
+    done
+    return 1
+  }
+
   __termd_preexec() {
     [ -n "$__termd_at_prompt" ] || return 0
     [ -n "${COMP_LINE-}" ] && return 0
     case $BASH_COMMAND in __termd_precmd*|__termd_ready*) return 0 ;; esac
+    if __termd_in_prompt_command; then
+      __termd_at_prompt=
+      return 0
+    fi
     __termd_at_prompt=
     __termd_ran=1
     # The whole line from history when it went there (a line starting with a space may not).

@@ -2,12 +2,31 @@
 // daemon: a session keeps its id, log, clients and size across both; dialects that name sessions
 // see the new name.
 import { expect, test } from "bun:test";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../src/client/index.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./dialects/lines.ts";
+
+test("restart: the recording and the timing journal go on in the same files, on the same clock", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const cast = join(d.dir, "r.cast");
+  await c.call("session.create", { name: "r", record: cast, command: ["sh", "-c", "echo run-$RUNS; exit 0"], env: { RUNS: "once" } });
+  await c.call("session.wait", { session: "r", exit: true });
+  await c.call("session.restart", { session: "r" });
+  await c.call("session.wait", { session: "r", exit: true });
+  const lines = readFileSync(cast, "utf8").trim().split("\n");
+  const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
+  const output = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+  expect(output.match(/run-once/g)?.length).toBe(2);
+  expect(output).toContain("restarted at");
+  const times = events.map((e) => e[0]);
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  // The session's own .cast export, timed by its journal, has both runs too.
+  expect((await d.cli(["logs", "r", "--cast"])).stdout.match(/run-once/g)?.length).toBe(2);
+});
 
 test("rename: the new name finds the session, the old one is free, a taken or hostile name is refused; console and TRL list the new name", async () => {
   await using d = await TestDaemon.start();

@@ -1,6 +1,7 @@
 // A file of text lines written from one session's events (the timing journal, a recording):
-// opened before the first byte, done when the session exits or is disposed, whichever is first.
-// Between writes it is closed once idle (append-file.ts).
+// opened before the first byte, done when the session is disposed. An exit only closes the
+// descriptor: a restart's run goes on in the same file, on the same clock. Between writes it is
+// closed once idle (append-file.ts).
 import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
 import type { Session, SessionEvent } from "./session.ts";
@@ -16,7 +17,7 @@ export abstract class SessionLineFile {
     this.file = new AppendFile(path, fd);
     session.onDispose(() => this.close());
     this.off = session.on((e) => {
-      if (e.type === "exit") this.close();
+      if (e.type === "exit") this.file?.release();
       else this.onEvent(e, performance.now() - this.started);
     });
   }

@@ -10,6 +10,7 @@ import { pack } from "../scripts/pack.ts";
 import { hostTarget } from "../src/package/targets.ts";
 import { connect } from "../src/client/index.ts";
 import { ROOT } from "./harness.ts";
+import { alive, eventually } from "./testing/subprocess.ts";
 
 const target = hostTarget();
 const INSTALL_MS = 300_000;
@@ -68,7 +69,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
       const { pid } = await c.call("system.ping");
       await c.call("system.shutdown", { grace_ms: 500 }).catch(() => {});
       c.close();
-      for (let i = 0; i < 500 && isAlive(pid); i++) await Bun.sleep(10);
+      await eventually(() => !alive(pid), 5000);
     } catch {}
     rmSync(dir, { recursive: true, force: true });
   });
@@ -174,8 +175,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     c.close();
     p.kill("SIGTERM");
     expect(await p.exited).toBe(0);
-    for (let i = 0; i < 500 && isAlive(pid); i++) await Bun.sleep(10);
-    expect(isAlive(pid)).toBe(false);
+    expect(await eventually(() => !alive(pid), 5000)).toBe(true);
   }, INSTALL_MS);
 
   test("npm install -g puts termd on PATH", async () => {
@@ -185,12 +185,3 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     expect(JSON.parse(r.stdout)).toMatchObject({ target: target!.name });
   }, INSTALL_MS);
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -4,6 +4,8 @@
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
 import { logFault, wireError } from "./errors.ts";
+import type { Session } from "../session/session.ts";
+import { notRunning } from "../session/session-errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { refuseFileParams } from "./file-params.ts";
@@ -36,6 +38,23 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
   const ref = typeof params === "object" && params !== null ? (params as { session?: unknown }).session : undefined;
   if (typeof ref === "string" && ctx.daemon.store.get(ref).id === implied) return;
   throw new RpcError("UNAUTHORIZED", `${method}: this socket serves only its own session`);
+}
+
+/**
+ * The session a call acts on, found, with the checks its command declares made in one order for
+ * every method: held by another client, then not running.
+ */
+function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext): Session | undefined {
+  if (!cmd.target || params.session === undefined) return undefined;
+  const s = ctx.daemon.store.get(params.session);
+  const t = typeof cmd.target === "function" ? cmd.target(params) : cmd.target;
+  if (t.write !== undefined) {
+    const sub = ctx.conn.subscription(s);
+    if (t.typing && sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
+    s.hold.check(sub, t.write);
+  }
+  if (t.running && !s.running) throw notRunning(s);
+  return s;
 }
 
 /**
@@ -77,5 +96,6 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);
   ctx.daemon.counters.requests++;
-  return await cmd.exec(parsed.output, ctx);
+  const session = findTarget(cmd, parsed.output as { session?: string }, ctx);
+  return await cmd.exec(parsed.output, ctx, session);
 }

@@ -126,10 +126,12 @@ export class ExecRunner {
     return this.current !== null;
   }
 
-  /** Runs `p.command` in the shell; throws SESSION_BUSY while another run (or any job) has the terminal. */
+  /**
+   * Runs `p.command` in the shell of a running session (the daemon's dispatch checks that); throws
+   * SESSION_BUSY while another run (or any job) has the terminal.
+   */
   async run(p: ExecRunInput): Promise<ExecResult> {
     const s = this.s;
-    if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
     if (p.fresh) return this.runFresh(p);
     checkShell(s);
     if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });

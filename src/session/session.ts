@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { excerpt, faultText, quoted, TermdError } from "../terminal/errors.ts";
+import { faultText, TermdError } from "../terminal/errors.ts";
 import type { Modes, ScreenSnapshot, SessionInfo, SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
@@ -26,6 +26,7 @@ import type { ShellKind } from "./shell-integration.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import { Hold, type HoldInfo } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
+import { notRunning, removedError } from "./session-errors.ts";
 
 export interface SessionSpec {
   id: string;
@@ -155,11 +156,6 @@ function restoredBase(output: OutputLog, r: SessionRecord): ScreenBase | undefin
     if (tail[i] === 0x0a && ++lines > r.rows + r.scrollback) return { bytes: new Uint8Array(0), end: from + i + 1 };
   }
   return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
-}
-
-/** What a call on a session removed while it ran answers: as if it came just after, the session is not found. */
-export function removedError(name: string): TermdError {
-  return new TermdError("SESSION_NOT_FOUND", `session ${quoted(name)} was removed`, { session: excerpt(name) });
 }
 
 export class Session {
@@ -436,8 +432,13 @@ export class Session {
   }
 
   private liveChild(): Child {
-    if (!this.running || !this.child) throw new TermdError("SESSION_NOT_RUNNING", `session ${this.name} is ${this.state}`, { session: this.name });
+    if (!this.running || !this.child) throw notRunning(this);
     return this.child;
+  }
+
+  /** The terminal closed under a write: said as every call on an ended session says it. */
+  private childError(err: unknown): unknown {
+    return err instanceof TermdError && err.code === "SESSION_NOT_RUNNING" ? notRunning(this) : err;
   }
 
   /** Writes at once, however much the program left unread: for a few bytes (a key, ^C, a line). */
@@ -447,7 +448,12 @@ export class Session {
     // Input counts as activity: the program is about to answer it, so "settled" restarts here.
     this.lastActivity = performance.now();
     this.inputOffset = this.output.end;
-    const n = child.write(data);
+    let n: number;
+    try {
+      n = child.write(data);
+    } catch (err) {
+      throw this.childError(err);
+    }
     this.emit({ type: "input", data });
     return n;
   }
@@ -469,7 +475,7 @@ export class Session {
       if (err instanceof TermdError && err.code === "INPUT_NOT_READ") {
         throw new TermdError("INPUT_NOT_READ", `session ${this.name}: ${err.message} within ${timeoutMs} ms`, { ...err.details, session: this.name });
       }
-      throw err;
+      throw this.childError(err);
     } finally {
       this.emit(secret ? { type: "input", data, secret } : { type: "input", data });
     }

@@ -1,8 +1,9 @@
 import { SessionOnlySchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.info",
   params: SessionOnlySchema,
-  exec: (p, { daemon }) => daemon.store.get(p.session).info(),
+  target: {},
+  exec: (_p, _ctx, s) => s.info(),
 });

@@ -70,7 +70,7 @@ import type { Subprocess } from "bun";
 import { inPool, until } from "./concurrency.ts";
 import { connect, type Client } from "../src/client/index.ts";
 import { benchParser, plainText as vtPlainText } from "../src/vt/bench.ts";
-import { SCREEN_CURRENT_MS } from "../src/session/session.ts";
+import { SCREEN_CURRENT_MS } from "../src/session/pipeline.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MB = 1024 * 1024;

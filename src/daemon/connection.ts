@@ -240,11 +240,7 @@ export class Connection implements EventSink {
       call: (method, params) => run(method, params, ctx) as Promise<never>,
       run: (method, params) => run(method, params, ctx),
       session: this.impliedSession,
-      sessionState: <T>(id: string, init: () => T): T => {
-        const states = this.daemon.store.get(id).dialectState;
-        if (!states.has(dialect.name)) states.set(dialect.name, init());
-        return states.get(dialect.name) as T;
-      },
+      sessionState: (id, init) => this.daemon.dialectState(id, dialect.name, init),
       send: (msg) => this.send(msg),
       end: () => this.end(),
       signal: this.abort.signal,

@@ -78,6 +78,8 @@ export class Daemon {
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
   readonly connections = new Set<Connection>();
+  /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
+  private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
   readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
   /** Requests, errors and latency by method (GET /metrics). */
@@ -170,8 +172,18 @@ export class Daemon {
     this.store.evict(this.options.ttlMs);
   }
 
+  /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
+  dialectState<T>(ref: string, dialect: string, init: () => T): T {
+    const id = this.store.get(ref).id;
+    let states = this.dialectStates.get(id);
+    if (!states) this.dialectStates.set(id, (states = new Map()));
+    if (!states.has(dialect)) states.set(dialect, init());
+    return states.get(dialect) as T;
+  }
+
   /** A session is gone: its own socket closes and no connection keeps its subscription. */
   private forget(s: Session): void {
+    this.dialectStates.delete(s.id);
     this.closeSessionSocket(s.id);
     for (const c of this.connections) c.forget(s);
   }

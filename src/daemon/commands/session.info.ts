@@ -1,9 +1,10 @@
 import { SessionOnlySchema } from "../../protocol/schemas.ts";
 import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
 export default sessionCommand({
   name: "session.info",
   params: SessionOnlySchema,
   target: {},
-  exec: (_p, _ctx, s) => s.info(),
+  exec: (_p, _ctx, s) => infoOf(s),
 });

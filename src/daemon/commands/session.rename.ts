@@ -1,5 +1,6 @@
 import { RenameSchema } from "../../protocol/schemas.ts";
 import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
 export default sessionCommand({
   name: "session.rename",
@@ -7,6 +8,6 @@ export default sessionCommand({
   target: {},
   exec: (p, { daemon }, s) => {
     daemon.store.rename(s, p.name);
-    return s.info();
+    return infoOf(s);
   },
 });

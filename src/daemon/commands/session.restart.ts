@@ -1,5 +1,6 @@
 import { RestartSchema } from "../../protocol/schemas.ts";
 import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
 export default sessionCommand({
   name: "session.restart",
@@ -7,6 +8,6 @@ export default sessionCommand({
   target: {},
   exec: async (p, { daemon }, s) => {
     await daemon.store.restart(s, p.grace_ms ?? daemon.options.stopGraceMs);
-    return s.info();
+    return infoOf(s);
   },
 });

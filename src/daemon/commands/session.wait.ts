@@ -1,5 +1,4 @@
 import { WaitSchema } from "../../protocol/schemas.ts";
-import { waitFor } from "../../session/wait.ts";
 import { sessionCommand } from "../command.ts";
 import { asPendingWait } from "../connection-limits.ts";
 
@@ -7,5 +6,5 @@ export default sessionCommand({
   name: "session.wait",
   params: WaitSchema,
   target: {},
-  exec: (p, ctx, s) => asPendingWait(ctx, () => waitFor(s, p, ctx.signal)),
+  exec: (p, ctx, s) => asPendingWait(ctx, () => s.waits.wait(p, ctx.signal)),
 });

@@ -5,12 +5,12 @@ import type * as v from "valibot";
 import type { MethodName, ResultOf } from "../protocol/methods.ts";
 import type { Session } from "../session/session.ts";
 import type { Daemon } from "./daemon.ts";
-import type { Connection } from "./connection.ts";
+import type { Client } from "./client.ts";
 
 export interface CallContext {
   daemon: Daemon;
-  conn: Connection;
-  /** Aborted when the connection closes, so long calls (wait) stop working for nobody. */
+  client: Client;
+  /** Aborted when the client goes away, so long calls (wait) stop working for nobody. */
   signal: AbortSignal;
 }
 

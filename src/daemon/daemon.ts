@@ -11,6 +11,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
+import type { Client } from "./client.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { connectionRefusal } from "./connection-limits.ts";
 import { errorReply } from "./errors.ts";
@@ -77,7 +78,7 @@ export class Daemon {
   readonly ptys: PtyPool;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
-  readonly connections = new Set<Connection>();
+  readonly connections = new Set<Client>();
   /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
   private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
@@ -209,10 +210,7 @@ export class Daemon {
               setTimeout(() => socket.end(), REFUSED_LINGER_MS).unref();
               return;
             }
-            const conn = new Connection(socket, this, session, dialect);
-            socket.data = { conn };
-            this.connections.add(conn);
-            this.counters.connections++;
+            socket.data = { conn: new Connection(socket, this, session, dialect) };
           },
           data: (socket, chunk) => socket.data.conn?.onData(chunk),
           drain: (socket) => socket.data.conn?.flush(),

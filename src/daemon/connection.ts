@@ -31,7 +31,7 @@ export function nativeCaller(daemon: Daemon, client: Client, dialect: Dialect, o
 
 /** The channel's lines go to the dialect; the client's events and end go to the channel. */
 export class Connection implements LineHandler, ClientOutlet {
-  readonly client: Client;
+  private readonly client: Client;
   private readonly channel: LineChannel;
   /** The dialect the first message picked, and this connection's side of it. */
   private dialect: Dialect | null = null;

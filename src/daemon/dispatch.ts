@@ -1,6 +1,7 @@
 // The one place where a method call, from any dialect, becomes a handler's run: it validates the
-// params against the method's schema, confines a session socket to its session, runs the handler,
-// and turns what it threw into an RpcError (errors.ts), which each dialect puts in its own shape.
+// params against the method's schema, confines a session socket to its session, finds the session
+// the handler declares as its target and checks it, runs the handler, and turns what it threw into
+// an RpcError (errors.ts), which each dialect puts in its own shape.
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
 import { logFault, wireError } from "./errors.ts";
@@ -42,7 +43,7 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
 
 /**
  * The session a call acts on, found, with the checks its command declares made in one order for
- * every method: held by another client, then not running.
+ * every method: attached read-only, held by another client, then not running.
  */
 function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext): Session | undefined {
   if (!cmd.target || params.session === undefined) return undefined;

@@ -102,9 +102,9 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
   // Return once the process is gone, so a script can start a new daemon right after.
   // (A remote daemon's pid is not one of this machine's.)
   if (isDaemonUrl(socketPath)) return { gone: true, pid };
-  const { pidAlive } = await import("../../daemon/socket-path.ts");
-  for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
-  return { gone: !pidAlive(pid), pid };
+  const { alive } = await import("../../platform/alive.ts");
+  for (let i = 0; i < 500 && alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+  return { gone: !alive(pid), pid };
 }
 
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);

@@ -1,6 +1,7 @@
 // A screen as text for people: the failure messages of waits and matchers (every row numbered,
 // the cursor marked, the rows that matter highlighted) and the plain-text screen files.
 import type { CellRun } from "../protocol/schemas.ts";
+import { sgrParams } from "../render/sgr.ts";
 
 export interface ScreenLike {
   lines: string[];
@@ -45,31 +46,13 @@ export function renderScreen(s: ScreenLike, highlight: ReadonlySet<number> = new
   return out.join("\n");
 }
 
-const SGR_FLAGS: [keyof CellRun, number][] = [
-  ["bold", 1],
-  ["dim", 2],
-  ["italic", 3],
-  ["underline", 4],
-  ["blink", 5],
-  ["inverse", 7],
-  ["hidden", 8],
-  ["strike", 9],
-];
-
-function colourSgr(c: number | string | undefined, base: 30 | 40): string[] {
-  if (c === undefined) return [];
-  if (typeof c === "number") return c < 8 ? [String(base + c)] : c < 16 ? [String(base + 60 + c - 8)] : [`${base + 8};5;${c}`];
-  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c);
-  return hex ? [`${base + 8};2;${parseInt(hex[1]!, 16)};${parseInt(hex[2]!, 16)};${parseInt(hex[3]!, 16)}`] : [];
-}
-
 /** One row of styled runs as text with SGR sequences (each run starts from the default style). */
 function styledLine(runs: CellRun[]): string {
   let out = "";
   let col = 0;
   for (const r of runs) {
     if (r.col > col) out += " ".repeat(r.col - col);
-    const params = [...SGR_FLAGS.filter(([k]) => r[k]).map(([, n]) => String(n)), ...colourSgr(r.fg, 30), ...colourSgr(r.bg, 40)];
+    const params = sgrParams(r);
     out += params.length ? `\x1b[${params.join(";")}m${r.text}\x1b[0m` : r.text;
     col = r.col + r.w;
   }

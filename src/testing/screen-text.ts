@@ -1,6 +1,7 @@
 // A screen as text for people: the failure messages of waits and matchers (every row numbered,
 // the cursor marked, the rows that matter highlighted) and the plain-text screen files.
 import type { CellRun } from "../protocol/schemas.ts";
+import { numberedRows } from "../render/numbered-rows.ts";
 import { sgrParams } from "../render/sgr.ts";
 
 export interface ScreenLike {
@@ -30,18 +31,17 @@ export function screenFile(s: ScreenLike): string {
  * and the cursor are folded into one line.
  */
 export function renderScreen(s: ScreenLike, highlight: ReadonlySet<number> = new Set()): string {
-  const width = String(s.lines.length - 1).length;
-  const lastUsed = Math.max(s.cursor.row, ...s.lines.map((l, i) => (l.trim() ? i : -1)), ...[...highlight]);
+  const { rows, last, width } = numberedRows(s.lines, { keep: (i) => i === s.cursor.row || highlight.has(i) });
   const on = colour();
   const out = [`  ${" ".repeat(width)}┌─ ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}${s.title ? `, title ${JSON.stringify(s.title)}` : ""}`];
-  for (let row = 0; row <= Math.min(lastUsed, s.lines.length - 1); row++) {
+  for (const { index: row, label } of rows) {
     const text = s.lines[row]!.trimEnd();
     const mark = highlight.has(row) ? "›" : " ";
     const body = highlight.has(row) && on ? `\x1b[7m${text}\x1b[27m` : text;
-    out.push(`${mark} ${String(row).padStart(width)}│${body}`);
+    out.push(`${mark} ${label}│${body}`);
     if (row === s.cursor.row && s.cursor.visible) out.push(`  ${" ".repeat(width)}│${" ".repeat(s.cursor.col)}^ cursor`);
   }
-  const folded = s.lines.length - 1 - lastUsed;
+  const folded = s.lines.length - 1 - last;
   if (folded > 0) out.push(`  ${" ".repeat(width)}│… ${folded} blank row${folded === 1 ? "" : "s"}`);
   return out.join("\n");
 }

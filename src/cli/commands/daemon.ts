@@ -1,4 +1,4 @@
-import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
+import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
@@ -50,35 +50,6 @@ function workers(a: Parameters<typeof num>[0], flag: string): number | undefined
 const DAEMON_HELP = [
   "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
   "                      every session and exits on SIGTERM or SIGINT",
-  "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
-  "  --stop-grace MS     grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)",
-  "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
-  "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
-  "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
-  "  --screen-park MS    quiet time after which a session with little output has its screen",
-  "                      parked, freeing its emulator until needed (default 5000; 0: never)",
-  "  --pty-workers N     threads that run the sessions' programs and read their output",
-  "                      (default: one per core)",
-  "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
-  "                      session.create fails with LIMIT_REACHED",
-  "  --max-waits N       waits one connection may have pending, session.wait calls and",
-  "                      session.input calls with wait (default 4096); past it they fail",
-  "                      with LIMIT_REACHED",
-  "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
-  "                      past it session.subscribe fails with LIMIT_REACHED",
-  "  --max-connections N connections served at once, over the sockets and HTTP (default 4096);",
-  "                      past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
-  "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
-  "                      console server's server.pid",
-  "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
-  "                      (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start).",
-  "                      Every request needs the token: TERMD_TOKEN, or `termd token`",
-  "  --allow-host NAME   a Host name the HTTP server also answers to, e.g. a reverse proxy's",
-  "                      public name (repeatable; * allows any)",
-  "  --allow-origin URL  an origin whose pages may also call it, e.g. https://ops.example.com",
-  "                      (repeatable; * allows any)",
-  "  --http-allow-files  let HTTP clients use session.create's record, log_path and socket,",
-  "                      which write files on this machine (refused over HTTP otherwise)",
 ];
 
 const CONTROL_HELP = [
@@ -93,6 +64,38 @@ const RESTART_HELP = [
   "                      output, final screens and records are kept), then starts this binary's",
   "                      daemon on the same socket and state dir",
 ];
+
+/** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
+const DAEMON_FLAGS: Record<string, FlagSpec> = {
+  "state-dir": { kind: "string", value: "DIR", help: "session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)" },
+  "stop-grace": { kind: "number", value: "MS", help: "grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)" },
+  ttl: { kind: "string", value: "DURATION", help: "how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)" },
+  "debug-buffer": { kind: "number", help: "unhandled escape sequences kept per session for `termd debug` (default 10)" },
+  "screen-workers": { kind: "number", help: "threads that parse the sessions' screens (default: one per core)" },
+  "screen-park": { kind: "number", value: "MS", help: "quiet time after which a session with little output has its screen parked, freeing its emulator until needed (default 5000; 0: never)" },
+  "pty-workers": { kind: "number", help: "threads that run the sessions' programs and read their output (default: one per core)" },
+  "max-sessions": { kind: "number", help: "sessions held at most, ended ones included (default 10000); past it session.create fails with LIMIT_REACHED" },
+  "max-waits": {
+    kind: "number",
+    help: "waits one connection may have pending, session.wait calls and session.input calls with wait (default 4096); past it they fail with LIMIT_REACHED",
+  },
+  "max-subscriptions": { kind: "number", help: "sessions one connection may be subscribed to (default 10000); past it session.subscribe fails with LIMIT_REACHED" },
+  "max-connections": {
+    kind: "number",
+    help: "connections served at once, over the sockets and HTTP (default 4096); past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
+  },
+  "pid-file": { kind: "string", value: "PATH", help: "write the daemon's pid there while it runs (removed on exit), like the console server's server.pid" },
+  http: {
+    kind: "string",
+    value: "HOST:PORT",
+    help: "also serve the protocol over HTTP and WebSocket, and the attach page at / (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start). Every request needs the token: TERMD_TOKEN, or `termd token`",
+  },
+  "allow-origin": { kind: "string", repeat: true, value: "URL", help: "with --http: an origin whose pages may also call it, e.g. https://ops.example.com (* allows any)" },
+  "allow-host": { kind: "string", repeat: true, value: "NAME", help: "with --http: a Host name the HTTP server also answers to, e.g. a reverse proxy's public name (* allows any)" },
+  "http-allow-files": { kind: "boolean", help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)" },
+};
+
+const GRACE: FlagSpec = { kind: "number", value: "MS", help: "stop and restart: how long the sessions get between SIGTERM and SIGKILL (default: the daemon's --stop-grace)" };
 
 /** Stops the daemon `client` is connected to and returns once its process is gone (at most 5 s after it closes the connection). */
 async function stopDaemon(client: Client, socketPath: string, graceMs: number | undefined): Promise<{ gone: boolean; pid: number }> {
@@ -126,9 +129,10 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
   summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--max-connections N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon restart [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
+  args: run ? "[stop|restart|status]" : "stop|status",
+  json: true,
   help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP, run ? RESTART_HELP : []).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "max-connections": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
+  flags: run ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
   async run(a, ctx) {
     const action = a.positional[0];
     if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);

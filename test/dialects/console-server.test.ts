@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type Client } from "../../src/client/index.ts";
 import { ROOT } from "../harness.ts";
-import { Lines } from "./lines.ts";
+import { Lines } from "../lines.ts";
 import { alive } from "../../src/platform/alive.ts";
 
 const BIN = join(ROOT, "dist/cp-console-server");

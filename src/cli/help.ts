@@ -6,11 +6,11 @@ import type { CliCommand } from "./command.ts";
 /** Help is wrapped to this width, as a terminal of 100 columns shows it. */
 const WIDTH = 100;
 
-const valueOf = (s: FlagSpec) => (s.kind === "boolean" ? "" : ` ${s.value ?? (s.kind === "number" ? "N" : "VALUE")}`);
+const valueText = (s: FlagSpec) => (s.kind === "boolean" ? "" : ` ${s.value ?? (s.kind === "number" ? "N" : "VALUE")}`);
 
 /** `termd start [--name NAME] [--env K=V]... [--json] [-- COMMAND ARGS...]` */
 export function usageOf(cmd: CliCommand): string {
-  const flags = Object.entries(cmd.flags).map(([name, s]) => `[--${name}${valueOf(s)}]${s.repeat ? "..." : ""}`);
+  const flags = Object.entries(cmd.flags).map(([name, s]) => `[--${name}${valueText(s)}]${s.repeat ? "..." : ""}`);
   return ["termd", cmd.name, cmd.args, ...flags, cmd.json ? "[--json]" : undefined, cmd.trailing].filter((p) => p !== undefined && p !== "").join(" ");
 }
 
@@ -29,7 +29,7 @@ function wrap(text: string, width: number): string[] {
 
 /** One line a flag (`-o, --output FILE  what it does`), the help wrapped under itself. */
 export function flagLines(flags: Record<string, FlagSpec>): string[] {
-  const names = Object.entries(flags).map(([name, s]) => [`${s.short ? `-${s.short}, ` : ""}--${name}${valueOf(s)}`, s.help] as const);
+  const names = Object.entries(flags).map(([name, s]) => [`${s.short ? `-${s.short}, ` : ""}--${name}${valueText(s)}`, s.help] as const);
   const w = Math.min(Math.max(0, ...names.map(([n]) => n.length)), 24);
   const indent = " ".repeat(2 + w + 2);
   return names.flatMap(([name, help]) => {

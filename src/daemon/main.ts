@@ -45,7 +45,7 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   const listenFd = opts.listenFd ?? takeInheritedSocket();
   const daemon = await start({ ...opts, listenFd });
   if (opts.http) {
-    let http;
+    let http: ReturnType<typeof serveHttp>;
     try {
       const token = loadToken(opts.stateDir);
       http = serveHttp(daemon, opts.http, token);

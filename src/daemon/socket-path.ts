@@ -1,7 +1,7 @@
 // Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
 // a live socket, and a stale socket from a dead daemon replaced. (The lock that keeps two daemons
 // starting at the same moment apart is file-lock.ts.)
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
 

@@ -167,7 +167,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       return EXIT.OK;
     }
     if (action === "stop" || action === "status") {
-      let client;
+      let client: Client;
       try {
         client = await connect(ctx.socketPath);
       } catch {

@@ -11,7 +11,7 @@ export default cliCommand({
   ].join("\n"),
   flags: { "state-dir": { kind: "string", value: "DIR", help: "read another daemon's (default $TERMD_STATE_DIR or ~/.local/state/termd)" } },
   async run(a, ctx) {
-    const { loadToken } = await import("../../web/token.ts");
+    const { loadToken } = await import("../../protocol/token.ts");
     ctx.out(loadToken(str(a, "state-dir") ?? defaultStateDir()).value);
     return EXIT.OK;
   },

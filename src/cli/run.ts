@@ -38,12 +38,14 @@ function overview(commands: CliCommand[]): string {
   return [
     `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
     "",
-    "usage: termd COMMAND [ARGS] [--socket PATH | --daemon-socket PATH | --url http(s)://HOST:PORT] [--json]",
+    "usage: termd COMMAND [ARGS]",
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
     "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
     "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
+    "",
+    globalHelp(false),
   ].join("\n");
 }
 

@@ -6,16 +6,15 @@ import { connect, type Client } from "../../client/client.ts";
 import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
-import type { DaemonOptions } from "../../daemon/daemon.ts";
-import type { HttpSettings } from "../../web/server.ts";
+import type { HttpSettings } from "../../server/host.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Each session keeps this many sequences at most: the log is for reading, not recording. */
 const MAX_DEBUG_BUFFER = 100_000;
-
-
-/** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 const MAX_WORKERS = 64;
+
+/** What hosts a daemon in this process (server/host.ts), loaded only by `termd daemon` itself. */
+type Host = typeof import("../../server/host.ts");
 
 /** A --max-* limit: a whole number, at least 1. */
 function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
@@ -25,17 +24,15 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
 }
 
 /** --http and its companions; they mean nothing without it. */
-async function httpSettings(a: Parameters<typeof num>[0]): Promise<HttpSettings | undefined> {
+async function httpSettings(a: Parameters<typeof num>[0], host: Host): Promise<HttpSettings | undefined> {
   const listen = str(a, "http");
   const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
   if (listen === undefined) {
     if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
     return undefined;
   }
-  // Loaded here: every other command would pay for node:net at start-up.
-  const { parseListen } = await import("../../web/address.ts");
   try {
-    return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
+    return { listen: host.parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -124,20 +121,21 @@ function restartNotice(stats: { pid: number; sessions: number; running: number }
   return `termd daemon restart: ${who} has ${running} (SIGHUP and SIGTERM, then SIGKILL after ${grace}). ${after} as ended (termd ls, termd logs).${kept}`;
 }
 
-export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
+/** `load` brings what hosts the daemon in this process; the Node client stub has none and only stops / queries. */
+export const daemonCommand = (load?: () => Promise<Host>) =>
   cliCommand({
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
-  summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  args: run ? "[stop|restart|status]" : "stop|status",
+  summary: load ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
+  args: load ? "[stop|restart|status]" : "stop|status",
   json: true,
-  help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP, run ? RESTART_HELP : []).join("\n"),
-  flags: run ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
+  help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
+  flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
   async run(a, ctx) {
     const action = a.positional[0];
     if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
     if (action === "restart") {
-      if (!run) {
+      if (!load) {
         ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
         return EXIT.FAILURE;
       }
@@ -185,15 +183,15 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, restart, status)`);
-    if (!run) {
+    if (!load) {
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
     }
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    // node:path is loaded here, by the command that needs it, not by every command at start-up.
-    const { resolve } = await import("node:path");
+    // Loaded here, by the command that needs them, not by every command at start-up.
+    const [{ resolve }, host] = await Promise.all([import("node:path"), load()]);
     const opts = {
       // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
       socketPath: resolve(ctx.socketPath),
@@ -209,14 +207,13 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
-      http: await httpSettings(a),
+      http: await httpSettings(a, host),
     };
     try {
-      return await run(opts);
+      return await host.runDaemon(opts);
     } catch (err) {
       // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
-      const { DaemonStartError } = await import("../../daemon/socket-path.ts");
-      if (!(err instanceof DaemonStartError && err.busy)) throw err;
+      if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
       ctx.err(`termd daemon: ${err.message}`);
       return EXIT.DAEMON_RUNNING;
     }

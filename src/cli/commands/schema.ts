@@ -15,7 +15,7 @@ export default cliCommand({
   flags: {},
   async run(a, ctx) {
     // Loaded when used: the method table brings the whole daemon with it.
-    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../daemon/commands/index.ts"), import("../../protocol/json-schema.ts")]);
+    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../server/methods.ts"), import("../../protocol/json-schema.ts")]);
     const [only] = a.positional;
     if (only !== undefined) {
       const c = COMMANDS.get(only);

@@ -67,10 +67,9 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
   const stateDir = mkdtempSync(join(tmpdir(), "termd-interminai-"));
   const removeState = () => rmSync(stateDir, { recursive: true, force: true });
   // Loaded when used: only --no-daemon hosts the daemon in this process.
-  const [{ inProcessDaemon }, { DIALECTS }] = await Promise.all([import("../../daemon/host.ts"), import("../../dialects/index.ts")]);
-  const host = inProcessDaemon({
+  const { hostInProcess } = await import("../../server/host.ts");
+  const host = hostInProcess({
     socketPath: defaultSocketPath(),
-    dialects: DIALECTS,
     stateDir,
     stopGraceMs: FOREGROUND_STOP_GRACE_MS,
     ttlMs: 24 * 3600 * 1000,

@@ -1,4 +1,4 @@
-// The docs against the code: every native method and error is in docs/protocol.md, every CLI
+// The docs against the code: every native method, event and error is in docs/protocol.md, every CLI
 // command and flag in docs/cli.md, every MCP tool in docs/mcp.md, every interminai subcommand in
 // docs/dialects.md, every environment variable the source reads somewhere in the docs, and every
 // relative link (with its #anchor) in README.md and docs/*.md resolves. The lists come from the
@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { COMMANDS } from "../src/daemon/commands/index.ts";
 import { APP_CODES, JSONRPC } from "../src/protocol/errors.ts";
+import { EVENT_TYPES } from "../src/protocol/schemas.ts";
 import { CLIENT_COMMANDS } from "../src/cli/commands/index.ts";
 import { daemonCommand } from "../src/cli/commands/daemon.ts";
 import { mcpCommand } from "../src/cli/commands/mcp.ts";
@@ -50,6 +51,11 @@ describe("docs/protocol.md", () => {
 
   test("names every method of the daemon's command table", () => {
     const missing = [...COMMANDS.keys()].filter((m) => !doc.includes(`\`${m}\``));
+    expect(missing).toEqual([]);
+  });
+
+  test("names every event a subscriber can ask for, with what it carries", () => {
+    const missing = EVENT_TYPES.filter((e) => e !== "*" && !(e === "output" ? doc.includes("Output events carry `{") : doc.includes(`\`${e} {`)));
     expect(missing).toEqual([]);
   });
 

@@ -17,11 +17,18 @@ import schemaCommand from "../src/cli/commands/schema.ts";
 import { interminaiCommand } from "../src/cli/interminai/command.ts";
 import { SUBCOMMANDS as INTERMINAI_SUBCOMMANDS } from "../src/cli/interminai/main.ts";
 import { TOOLS } from "../src/mcp/tools/index.ts";
+import { jsonSchemaOf } from "../src/protocol/json-schema.ts";
 import type { CliCommand } from "../src/cli/command.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DOCS = join(ROOT, "docs");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+/** The top-level params a schema takes, as `termd schema` and MCP hosts see them. */
+const paramNames = (schema: Parameters<typeof jsonSchemaOf>[0]): string[] => Object.keys((jsonSchemaOf(schema).properties as object | undefined) ?? {});
+
+/** The row of a doc's table that starts with `name`. */
+const rowOf = (doc: string, name: string): string => doc.split("\n").find((l) => l.startsWith(`| \`${name}\``)) ?? "";
+
 const docFiles = ["README.md", ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
 /** Markdown without its fenced code blocks: headings and links are looked for outside them. */
@@ -51,6 +58,11 @@ describe("docs/protocol.md", () => {
 
   test("names every method of the daemon's command table", () => {
     const missing = [...COMMANDS.keys()].filter((m) => !doc.includes(`\`${m}\``));
+    expect(missing).toEqual([]);
+  });
+
+  test("gives every method's params in its row of the method table", () => {
+    const missing = [...COMMANDS].flatMap(([name, c]) => paramNames(c.params).filter((p) => !new RegExp(`\\b${p}\\b`).test(rowOf(doc, name))).map((p) => `${name} ${p}`));
     expect(missing).toEqual([]);
   });
 
@@ -94,9 +106,13 @@ describe("docs/cli.md", () => {
   });
 });
 
-test("docs/mcp.md names every MCP tool", () => {
+test("docs/mcp.md gives every MCP tool with its arguments", () => {
   const doc = read("docs/mcp.md");
-  expect(TOOLS.map((t) => t.name).filter((name) => !doc.includes(`\`${name}\``))).toEqual([]);
+  const missing = TOOLS.flatMap((t) => {
+    const row = rowOf(doc, t.name);
+    return row === "" ? [t.name] : paramNames(t.params).filter((p) => !new RegExp(`\\b${p}\\b`).test(row)).map((p) => `${t.name} ${p}`);
+  });
+  expect(missing).toEqual([]);
 });
 
 test("docs/dialects.md documents every interminai subcommand", () => {

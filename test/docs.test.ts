@@ -1,8 +1,9 @@
-// The docs against the code: every native method, event and error is in docs/protocol.md, every CLI
-// command and flag in docs/cli.md, every MCP tool in docs/mcp.md, every interminai subcommand in
-// docs/dialects.md, every environment variable the source reads somewhere in the docs, and every
-// relative link (with its #anchor) in README.md and docs/*.md resolves. The lists come from the
-// tables the code runs on, so a new method, command or flag fails here until it is documented.
+// The docs against the code: every native method (with its params), event and error is in
+// docs/protocol.md, every CLI command and flag in docs/cli.md, every MCP tool (with its arguments)
+// in docs/mcp.md, every interminai subcommand in docs/dialects.md, every folder under src/ in
+// docs/architecture.md, every environment variable the source reads somewhere in the docs, and
+// every relative link (with its #anchor) in README.md and docs/*.md resolves. The lists come from
+// the tables the code runs on, so a new method, command or flag fails here until it is documented.
 // No daemon: the tables are imported, and the CLI's command list is read from `termd --help`.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -28,6 +29,9 @@ const paramNames = (schema: Parameters<typeof jsonSchemaOf>[0]): string[] => Obj
 
 /** The row of a doc's table that starts with `name`. */
 const rowOf = (doc: string, name: string): string => doc.split("\n").find((l) => l.startsWith(`| \`${name}\``)) ?? "";
+
+/** Every path under src/, relative to the repository. */
+const srcPaths = (readdirSync(join(ROOT, "src"), { recursive: true }) as string[]).map((p) => join("src", p));
 
 const docFiles = ["README.md", ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
@@ -87,6 +91,7 @@ describe("docs/cli.md", () => {
   const commands: CliCommand[] = [...CLIENT_COMMANDS, daemonCommand(async () => 0), mcpCommand(async () => { throw new Error("not called"); }), schemaCommand, interminaiCommand];
 
   test("knows every command `termd --help` lists", () => {
+    // --help never connects; the socket is one nobody listens on, so a bug there cannot reach the user's daemon.
     const r = Bun.spawnSync([process.execPath, join(ROOT, "src/cli/main.ts"), "--help"], { env: { ...process.env, TERMD_SOCKET: "/nonexistent/termd-docs-test.sock" } });
     expect(r.exitCode).toBe(0);
     const listed = [...r.stdout.toString().matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
@@ -122,16 +127,9 @@ test("docs/dialects.md documents every interminai subcommand", () => {
 
 test("every environment variable the source reads is documented", () => {
   const names = new Set<string>();
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.ts$/.test(entry) && !/\.test\.ts$/.test(entry)) {
-        for (const m of readFileSync(path, "utf8").matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\benv\[["']([A-Z][A-Z0-9_]+)["']\]/g)) names.add((m[1] ?? m[2])!);
-      }
-    }
-  };
-  walk(join(ROOT, "src"));
+  for (const path of srcPaths.filter((p) => p.endsWith(".ts") && !p.endsWith(".test.ts"))) {
+    for (const m of read(path).matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\benv\[["']([A-Z][A-Z0-9_]+)["']\]/g)) names.add((m[1] ?? m[2])!);
+  }
   expect(names.size).toBeGreaterThan(10);
   const all = docFiles.map(read).join("\n");
   expect([...names].filter((name) => !new RegExp(`\\b${name}\\b`).test(all)).toSorted()).toEqual([]);
@@ -162,16 +160,7 @@ test("README.md stays a front page", () => {
 
 test("docs/architecture.md explains every folder under src/", () => {
   const doc = read("docs/architecture.md");
-  const folders: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(join(ROOT, dir))) {
-      if (statSync(join(ROOT, dir, entry)).isDirectory()) {
-        folders.push(`${dir}/${entry}`);
-        walk(`${dir}/${entry}`);
-      }
-    }
-  };
-  walk("src");
+  const folders = srcPaths.filter((p) => statSync(join(ROOT, p)).isDirectory());
   expect(folders.length).toBeGreaterThan(10);
   expect(folders.filter((f) => !doc.includes(`\`${f}/\``))).toEqual([]);
 });

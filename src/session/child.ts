@@ -169,7 +169,7 @@ export class Child {
     if (this.running) this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
   }
 
-  /** The PTY's termios (flags from the worker, control characters through stty); null once it closed. */
+  /** The PTY's termios (from the worker; control characters through stty where it cannot read them); null once it closed. */
   async termios(): Promise<Termios | null> {
     if (!this.running) return null;
     const req = this.nextReq++;
@@ -177,7 +177,7 @@ export class Child {
       this.flagReplies.set(req, resolve);
       this.send({ t: "flags", id: this.id, req });
     });
-    return flags ? describeTermios(flags, await readControlChars(this.pid)) : null;
+    return flags ? describeTermios(flags, flags.cc ?? (await readControlChars(this.pid))) : null;
   }
 
   /**

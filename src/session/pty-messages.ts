@@ -4,6 +4,8 @@ import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
 export type ToPtyWorker =
+  /** First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts). */
+  | { t: "init"; wakeFd: number }
   | { t: "spawn"; id: number; spec: PtySpec }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }

@@ -93,3 +93,35 @@ test.skipIf(!linux)("an idle session holds 2 descriptors, its terminal and its p
   expect(new Set(fds).size).toBe(1);
   expect(fds[0]).toMatch(/^\/dev\/pts\/\d+$/);
 });
+
+/** Mounts a devpts of its own allowing `max` PTYs over /dev/pts and /dev/ptmx, then runs the rest: `unshare -m` keeps it the daemon's. */
+const FEW_PTYS = 'mount -t devpts -o newinstance,ptmxmode=0666,max="$0" devpts /dev/pts && mount --bind /dev/pts/ptmx /dev/ptmx && exec "$@"';
+
+function cannotMountDevpts(): string | null {
+  if (!linux) return "Linux only";
+  const p = Bun.spawnSync(["unshare", "-m", "sh", "-c", FEW_PTYS, "3", "true"], { stderr: "pipe" });
+  return p.exitCode === 0 ? null : `unshare -m / mount -t devpts refused: ${p.stderr.toString().trim() || `exit ${p.exitCode}`}`;
+}
+const noDevpts = cannotMountDevpts();
+if (noDevpts) console.warn(`PTY limit test skipped: ${noDevpts}`);
+
+test.skipIf(noDevpts !== null)("past the system's PTY limit session.create names kernel.pty.max and what to raise; the daemon serves on", async () => {
+  await using d = await TestDaemon.start({ bin: ["unshare", "-m", "sh", "-c", FEW_PTYS, "3", ...SOURCE_BIN] });
+  const c = await d.client();
+  const created: string[] = [];
+  let refused: unknown = null;
+  for (let i = 0; i < 10 && refused === null; i++) {
+    try {
+      created.push((await c.call("session.create", { command: ["cat"] })).id);
+    } catch (err) {
+      refused = err;
+    }
+  }
+  expect(created.length).toBe(3);
+  expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "kernel.pty.max", sessions: 3 } });
+  expect((refused as Error).message).toContain("sysctl kernel.pty.max=N");
+  await c.call("session.remove", { session: created[0]!, force: true });
+  const again = await c.call("session.create", { command: ["cat"] });
+  await c.call("session.input", { session: again.id, text: "still-here\r" });
+  expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
+});

@@ -44,6 +44,10 @@ export class NativePty implements ProgramPty {
   readonly pid: number;
   private readonly proc: Subprocess;
   private readonly master: number;
+  /** Input is written from the daemon's thread, which closes the master once it has the exit. */
+  get fd(): number {
+    return this.master;
+  }
   private running = true;
 
   /** Throws with the reason when the program cannot start. */
@@ -81,7 +85,6 @@ export class NativePty implements ProgramPty {
       clearTimeout(timer);
       this.running = false;
       reactor.remove(this.master);
-      closeSync(this.master);
       on.drain();
       const code = this.proc.signalCode;
       const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);

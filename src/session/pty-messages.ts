@@ -15,7 +15,8 @@ export type ToPtyWorker =
   | { t: "flags"; id: number; req: number };
 
 export type FromPtyWorker =
-  | { t: "spawned"; id: number; pid: number }
+  /** `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after `exit`; null where Bun.Terminal holds it. */
+  | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }
   | { t: "data"; id: number; data: Uint8Array }
   | { t: "drain"; id: number }

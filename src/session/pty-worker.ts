@@ -43,7 +43,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
         },
       });
       ptys.set(m.id, pty);
-      post({ t: "spawned", id: m.id, pid: pty.pid });
+      post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     } catch (err) {
       post({ t: "failed", id: m.id, message: (err as Error).message });
     }

@@ -37,6 +37,8 @@ export interface PtyEvents {
 /** A program on its terminal, as the pty worker drives it: Pty (Bun.Terminal) or NativePty (termd's own). */
 export interface ProgramPty {
   readonly pid: number;
+  /** The master, when the daemon's thread may write to it itself (and closes it once told of the exit). */
+  readonly fd: number | null;
   write(data: string | Uint8Array): void;
   /** Stops reading the program's output until resume(), so that its writes block. */
   pause(): void;
@@ -49,6 +51,7 @@ export interface ProgramPty {
 
 export class Pty implements ProgramPty {
   readonly pid: number;
+  readonly fd = null;
   private readonly proc: Subprocess;
   private readonly terminal: Terminal;
   private running = true;

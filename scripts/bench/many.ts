@@ -27,6 +27,17 @@ interface Many {
 
 const MANY_WIDTH = 20;
 
+/** The process's descriptor count once it has not changed for 1.5 s (at most 15 s). */
+async function settledFdCount(pid: number): Promise<number> {
+  let last = fdCount(pid);
+  for (let since = performance.now(), end = since + 15_000; performance.now() < end && performance.now() - since < 1500; ) {
+    await Bun.sleep(100);
+    const now = fdCount(pid);
+    if (now !== last) [last, since] = [now, performance.now()];
+  }
+  return last;
+}
+
 async function termdMany(dir: string, n: number): Promise<Many> {
   const d = await startDaemon(dir, `many${n}`, 65536);
   const pid = d.proc.pid;
@@ -60,7 +71,8 @@ async function termdMany(dir: string, n: number): Promise<Many> {
   });
   const readMs = performance.now() - t1;
   const rssAfter = rssBytes(pid);
-  const fdsAfter = fdCount(pid);
+  // Idle: a session's log and journal close after 1 s without output (append-file.ts).
+  const fdsAfter = await settledFdCount(pid);
   const limit = fdLimit(pid);
   // As a container runtime or systemd stops it.
   const t2 = performance.now();

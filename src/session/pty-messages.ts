@@ -4,6 +4,8 @@ import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
 export type ToPtyWorker =
+  /** First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts). */
+  | { t: "init"; wakeFd: number }
   | { t: "spawn"; id: number; spec: PtySpec }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
@@ -13,7 +15,8 @@ export type ToPtyWorker =
   | { t: "flags"; id: number; req: number };
 
 export type FromPtyWorker =
-  | { t: "spawned"; id: number; pid: number }
+  /** `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after `exit`; null where Bun.Terminal holds it. */
+  | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }
   | { t: "data"; id: number; data: Uint8Array }
   | { t: "drain"; id: number }

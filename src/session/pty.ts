@@ -34,8 +34,24 @@ export interface PtyEvents {
   exit(exitCode: number | null, signal: string | null): void;
 }
 
-export class Pty {
+/** A program on its terminal, as the pty worker drives it: Pty (Bun.Terminal) or NativePty (termd's own). */
+export interface ProgramPty {
   readonly pid: number;
+  /** The master, when the daemon's thread may write to it itself (and closes it once told of the exit). */
+  readonly fd: number | null;
+  write(data: string | Uint8Array): void;
+  /** Stops reading the program's output until resume(), so that its writes block. */
+  pause(): void;
+  resume(): void;
+  resize(size: Size): void;
+  /** The termios flag words; null once the terminal closed. */
+  flags(): TermiosFlags | null;
+  signal(name: string): void;
+}
+
+export class Pty implements ProgramPty {
+  readonly pid: number;
+  readonly fd = null;
   private readonly proc: Subprocess;
   private readonly terminal: Terminal;
   private running = true;

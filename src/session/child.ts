@@ -68,7 +68,11 @@ export class Child {
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") resolve((child = new Child(m.pid, link.send, link.id, m.fd)));
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
-        else if (m.t === "data") onData(m.data);
+        else if (m.t === "data") {
+          // Handled in this turn, whole: what the worker asked about is taken.
+          onData(m.data);
+          if (m.ack) link.send({ t: "ack", id: link.id });
+        }
         else child?.receive(m);
       },
       lost: (why) => {

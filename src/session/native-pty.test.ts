@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { NativePty } from "./native-pty.ts";
-import { PtyReactor } from "./pty-reactor.ts";
+import { MAX_IN_FLIGHT, PtyReactor, SLICE } from "./pty-reactor.ts";
 
 const libc = ptyLibc();
 const WRITE_SYSCALL = process.arch === "arm64" ? 64 : 1;
@@ -13,12 +13,14 @@ function start(command: string[]) {
   let bytes = 0;
   let text = "";
   const exited = Promise.withResolvers<number | null>();
-  const pty = new NativePty(
+  // Output comes on later turns, once `pty` is set.
+  const pty: NativePty = new NativePty(
     { command, cwd: process.cwd(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, size: { rows: 24, cols: 80 }, term: "xterm-256color" },
     {
-      data: (d) => {
+      data: (d, ack) => {
         bytes += d.length;
         if (text.length < 4096) text += Buffer.from(d).toString("latin1");
+        if (ack) pty.acknowledged();
       },
       drain: () => {},
       exit: (code) => exited.resolve(code),
@@ -65,6 +67,28 @@ test.skipIf(!libc)("a paused PTY is not read: the program blocks in write(2), an
   p.pty.resume();
   expect(await p.exited).toBe(0);
   expect(p.bytes()).toBe(total);
+});
+
+test.skipIf(!libc)("output not yet acknowledged is bounded: past it the PTY is not read, and the program blocks until the daemon takes it", async () => {
+  const total = 4 * 1024 * 1024;
+  const reactor = new PtyReactor(libc!, libc!.pipe()[0]);
+  let bytes = 0;
+  let owed = false;
+  const exited = Promise.withResolvers<void>();
+  const spec = { command: ["dd", "if=/dev/zero", "bs=65536", `count=${total / 65536}`, "status=none"], cwd: process.cwd(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, size: { rows: 24, cols: 80 }, term: "xterm-256color" };
+  const pty = new NativePty(spec, { data: (d, ack) => ((bytes += d.length), (owed ||= ack === true)), drain: () => {}, exit: () => exited.resolve() }, libc!, reactor);
+  await until("an acknowledgement to be asked for", () => owed);
+  await until("the program to block in write", () => syscallOf(pty.pid) === WRITE_SYSCALL);
+  expect(bytes).toBeGreaterThanOrEqual(MAX_IN_FLIGHT);
+  expect(bytes).toBeLessThan(MAX_IN_FLIGHT + SLICE);
+  // Each acknowledgement lets the next window through, until all of it came.
+  while (bytes < total) {
+    owed = false;
+    pty.acknowledged();
+    await until("the next window", () => owed || bytes === total);
+  }
+  await exited.promise;
+  expect(bytes).toBe(total);
 });
 
 test.skipIf(!libc)("a command that is not there is refused with the reason, before anything starts", () => {

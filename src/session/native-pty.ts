@@ -77,7 +77,7 @@ export class NativePty implements ProgramPty {
     }
     this.pid = this.proc.pid;
     const hungUp = Promise.withResolvers<void>();
-    reactor.add(this.master, { data: on.data, drain: on.drain, hangup: () => hungUp.resolve() });
+    reactor.add(this.master, { data: (d, ack) => on.data(d, ack), drain: on.drain, hangup: () => hungUp.resolve() });
     void this.proc.exited.then(async () => {
       // The last bytes may still sit in the PTY after the child exited; give them a moment.
       let timer: Timer | undefined;
@@ -102,6 +102,10 @@ export class NativePty implements ProgramPty {
 
   resume(): void {
     this.reactor.pause(this.master, false);
+  }
+
+  acknowledged(): void {
+    this.reactor.acknowledged(this.master);
   }
 
   resize(size: Size): void {

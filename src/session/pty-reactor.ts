@@ -10,11 +10,18 @@ import { POLLERR, POLLHUP, POLLIN, POLLNVAL, POLLOUT, type PtyLibc } from "../pl
 
 /** The most read from one PTY in one round. */
 export const SLICE = 64 * 1024;
+/**
+ * The most output of one PTY handed on and not yet taken by the daemon's thread. Past it the PTY is
+ * not read until the daemon acknowledges: a flood then waits in its own PTY, blocked in write(2),
+ * instead of queueing megabytes ahead of a quiet session's echo on the daemon's thread.
+ */
+export const MAX_IN_FLIGHT = 256 * 1024;
 /** How long a poll waits with nothing to do, so the worker's event loop (exits, timers) still turns. */
 const IDLE_POLL_MS = 50;
 
 export interface ReactorEntry {
-  data(bytes: Uint8Array): void;
+  /** `ack`: the PTY is held unread until acknowledged() is called for it. */
+  data(bytes: Uint8Array, ack: boolean): void;
   /** Everything written so far was taken by the terminal. */
   drain(): void;
   /** The other side closed: every process that had the terminal open has let it go. */
@@ -26,6 +33,8 @@ interface Watch {
   entry: ReactorEntry;
   paused: boolean;
   hungUp: boolean;
+  /** Output handed on since the last acknowledgement. */
+  inFlight: number;
   /** Input the terminal had no room for yet, oldest first. */
   queue: Uint8Array[];
 }
@@ -46,7 +55,7 @@ export class PtyReactor {
   ) {}
 
   add(fd: number, entry: ReactorEntry): void {
-    this.watches.set(fd, { fd, entry, paused: false, hungUp: false, queue: [] });
+    this.watches.set(fd, { fd, entry, paused: false, hungUp: false, inFlight: 0, queue: [] });
     this.schedule();
   }
 
@@ -58,6 +67,12 @@ export class PtyReactor {
   pause(fd: number, paused: boolean): void {
     const w = this.watches.get(fd);
     if (w) w.paused = paused;
+  }
+
+  /** The daemon has taken everything handed on: read again. */
+  acknowledged(fd: number): void {
+    const w = this.watches.get(fd);
+    if (w) w.inFlight = 0;
   }
 
   write(fd: number, data: string | Uint8Array): void {
@@ -107,7 +122,7 @@ export class PtyReactor {
     let n = 1;
     for (const w of this.watches.values()) {
       if (w.hungUp) continue;
-      const events = (w.paused ? 0 : POLLIN) | (w.queue.length > 0 ? POLLOUT : 0);
+      const events = (w.paused || w.inFlight >= MAX_IN_FLIGHT ? 0 : POLLIN) | (w.queue.length > 0 ? POLLOUT : 0);
       if (events === 0) continue;
       fds[2 * n] = w.fd;
       fds[2 * n + 1] = events;
@@ -151,7 +166,10 @@ export class PtyReactor {
           break;
         }
       }
-      if (got > 0) w.entry.data(new Uint8Array(this.buf.subarray(0, got)));
+      if (got > 0) {
+        w.inFlight += got;
+        w.entry.data(new Uint8Array(this.buf.subarray(0, got)), w.inFlight >= MAX_IN_FLIGHT);
+      }
       // A full slice leaves the rest, and the hangup behind it, to the next round.
       if (more) return;
     }

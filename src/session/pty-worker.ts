@@ -32,9 +32,9 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     try {
       const pty = open(m.spec, {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
-        data: (data) => {
+        data: (data, ack) => {
           const own = reactor ? data : data.slice();
-          post({ t: "data", id: m.id, data: own }, [own.buffer as ArrayBuffer]);
+          post(ack ? { t: "data", id: m.id, data: own, ack } : { t: "data", id: m.id, data: own }, [own.buffer as ArrayBuffer]);
         },
         drain: () => post({ t: "drain", id: m.id }),
         exit: (exitCode, signal) => {
@@ -59,6 +59,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
       return pty?.pause();
     case "resume":
       return pty?.resume();
+    case "ack":
+      return pty?.acknowledged();
     case "signal":
       return pty?.signal(m.name);
     case "flags":

@@ -28,7 +28,8 @@ export interface PtySpec {
 }
 
 export interface PtyEvents {
-  data(data: Uint8Array): void;
+  /** `ack`: no more output comes until acknowledged() is called. */
+  data(data: Uint8Array, ack?: boolean): void;
   /** The terminal took everything written to it. */
   drain(): void;
   exit(exitCode: number | null, signal: string | null): void;
@@ -43,6 +44,8 @@ export interface ProgramPty {
   /** Stops reading the program's output until resume(), so that its writes block. */
   pause(): void;
   resume(): void;
+  /** The daemon took the output that asked for an acknowledgement. */
+  acknowledged(): void;
   resize(size: Size): void;
   /** The termios flag words; null once the terminal closed. */
   flags(): TermiosFlags | null;
@@ -123,6 +126,9 @@ export class Pty implements ProgramPty {
       this.write(XOFF);
     } catch {}
   }
+
+  /** Bun.Terminal hands everything on unasked. */
+  acknowledged(): void {}
 
   /** Lets output flow again (XON); IXON, if termd turned it on, goes once output shows it took. */
   resume(): void {

@@ -44,7 +44,7 @@ export async function termdKeys(c: Client, n: number, pipelined: boolean): Promi
 }
 
 /** The way scripts drive tmux: spawn send-keys, then spawn capture-pane until the echo shows. */
-export async function tmuxKeysSpawned(n: number): Promise<number[]> {
+async function tmuxKeysSpawned(n: number): Promise<number[]> {
   const t = new Tmux();
   try {
     t.ok("new-session", "-d", "-s", "keys", "-x", "80", "-y", "24", "cat");
@@ -71,7 +71,7 @@ export async function tmuxKeysSpawned(n: number): Promise<number[]> {
 }
 
 /** tmux at its best: one control-mode client, send-keys in, %output notification back. */
-export async function tmuxKeysControl(n: number): Promise<number[]> {
+async function tmuxKeysControl(n: number): Promise<number[]> {
   const t = new Tmux();
   try {
     await tmuxCat(t, "keys");

@@ -83,7 +83,7 @@ import { reportParser } from "./parser.ts";
 import { reportMemory } from "./memory.ts";
 import { reportKeys } from "./keys.ts";
 
-export async function main(): Promise<void> {
+async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
   for (const p of ["cat", "script", "bash", "vim"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
   if ((o.only.has("isolation") || o.only.has("redraw")) && !has("python3")) throw new Error("python3 is not installed; the redraw flood needs it");

@@ -11,7 +11,7 @@ import { MB, f2, mb, table } from "../common/measure.ts";
 
 export const PROMPT = "bench-ready$ ";
 
-export async function termdMemory(dir: string, n: number): Promise<{ before: number; after: number; children: number }> {
+async function termdMemory(dir: string, n: number): Promise<{ before: number; after: number; children: number }> {
   const d = await startDaemon(dir, "memory");
   try {
     const pid = (await d.client.call("system.ping")).pid;
@@ -39,7 +39,7 @@ export async function termdMemory(dir: string, n: number): Promise<{ before: num
   }
 }
 
-export async function tmuxMemory(dir: string, n: number): Promise<{ before: number; after: number; baseline: string }> {
+async function tmuxMemory(dir: string, n: number): Promise<{ before: number; after: number; baseline: string }> {
   const t = new Tmux();
   try {
     const { shell, baseline, created } = tmuxShellServer(t, dir);

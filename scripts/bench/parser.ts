@@ -9,7 +9,7 @@ import { f1, table } from "../common/measure.ts";
 import { benchParser, plainText as vtPlainText } from "../../src/vt/bench.ts";
 
 /** vim with syntax on paging through the sources at 50x160; returns the session's raw output. */
-export async function recordVim(c: Client, dir: string): Promise<Uint8Array> {
+async function recordVim(c: Client, dir: string): Promise<Uint8Array> {
   const file = join(dir, "sources.ts");
   const sources = new Bun.Glob("src/**/*.ts").scanSync({ cwd: ROOT });
   await Bun.write(file, [...sources].sort().map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n"));
@@ -32,7 +32,7 @@ export async function recordVim(c: Client, dir: string): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
-export function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
+function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
   const out = new Uint8Array(Math.ceil(size / bytes.length) * bytes.length);
   for (let at = 0; at < out.length; at += bytes.length) out.set(bytes, at);
   return out;

@@ -11,7 +11,7 @@ import { verdict } from "./report.ts";
 import type { Options } from "./flags.ts";
 import { MB, f1, f2, median, table } from "../common/measure.ts";
 
-export async function termdThroughput(c: Client, file: string, sentinel: string): Promise<number> {
+async function termdThroughput(c: Client, file: string, sentinel: string): Promise<number> {
   const t0 = performance.now();
   const info = await c.call("session.create", { command: ["cat", file], rows: 24, cols: 80 });
   try {
@@ -31,7 +31,7 @@ export async function termdThroughput(c: Client, file: string, sentinel: string)
   }
 }
 
-export async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
+async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
   const t = new Tmux();
   try {
     const t0 = performance.now();
@@ -45,7 +45,7 @@ export async function tmuxThroughput(file: string, sentinel: string): Promise<nu
   }
 }
 
-export async function rawThroughput(file: string): Promise<number> {
+async function rawThroughput(file: string): Promise<number> {
   const t0 = performance.now();
   const p = Bun.spawn(["script", "-qc", `cat ${sh(file)}`, "/dev/null"], { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: childEnv() });
   const code = await p.exited;

@@ -62,7 +62,7 @@ import { races } from "./races.ts";
 import { type Summary, section } from "./report.ts";
 import { f1, f2, table } from "../common/measure.ts";
 
-export async function main(): Promise<void> {
+async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
   for (const p of ["bash", "sh", "cat", "head", "base64", "sleep", "nohup"]) if (!Bun.which(p)) throw new Error(`${p} is not installed; the soak needs it`);
   const dir = makeTempDir();

@@ -88,13 +88,14 @@ describe("docs/cli.md", () => {
   const doc = read("docs/cli.md");
   // The full binary's command list is main.ts's; this builds the same list from the same modules
   // (daemon and mcp take how to run a daemon and reach one, which listing them does not need).
-  const commands: CliCommand[] = [...CLIENT_COMMANDS, daemonCommand(async () => 0), mcpCommand(async () => { throw new Error("not called"); }), schemaCommand, interminaiCommand];
+  const commands: CliCommand[] = [...CLIENT_COMMANDS, daemonCommand(() => import("../src/server/host.ts")), mcpCommand(async () => { throw new Error("not called"); }), schemaCommand, interminaiCommand];
 
   test("knows every command `termd --help` lists", () => {
     // --help never connects; the socket is one nobody listens on, so a bug there cannot reach the user's daemon.
     const r = Bun.spawnSync([process.execPath, join(ROOT, "src/cli/main.ts"), "--help"], { env: { ...process.env, TERMD_SOCKET: "/nonexistent/termd-docs-test.sock" } });
     expect(r.exitCode).toBe(0);
-    const listed = [...r.stdout.toString().matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
+    // Commands, not the global flags listed after them.
+    const listed = [...r.stdout.toString().matchAll(/^ {2}([^\s-]\S*) {2,}/gm)].map((m) => m[1]);
     expect(listed.length).toBeGreaterThan(10);
     expect(listed.toSorted()).toEqual(commands.map((c) => c.name).toSorted());
   });

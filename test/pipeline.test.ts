@@ -1,6 +1,6 @@
 // The output pipeline under load: screens in worker threads, backpressure on a program that
 // out-writes its screen, waits at scale, bounded input. Each checks an outcome, never a speed
-// (speed is scripts/bench.ts's job).
+// (speed is scripts/bench/'s job).
 import { expect, test } from "bun:test";
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";

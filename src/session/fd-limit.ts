@@ -8,7 +8,7 @@ const PROCESS_LIMIT = /EMFILE|too many open files|failed to duplicate pty file d
 /** The whole system's (fs.file-max). */
 const SYSTEM_LIMIT = /ENFILE|file table overflow/i;
 /** The kernel's count of PTYs (kernel.pty.max, 4096 by default): opening /dev/ptmx past it is ENOSPC. */
-const PTY_LIMIT = /ENOSPC[^]*\/dev\/ptmx/;
+const PTY_LIMIT = /ENOSPC[\s\S]*\/dev\/ptmx/;
 
 /** "soft (hard hard)" from /proc/self/limits; null where there is none. */
 function openFileLimit(): string | null {

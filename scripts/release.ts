@@ -3,7 +3,7 @@
 // folder, termd-VERSION-TARGET/, with the binary, its interminai and cp-console-server links,
 // LICENSE, and the licences of the fonts the binary embeds. Archives are written byte for byte
 // the same from the same commit (scripts/tar.ts; the files' time is the commit's).
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compileTarget, LINKS, ROOT } from "./compile.ts";

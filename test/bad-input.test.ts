@@ -5,109 +5,14 @@ import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { connect as netConnect, type Socket } from "node:net";
 import { join } from "node:path";
 import { connect, type Client } from "../src/client/index.ts";
 import { LineSplitter } from "../src/protocol/framing.ts";
 import type { RpcError } from "../src/protocol/errors.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { Lines, type Msg } from "./lines.ts";
 
-// What comes back on the wire (replies of a batch arrive as an array of these): loosely typed,
-// since these tests look into replies of every shape, wrong ones included.
-type Msg = any;
 
-/** A raw connection: sends any bytes, collects every line that comes back. */
-class Raw {
-  private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
-  private readonly inbox: Msg[] = [];
-  private readonly waiters = new Set<() => void>();
-  private ended = false;
-  /** Bytes received so far, replies and events alike. */
-  received = 0;
-  readonly closed: Promise<void>;
-
-  private constructor(readonly socket: Socket) {
-    const { promise, resolve } = Promise.withResolvers<void>();
-    this.closed = promise;
-    socket.on("data", (chunk: Buffer) => {
-      this.received += chunk.length;
-      for (const f of this.splitter.push(chunk)) if ("line" in f) this.inbox.push(JSON.parse(f.line));
-      this.wake();
-    });
-    // Writes into a connection the daemon closed fail with EPIPE; the close that follows is what counts.
-    socket.on("error", () => {});
-    socket.on("close", () => {
-      this.ended = true;
-      this.wake();
-      resolve();
-    });
-  }
-
-  static open(path: string): Promise<Raw> {
-    return new Promise((resolve, reject) => {
-      const s = netConnect(path);
-      s.once("error", reject);
-      s.once("connect", () => {
-        s.off("error", reject);
-        resolve(new Raw(s));
-      });
-    });
-  }
-
-  private wake(): void {
-    for (const w of this.waiters) w();
-  }
-
-  send(data: string | Uint8Array): void {
-    this.socket.write(data);
-  }
-
-  request(id: number, method: string, params?: unknown): void {
-    this.send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) }) + "\n");
-  }
-
-  /** The first message (in arrival order) that `pred` accepts, taken out of the inbox. */
-  take(pred: (m: Msg) => boolean = () => true): Promise<Msg> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const i = this.inbox.findIndex(pred);
-        if (i >= 0) {
-          this.waiters.delete(check);
-          resolve(this.inbox.splice(i, 1)[0]);
-        } else if (this.ended) {
-          this.waiters.delete(check);
-          reject(new Error(`connection closed; unclaimed messages: ${JSON.stringify(this.inbox).slice(0, 500)}`));
-        }
-      };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  reply(id: unknown): Promise<Msg> {
-    return this.take((m) => !Array.isArray(m) && m.id === id && m.method === undefined);
-  }
-
-  /** Sends one request and waits for its reply. */
-  async call(id: number, method: string, params?: unknown): Promise<Msg> {
-    this.request(id, method, params);
-    return this.reply(id);
-  }
-
-  /** Messages received and not yet taken. */
-  get pending(): readonly Msg[] {
-    return this.inbox;
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    this.socket.destroy();
-    await this.closed;
-  }
-}
 
 /**
  * Writes `data` on a fresh connection as fast as the daemon takes it, collecting what comes back,
@@ -159,7 +64,7 @@ async function callError(p: Promise<unknown>): Promise<RpcError> {
 /** The daemon process is alive and a fresh connection gets a ping answered. */
 async function expectAlive(d: TestDaemon): Promise<void> {
   expect(d.proc.exitCode).toBeNull();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const pong = await r.call(1, "system.ping");
   expect(pong.result.pid).toBe(d.proc.pid);
 }
@@ -191,10 +96,10 @@ async function readAllOutput(c: Client, session: string, maxBytes: number): Prom
 
 test("invalid JSON gets a PARSE_ERROR reply with a null id, and the connection keeps serving", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   for (const garbage of ['{"jsonrpc":"2.0","id":1,', "not json at all", "{'single':'quotes'}", '{"a":1}}', "[1,2", "\x00\x01"]) {
-    r.send(garbage + "\n");
-    expect(await r.take()).toEqual({
+    r.write(garbage + "\n");
+    expect(await r.next()).toEqual({
       jsonrpc: "2.0",
       id: null,
       error: { code: -32700, message: expect.stringContaining("invalid JSON"), data: { code: "PARSE_ERROR" } },
@@ -202,8 +107,8 @@ test("invalid JSON gets a PARSE_ERROR reply with a null id, and the connection k
   }
   // Nesting deep enough to exhaust a recursive parser is a parse error, or else a batch of one
   // invalid request: a reply either way.
-  r.send("[".repeat(100_000) + "]".repeat(100_000) + "\n");
-  const deep = await r.take();
+  r.write("[".repeat(100_000) + "]".repeat(100_000) + "\n");
+  const deep = await r.next();
   if (Array.isArray(deep)) expect(deep).toEqual([{ ...rpcError(-32600, "INVALID_REQUEST"), id: null }]);
   else expect(deep).toEqual({ ...rpcError(-32700, "PARSE_ERROR"), id: null });
   expect(await r.call(2, "system.ping")).toMatchObject({ jsonrpc: "2.0", id: 2, result: { pid: d.proc.pid } });
@@ -212,31 +117,31 @@ test("invalid JSON gets a PARSE_ERROR reply with a null id, and the connection k
 
 test("a message that is not a request object gets INVALID_REQUEST", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const invalid = rpcError(-32600, "INVALID_REQUEST");
   for (const line of ["5", '"a string"', "null", "true", "{}"]) {
-    r.send(line + "\n");
-    expect(await r.take()).toEqual({ ...invalid, id: null });
+    r.write(line + "\n");
+    expect(await r.next()).toEqual({ ...invalid, id: null });
   }
   // The id is echoed when it is a valid one, so the caller can tell which request was refused.
-  r.send('{"id":3,"method":"system.ping"}\n'); // no jsonrpc
+  r.write('{"id":3,"method":"system.ping"}\n'); // no jsonrpc
   expect(await r.reply(3)).toEqual({ ...invalid, id: 3 });
-  r.send('{"jsonrpc":"1.0","id":4,"method":"system.ping"}\n');
+  r.write('{"jsonrpc":"1.0","id":4,"method":"system.ping"}\n');
   expect(await r.reply(4)).toEqual({ ...invalid, id: 4 });
-  r.send('{"jsonrpc":"2.0","id":"five"}\n'); // no method
+  r.write('{"jsonrpc":"2.0","id":"five"}\n'); // no method
   expect(await r.reply("five")).toEqual({ ...invalid, id: "five" });
-  r.send('{"jsonrpc":"2.0","id":6,"method":42}\n');
+  r.write('{"jsonrpc":"2.0","id":6,"method":42}\n');
   expect(await r.reply(6)).toEqual({ ...invalid, id: 6 });
-  r.send('{"jsonrpc":"2.0","id":{"an":"object"},"method":"system.ping"}\n');
-  expect(await r.take()).toEqual({ ...invalid, id: null });
+  r.write('{"jsonrpc":"2.0","id":{"an":"object"},"method":"system.ping"}\n');
+  expect(await r.next()).toEqual({ ...invalid, id: null });
   expect(await r.call(7, "system.ping")).toMatchObject({ id: 7, result: { pid: d.proc.pid } });
   await expectAlive(d);
 });
 
 test("a batch gets an array of replies; an empty batch is INVALID_REQUEST; notifications get none", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
-  r.send(
+  await using r = await Lines.open(d.socket);
+  r.write(
     JSON.stringify([
       { jsonrpc: "2.0", id: 1, method: "system.ping" },
       { jsonrpc: "2.0", id: 2, method: "no.such.method" },
@@ -245,7 +150,7 @@ test("a batch gets an array of replies; an empty batch is INVALID_REQUEST; notif
       { jsonrpc: "2.0", id: 3, method: "session.info", params: { session: "" } },
     ]) + "\n",
   );
-  const batch: Msg[] = await r.take();
+  const batch: Msg[] = await r.next();
   expect(Array.isArray(batch)).toBe(true);
   expect(batch).toHaveLength(4);
   const byId = (id: unknown) => batch.filter((m) => m.id === id);
@@ -254,21 +159,21 @@ test("a batch gets an array of replies; an empty batch is INVALID_REQUEST; notif
   expect(byId(null)).toEqual([{ ...rpcError(-32600, "INVALID_REQUEST"), id: null }]);
   expect(byId(3)).toEqual([{ ...rpcError(-32602, "INVALID_PARAMS"), id: 3 }]);
 
-  r.send("[]\n");
-  expect(await r.take()).toEqual({ ...rpcError(-32600, "INVALID_REQUEST"), id: null });
+  r.write("[]\n");
+  expect(await r.next()).toEqual({ ...rpcError(-32600, "INVALID_REQUEST"), id: null });
   // A batch of notifications only, and a lone notification, produce no reply at all: the next
   // message on the connection is the ping's.
-  r.send('[{"jsonrpc":"2.0","method":"system.ping"},{"jsonrpc":"2.0","method":"nope"}]\n');
-  r.send('{"jsonrpc":"2.0","method":"system.ping"}\n');
+  r.write('[{"jsonrpc":"2.0","method":"system.ping"},{"jsonrpc":"2.0","method":"nope"}]\n');
+  r.write('{"jsonrpc":"2.0","method":"system.ping"}\n');
   r.request(9, "system.ping");
-  expect(await r.take()).toMatchObject({ id: 9, result: { pid: d.proc.pid } });
+  expect(await r.next()).toMatchObject({ id: 9, result: { pid: d.proc.pid } });
   expect(r.pending).toEqual([]);
   await expectAlive(d);
 });
 
 test("params of the wrong type get INVALID_PARAMS naming the field", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const cases: [method: string, params: unknown, field: string][] = [
     ["session.input", { session: "s", text: 5 }, "text"],
     ["session.input", { session: "s", keys: "Enter" }, "keys"],
@@ -288,7 +193,7 @@ test("params of the wrong type get INVALID_PARAMS naming the field", async () =>
     ["system.shutdown", { grace_ms: "soon" }, "grace_ms"],
   ];
   let id = 0;
-  for (const [method, params, field] of cases) r.request(++id, method, params);
+  for (const [method, params] of cases) r.request(++id, method, params);
   id = 0;
   for (const [method, , field] of cases) {
     const reply = await r.reply(++id);
@@ -310,7 +215,7 @@ test("params of the wrong type get INVALID_PARAMS naming the field", async () =>
 
 test("an unknown method gets METHOD_NOT_FOUND naming it", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   for (const method of ["session.explode", "", "__proto__", "constructor", "toString"]) {
     const reply = await r.call(1, method);
     expect(reply).toEqual({ ...rpcError(-32601, "METHOD_NOT_FOUND"), id: 1 });
@@ -350,19 +255,19 @@ test("an oversized line without a newline is refused as soon as it passes the li
     Buffer.from('\n{"jsonrpc":"2.0","id":2,"method":"session.create","params":{"name":"sneaky","command":["cat"]}}\n'),
   ]);
   expect((await writeUntilClosed(d.socket, data)).replies).toEqual([{ ...rpcError(-32005, "PAYLOAD_TOO_LARGE"), id: null }]);
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   expect((await r.call(1, "session.list")).result).toEqual({ sessions: [] });
   await expectAlive(d);
 });
 
 test("invalid UTF-8 in a line gets PARSE_ERROR and the connection stays usable", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const prefix = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"session.info","params":{"session":"');
   const suffix = Buffer.from('"}}\n');
   for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
-    r.send(Buffer.concat([prefix, Buffer.from(bad), suffix]));
-    expect(await r.take()).toEqual({
+    r.write(Buffer.concat([prefix, Buffer.from(bad), suffix]));
+    expect(await r.next()).toEqual({
       jsonrpc: "2.0",
       id: null,
       error: { code: -32700, message: expect.stringContaining("UTF-8"), data: { code: "PARSE_ERROR" } },
@@ -374,7 +279,7 @@ test("invalid UTF-8 in a line gets PARSE_ERROR and the connection stays usable",
 
 test("a request written byte by byte, with multi-byte characters split, is answered", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const name = "ünïcødé→✓🎉";
   const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.info", params: { session: name } }) + "\r\n");
   for (const b of bytes) {
@@ -392,9 +297,9 @@ test("a request written byte by byte, with multi-byte characters split, is answe
 
 test("several requests in one write each get their reply", async () => {
   await using d = await TestDaemon.start();
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const req = (id: number, method: string) => JSON.stringify({ jsonrpc: "2.0", id, method });
-  r.send([req(1, "system.ping"), "", req(2, "system.stats"), "garbage", req(3, "nope"), req(4, "session.list"), ""].join("\n"));
+  r.write([req(1, "system.ping"), "", req(2, "system.stats"), "garbage", req(3, "nope"), req(4, "session.list"), ""].join("\n"));
   const replies = await Promise.all([r.reply(1), r.reply(2), r.reply(null), r.reply(3), r.reply(4)]);
   expect(replies[0].result.pid).toBe(d.proc.pid);
   expect(replies[1].result.sessions).toBe(0);
@@ -414,7 +319,7 @@ test("a client that goes away in the middle of a large reply does not hurt anyon
 
   // Gone after the first bytes of a 3.6 MB reply arrived, far more than a socket buffers: the
   // daemon is mid-write.
-  const r1 = await Raw.open(d.socket);
+  const r1 = await Lines.open(d.socket);
   r1.request(1, "session.output", { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 });
   await new Promise<void>((resolve) => r1.socket.once("data", () => resolve()));
   r1.destroy();
@@ -424,7 +329,7 @@ test("a client that goes away in the middle of a large reply does not hurt anyon
     ["session.output", { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 }],
     ["session.screen", { session: "big", format: "ansi", scrollback: 100_000 }],
   ] as const) {
-    const r2 = await Raw.open(d.socket);
+    const r2 = await Lines.open(d.socket);
     r2.request(1, method, params);
     r2.socket.end();
     r2.destroy();
@@ -440,7 +345,7 @@ test("a client that goes away during a pending session.wait does not hurt anyone
   await using d = await TestDaemon.start();
   const c = await d.client();
   await c.call("session.create", { name: "cat", command: ["cat"] });
-  const r = await Raw.open(d.socket);
+  const r = await Lines.open(d.socket);
   r.request(1, "session.wait", { session: "cat", text: "never shown", timeout_ms: 60_000 });
   // Requests on one connection are dispatched in order, so once the ping is answered the wait is pending.
   expect((await r.call(2, "system.ping")).result.pid).toBe(d.proc.pid);
@@ -514,8 +419,8 @@ test("a subscriber that stops reading stalls neither the session nor other clien
   const c = await d.client();
   await c.call("session.create", { name: "flood", command: ["yes", "x".repeat(200)], cols: 200 });
   // Two subscribers stop reading: one goes away while its queue is full, one resumes at the end.
-  await using gone = await Raw.open(d.socket);
-  await using slow = await Raw.open(d.socket);
+  await using gone = await Lines.open(d.socket);
+  await using slow = await Lines.open(d.socket);
   const sub = { session: "flood", events: ["output", "exit"] };
   expect((await gone.call(1, "session.subscribe", sub)).result.subscribed).toEqual(["output", "exit"]);
   const from: number = (await slow.call(1, "session.subscribe", sub)).result.from;
@@ -540,7 +445,7 @@ test("a subscriber that stops reading stalls neither the session nor other clien
 
   // Once it reads again, the slow subscriber gets every byte, in order, then the exit.
   slow.socket.resume();
-  await slow.take((m) => m.method === "event" && m.params.type === "exit");
+  await slow.next((m) => m.method === "event" && m.params.type === "exit");
   let at = from;
   for (const m of slow.pending) {
     expect(m).toMatchObject({ method: "event", params: { type: "output", data: { from: at } } });
@@ -559,19 +464,19 @@ test("a client that pipelines requests for large replies and never reads only ho
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
 
   // 30 replies of 3.6 MB each would be 109 MB held for a client that reads none of them.
-  await using stuck = await Raw.open(d.socket);
+  await using stuck = await Lines.open(d.socket);
   stuck.socket.pause();
   const output = { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 };
   let lines = "";
   for (let id = 1; id <= 30; id++) lines += JSON.stringify({ jsonrpc: "2.0", id, method: "session.output", params: output }) + "\n";
   lines += JSON.stringify({ jsonrpc: "2.0", id: 31, method: "session.create", params: { name: "late", command: ["cat"] } }) + "\n";
   // bytes_in counts what the daemon read from everyone: here the lines and the probe's own polls.
-  await using probe = await Raw.open(d.socket);
+  await using probe = await Lines.open(d.socket);
   const poll = '{"jsonrpc":"2.0","id":0,"method":"system.stats"}\n';
   const bytesIn = async (): Promise<number> => (await probe.call(0, "system.stats")).result.bytes_in;
   expect(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "system.stats" }) + "\n").toBe(poll);
   const before = await bytesIn();
-  stuck.send(lines);
+  stuck.write(lines);
   // Once the daemon has read all of it (and a ping went round after), it has run what it will.
   let polls = 0;
   while ((await bytesIn()) < before + lines.length + ++polls * poll.length);
@@ -596,14 +501,14 @@ test("a batch whose replies grow past 16 MiB has the rest refused unrun with PAY
   const { path, expected } = generatedFile(d.dir, 2_000_000);
   await c.call("session.create", { name: "big", command: ["cat", path] });
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   const output = { jsonrpc: "2.0", method: "session.output", params: { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 } };
   const batch: unknown[] = [];
   for (let id = 1; id <= 10; id++) batch.push({ ...output, id });
   batch.push({ jsonrpc: "2.0", method: "session.create", params: { name: "refused", command: ["cat"] } }); // a notification
   batch.push({ jsonrpc: "2.0", id: 11, method: "system.ping" });
-  r.send(JSON.stringify(batch) + "\n");
-  const replies: Msg[] = await r.take();
+  r.write(JSON.stringify(batch) + "\n");
+  const replies: Msg[] = await r.next();
   // In order: results while the batch's reply is under the limit, then refusals (none for the notification).
   expect(replies.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   const ran = replies.filter((m) => m.result !== undefined);
@@ -662,7 +567,7 @@ test("application errors carry their names: not found, name taken, not running, 
   expect((await callError(c.call("session.create", { command: ["cat"], env: { A: "x\u0000y" } }))).name).toBe("SPAWN_FAILED");
 
   // On the wire, application errors use the server-error range with the name in data.code.
-  await using r = await Raw.open(d.socket);
+  await using r = await Lines.open(d.socket);
   expect(await r.call(1, "session.input", { session: "done", text: "x" })).toEqual({ ...rpcError(-32002, "SESSION_NOT_RUNNING"), id: 1 });
   expect(await r.call(2, "session.create", { name: "dup" })).toEqual({ ...rpcError(-32003, "NAME_TAKEN"), id: 2 });
   expect(await r.call(3, "session.create", { command: ["/nonexistent/program"] })).toEqual({ ...rpcError(-32006, "SPAWN_FAILED"), id: 3 });

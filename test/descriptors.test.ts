@@ -63,10 +63,64 @@ test.skipIf(!linux)("past the open-file limit session.create names the limit and
   expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "RLIMIT_NOFILE" } });
   expect((refused as Error).message).toContain("ulimit -n: 150");
   expect((refused as Error).message).toContain("LimitNOFILE");
-  // Still serving: the sessions it has answer, and one removed makes room for another.
+  // Still serving: the sessions it has answer, and a few removed make room for another (a session
+  // holds 2 descriptors, and starting one takes a few more for a moment, its log and journal too).
   expect((await c.call("session.list")).sessions.length).toBe(created.length);
-  await c.call("session.stop", { session: created[0]! });
-  await c.call("session.remove", { session: created[0]! });
+  for (const id of created.slice(0, 3)) {
+    await c.call("session.stop", { session: id });
+    await c.call("session.remove", { session: id });
+  }
+  const again = await c.call("session.create", { command: ["cat"] });
+  await c.call("session.input", { session: again.id, text: "still-here\r" });
+  expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
+});
+
+test.skipIf(!linux)("an idle session holds 2 descriptors, its terminal and its process handle; its program has only its terminal", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const first = await c.call("session.create", { command: ["cat"] });
+  await until("the first session's files to be closed", () => !openPaths(d.proc.pid).some((p) => p.includes(first.id)));
+  const before = openPaths(d.proc.pid).length;
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) ids.push((await c.call("session.create", { command: ["cat"] })).id);
+  // Idle: each one's log and journal closed again after its start.
+  await until("the sessions' files to be closed", () => !openPaths(d.proc.pid).some((p) => ids.some((id) => p.includes(id))));
+  expect(openPaths(d.proc.pid).length - before).toBeLessThanOrEqual(2 * ids.length);
+  // The program sees its terminal on 0, 1 and 2 and no other session's.
+  const info = await c.call("session.info", { session: ids[7]! });
+  const fds = openPaths(info.pid!);
+  expect(fds.length).toBe(3);
+  expect(new Set(fds).size).toBe(1);
+  expect(fds[0]).toMatch(/^\/dev\/pts\/\d+$/);
+});
+
+/** Mounts a devpts of its own allowing `max` PTYs over /dev/pts and /dev/ptmx, then runs the rest: `unshare -m` keeps it the daemon's. */
+const FEW_PTYS = 'mount -t devpts -o newinstance,ptmxmode=0666,max="$0" devpts /dev/pts && mount --bind /dev/pts/ptmx /dev/ptmx && exec "$@"';
+
+function cannotMountDevpts(): string | null {
+  if (!linux) return "Linux only";
+  const p = Bun.spawnSync(["unshare", "-m", "sh", "-c", FEW_PTYS, "3", "true"], { stderr: "pipe" });
+  return p.exitCode === 0 ? null : `unshare -m / mount -t devpts refused: ${p.stderr.toString().trim() || `exit ${p.exitCode}`}`;
+}
+const noDevpts = cannotMountDevpts();
+if (noDevpts) console.warn(`PTY limit test skipped: ${noDevpts}`);
+
+test.skipIf(noDevpts !== null)("past the system's PTY limit session.create names kernel.pty.max and what to raise; the daemon serves on", async () => {
+  await using d = await TestDaemon.start({ bin: ["unshare", "-m", "sh", "-c", FEW_PTYS, "3", ...SOURCE_BIN] });
+  const c = await d.client();
+  const created: string[] = [];
+  let refused: unknown = null;
+  for (let i = 0; i < 10 && refused === null; i++) {
+    try {
+      created.push((await c.call("session.create", { command: ["cat"] })).id);
+    } catch (err) {
+      refused = err;
+    }
+  }
+  expect(created.length).toBe(3);
+  expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "kernel.pty.max", sessions: 3 } });
+  expect((refused as Error).message).toContain("sysctl kernel.pty.max=N");
+  await c.call("session.remove", { session: created[0]!, force: true });
   const again = await c.call("session.create", { command: ["cat"] });
   await c.call("session.input", { session: again.id, text: "still-here\r" });
   expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");

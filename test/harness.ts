@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { connect, type Client } from "../src/client/index.ts";
+import { daemonArgs, untilListening } from "../scripts/common/daemon-process.ts";
 
 export const ROOT = join(import.meta.dir, "..");
 export const SOURCE_BIN = [process.execPath, join(ROOT, "src/cli/main.ts")];
@@ -44,24 +45,22 @@ export class TestDaemon {
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
     const socket = opts.socket ?? join(dir, "run", "termd.sock");
     const stateDir = opts.stateDir ?? join(dir, "state");
-    const proc = Bun.spawn([...bin, "daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000", ...(opts.args ?? [])], {
+    const proc = Bun.spawn([...bin, ...daemonArgs(socket, stateDir, opts.args)], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
       env: { ...process.env, ...opts.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
     });
-    // The daemon says "listening" on stderr once its socket accepts connections.
-    const reader = proc.stderr.getReader();
-    let seen = "";
-    while (!seen.includes("listening on")) {
-      const { value, done } = await reader.read();
-      if (done) {
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`daemon did not start: ${seen}`);
-      }
-      seen += new TextDecoder().decode(value);
+    let seen: string;
+    try {
+      // The daemon says "listening" on stderr once its socket accepts connections.
+      const { banner, reader } = await untilListening(proc);
+      reader.releaseLock();
+      seen = banner;
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
     }
-    reader.releaseLock();
     const d = new TestDaemon(dir, socket, stateDir, bin, proc, seen);
     d.log = seen;
     const decoder = new TextDecoder();

@@ -5,17 +5,8 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { TestDaemon } from "./harness.ts";
+import { alive } from "../src/platform/alive.ts";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // An exited child whose parent (the killed daemon) is not reaped yet is a zombie: gone.
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-}
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

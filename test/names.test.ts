@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import * as v from "valibot";
 import startSession from "../src/mcp/tools/start_session.ts";
 import { TestDaemon } from "./harness.ts";
-import { Lines } from "./dialects/lines.ts";
+import { Lines } from "./lines.ts";
 
 const refused: [name: string, why: string][] = [
   ["-rf", "must not start with '-'"],

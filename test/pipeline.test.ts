@@ -1,6 +1,6 @@
 // The output pipeline under load: screens in worker threads, backpressure on a program that
 // out-writes its screen, waits at scale, bounded input. Each checks an outcome, never a speed
-// (speed is scripts/bench.ts's job).
+// (speed is scripts/bench/'s job).
 import { expect, test } from "bun:test";
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
@@ -165,3 +165,17 @@ test("an idle screen is parked and comes back exactly, without answering a query
   expect(snap.size).toEqual({ rows: 8, cols: 30 });
   expect(snap.lines.join("\n")).toContain("line b'hello', extra b''");
 }, 60_000);
+
+test("a flood on the same pty worker as a quiet session: the quiet one's echo and screen still follow its input", async () => {
+  await using d = await TestDaemon.start({ args: ["--pty-workers", "1"] });
+  const c = await d.client();
+  const flood = await c.call("session.create", { command: ["sh", "-c", "while :; do cat /etc/services; done"] });
+  const quiet = await c.call("session.create", { command: ["cat"] });
+  for (let i = 0; i < 5; i++) {
+    await c.call("session.input", { session: quiet.id, text: `quiet-${i}\r` });
+    expect((await c.call("session.wait", { session: quiet.id, text: `quiet-${i}`, timeout_ms: 10_000 })).outcome).toBe("matched");
+    expect((await c.call("session.screen", { session: quiet.id })).lines.join("\n")).toContain(`quiet-${i}`);
+    expect((await c.call("session.info", { session: flood.id })).state).toBe("running");
+  }
+  expect((await c.call("session.info", { session: flood.id })).bytes_out).toBeGreaterThan(0);
+});

@@ -4,21 +4,13 @@
 // (TERMD_PROCESSES=ps, what macOS uses); the test itself checks through /proc either way.
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { sessionMembers } from "../src/session/processes.ts";
 import { TestDaemon } from "./harness.ts";
+import { alive } from "../src/platform/alive.ts";
 
-function alive(pid: number): boolean {
-  if (!existsSync(`/proc/${pid}/stat`)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** A bash session that started `n` background children as `how` (e.g. "nohup sleep 1000"); their pids. */
 async function shellWithChildren(c: Client, how: string, n: number): Promise<{ id: string; pid: number; children: number[] }> {

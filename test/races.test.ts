@@ -1,7 +1,7 @@
 // Calls that race on one session: a call still running when another client removes the session
 // answers SESSION_NOT_FOUND, as if it came just after; the session is removed once; the daemon
 // logs nothing. Each case is a short, deterministic reproduction of a race the soak's fuzz found
-// (scripts/soak.ts, section races, runs the long version).
+// (scripts/soak/races.ts runs the long version).
 import { expect, test } from "bun:test";
 import type { Client } from "../src/client/index.ts";
 import { TestDaemon } from "./harness.ts";

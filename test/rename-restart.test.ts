@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../src/client/index.ts";
 import { TestDaemon } from "./harness.ts";
-import { Lines } from "./dialects/lines.ts";
+import { Lines } from "./lines.ts";
 
 test("restart: the recording and the timing journal go on in the same files, on the same clock", async () => {
   await using d = await TestDaemon.start();

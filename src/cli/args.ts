@@ -7,6 +7,10 @@ export interface FlagSpec {
   kind: FlagKind;
   short?: string;
   repeat?: boolean;
+  /** The value's name in usage and help (NAME, MS); a number's is N and a string's VALUE unless given. */
+  value?: string;
+  /** What it does: the flag's line in --help. */
+  help: string;
 }
 
 export interface Parsed {

@@ -3,6 +3,7 @@
 // own the same way.
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
+import { connectWhenUp } from "../client/connect-when-up.ts";
 import { isDaemonUrl } from "../client/web-transport.ts";
 import { EXIT } from "./command.ts";
 
@@ -59,27 +60,28 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
   const deadline = Date.now() + START_TIMEOUT_MS;
   let daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);
   let lostAt: number | null = null;
-  for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
-    try {
-      return await connect(socketPath);
-    } catch {}
-    if (daemon.exited === EXIT.DAEMON_RUNNING) {
-      // Another start won the race (or a daemon was still on its way out): the winner answers
-      // soon. If none does, the holder was leaving, and ours is started again.
-      lostAt ??= Date.now();
-      if (Date.now() - lostAt > RESTART_AFTER_LOST_MS) {
-        daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);
-        lostAt = null;
+  const client = await connectWhenUp(
+    () => connect(socketPath),
+    deadline,
+    async () => {
+      if (daemon.exited === EXIT.DAEMON_RUNNING) {
+        // Another start won the race (or a daemon was still on its way out): the winner answers
+        // soon. If none does, the holder was leaving, and ours is started again.
+        lostAt ??= Date.now();
+        if (Date.now() - lostAt > RESTART_AFTER_LOST_MS) {
+          daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);
+          lostAt = null;
+        }
+      } else if (daemon.exited !== null && daemon.exited !== 0) {
+        // Ours failed; another's may have come up meanwhile.
+        return connect(socketPath).catch(() => {
+          throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(node, logPath, daemon.logStart)}`);
+        });
       }
-    } else if (daemon.exited !== null && daemon.exited !== 0) {
-      try {
-        return await connect(socketPath);
-      } catch {
-        throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(node, logPath, daemon.logStart)}`);
-      }
-    }
-    await new Promise((r) => setTimeout(r, delay));
-  }
+      return undefined;
+    },
+  );
+  if (client) return client;
   throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
 }
 

@@ -5,13 +5,17 @@
 //
 // A reader that stops reading (`termd logs S | head -1`) closes the pipe under us: like any Unix
 // tool, the command then ends at once and quietly, instead of a stack trace and a process that
-// waits forever for the pipe to drain.
+// waits forever for the pipe to drain. A process that serves on after its caller went
+// (interminai's foreground start) says so, and then a closed output ends nothing.
 
 type Fd = "stdout" | "stderr";
 type BunWrite = { write(dest: unknown, data: string | Uint8Array): Promise<number>; stdout: unknown; stderr: unknown };
 const bun = (globalThis as { Bun?: BunWrite }).Bun;
 
-function quit(err: NodeJS.ErrnoException): never {
+let keepRunning = false;
+
+function quit(err: NodeJS.ErrnoException): void {
+  if (keepRunning) return;
   if (err.code === "EPIPE") process.exit(0);
   throw err;
 }
@@ -22,6 +26,13 @@ export function endQuietlyOnClosedStdout(): void {
   if (guarded) return;
   guarded = true;
   process.stdout.on("error", quit);
+}
+
+/** This process serves on after its caller closed the pipes: what it writes then is dropped, on stderr too. */
+export function keepRunningOnClosedOutput(): void {
+  keepRunning = true;
+  endQuietlyOnClosedStdout();
+  process.stderr.on("error", quit);
 }
 
 let chain: Promise<unknown> = Promise.resolve();
@@ -35,6 +46,7 @@ function writeNode(fd: Fd, bytes: Uint8Array | string): Promise<void> {
       else stream.once("drain", resolve);
     } catch (err) {
       quit(err as NodeJS.ErrnoException);
+      resolve();
     }
   });
 }

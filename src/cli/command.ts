@@ -19,9 +19,15 @@ export interface CliContext {
 export interface CliCommand {
   name: string;
   summary: string;
-  /** Full --help text after the usage line. */
+  /** What it does: --help's text between the usage line and the flags. */
   help: string;
-  usage: string;
+  /** The arguments before the flags in the usage line (SESSION, SESSION ROWS COLS). */
+  args?: string;
+  /** What the usage line ends with, after the flags: `[-- COMMAND ARGS...]`. */
+  trailing?: string;
+  /** It prints JSON with --json. */
+  json?: boolean;
+  /** Its flags: the parser's table, and the usage line and --help are drawn from it. */
   flags: Record<string, FlagSpec>;
   run(args: Parsed, ctx: CliContext): Promise<number>;
   /** A command that parses its own arguments (a personality, such as interminai): gets them untouched. */

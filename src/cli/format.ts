@@ -1,5 +1,6 @@
 // Printing helpers shared by subcommands: JSON when asked, aligned tables otherwise.
 import type { SessionInfo } from "../protocol/schemas.ts";
+import { ownerOf, statusOf } from "../protocol/session-labels.ts";
 import type { CliContext } from "./command.ts";
 
 export function printJson(ctx: CliContext, value: unknown): void {
@@ -11,16 +12,6 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
 
-export function statusOf(s: SessionInfo): string {
-  if (s.signal) return `${s.state} (${s.signal})`;
-  if (s.exit_code !== null) return `${s.state} (${s.exit_code})`;
-  return s.state;
-}
-
-/** Who started the session: `meta.owner` (termd mcp sets mcp:CLIENT), else "-". */
-export function ownerOf(s: SessionInfo): string {
-  return typeof s.meta?.owner === "string" && s.meta.owner !== "" ? s.meta.owner : "-";
-}
 
 export function describeSession(s: SessionInfo): string {
   const lines: [string, string][] = [
@@ -40,7 +31,8 @@ export function describeSession(s: SessionInfo): string {
   if (s.running_command) lines.push(["running", `${s.running_command.command ?? "(a command)"} since ${s.running_command.started_at}`]);
   if (s.last_exit_code !== null) lines.push(["last $?", String(s.last_exit_code)]);
   if (s.shell_integration) lines.push(["hooks", s.shell_integration]);
-  if (typeof s.meta?.owner === "string") lines.push(["owner", s.meta.owner]);
+  const owner = ownerOf(s);
+  if (owner !== null) lines.push(["owner", owner]);
   if (s.held_by) lines.push(["held by", `${s.held_by} since ${s.held_since} (others cannot type until it is given back)`]);
   if (s.error) lines.push(["error", s.error]);
   return lines.map(([k, v]) => `${(k + ":").padEnd(9)}${v}`).join("\n");

@@ -9,13 +9,9 @@ import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
 import { invokedAs } from "./invoked-as.ts";
-import type { DaemonOptions } from "../daemon/daemon.ts";
 
 /** `termd daemon`: the daemon and its dialects are loaded only when this process is one, so every other command starts faster. */
-async function runDaemon(opts: Omit<DaemonOptions, "dialects">): Promise<number> {
-  const [{ runDaemon: run }, { DIALECTS }] = await Promise.all([import("../daemon/main.ts"), import("../dialects/index.ts")]);
-  return run({ ...opts, dialects: DIALECTS });
-}
+const host = () => import("../server/host.ts");
 
 // Run under the name `interminai` (a symlink or a copy), it is interminai (src/cli/interminai/);
 // under `cp-console-server`, context-pilot's console server.
@@ -26,6 +22,6 @@ process.exitCode = (await invokedAs("interminai"))
   : (await invokedAs("cp-console-server"))
     ? await (await import("./console-server.ts")).runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
-        commands: [...CLIENT_COMMANDS, daemonCommand(runDaemon), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
+        commands: [...CLIENT_COMMANDS, daemonCommand(host), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
       connect: connectOrStart,
     });

@@ -10,16 +10,22 @@ import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { sayIfOtherBuild } from "./other-build.ts";
 import { EXIT, type CliCommand, type CliContext } from "./command.ts";
 import { flushed, writeErr, writeOut } from "./closed-stdout.ts";
+import { flagLines, helpOf, usageOf } from "./help.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
-  socket: { kind: "string" },
-  /** A remote daemon (termd daemon --http), with $TERMD_TOKEN. */
-  url: { kind: "string" },
-  /** The daemon's socket under a name no command takes for itself (`start --socket` is the session's). */
-  "daemon-socket": { kind: "string" },
-  json: { kind: "boolean" },
-  help: { kind: "boolean", short: "h" },
+  socket: { kind: "string", value: "PATH", help: "the daemon's socket (default: $TERMD_SOCKET or the per-user socket)" },
+  url: { kind: "string", value: "http(s)://HOST:PORT", help: "a remote daemon (termd daemon --http), with $TERMD_TOKEN (default: $TERMD_URL)" },
+  // `start --socket` is the session's: this name is free in every command.
+  "daemon-socket": { kind: "string", value: "PATH", help: "the daemon's socket, as --socket (which termd start takes for the session's own)" },
+  json: { kind: "boolean", help: "print the result as JSON, where the usage line offers it" },
+  help: { kind: "boolean", short: "h", help: "print this help" },
 };
+
+/** The global flags --help lists under every command: the ones that reach the daemon, --json. */
+function globalHelp(ownSocket: boolean): string {
+  const { socket, help, ...rest } = GLOBAL_FLAGS;
+  return ["Every command also takes:", ...flagLines(ownSocket ? rest : { socket: socket!, ...rest })].join("\n");
+}
 
 export interface CliOptions {
   commands: CliCommand[];
@@ -32,12 +38,14 @@ function overview(commands: CliCommand[]): string {
   return [
     `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
     "",
-    "usage: termd COMMAND [ARGS] [--socket PATH | --daemon-socket PATH | --url http(s)://HOST:PORT] [--json]",
+    "usage: termd COMMAND [ARGS]",
     "",
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     "",
     "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
     "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
+    "",
+    globalHelp(false),
   ].join("\n");
 }
 
@@ -86,10 +94,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     // through --daemon-socket or $TERMD_SOCKET.
     const ownSocket = "socket" in cmd.flags;
     if (args.flags.has("help")) {
-      const daemonSocket = ownSocket
-        ? "The daemon's socket: --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket), or a remote daemon: --url http(s)://HOST:PORT (or $TERMD_URL) with $TERMD_TOKEN."
-        : "Every command takes --socket PATH, or --daemon-socket PATH (default: $TERMD_SOCKET or the per-user socket), or a remote daemon: --url http(s)://HOST:PORT (or $TERMD_URL) with $TERMD_TOKEN.";
-      out(`usage: ${cmd.usage}\n\n${cmd.help}\n\n${daemonSocket}`);
+      out(`${helpOf(cmd)}\n\n${globalHelp(ownSocket)}`);
       return EXIT.OK;
     }
     const flag = (f: string) => args.flags.get(f)?.[0] as string | undefined;
@@ -112,7 +117,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     return await cmd.run(args, ctx);
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`termd ${name}: ${e.message}\nusage: ${cmd.usage}`);
+      err(`termd ${name}: ${e.message}\nusage: ${usageOf(cmd)}`);
       return EXIT.USAGE;
     }
     if (e instanceof RpcError) {

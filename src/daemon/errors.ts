@@ -1,7 +1,8 @@
 // The one place where what the session and terminal layers throw (TermdError, a domain error)
 // becomes a wire error (RpcError). dispatch.ts's run() passes every error through here, so native
 // replies and the dialects, which call native methods through run(), see only RpcErrors.
-import { RpcError, toRpcError, type ErrorName, type WireError } from "../protocol/errors.ts";
+import { RpcError, toRpcError, type ErrorName } from "../protocol/errors.ts";
+import { errorReply as wireReply, type Id, type Reply } from "../protocol/reply.ts";
 import { TermdError, type TermdErrorCode } from "../terminal/errors.ts";
 import { clientLog } from "../session/client-log.ts";
 
@@ -33,8 +34,7 @@ export function replyError(err: unknown): RpcError {
   return toRpcError(wireError(err));
 }
 
-export type Id = string | number | null;
-export type Reply = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: WireError };
+export type { Id, Reply } from "../protocol/reply.ts";
 
 /** Faults already logged: one that travels on through a dialect or a reply is not logged twice. */
 const logged = new WeakSet<object>();
@@ -58,5 +58,5 @@ export function logFault(where: string, err: unknown): void {
 /** A JSON-RPC error reply for whatever was thrown; a fault is logged too. */
 export function errorReply(id: Id, err: unknown): Reply {
   logFault("a request", err);
-  return { jsonrpc: "2.0", id, error: replyError(err).toWire() };
+  return wireReply(id, replyError(err));
 }

@@ -3,7 +3,7 @@
 // reboot, a container or a PID namespace hands low pids out again at once). The pid in the file
 // only names the holder in a refusal.
 import { dlopen, FFIType } from "bun:ffi";
-import { pidAlive } from "./socket-path.ts";
+import { alive } from "../platform/alive.ts";
 import { libcCandidates } from "../platform/libc.ts";
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 
@@ -60,7 +60,7 @@ export function takeFileLock(path: string): () => void {
       }
     } else {
       const holder = holderPid(path);
-      if (holder !== null && holder !== process.pid && pidAlive(holder)) {
+      if (holder !== null && holder !== process.pid && alive(holder)) {
         closeSync(fd);
         throw new LockHeld(holder);
       }

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { serveHttp } from "../web/server.ts";
-import { loadToken } from "../web/token.ts";
+import { loadToken } from "../protocol/token.ts";
 import { clientLog } from "../session/client-log.ts";
 import { startOrphanReaper } from "../platform/reaper.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
@@ -45,7 +45,7 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   const listenFd = opts.listenFd ?? takeInheritedSocket();
   const daemon = await start({ ...opts, listenFd });
   if (opts.http) {
-    let http;
+    let http: ReturnType<typeof serveHttp>;
     try {
       const token = loadToken(opts.stateDir);
       http = serveHttp(daemon, opts.http, token);

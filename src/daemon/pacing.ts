@@ -1,8 +1,5 @@
-// Requests that come in together run in order, each getting its turn before the next starts.
+// The daemon's connections pace their requests as protocol/pacing.ts says, logging a request that failed.
+import { settledOrNextTurn as paced } from "../protocol/pacing.ts";
 import { clientLog } from "../session/client-log.ts";
 
-/** Resolves once `p` settles or after one turn of the event loop, whichever comes first. */
-export function settledOrNextTurn(p: Promise<unknown>): Promise<unknown> {
-  const turn = new Promise<void>((resolve) => setImmediate(resolve));
-  return Promise.race([p, turn]).catch((err) => clientLog.log("termd: request failed:", err));
-}
+export const settledOrNextTurn = (p: Promise<unknown>): Promise<unknown> => paced(p, (err) => clientLog.log("termd: request failed:", err));

@@ -1,10 +1,9 @@
 // Getting the socket path ready to listen on: a private folder (0700, ours), no second daemon on
 // a live socket, and a stale socket from a dead daemon replaced. (The lock that keeps two daemons
 // starting at the same moment apart is file-lock.ts.)
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname } from "node:path";
-import { processes } from "../platform/index.ts";
 
 /** Why a daemon could not start; `busy` when another live daemon holds what it needs. */
 export class DaemonStartError extends Error {
@@ -75,16 +74,6 @@ export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> 
     sock.once("connect", () => done(true));
     sock.once("error", () => done(false));
   });
-}
-
-/** Alive and not a zombie: a killed daemon may linger unreaped where nothing reaps orphans. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-  return processes.isZombie(pid) !== true;
 }
 
 /** Refuses a live socket; removes a stale one. */

@@ -8,7 +8,8 @@
 // Departures: requests run concurrently instead of one at a time (a WAIT delays nobody);
 // DEBUG's `clear` is read at the top level (the appendix) or inside `data` (PROTOCOL.md).
 import { RpcError } from "../protocol/errors.ts";
-import type { CellRun, CellColor, SessionInfo } from "../protocol/schemas.ts";
+import type { CellRun, SessionInfo } from "../protocol/schemas.ts";
+import { sgrParams } from "../render/sgr.ts";
 import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
 import { clientLog } from "../session/client-log.ts";
 
@@ -43,28 +44,9 @@ const isInt = (x: unknown): x is number => typeof x === "number" && Number.isInt
 
 // ---- OUTPUT's ANSI form: one SGR stating the whole style where it changes, ESC[0m back to default.
 
-function colorCodes(c: CellColor, base: number, bright: number, ext: number): string {
-  if (typeof c === "string") {
-    const n = parseInt(c.slice(1), 16);
-    return `${ext};2;${(n >> 16) & 255};${(n >> 8) & 255};${n & 255}`;
-  }
-  if (c < 8) return String(base + c);
-  if (c < 16) return String(bright + c - 8);
-  return `${ext};5;${c}`;
-}
-
 /** interminai's SGR for a style, `ESC[0;<attrs>;<fg>;<bg>m`; "" for the default style. */
 function sgrOf(r: CellRun): string {
-  const p: string[] = [];
-  if (r.bold) p.push("1");
-  if (r.dim) p.push("2");
-  if (r.italic) p.push("3");
-  if (r.underline) p.push("4");
-  if (r.inverse) p.push("7");
-  if (r.hidden) p.push("8");
-  if (r.strike) p.push("9");
-  if (r.fg !== undefined) p.push(colorCodes(r.fg, 30, 90, 38));
-  if (r.bg !== undefined) p.push(colorCodes(r.bg, 40, 100, 48));
+  const p = sgrParams(r);
   return p.length === 0 ? "" : `\x1b[0;${p.join(";")}m`;
 }
 

@@ -3,8 +3,8 @@
 // notifications. ralph's dialect is this one with methods of its own.
 import { RpcError } from "../protocol/errors.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
-import { errorReply, type Id, type Reply } from "../daemon/errors.ts";
-import { settledOrNextTurn } from "../daemon/pacing.ts";
+import { settledOrNextTurn } from "../protocol/pacing.ts";
+import { errorReply, isId, type Id, type Reply } from "../protocol/reply.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "./dialect.ts";
 
 /**
@@ -13,10 +13,6 @@ import { Serialized, type Dialect, type DialectConnection, type NativeCaller } f
  * output.
  */
 const MAX_BATCH_REPLY = 16 * 1024 * 1024;
-
-function isId(x: unknown): x is Id {
-  return x === null || typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
-}
 
 interface Request {
   id: Id;

@@ -1,6 +1,7 @@
 // Screens as an LLM reads them: numbered rows (0-based, as click and the native protocol count
 // them), the cursor marked in place, blank rows at the bottom summed up instead of printed.
 import type { ScreenSnapshot } from "../protocol/schemas.ts";
+import { numberedRows } from "../render/numbered-rows.ts";
 
 /** Drawn where the cursor is: inserted before the cell it is on, so the row reads one longer. */
 const CURSOR_MARK = "▮";
@@ -30,15 +31,9 @@ export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" |
 
 /** Rows [from, to) of the screen, numbered, the cursor marked; trailing blank rows summed up. */
 function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
-  const width = Math.max(String(from - firstRow).length, String(to - 1 - firstRow).length);
-  let last = to - 1;
   const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;
-  while (last >= from && s.lines[last]!.trim() === "" && last !== cursorRow) last--;
-  const out: string[] = [];
-  for (let i = from; i <= last; i++) {
-    const line = s.lines[i]!;
-    out.push(numbered(i - firstRow, i === cursorRow ? withCursor(line, s.cursor.col) : line, width));
-  }
+  const { rows, last } = numberedRows(s.lines, { from, to, firstRow, keep: (i) => i === cursorRow });
+  const out = rows.map(({ index, label }) => `${label}│${index === cursorRow ? withCursor(s.lines[index]!, s.cursor.col) : s.lines[index]!}`.trimEnd());
   if (last < to - 1) out.push(last + 1 === to - 1 ? `(row ${to - 1 - firstRow} is blank)` : `(rows ${last + 1 - firstRow}-${to - 1 - firstRow} are blank)`);
   return out.join("\n");
 }
@@ -69,7 +64,6 @@ export function around(s: ScreenSnapshot, row: number, context = 20): string {
 
 /** The last `count` rows that hold anything (and the cursor's), for timeouts and exits. */
 export function tail(s: ScreenSnapshot, count = 20): string {
-  let last = s.lines.length - 1;
-  while (last > 0 && s.lines[last]!.trim() === "" && !(s.cursor.visible && s.cursor.row === last)) last--;
+  const last = Math.max(0, numberedRows(s.lines, { keep: (i) => s.cursor.visible && i === s.cursor.row }).last);
   return rowsText(s, Math.max(0, last + 1 - count), last + 1);
 }

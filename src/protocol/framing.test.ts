@@ -5,15 +5,9 @@ import { LineSplitter, type Frame } from "./framing.ts";
 
 const enc = new TextEncoder();
 
+/** Strings are UTF-8 encoded; number arrays are raw bytes. */
 function bytes(...parts: (string | number[])[]): Uint8Array {
-  const chunks = parts.map((p) => (typeof p === "string" ? enc.encode(p) : Uint8Array.from(p)));
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === "string" ? enc.encode(p) : Uint8Array.from(p)))));
 }
 
 /** Feeds `chunks` in order, as the connection does: nothing more after a tooLong frame. */

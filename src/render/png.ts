@@ -8,7 +8,6 @@ import wasmPath from "@resvg/resvg-wasm/index_bg.wasm" with { type: "file" };
 import { FONT_FILES } from "./fonts.ts";
 
 /** Largest zoom: a 1000×1000 screen at 4× would already be a 36000×72000 picture. */
-const MAX_SCALE = 4;
 
 let ready: Promise<Uint8Array[]> | null = null;
 
@@ -20,7 +19,7 @@ function load(): Promise<Uint8Array[]> {
   })());
 }
 
-/** The SVG as a PNG, `scale` times its size (1 to MAX_SCALE). */
+/** The SVG as a PNG, `scale` times its size (1 to 4). */
 export async function svgToPng(svg: string, scale = 1): Promise<Uint8Array> {
   const fontBuffers = await load();
   const r = new Resvg(svg, {

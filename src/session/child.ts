@@ -1,8 +1,11 @@
 // The program of a session, as the daemon's thread sees it: it runs on a PTY in a pty worker
-// (pty.ts, pty-worker.ts), and this side sends it input, resizes and signals and gets its output
-// and its end. Input is bounded the way a terminal bounds it: what the program has not read yet
-// is at most MAX_UNREAD_INPUT; past it a writer waits for it to read (Bun's `drain` says the
-// terminal took everything written), and gives up at its deadline.
+// (native-pty.ts or pty.ts, pty-worker.ts), and this side sends it input, resizes and signals and
+// gets its output and its end. Input goes straight into a PTY termd owns while nothing is queued
+// before it, else through the worker, which queues what the terminal has no room for. Input is
+// bounded the way a terminal bounds it: what the program has not read yet is at most
+// MAX_UNREAD_INPUT; past it a writer waits for it to read (the worker's `drain` says the terminal
+// took everything queued), and gives up at its deadline.
+import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
@@ -48,6 +51,8 @@ export class Child {
     readonly pid: number,
     private readonly send: (m: ToPtyWorker, transfer?: ArrayBuffer[]) => void,
     private readonly id: number,
+    /** The PTY's master where termd owns it: input goes straight to it while nothing waits in the worker's queue. */
+    private master: number | null,
   ) {
     this.exited = this.ended.promise;
   }
@@ -61,9 +66,13 @@ export class Child {
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
     const link = pool.open({
       message: (m: FromPtyWorker) => {
-        if (m.t === "spawned") resolve((child = new Child(m.pid, link.send, link.id)));
+        if (m.t === "spawned") resolve((child = new Child(m.pid, link.send, link.id, m.fd)));
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
-        else if (m.t === "data") onData(m.data);
+        else if (m.t === "data") {
+          // Handled in this turn, whole: what the worker asked about is taken.
+          onData(m.data);
+          if (m.ack) link.send({ t: "ack", id: link.id });
+        }
         else child?.receive(m);
       },
       lost: (why) => {
@@ -84,7 +93,12 @@ export class Child {
     }
   }
 
+  /** The program exited, or its worker died: either way the worker is done with the master, and this thread closes it. */
   private end(exit: ChildExit): void {
+    if (this.master !== null) {
+      closeSync(this.master);
+      this.master = null;
+    }
     if (!this.running) return;
     this.running = false;
     this.onDrain();
@@ -96,10 +110,19 @@ export class Child {
   /** Writes now, whatever the program left unread (query replies, ^C: a few bytes). */
   write(data: string | Uint8Array): number {
     if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
-    this.send({ t: "write", id: this.id, data });
-    const n = typeof data === "string" ? Buffer.byteLength(data) : data.length;
-    this.unflushed += n;
-    return n;
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    // Straight into the PTY when nothing waits before it: no hop through the worker for a key.
+    let written = 0;
+    if (this.master !== null && this.unflushed === 0) {
+      try {
+        written = writeSync(this.master, bytes);
+      } catch {} // EAGAIN (no room) or EIO (closing): the worker queues it, or drops it at the end.
+    }
+    if (written < bytes.length) {
+      this.send({ t: "write", id: this.id, data: bytes.subarray(written) });
+      this.unflushed += bytes.length - written;
+    }
+    return bytes.length;
   }
 
   /**
@@ -169,7 +192,7 @@ export class Child {
     if (this.running) this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
   }
 
-  /** The PTY's termios (flags from the worker, control characters through stty); null once it closed. */
+  /** The PTY's termios (from the worker; control characters through stty where it cannot read them); null once it closed. */
   async termios(): Promise<Termios | null> {
     if (!this.running) return null;
     const req = this.nextReq++;
@@ -177,7 +200,7 @@ export class Child {
       this.flagReplies.set(req, resolve);
       this.send({ t: "flags", id: this.id, req });
     });
-    return flags ? describeTermios(flags, await readControlChars(this.pid)) : null;
+    return flags ? describeTermios(flags, flags.cc ?? (await readControlChars(this.pid))) : null;
   }
 
   /**

@@ -1,4 +1,4 @@
-// What a daemon out of file descriptors answers: which limit was hit, how high it is, and what to
+// What a daemon out of file descriptors or PTYs answers: which limit was hit, how high it is, and what to
 // raise, instead of "Failed to duplicate PTY file descriptor" or a bare EMFILE.
 import { readFileSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
@@ -7,6 +7,8 @@ import { TermdError } from "../terminal/errors.ts";
 const PROCESS_LIMIT = /EMFILE|too many open files|failed to duplicate pty file descriptor/i;
 /** The whole system's (fs.file-max). */
 const SYSTEM_LIMIT = /ENFILE|file table overflow/i;
+/** The kernel's count of PTYs (kernel.pty.max, 4096 by default): opening /dev/ptmx past it is ENOSPC. */
+const PTY_LIMIT = /ENOSPC[\s\S]*\/dev\/ptmx/;
 
 /** "soft (hard hard)" from /proc/self/limits; null where there is none. */
 function openFileLimit(): string | null {
@@ -19,12 +21,28 @@ function openFileLimit(): string | null {
   }
 }
 
+function readFirstLine(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8").split("\n")[0]!.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /** Read at start-up too: with every descriptor in use, /proc/self/limits cannot be opened. */
 const limitAtStart = openFileLimit();
 
 /** LIMIT_REACHED naming the limit, when `err` is a lack of file descriptors; null when it is something else. */
 export function descriptorsUsedUp(err: unknown, sessions: number): TermdError | null {
   const message = err instanceof Error ? `${(err as NodeJS.ErrnoException).code ?? ""} ${err.message}` : String(err);
+  if (PTY_LIMIT.test(message)) {
+    const max = readFirstLine("/proc/sys/kernel/pty/max");
+    return new TermdError(
+      "LIMIT_REACHED",
+      `the system's PTYs are used up (kernel.pty.max${max ? ` = ${max}` : ""}, shared by every program on the machine, or the max= of this /dev/pts mount) with this daemon at ${sessions} sessions: raise it with sysctl kernel.pty.max=N, or remove sessions`,
+      { limit: "kernel.pty.max", sessions },
+    );
+  }
   if (SYSTEM_LIMIT.test(message)) {
     return new TermdError("LIMIT_REACHED", `the system's open-file table is full (fs.file-max; raise it with sysctl fs.file-max=N) with this daemon at ${sessions} sessions`, { limit: "fs.file-max" });
   }

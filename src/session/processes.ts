@@ -37,6 +37,7 @@ interface Leftovers {
 }
 
 const watched = new Set<Leftovers>();
+// biome-ignore lint/correctness/noUnusedVariables: read by the `??=` that arms it at most once
 let sweepTimer: Timer | null = null;
 
 /** One scan for every stop under way: each is done once its session is empty, or at its giveUpAt. */

@@ -1,6 +1,8 @@
 // The pty workers (pty-worker.ts): a few threads that run the sessions' programs on PTYs and read
 // their output, spread so each has about as many. The daemon's thread talks to them by messages.
+import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { ptyLibc } from "../platform/pty-libc.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
@@ -12,7 +14,11 @@ export interface PtyHandler {
 interface Slot {
   worker: Worker;
   handlers: Map<number, PtyHandler>;
+  /** The pipe a message is followed by a byte on, to wake the worker's poll; null where Bun.Terminal reads. */
+  wake: [number, number] | null;
 }
+
+const ONE = new Uint8Array([1]);
 
 /** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
@@ -29,7 +35,9 @@ export class PtyPool {
   }
 
   private startSlot(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_URL), handlers: new Map() };
+    const wake = ptyLibc()?.pipe() ?? null;
+    const slot: Slot = { worker: new Worker(WORKER_URL), handlers: new Map(), wake };
+    if (wake) slot.worker.postMessage({ t: "init", wakeFd: wake[0] } satisfies ToPtyWorker);
     slot.worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
       const h = slot.handlers.get(ev.data.id);
       if (ev.data.t === "exit" || ev.data.t === "failed") slot.handlers.delete(ev.data.id);
@@ -44,7 +52,11 @@ export class PtyPool {
       slot.handlers.clear();
     };
     slot.worker.addEventListener("error", (ev) => died((ev as ErrorEvent).message ?? "error"));
-    slot.worker.addEventListener("close", () => died("exited"));
+    slot.worker.addEventListener("close", () => {
+      // Nothing polls the pipe any more.
+      this.closeWake(slot);
+      died("exited");
+    });
     slot.worker.unref();
     return slot;
   }
@@ -55,12 +67,33 @@ export class PtyPool {
     const slot = this.slots.reduce((a, b) => (b.handlers.size < a.handlers.size ? b : a));
     const id = this.nextId++;
     slot.handlers.set(id, handler);
-    return { id, send: (m, transfer = []) => slot.worker.postMessage(m, transfer) };
+    return {
+      id,
+      send: (m, transfer = []) => {
+        slot.worker.postMessage(m, transfer);
+        if (slot.wake) {
+          try {
+            writeSync(slot.wake[1], ONE);
+          } catch {} // EAGAIN: the pipe is full of wake-ups already.
+        }
+      },
+    };
+  }
+
+  private closeWake(slot: Slot): void {
+    if (!slot.wake) return;
+    for (const fd of slot.wake) closeSync(fd);
+    slot.wake = null;
   }
 
   close(): void {
     this.closed = true;
-    for (const s of this.slots) s.worker.terminate();
+    for (const s of this.slots) {
+      s.worker.terminate();
+      // A worker waiting in poll(2) ends once that returns: wake it. The pipe stays open: closing
+      // it under a poll would not wake it; it is closed once the worker has exited.
+      if (s.wake) writeSync(s.wake[1], ONE);
+    }
   }
 }
 

@@ -1,25 +1,40 @@
-// A pty worker: a thread that runs programs on PTYs and reads their output. Bun reads a PTY until
-// it has nothing more, so a program that writes faster than that keeps the reading thread busy
-// for as long as 100 ms at a stretch: here that holds up only this thread, and the daemon's
-// thread, which gets the output as messages, keeps answering everyone. A second entrypoint of the
-// compiled binary (scripts/build.ts).
-import { Pty } from "./pty.ts";
+// A pty worker: a thread that runs programs on PTYs and reads their output, so that however fast
+// a program writes, the daemon's thread, which gets the output as messages, keeps answering
+// everyone. On Linux termd owns the PTYs (native-pty.ts) and this thread's poll loop
+// (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
+// entrypoint of the compiled binary (scripts/build.ts).
+import { existsSync } from "node:fs";
+import { ptyLibc } from "../platform/pty-libc.ts";
+import { NativePty, SHELL } from "./native-pty.ts";
+import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
+import { PtyReactor } from "./pty-reactor.ts";
 
 declare const self: Worker;
 
-const ptys = new Map<number, Pty>();
+const ptys = new Map<number, ProgramPty>();
 const post = (m: FromPtyWorker, transfer: ArrayBuffer[] = []) => self.postMessage(m, transfer);
+const libc = existsSync(SHELL) ? ptyLibc() : null;
+/** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
+let reactor: PtyReactor | null = null;
+
+function open(spec: PtySpec, on: PtyEvents): ProgramPty {
+  return libc && reactor ? new NativePty(spec, on, libc, reactor) : new Pty(spec, on);
+}
 
 self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   const m = ev.data;
+  if (m.t === "init") {
+    if (libc) reactor = new PtyReactor(libc, m.wakeFd);
+    return;
+  }
   if (m.t === "spawn") {
     try {
-      const pty = new Pty(m.spec, {
-        // Bun may reuse the buffer it read into: the daemon gets a copy of its own.
-        data: (data) => {
-          const own = data.slice();
-          post({ t: "data", id: m.id, data: own }, [own.buffer]);
+      const pty = open(m.spec, {
+        // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
+        data: (data, ack) => {
+          const own = reactor ? data : data.slice();
+          post(ack ? { t: "data", id: m.id, data: own, ack } : { t: "data", id: m.id, data: own }, [own.buffer as ArrayBuffer]);
         },
         drain: () => post({ t: "drain", id: m.id }),
         exit: (exitCode, signal) => {
@@ -28,7 +43,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
         },
       });
       ptys.set(m.id, pty);
-      post({ t: "spawned", id: m.id, pid: pty.pid });
+      post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     } catch (err) {
       post({ t: "failed", id: m.id, message: (err as Error).message });
     }
@@ -44,6 +59,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
       return pty?.pause();
     case "resume":
       return pty?.resume();
+    case "ack":
+      return pty?.acknowledged();
     case "signal":
       return pty?.signal(m.name);
     case "flags":

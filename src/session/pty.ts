@@ -28,14 +28,33 @@ export interface PtySpec {
 }
 
 export interface PtyEvents {
-  data(data: Uint8Array): void;
+  /** `ack`: no more output comes until acknowledged() is called. */
+  data(data: Uint8Array, ack?: boolean): void;
   /** The terminal took everything written to it. */
   drain(): void;
   exit(exitCode: number | null, signal: string | null): void;
 }
 
-export class Pty {
+/** A program on its terminal, as the pty worker drives it: Pty (Bun.Terminal) or NativePty (termd's own). */
+export interface ProgramPty {
   readonly pid: number;
+  /** The master, when the daemon's thread may write to it itself (and closes it once told of the exit). */
+  readonly fd: number | null;
+  write(data: string | Uint8Array): void;
+  /** Stops reading the program's output until resume(), so that its writes block. */
+  pause(): void;
+  resume(): void;
+  /** The daemon took the output that asked for an acknowledgement. */
+  acknowledged(): void;
+  resize(size: Size): void;
+  /** The termios flag words; null once the terminal closed. */
+  flags(): TermiosFlags | null;
+  signal(name: string): void;
+}
+
+export class Pty implements ProgramPty {
+  readonly pid: number;
+  readonly fd = null;
   private readonly proc: Subprocess;
   private readonly terminal: Terminal;
   private running = true;
@@ -107,6 +126,9 @@ export class Pty {
       this.write(XOFF);
     } catch {}
   }
+
+  /** Bun.Terminal hands everything on unasked. */
+  acknowledged(): void {}
 
   /** Lets output flow again (XON); IXON, if termd turned it on, goes once output shows it took. */
   resume(): void {

@@ -78,7 +78,7 @@ function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal)
 export async function safeSubmit(s: ProgramStream, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
   const bracketed = s.modes.bracketed_paste && text.length > 0;
   const data = pasteBytes(text, bracketed);
-  let bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
+  const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();
   await delay(SUBMIT_GAP_MS, signal);
   let shown = false;

@@ -11,6 +11,8 @@ export interface TermiosFlags {
   oflag: number;
   lflag: number;
   cflag: number;
+  /** The control characters by name, where the terminal's owner could read them. */
+  cc?: Record<string, string>;
 }
 
 type Table = Record<"iflag" | "oflag" | "lflag" | "cflag", [string, number][]>;
@@ -79,16 +81,21 @@ export function describeTermios(f: TermiosFlags, cc: Record<string, string>, pla
   };
 }
 
-/** Parses Linux `stty -g` output ("iflag:oflag:cflag:lflag:cc0:cc1:…", hex) into named ^X forms. */
-export function parseSttyG(text: string): Record<string, string> {
-  const parts = text.trim().split(":");
+/** Linux's c_cc, slot by slot, as named ^X forms (VMIN and VTIME as numbers). */
+export function controlChars(cc: number[]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (parts.length < 4 + LINUX_CC.length || !parts.every((p) => /^[0-9a-f]+$/i.test(p))) return out;
   LINUX_CC.forEach((name, i) => {
-    const v = parseInt(parts[4 + i]!, 16);
+    const v = cc[i] ?? 0;
     out[name] = name === "VMIN" || name === "VTIME" ? String(v) : caret(v);
   });
   return out;
+}
+
+/** Parses Linux `stty -g` output ("iflag:oflag:cflag:lflag:cc0:cc1:…", hex) into named ^X forms. */
+export function parseSttyG(text: string): Record<string, string> {
+  const parts = text.trim().split(":");
+  if (parts.length < 4 + LINUX_CC.length || !parts.every((p) => /^[0-9a-f]+$/i.test(p))) return {};
+  return controlChars(parts.slice(4).map((p) => parseInt(p, 16)));
 }
 
 /** The control characters of the child's terminal, or {} when they cannot be read. */

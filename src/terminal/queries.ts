@@ -73,7 +73,7 @@ export function queryIds(kind: Query["kind"], by?: Query["by"]): string[] {
 export function isCsiQuery(marker: string, intermediates: string, final: string, params: Params): boolean {
   if (!CSI_FINALS.has(final)) return false;
   const qs = CSI.get(marker + intermediates + final);
-  return qs !== undefined && qs.some((q) => !q.asks || q.asks(params.get(0, 0), ""));
+  return qs?.some((q) => !q.asks || q.asks(params.get(0, 0), "")) === true;
 }
 
 /** `data` is the whole OSC payload, e.g. "11;?". */
@@ -81,10 +81,10 @@ export function isOscQuery(data: string): boolean {
   const semi = data.indexOf(";");
   const qs = OSC.get(semi < 0 ? data : data.slice(0, semi));
   const text = semi < 0 ? "" : data.slice(semi + 1);
-  return qs !== undefined && qs.some((q) => !q.asks || q.asks(0, text));
+  return qs?.some((q) => !q.asks || q.asks(0, text)) === true;
 }
 
 export function isDcsQuery(marker: string, intermediates: string, final: string, params: Params): boolean {
   const qs = DCS.get(marker + intermediates + final);
-  return qs !== undefined && qs.some((q) => !q.asks || q.asks(params.get(0, 0), ""));
+  return qs?.some((q) => !q.asks || q.asks(params.get(0, 0), "")) === true;
 }

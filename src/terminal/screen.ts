@@ -115,7 +115,9 @@ export class Screen {
     for (const id of queryIds("osc", "screen").map(Number)) {
       p.registerOscHandler(id, (data) => {
         if (!isOscQuery(`${id};${data}`)) return false;
-        data.split(";").forEach((_, i) => opts.onReply(`\x1b]${id + i};${DEFAULT_COLORS[id + i]}\x1b\\`));
+        data.split(";").forEach((_, i) => {
+          opts.onReply(`\x1b]${id + i};${DEFAULT_COLORS[id + i]}\x1b\\`);
+        });
         return true;
       });
     }

@@ -83,7 +83,7 @@ const DEC_FLAG: Partial<Record<number, "application_cursor" | "cursor_visible" |
 
 /** VS Code's 633 E escaping: `\\` for a backslash, `\xHH` for `;` and control characters. */
 function unescape633(s: string): string {
-  return s.replace(/\\(\\|x([0-9a-fA-F]{2}))/g, (_, all: string, hex?: string) => (hex ? String.fromCharCode(parseInt(hex, 16)) : "\\"));
+  return s.replace(/\\(\\|x([0-9a-fA-F]{2}))/g, (_, _all: string, hex?: string) => (hex ? String.fromCharCode(parseInt(hex, 16)) : "\\"));
 }
 
 /** Bytes written the way one would type them into printf: `\e[?25l`, `\e]0;hi\a`. */

@@ -58,7 +58,7 @@ export async function writeArtifacts(client: Client, session: string, label: str
       [`${label}.svg`, () => client.screenshot(session, { format: "svg" })],
       [`${label}.png`, () => client.screenshot(session, { format: "png" })],
     ];
-    waits.forEach((w, i) => steps.push([`${label}.wait-${i + 1}.txt`, async () => `# ${w.what}\n${screenFile(w.screen)}`]));
+    for (const [i, w] of waits.entries()) steps.push([`${label}.wait-${i + 1}.txt`, async () => `# ${w.what}\n${screenFile(w.screen)}`]);
     for (const [name, make] of steps) {
       try {
         put(name, await make());

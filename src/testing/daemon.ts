@@ -13,8 +13,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { closeSync, constants, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type Client } from "../client/client.ts";
+import { connectWhenUp } from "../client/connect-when-up.ts";
 import { termdCommand } from "./termd-command.ts";
 
 const START_TIMEOUT_MS = 15_000;
@@ -74,22 +74,24 @@ async function open(): Promise<DaemonHandle> {
   const starter = spawn("/bin/sh", ["-c", GUARD, "termd-testing-guard", dir, ...argv], { stdio: ["ignore", "ignore", "inherit"], env });
   let starterFailed = false;
   starter.on("exit", (code) => (starterFailed = code !== 0));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+  const failed = () => {
+    let log = "";
     try {
-      const client = await connect(socket, { holdOnlyWhileBusy: true });
-      if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
-      return { socket, client, private: true, scratch: dir };
+      log = readFileSync(join(dir, "daemon.log"), "utf8").trim();
     } catch {}
-    if (starterFailed || Date.now() > deadline) {
-      let log = "";
-      try {
-        log = readFileSync(join(dir, "daemon.log"), "utf8").trim();
-      } catch {}
-      if (alive !== undefined) closeSync(alive); // the guard stops whatever started
-      alive = undefined;
-      throw new Error(`termd/testing: the private daemon did not start on ${socket}${log ? `: ${log}` : ""}`);
-    }
-    await sleep(delay);
-  }
+    if (alive !== undefined) closeSync(alive); // the guard stops whatever started
+    alive = undefined;
+    return new Error(`termd/testing: the private daemon did not start on ${socket}${log ? `: ${log}` : ""}`);
+  };
+  const client = await connectWhenUp(
+    () => connect(socket, { holdOnlyWhileBusy: true }),
+    Date.now() + START_TIMEOUT_MS,
+    () => {
+      if (starterFailed) throw failed();
+      return undefined;
+    },
+  );
+  if (!client) throw failed();
+  if (process.env.TERMD_DEBUG) console.error(`termd/testing: private daemon on ${socket}`);
+  return { socket, client, private: true, scratch: dir };
 }

@@ -214,7 +214,7 @@ export const matchers = {
       // What is kept is the screen once the program has drawn it, not a frame halfway through.
       await t.waitForIdle(200, { timeout });
       writeSnapshot(path, (await take()).file);
-      return { pass: !!!this.isNot, message: () => `wrote the snapshot ${path}` };
+      return { pass: !this.isNot, message: () => `wrote the snapshot ${path}` };
     }
     let last = "";
     const a = await retry(

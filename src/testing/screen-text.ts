@@ -1,6 +1,8 @@
 // A screen as text for people: the failure messages of waits and matchers (every row numbered,
 // the cursor marked, the rows that matter highlighted) and the plain-text screen files.
 import type { CellRun } from "../protocol/schemas.ts";
+import { numberedRows } from "../render/numbered-rows.ts";
+import { sgrParams } from "../render/sgr.ts";
 
 export interface ScreenLike {
   lines: string[];
@@ -29,38 +31,19 @@ export function screenFile(s: ScreenLike): string {
  * and the cursor are folded into one line.
  */
 export function renderScreen(s: ScreenLike, highlight: ReadonlySet<number> = new Set()): string {
-  const width = String(s.lines.length - 1).length;
-  const lastUsed = Math.max(s.cursor.row, ...s.lines.map((l, i) => (l.trim() ? i : -1)), ...[...highlight]);
+  const { rows, last, width } = numberedRows(s.lines, { keep: (i) => i === s.cursor.row || highlight.has(i) });
   const on = colour();
   const out = [`  ${" ".repeat(width)}┌─ ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}${s.title ? `, title ${JSON.stringify(s.title)}` : ""}`];
-  for (let row = 0; row <= Math.min(lastUsed, s.lines.length - 1); row++) {
+  for (const { index: row, label } of rows) {
     const text = s.lines[row]!.trimEnd();
     const mark = highlight.has(row) ? "›" : " ";
     const body = highlight.has(row) && on ? `\x1b[7m${text}\x1b[27m` : text;
-    out.push(`${mark} ${String(row).padStart(width)}│${body}`);
+    out.push(`${mark} ${label}│${body}`);
     if (row === s.cursor.row && s.cursor.visible) out.push(`  ${" ".repeat(width)}│${" ".repeat(s.cursor.col)}^ cursor`);
   }
-  const folded = s.lines.length - 1 - lastUsed;
+  const folded = s.lines.length - 1 - last;
   if (folded > 0) out.push(`  ${" ".repeat(width)}│… ${folded} blank row${folded === 1 ? "" : "s"}`);
   return out.join("\n");
-}
-
-const SGR_FLAGS: [keyof CellRun, number][] = [
-  ["bold", 1],
-  ["dim", 2],
-  ["italic", 3],
-  ["underline", 4],
-  ["blink", 5],
-  ["inverse", 7],
-  ["hidden", 8],
-  ["strike", 9],
-];
-
-function colourSgr(c: number | string | undefined, base: 30 | 40): string[] {
-  if (c === undefined) return [];
-  if (typeof c === "number") return c < 8 ? [String(base + c)] : c < 16 ? [String(base + 60 + c - 8)] : [`${base + 8};5;${c}`];
-  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c);
-  return hex ? [`${base + 8};2;${parseInt(hex[1]!, 16)};${parseInt(hex[2]!, 16)};${parseInt(hex[3]!, 16)}`] : [];
 }
 
 /** One row of styled runs as text with SGR sequences (each run starts from the default style). */
@@ -69,7 +52,7 @@ function styledLine(runs: CellRun[]): string {
   let col = 0;
   for (const r of runs) {
     if (r.col > col) out += " ".repeat(r.col - col);
-    const params = [...SGR_FLAGS.filter(([k]) => r[k]).map(([, n]) => String(n)), ...colourSgr(r.fg, 30), ...colourSgr(r.bg, 40)];
+    const params = sgrParams(r);
     out += params.length ? `\x1b[${params.join(";")}m${r.text}\x1b[0m` : r.text;
     col = r.col + r.w;
   }

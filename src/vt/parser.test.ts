@@ -14,7 +14,7 @@ import {
   PRINT_BUFFER_SIZE,
   type Params,
   Parser,
-  ParserState,
+  type ParserState,
   STATE_NAMES,
   codepointsToString,
 } from "./index.ts";

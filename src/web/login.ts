@@ -1,7 +1,7 @@
 // What the browser gets before it has the token: a form that asks for it once. No script: the
 // token goes to POST /login, which answers with the page's cookie (HttpOnly, so no script can read
 // it, and nothing is kept in local storage).
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function loginPage(message: string): string {
   return `<!doctype html>
@@ -12,7 +12,7 @@ form{background:#1c1c1c;padding:2em;border-radius:8px;min-width:22em}input{width
 button{padding:.5em 1.5em}p.msg{color:#f88}code{color:#8cf}</style></head>
 <body><form method="post" action="/login">
 <h2>termd</h2>
-<p class="msg">${escape(message)}</p>
+<p class="msg">${escapeHtml(message)}</p>
 <label for="token">Token (<code>termd token</code> on the daemon's machine)</label>
 <input id="token" name="token" type="password" autocomplete="current-password" autofocus required>
 <button type="submit">Open</button>

@@ -21,7 +21,8 @@ import { LoginThrottle } from "./login-throttle.ts";
 import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
 import { rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
-import { sameSecret, type Token } from "./token.ts";
+import type { Token } from "../protocol/token.ts";
+import { sameSecret } from "./token.ts";
 import { messageAsLine, WebSocketSink } from "./ws-sink.ts";
 
 export interface HttpSettings {

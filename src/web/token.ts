@@ -1,35 +1,7 @@
-// The HTTP transport's one secret: a bearer token from TERMD_TOKEN, or one generated on first use
-// into the state dir (mode 0600) and shown by `termd token`. Compared in constant time. The page's
-// cookie carries a sign-in of the daemon's (sign-ins.ts), never the token or anything made from it.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-
-const TOKEN_FILE = "http-token";
-
-export interface Token {
-  value: string;
-  /** Where it came from, for the daemon's log line (never the value itself). */
-  source: "TERMD_TOKEN" | string;
-}
-
-/** TERMD_TOKEN, else the state dir's token file, written (0600) with a new random token when missing. */
-export function loadToken(stateDir: string, env: NodeJS.ProcessEnv = process.env): Token {
-  if (env.TERMD_TOKEN) return { value: env.TERMD_TOKEN, source: "TERMD_TOKEN" };
-  const path = join(stateDir, TOKEN_FILE);
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  try {
-    // "wx": two first starts at once must not each write a different token.
-    writeFileSync(path, randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  // A file someone loosened is tightened again: the token is as good as a login.
-  chmodSync(path, 0o600);
-  const value = readFileSync(path, "utf8").trim();
-  if (!value) throw new Error(`${path} is empty: delete it to have a new token generated, or set TERMD_TOKEN`);
-  return { value, source: path };
-}
+// The HTTP transport's one secret, the bearer token (protocol/token.ts says where it comes from),
+// compared in constant time. The page's cookie carries a sign-in of the daemon's (sign-ins.ts),
+// never the token or anything made from it.
+import { createHash, timingSafeEqual } from "node:crypto";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 

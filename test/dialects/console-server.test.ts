@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type Client } from "../../src/client/index.ts";
 import { ROOT } from "../harness.ts";
-import { Lines } from "./lines.ts";
+import { Lines } from "../lines.ts";
+import { alive } from "../../src/platform/alive.ts";
 
 const BIN = join(ROOT, "dist/cp-console-server");
 let dir: string;
@@ -16,7 +17,6 @@ let consoleDir: string;
 let sock: string;
 let serverPid = 0;
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").match(/^\d+ \(.*\) Z/);
 /** Field 6 of /proc/PID/stat: the process's session id. */
 const sessionOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[3]);
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Client } from "../../src/client/index.ts";
 import { interpretEscapes } from "../../src/dialects/console.ts";
 import { TestDaemon } from "../harness.ts";
-import { Lines } from "./lines.ts";
+import { Lines } from "../lines.ts";
 
 let d: TestDaemon;
 let native: Client;

@@ -535,7 +535,7 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     await ia(d, bin, ["kill", "--socket", socket]);
     expect((await exits).stdout).toBe("Application exited\n");
 
-    const ticking = await start(d, ["--size", "20x3", "--", "bash", "-c", String.raw`i=0; while true; do printf '
+    const ticking = await start(d, ["--size", "20x3", "--", "bash", "-c", `i=0; while true; do printf '
 %d' $i; i=$((i+1)); sleep 0.1; done`]);
     expect(await ia(d, bin, ["wait", "--socket", ticking.socket, "--line", "1"])).toEqual({ code: 0, stdout: "Condition met on line 1\n", stderr: "" });
   }, SLOW);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../../src/client/index.ts";
 import { TestDaemon } from "../harness.ts";
-import { Lines, type Msg } from "./lines.ts";
+import { Lines, type Msg } from "../lines.ts";
 
 let d: TestDaemon;
 let native: Client;

@@ -13,7 +13,7 @@ import type { Client } from "../../src/client/index.ts";
 import type { RpcError } from "../../src/protocol/errors.ts";
 import { defaultSocketPath } from "../../src/protocol/paths.ts";
 import { TestDaemon } from "../harness.ts";
-import { Lines, type Msg } from "./lines.ts";
+import { Lines, type Msg } from "../lines.ts";
 
 let d: TestDaemon;
 let native: Client;

@@ -2,7 +2,7 @@
 // --test`), in a temp folder (so its test-results/ and __screens__/ land there), for what only
 // shows from outside: failure output, artifacts, snapshots written, and what is left running
 // after the process ends.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -82,16 +82,4 @@ export async function eventually(cond: () => boolean | Promise<boolean>, ms = 10
   }
 }
 
-/** Whether a process with this pid is still there (a zombie counts as gone). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
+export { alive } from "../../src/platform/alive.ts";

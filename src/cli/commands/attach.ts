@@ -29,17 +29,20 @@ async function holderName(): Promise<string> {
 export default cliCommand({
   name: "attach",
   summary: "use a session from this terminal (Ctrl-\\ detaches)",
-  usage: "termd attach SESSION [--read-only | --take-over] [--detach-key KEY]",
+  args: "SESSION",
   help: [
     "Shows the session's screen at once, then its live output; keys and window resizes go to the",
-    "session. The detach key (default C-\\, any key token) returns to this terminal, restored.",
+    "session. The detach key returns to this terminal, restored.",
     "Several terminals can attach at once: the session takes the size of the smallest.",
-    "--read-only watches without typing.",
-    "--take-over holds the session while attached: every other client (an agent's MCP server, another",
-    "attach) gets SESSION_HELD for its input, in-shell commands and resizes until you detach, and the",
-    "session keeps your terminal's size. Refused while someone else holds it.",
   ].join("\n"),
-  flags: { "read-only": { kind: "boolean", short: "r" }, "take-over": { kind: "boolean" }, "detach-key": { kind: "string" } },
+  flags: {
+    "read-only": { kind: "boolean", short: "r", help: "watch without typing" },
+    "take-over": {
+      kind: "boolean",
+      help: "hold the session while attached: every other client (an agent's MCP server, another attach) gets SESSION_HELD for its input, in-shell commands and resizes until you detach, and the session keeps your terminal's size. Refused while someone else holds it",
+    },
+    "detach-key": { kind: "string", value: "KEY", help: "the key that detaches, any key token (default C-\\)" },
+  },
   async run(a, ctx) {
     const session = sessionArg(a);
     if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError("attach needs a terminal on stdin and stdout");

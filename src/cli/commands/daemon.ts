@@ -1,4 +1,4 @@
-import { bool, num, parseDuration, str, strs, UsageError } from "../args.ts";
+import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
@@ -6,16 +6,15 @@ import { connect, type Client } from "../../client/client.ts";
 import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/web-transport.ts";
-import type { DaemonOptions } from "../../daemon/daemon.ts";
-import type { HttpSettings } from "../../web/server.ts";
+import type { HttpSettings } from "../../server/host.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Each session keeps this many sequences at most: the log is for reading, not recording. */
 const MAX_DEBUG_BUFFER = 100_000;
-
-
-/** `run` hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 const MAX_WORKERS = 64;
+
+/** What hosts a daemon in this process (server/host.ts), loaded only by `termd daemon` itself. */
+type Host = typeof import("../../server/host.ts");
 
 /** A --max-* limit: a whole number, at least 1. */
 function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
@@ -25,17 +24,15 @@ function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {
 }
 
 /** --http and its companions; they mean nothing without it. */
-async function httpSettings(a: Parameters<typeof num>[0]): Promise<HttpSettings | undefined> {
+async function httpSettings(a: Parameters<typeof num>[0], host: Host): Promise<HttpSettings | undefined> {
   const listen = str(a, "http");
   const companions = ["allow-origin", "allow-host", "http-allow-files"].filter((f) => a.flags.has(f));
   if (listen === undefined) {
     if (companions.length > 0) throw new UsageError(`--${companions[0]} goes with --http HOST:PORT`);
     return undefined;
   }
-  // Loaded here: every other command would pay for node:net at start-up.
-  const { parseListen } = await import("../../web/address.ts");
   try {
-    return { listen: parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
+    return { listen: host.parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -50,35 +47,6 @@ function workers(a: Parameters<typeof num>[0], flag: string): number | undefined
 const DAEMON_HELP = [
   "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
   "                      every session and exits on SIGTERM or SIGINT",
-  "  --state-dir DIR     session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)",
-  "  --stop-grace MS     grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)",
-  "  --ttl DURATION      how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)",
-  "  --debug-buffer N    unhandled escape sequences kept per session for `termd debug` (default 10)",
-  "  --screen-workers N  threads that parse the sessions' screens (default: one per core)",
-  "  --screen-park MS    quiet time after which a session with little output has its screen",
-  "                      parked, freeing its emulator until needed (default 5000; 0: never)",
-  "  --pty-workers N     threads that run the sessions' programs and read their output",
-  "                      (default: one per core)",
-  "  --max-sessions N    sessions held at most, ended ones included (default 10000); past it",
-  "                      session.create fails with LIMIT_REACHED",
-  "  --max-waits N       waits one connection may have pending, session.wait calls and",
-  "                      session.input calls with wait (default 4096); past it they fail",
-  "                      with LIMIT_REACHED",
-  "  --max-subscriptions N  sessions one connection may be subscribed to (default 10000);",
-  "                      past it session.subscribe fails with LIMIT_REACHED",
-  "  --max-connections N connections served at once, over the sockets and HTTP (default 4096);",
-  "                      past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
-  "  --pid-file PATH     write the daemon's pid there while it runs (removed on exit), like the",
-  "                      console server's server.pid",
-  "  --http HOST:PORT    also serve the protocol over HTTP and WebSocket, and the attach page at /",
-  "                      (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start).",
-  "                      Every request needs the token: TERMD_TOKEN, or `termd token`",
-  "  --allow-host NAME   a Host name the HTTP server also answers to, e.g. a reverse proxy's",
-  "                      public name (repeatable; * allows any)",
-  "  --allow-origin URL  an origin whose pages may also call it, e.g. https://ops.example.com",
-  "                      (repeatable; * allows any)",
-  "  --http-allow-files  let HTTP clients use session.create's record, log_path and socket,",
-  "                      which write files on this machine (refused over HTTP otherwise)",
 ];
 
 const CONTROL_HELP = [
@@ -94,6 +62,38 @@ const RESTART_HELP = [
   "                      daemon on the same socket and state dir",
 ];
 
+/** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
+const DAEMON_FLAGS: Record<string, FlagSpec> = {
+  "state-dir": { kind: "string", value: "DIR", help: "session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)" },
+  "stop-grace": { kind: "number", value: "MS", help: "grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)" },
+  ttl: { kind: "string", value: "DURATION", help: "how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)" },
+  "debug-buffer": { kind: "number", help: "unhandled escape sequences kept per session for `termd debug` (default 10)" },
+  "screen-workers": { kind: "number", help: "threads that parse the sessions' screens (default: one per core)" },
+  "screen-park": { kind: "number", value: "MS", help: "quiet time after which a session with little output has its screen parked, freeing its emulator until needed (default 5000; 0: never)" },
+  "pty-workers": { kind: "number", help: "threads that run the sessions' programs and read their output (default: one per core)" },
+  "max-sessions": { kind: "number", help: "sessions held at most, ended ones included (default 10000); past it session.create fails with LIMIT_REACHED" },
+  "max-waits": {
+    kind: "number",
+    help: "waits one connection may have pending, session.wait calls and session.input calls with wait (default 4096); past it they fail with LIMIT_REACHED",
+  },
+  "max-subscriptions": { kind: "number", help: "sessions one connection may be subscribed to (default 10000); past it session.subscribe fails with LIMIT_REACHED" },
+  "max-connections": {
+    kind: "number",
+    help: "connections served at once, over the sockets and HTTP (default 4096); past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
+  },
+  "pid-file": { kind: "string", value: "PATH", help: "write the daemon's pid there while it runs (removed on exit), like the console server's server.pid" },
+  http: {
+    kind: "string",
+    value: "HOST:PORT",
+    help: "also serve the protocol over HTTP and WebSocket, and the attach page at / (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start). Every request needs the token: TERMD_TOKEN, or `termd token`",
+  },
+  "allow-origin": { kind: "string", repeat: true, value: "URL", help: "with --http: an origin whose pages may also call it, e.g. https://ops.example.com (* allows any)" },
+  "allow-host": { kind: "string", repeat: true, value: "NAME", help: "with --http: a Host name the HTTP server also answers to, e.g. a reverse proxy's public name (* allows any)" },
+  "http-allow-files": { kind: "boolean", help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)" },
+};
+
+const GRACE: FlagSpec = { kind: "number", value: "MS", help: "stop and restart: how long the sessions get between SIGTERM and SIGKILL (default: the daemon's --stop-grace)" };
+
 /** Stops the daemon `client` is connected to and returns once its process is gone (at most 5 s after it closes the connection). */
 async function stopDaemon(client: Client, socketPath: string, graceMs: number | undefined): Promise<{ gone: boolean; pid: number }> {
   const { pid } = await client.call("system.ping");
@@ -102,9 +102,9 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
   // Return once the process is gone, so a script can start a new daemon right after.
   // (A remote daemon's pid is not one of this machine's.)
   if (isDaemonUrl(socketPath)) return { gone: true, pid };
-  const { pidAlive } = await import("../../daemon/socket-path.ts");
-  for (let i = 0; i < 500 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 10));
-  return { gone: !pidAlive(pid), pid };
+  const { alive } = await import("../../platform/alive.ts");
+  for (let i = 0; i < 500 && alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+  return { gone: !alive(pid), pid };
 }
 
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
@@ -121,19 +121,21 @@ function restartNotice(stats: { pid: number; sessions: number; running: number }
   return `termd daemon restart: ${who} has ${running} (SIGHUP and SIGTERM, then SIGKILL after ${grace}). ${after} as ended (termd ls, termd logs).${kept}`;
 }
 
-export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => Promise<number>) =>
+/** `load` brings what hosts the daemon in this process; the Node client stub has none and only stops / queries. */
+export const daemonCommand = (load?: () => Promise<Host>) =>
   cliCommand({
   name: "daemon",
   // The Node stub cannot host a daemon: its help offers only what it can do.
-  summary: run ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  usage: run ? "termd daemon [--state-dir DIR] [--stop-grace MS] [--ttl DURATION] [--debug-buffer N] [--screen-workers N] [--screen-park MS] [--pty-workers N] [--max-sessions N] [--max-waits N] [--max-subscriptions N] [--max-connections N] [--pid-file PATH] [--http HOST:PORT [--allow-host NAME] [--allow-origin URL] [--http-allow-files]] | termd daemon stop [--grace MS] | termd daemon restart [--grace MS] | termd daemon status [--json]" : "termd daemon stop [--grace MS] | termd daemon status [--json]",
-  help: (run ? DAEMON_HELP : []).concat(CONTROL_HELP, run ? RESTART_HELP : []).join("\n"),
-  flags: { "state-dir": { kind: "string" }, "stop-grace": { kind: "number" }, ttl: { kind: "string" }, grace: { kind: "number" }, "debug-buffer": { kind: "number" }, "screen-workers": { kind: "number" }, "screen-park": { kind: "number" }, "pty-workers": { kind: "number" }, "max-sessions": { kind: "number" }, "max-waits": { kind: "number" }, "max-subscriptions": { kind: "number" }, "max-connections": { kind: "number" }, "pid-file": { kind: "string" }, http: { kind: "string" }, "allow-origin": { kind: "string", repeat: true }, "allow-host": { kind: "string", repeat: true }, "http-allow-files": { kind: "boolean" } },
+  summary: load ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
+  args: load ? "[stop|restart|status]" : "stop|status",
+  json: true,
+  help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
+  flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
   async run(a, ctx) {
     const action = a.positional[0];
     if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
     if (action === "restart") {
-      if (!run) {
+      if (!load) {
         ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
         return EXIT.FAILURE;
       }
@@ -163,7 +165,7 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       return EXIT.OK;
     }
     if (action === "stop" || action === "status") {
-      let client;
+      let client: Client;
       try {
         client = await connect(ctx.socketPath);
       } catch {
@@ -181,15 +183,15 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       return EXIT.OK;
     }
     if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, restart, status)`);
-    if (!run) {
+    if (!load) {
       ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
       return EXIT.FAILURE;
     }
     if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
     const debugBuffer = num(a, "debug-buffer");
     if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    // node:path is loaded here, by the command that needs it, not by every command at start-up.
-    const { resolve } = await import("node:path");
+    // Loaded here, by the command that needs them, not by every command at start-up.
+    const [{ resolve }, host] = await Promise.all([import("node:path"), load()]);
     const opts = {
       // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
       socketPath: resolve(ctx.socketPath),
@@ -205,14 +207,13 @@ export const daemonCommand = (run?: (opts: Omit<DaemonOptions, "dialects">) => P
       maxSubscriptions: limit(a, "max-subscriptions"),
       maxConnections: limit(a, "max-connections"),
       pidFile: str(a, "pid-file"),
-      http: await httpSettings(a),
+      http: await httpSettings(a, host),
     };
     try {
-      return await run(opts);
+      return await host.runDaemon(opts);
     } catch (err) {
       // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
-      const { DaemonStartError } = await import("../../daemon/socket-path.ts");
-      if (!(err instanceof DaemonStartError && err.busy)) throw err;
+      if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
       ctx.err(`termd daemon: ${err.message}`);
       return EXIT.DAEMON_RUNNING;
     }

@@ -37,14 +37,14 @@ function describe(r: DebugResult): string {
 export default cliCommand({
   name: "debug",
   summary: "show a session's unhandled escape sequences, termios and modes",
-  usage: "termd debug SESSION [--clear] [--json]",
+  args: "SESSION",
+  json: true,
   help: [
     "Shows the escape sequences the program wrote that neither termd nor its terminal emulator",
     "implements (oldest first; the daemon keeps --debug-buffer of them), the PTY's termios",
     "(cooked or raw, flags, control characters) and the modes the program turned on.",
-    "--clear empties the sequence log after showing it.",
   ].join("\n"),
-  flags: { clear: { kind: "boolean" } },
+  flags: { clear: { kind: "boolean", help: "empty the sequence log after showing it" } },
   async run(a, ctx) {
     const r = await (await ctx.client()).call("session.debug", { session: sessionArg(a), clear: bool(a, "clear") });
     if (ctx.json) printJson(ctx, r);

@@ -5,7 +5,8 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "info",
   summary: "show one session",
-  usage: "termd info SESSION [--json]",
+  args: "SESSION",
+  json: true,
   help: "Shows a session's state, exit code or signal, pid, command, size and title.",
   flags: {},
   async run(a, ctx) {

@@ -39,21 +39,14 @@ async function exportCast(client: Client, session: string): Promise<number> {
 export default cliCommand({
   name: "logs",
   summary: "print a session's output, as text or raw",
-  usage: "termd logs SESSION [--raw] [--tail N] [--from OFFSET] [--follow] | termd logs SESSION --cast",
-  help: [
-    "Prints what the program wrote, from the session's log file (every byte, also after a restart).",
-    "  --raw          the bytes as written, escape sequences and all (default: plain text)",
-    "  --tail N       only the last N lines",
-    "  --from OFFSET  start at this byte offset",
-    "  --follow       keep printing new output until the session ends",
-    "  --cast         the whole output as an asciicast v2 recording, timed as it happened",
-  ].join("\n"),
+  args: "SESSION",
+  help: "Prints what the program wrote, from the session's log file (every byte, also after a restart).",
   flags: {
-    raw: { kind: "boolean" },
-    tail: { kind: "number" },
-    from: { kind: "number" },
-    follow: { kind: "boolean", short: "f" },
-    cast: { kind: "boolean" },
+    raw: { kind: "boolean", help: "the bytes as written, escape sequences and all (default: plain text)" },
+    tail: { kind: "number", help: "only the last N lines" },
+    from: { kind: "number", value: "OFFSET", help: "start at this byte offset" },
+    follow: { kind: "boolean", short: "f", help: "keep printing new output until the session ends" },
+    cast: { kind: "boolean", help: "the whole output as an asciicast v2 recording, timed as it happened (without the other flags)" },
   },
   async run(a, ctx) {
     const session = sessionArg(a);

@@ -1,12 +1,13 @@
 import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { ownerOf, printJson, statusOf, table } from "../format.ts";
+import { printJson, table } from "../format.ts";
+import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
 
 export default cliCommand({
   name: "ls",
   summary: "list sessions",
-  usage: "termd ls [--json]",
-  help: "Lists every session the daemon knows, running or ended. OWNER is who started it: an agent through termd mcp (mcp:NAME), else -.",
+  json: true,
+  help: "Lists every session the daemon knows, running or ended. OWNER is who started it: an agent through termd mcp (mcp:NAME), or the owner, agent or client a tool put in the session's meta; else -.",
   flags: {},
   async run(a, ctx) {
     if (a.positional.length > 0) throw new UsageError(`unexpected argument ${a.positional[0]}`);
@@ -17,7 +18,7 @@ export default cliCommand({
       ctx.out(
         table([
           ["NAME", "ID", "STATE", "PID", "OWNER", "SIZE", "COMMAND"],
-          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), ownerOf(s), `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
+          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), ownerOf(s) ?? "-", `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
         ]),
       );
     return EXIT.OK;

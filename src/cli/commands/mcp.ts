@@ -8,7 +8,6 @@ export function mcpCommand(connect: (socketPath: string) => Promise<Client>): Cl
   return cliCommand({
     name: "mcp",
     summary: "serve MCP (Model Context Protocol) on stdin/stdout for AI agents",
-    usage: "termd mcp [--socket PATH | --url http(s)://HOST:PORT]",
     help: [
       "An MCP server over stdio, started by an agent host (Claude Code, Codex, Gemini CLI …), e.g.",
       "  claude mcp add termd -- termd mcp",

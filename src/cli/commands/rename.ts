@@ -6,7 +6,8 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "rename",
   summary: "give a session a new name",
-  usage: "termd rename SESSION NEW [--json]",
+  args: "SESSION NEW",
+  json: true,
   help: "Renames the session (session.rename): its id, output, recording and clients stay; the old name is free at once.",
   flags: {},
   async run(a, ctx) {

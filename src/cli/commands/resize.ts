@@ -6,7 +6,8 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "resize",
   summary: "change a session's terminal size",
-  usage: "termd resize SESSION ROWS COLS [--json]  |  termd resize SESSION ROWSxCOLS [--json]",
+  args: "SESSION ROWS COLS|ROWSxCOLS",
+  json: true,
   help: "Resizes the PTY (the program gets SIGWINCH) and the screen. The size is two numbers or one ROWSxCOLS word (24x80), as the README writes sizes.",
   flags: {},
   async run(a, ctx) {

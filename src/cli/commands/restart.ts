@@ -1,19 +1,23 @@
 import { bool, num, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { printJson, statusOf } from "../format.ts";
+import { printJson } from "../format.ts";
+import { statusOf } from "../../protocol/session-labels.ts";
 import { sessionArg } from "./shared.ts";
 
 export default cliCommand({
   name: "restart",
   summary: "run a session's command again in the same session",
-  usage: "termd restart SESSION [--grace MS] [--json]  |  termd restart --all-lost [--json]",
+  args: "SESSION",
+  json: true,
   help: [
     "Runs the session's command again, with its cwd and environment, in the same session: its name, id, log,",
     "recording, clients and size stay, and a line in its output marks where the new run begins. A running",
-    "session is stopped first (--grace as termd stop's). --all-lost restarts every lost session (one whose",
-    "daemon ended while it ran, as after a reboot).",
+    "session is stopped first.",
   ].join("\n"),
-  flags: { grace: { kind: "number" }, "all-lost": { kind: "boolean" } },
+  flags: {
+    grace: { kind: "number", value: "MS", help: "as termd stop's, for a running session" },
+    "all-lost": { kind: "boolean", help: "instead of SESSION: restart every lost session (one whose daemon ended while it ran, as after a reboot)" },
+  },
   async run(a, ctx) {
     const client = await ctx.client();
     let names: string[];

@@ -6,9 +6,10 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "rm",
   summary: "forget an ended session",
-  usage: "termd rm SESSION [--force] [--json]",
-  help: "Removes an ended session with its screen and output. --force stops a running one first.",
-  flags: { force: { kind: "boolean", short: "f" } },
+  args: "SESSION",
+  json: true,
+  help: "Removes an ended session with its screen and output.",
+  flags: { force: { kind: "boolean", short: "f", help: "stop a running session first" } },
   async run(a, ctx) {
     const r = await (await ctx.client()).call("session.remove", { session: sessionArg(a), force: bool(a, "force") });
     if (ctx.json) printJson(ctx, r);

@@ -6,7 +6,7 @@ import { UsageError } from "../args.ts";
 export default cliCommand({
   name: "schema",
   summary: "print the JSON Schema of every native method's params",
-  usage: "termd schema [METHOD]",
+  args: "[METHOD]",
   help: [
     "Prints {\"METHOD\": {JSON Schema of its params}, …} for every native JSON-RPC method (draft-07),",
     "or one method's schema. Checks across fields (\"exactly one of text, keys, paste, base64\") have",
@@ -15,7 +15,7 @@ export default cliCommand({
   flags: {},
   async run(a, ctx) {
     // Loaded when used: the method table brings the whole daemon with it.
-    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../daemon/commands/index.ts"), import("../../protocol/json-schema.ts")]);
+    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../server/methods.ts"), import("../../protocol/json-schema.ts")]);
     const [only] = a.positional;
     if (only !== undefined) {
       const c = COMMANDS.get(only);

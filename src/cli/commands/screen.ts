@@ -6,9 +6,14 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "screen",
   summary: "print what a session's screen shows",
-  usage: "termd screen SESSION [--ansi] [--scrollback N] [--cursor] [--json]",
-  help: "Prints the screen as text (cells the program never wrote trimmed), or with colours and attributes (--ansi).\n--scrollback N adds up to N lines from above the screen; --cursor adds the cursor position and hash.",
-  flags: { ansi: { kind: "boolean" }, scrollback: { kind: "number" }, cursor: { kind: "boolean" } },
+  args: "SESSION",
+  json: true,
+  help: "Prints the screen as text (cells the program never wrote trimmed), or with colours and attributes (--ansi).",
+  flags: {
+    ansi: { kind: "boolean", help: "as a stream that redraws the screen on a terminal: modes, alternate screen, colours" },
+    scrollback: { kind: "number", help: "add up to N lines from above the screen" },
+    cursor: { kind: "boolean", help: "add the cursor position and the screen's hash" },
+  },
   async run(a, ctx) {
     const snap = await (await ctx.client()).call("session.screen", {
       session: sessionArg(a),

@@ -17,16 +17,19 @@ function formatOf(output: string | undefined, flag: string | undefined): "svg" |
 export default cliCommand({
   name: "screenshot",
   summary: "save a picture of a session's screen as SVG or PNG",
-  usage: "termd screenshot SESSION [-o FILE.svg|FILE.png] [--format svg|png] [--scale N] [--json]",
-  help: [
-    "Draws the screen with its colours, bold, italic, underline, the cursor, wide characters and emoji.",
-    "  -o, --output FILE   where to write it; the format comes from the extension (.svg or .png).",
-    "                      Without it (or with -), the picture goes to standard output.",
-    "  --format svg|png    the format, whatever the file is called (default: from FILE, else svg)",
-    "  --scale N           PNG pixels per cell pixel, 0.25 to 4 (default 1: 9 × 18 pixels a cell)",
-    "--json prints {format, width, height, path} instead of nothing.",
-  ].join("\n"),
-  flags: { output: { kind: "string", short: "o" }, format: { kind: "string" }, scale: { kind: "string" } },
+  args: "SESSION",
+  json: true,
+  help: "Draws the screen with its colours, bold, italic, underline, the cursor, wide characters and emoji.\n--json prints {format, width, height, path} instead of nothing.",
+  flags: {
+    output: {
+      kind: "string",
+      short: "o",
+      value: "FILE.svg|FILE.png",
+      help: "where to write it; the format comes from the extension (.svg or .png). Without it (or with -), the picture goes to standard output",
+    },
+    format: { kind: "string", value: "svg|png", help: "the format, whatever the file is called (default: from FILE, else svg)" },
+    scale: { kind: "string", value: "N", help: "PNG pixels per cell pixel, 0.25 to 4 (default 1: 9 × 18 pixels a cell)" },
+  },
   async run(a, ctx) {
     const session = sessionArg(a);
     const output = str(a, "output");

@@ -25,15 +25,17 @@ function recordings(path: string): string[] {
 export default cliCommand({
   name: "show-trace",
   summary: "replay a recording termd/testing kept of a test (or any asciicast file)",
-  usage: "termd show-trace DIR|FILE.cast [--speed N] [--max-idle MS]",
+  args: "DIR|FILE.cast",
   help: [
     "Replays each recording in DIR (a test's folder in test-results/, as termd/testing keeps it)",
     "or the one FILE.cast: the program's output, written to this terminal with the timing it had.",
     "A line on stderr names each recording and its size (the terminal should be at least as big);",
-    "input and resizes in the recording are not replayed. --speed N plays N times as fast (default",
-    "1); --max-idle MS shortens every pause to at most MS (default 2000; 0 plays it all at once).",
+    "input and resizes in the recording are not replayed.",
   ].join("\n"),
-  flags: { speed: { kind: "number" }, "max-idle": { kind: "number" } },
+  flags: {
+    speed: { kind: "number", help: "play N times as fast (default 1)" },
+    "max-idle": { kind: "number", value: "MS", help: "shorten every pause to at most MS (default 2000; 0 plays it all at once)" },
+  },
   async run(a, ctx) {
     const path = a.positional[0];
     if (path === undefined) throw new UsageError("name a test's folder (test-results/TEST) or a .cast file");

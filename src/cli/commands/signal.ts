@@ -6,14 +6,13 @@ import { sessionArg } from "./shared.ts";
 export default cliCommand({
   name: "signal",
   summary: "send a signal to a session's program, its foreground job, or all of its processes",
-  usage: "termd signal SESSION SIGNAL [--foreground | --all] [--json]",
-  help: [
-    "SIGNAL is a name (SIGINT, INT, int) or a number (2). By default it goes to the session's",
-    "program (a shell, say); with --foreground to the terminal's foreground process group, the",
-    "job a shell is running, as Ctrl-C would; with --all to every process of the terminal's",
-    "session, background jobs included.",
-  ].join("\n"),
-  flags: { foreground: { kind: "boolean" }, all: { kind: "boolean" } },
+  args: "SESSION SIGNAL",
+  json: true,
+  help: "SIGNAL is a name (SIGINT, INT, int) or a number (2). By default it goes to the session's program (a shell, say).",
+  flags: {
+    foreground: { kind: "boolean", help: "to the terminal's foreground process group instead: the job a shell is running, as Ctrl-C would" },
+    all: { kind: "boolean", help: "to every process of the terminal's session instead, background jobs included" },
+  },
   async run(a, ctx) {
     const session = sessionArg(a, 1);
     const signal = a.positional[1];

@@ -5,15 +5,13 @@ import { defaultStateDir } from "../../protocol/paths.ts";
 export default cliCommand({
   name: "token",
   summary: "print the token HTTP clients and the attach page need (termd daemon --http)",
-  usage: "termd token [--state-dir DIR]",
   help: [
     "Prints $TERMD_TOKEN when it is set, else the token in the state dir's http-token file (mode",
     "0600), generating one there when there is none yet: the token `termd daemon --http` uses.",
-    "--state-dir DIR reads another daemon's (default $TERMD_STATE_DIR or ~/.local/state/termd).",
   ].join("\n"),
-  flags: { "state-dir": { kind: "string" } },
+  flags: { "state-dir": { kind: "string", value: "DIR", help: "read another daemon's (default $TERMD_STATE_DIR or ~/.local/state/termd)" } },
   async run(a, ctx) {
-    const { loadToken } = await import("../../web/token.ts");
+    const { loadToken } = await import("../../protocol/token.ts");
     ctx.out(loadToken(str(a, "state-dir") ?? defaultStateDir()).value);
     return EXIT.OK;
   },

@@ -2,6 +2,7 @@
 // `--name value` or `--name=value` (values may start with "-": `--from -5`), a trailing program
 // after `--` for `start`, and clap's messages on stderr with exit status 2 for usage errors.
 // Departure: `start` also takes the program without `--` (clap insists on it).
+import { UsageError } from "../args.ts";
 
 export interface Opt {
   long: string;
@@ -29,8 +30,6 @@ export interface Args {
   trailing: string[];
 }
 
-/** A usage error: clap's wording, printed to stderr, exit status 2. */
-export class UsageError extends Error {}
 
 /** A failure after parsing: printed to stderr as is, exit status `code` (1, as anyhow's main). */
 export class Failure extends Error {

@@ -4,7 +4,7 @@ import { cliCommand } from "../command.ts";
 export const interminaiCommand = cliCommand({
   name: "interminai",
   summary: "behave as interminai: start, input, output, status, wait, kill, resize, debug, stop",
-  usage: "termd interminai SUBCOMMAND [OPTIONS]   (termd interminai --help lists them)",
+  args: "SUBCOMMAND [OPTIONS]",
   help: "Runs interminai's command line against session sockets; see termd interminai --help.",
   flags: {},
   run: async () => 2,

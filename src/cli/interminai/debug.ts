@@ -2,7 +2,7 @@
 // termios, in interminai's layout; --clear empties the log after reporting.
 import { SOCKET, type Subcommand } from "./args.ts";
 import { call } from "./client.ts";
-import { out } from "./io.ts";
+import { writeOut } from "../closed-stdout.ts";
 
 interface Termios {
   error?: string;
@@ -42,7 +42,7 @@ export const debug: Subcommand = {
     const dropped = typeof data.dropped === "number" ? data.dropped : 0;
     if (dropped > 0) lines.push(`Dropped: ${dropped} (buffer overflow)`);
     if (typeof data.termios === "object" && data.termios !== null) lines.push(...termiosLines(data.termios as Termios));
-    await out(lines.map((l) => l + "\n").join(""));
+    await writeOut(lines.map((l) => l + "\n").join(""));
     return 0;
   },
 };

@@ -5,7 +5,7 @@ import { Failure } from "./args.ts";
 
 const SIMPLE: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", e: "\x1b", E: "\x1b" };
 
-export function unescape(s: string): string {
+export function expandEscapes(s: string): string {
   const chars = [...s];
   let out = "";
   for (let i = 0; i < chars.length; i++) {

@@ -3,8 +3,8 @@
 // escape processing; stdin is then not read at all), else all of stdin.
 import { SOCKET, type Subcommand, Failure } from "./args.ts";
 import { call } from "./client.ts";
-import { unescape } from "./escapes.ts";
-import { err } from "./io.ts";
+import { expandEscapes } from "./escapes.ts";
+import { writeErr } from "../closed-stdout.ts";
 
 async function readStdin(): Promise<string> {
   const bytes = await Bun.stdin.bytes();
@@ -18,13 +18,13 @@ async function readStdin(): Promise<string> {
 /** The line above the cursor and the cursor's line, so the user sees the app's own prompt. */
 async function showPrompt(socket: string): Promise<void> {
   const data = await call(socket, { type: "OUTPUT", format: "ascii" });
-  err("Type your secret or password and press Enter.\n");
+  void writeErr("Type your secret or password and press Enter.\n");
   const lines = typeof data.screen === "string" ? data.screen.split("\n") : [];
   const row = (data.cursor as { row?: number } | undefined)?.row ?? 0;
   const prev = row > 0 ? lines[row - 1] : undefined;
-  if (prev !== undefined && prev.trim() !== "") err(`${prev}\n`);
+  if (prev !== undefined && prev.trim() !== "") void writeErr(`${prev}\n`);
   const cur = lines[row];
-  if (cur !== undefined && cur.trim() !== "") err(`${cur} `);
+  if (cur !== undefined && cur.trim() !== "") void writeErr(`${cur} `);
 }
 
 /**
@@ -47,7 +47,7 @@ async function readSecret(prompt: () => Promise<void>): Promise<string> {
       stdin.off("data", onData);
       stdin.setRawMode(false);
       stdin.pause();
-      err("\n");
+      void writeErr("\n");
       fn();
     };
     const onData = (chunk: Buffer) => {
@@ -80,7 +80,7 @@ export const input: Subcommand = {
       // Only a terminal: never /dev/tty, which would block a caller that redirected stdin.
       if (!process.stdin.isTTY) throw new Failure("Error: Failed to read password (is stdin a terminal?)");
       data = (await readSecret(() => showPrompt(socket))) + "\r";
-    } else if (a.values.has("text")) data = unescape(a.values.get("text")!);
+    } else if (a.values.has("text")) data = expandEscapes(a.values.get("text")!);
     else data = await readStdin();
     await call(socket, { type: "INPUT", data });
     return 0;

@@ -2,10 +2,11 @@
 // `termd interminai SUBCOMMAND …`. Parses as interminai's clap parser does, runs the subcommand,
 // and turns failures into interminai's messages and exit statuses (2 usage, 1 failure).
 import { VERSION } from "../../protocol/version.ts";
-import { Failure, helpText, parse, UsageError, type Subcommand } from "./args.ts";
+import { UsageError } from "../args.ts";
+import { flushed, writeErr, writeOut } from "../closed-stdout.ts";
+import { Failure, helpText, parse, type Subcommand } from "./args.ts";
 import { debug } from "./debug.ts";
 import { input } from "./input.ts";
-import { ignoreClosedOutput, out, err } from "./io.ts";
 import { kill } from "./kill.ts";
 import { output } from "./output.ts";
 import { resize } from "./resize.ts";
@@ -34,42 +35,50 @@ function overview(): string {
   ].join("\n");
 }
 
+/** Runs one interminai command line and returns its exit status once all it wrote is out. */
 export async function runInterminai(argv: string[]): Promise<number> {
-  ignoreClosedOutput();
+  try {
+    return await run(argv);
+  } finally {
+    await flushed();
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h") return out(overview()).then(() => 0);
-  if (name === "--version" || name === "-V") return out(`interminai ${VERSION} (termd)\n`).then(() => 0);
+  if (name === "--help" || name === "-h") return writeOut(overview()).then(() => 0);
+  if (name === "--version" || name === "-V") return writeOut(`interminai ${VERSION} (termd)\n`).then(() => 0);
   if (name === undefined) {
-    err(overview());
+    void writeErr(overview());
     return 2;
   }
   if (name === "help") {
     const sub = SUBCOMMANDS.find((s) => s.name === rest[0]);
-    await out(sub ? helpText(sub) : overview());
+    await writeOut(sub ? helpText(sub) : overview());
     return 0;
   }
   const sub = SUBCOMMANDS.find((s) => s.name === name);
   if (!sub) {
-    err(`error: unrecognized subcommand '${name}'\n\nUsage: interminai <COMMAND>\n\nFor more information, try '--help'.\n`);
+    void writeErr(`error: unrecognized subcommand '${name}'\n\nUsage: interminai <COMMAND>\n\nFor more information, try '--help'.\n`);
     return 2;
   }
   try {
     const args = parse(sub, rest);
     if (args === null) {
-      await out(helpText(sub));
+      await writeOut(helpText(sub));
       return 0;
     }
     return await sub.run(args);
   } catch (e) {
     if (e instanceof UsageError) {
-      err(e.message);
+      void writeErr(e.message);
       return 2;
     }
     if (e instanceof Failure) {
-      err(e.message + "\n");
+      void writeErr(e.message + "\n");
       return e.code;
     }
-    err(`Error: ${(e as Error).message}\n`);
+    void writeErr(`Error: ${(e as Error).message}\n`);
     return 1;
   }
 }

@@ -1,10 +1,11 @@
 // `interminai output`: the screen (and scrollback, --from/--to), in colour unless --no-color,
 // with line numbers (-n) and the cursor (--cursor print|inverse|both). The daemon renders; the
 // numbering and the cursor mark are done here, from the reply's `from` and `cursor`.
-import { SOCKET, UsageError, type Subcommand } from "./args.ts";
+import { SOCKET, type Subcommand } from "./args.ts";
+import { UsageError } from "../args.ts";
 import { call } from "./client.ts";
 import { markCursor, numberLines } from "./render.ts";
-import { out } from "./io.ts";
+import { writeOut } from "../closed-stdout.ts";
 
 /** --from: an integer (negative: scrollback) or "-" (all of it). */
 function parseFrom(v: string | undefined): number | "-" | undefined {
@@ -51,7 +52,7 @@ export const output: Subcommand = {
     if (a.flags.has("number")) lines = numberLines(lines, first);
     let text = lines.map((l) => l + "\n").join("");
     if ((cursorMode === "print" || cursorMode === "both") && cursor) text = `Cursor: row ${cursor.row + 1}, col ${cursor.col + 1}\n${text}`;
-    await out(text);
+    await writeOut(text);
     return 0;
   },
 };

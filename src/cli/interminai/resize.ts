@@ -1,7 +1,7 @@
 // `interminai resize --size COLSxROWS`: the PTY (the program gets SIGWINCH) and the screen.
 import { parseSize, SOCKET, type Subcommand } from "./args.ts";
 import { call } from "./client.ts";
-import { out } from "./io.ts";
+import { writeOut } from "../closed-stdout.ts";
 
 export const resize: Subcommand = {
   name: "resize",
@@ -10,7 +10,7 @@ export const resize: Subcommand = {
   async run(a) {
     const { cols, rows } = parseSize(a.values.get("size")!);
     await call(a.values.get("socket")!, { type: "RESIZE", cols, rows });
-    await out(`Terminal resized to ${cols}x${rows}\n`);
+    await writeOut(`Terminal resized to ${cols}x${rows}\n`);
     return 0;
   },
 };

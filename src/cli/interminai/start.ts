@@ -9,8 +9,9 @@ import { RpcError } from "../../protocol/errors.ts";
 import { defaultSocketPath } from "../../protocol/paths.ts";
 import type { CreateInput, SessionInfo } from "../../protocol/schemas.ts";
 import { connectOrStart } from "../autostart.ts";
-import { parseSize, UsageError, type Subcommand } from "./args.ts";
-import { keepServingOnClosedOutput, out } from "./io.ts";
+import { parseSize, type Subcommand } from "./args.ts";
+import { UsageError } from "../args.ts";
+import { keepRunningOnClosedOutput, writeOut } from "../closed-stdout.ts";
 
 type Create = (p: NonNullable<CreateInput>) => Promise<SessionInfo>;
 
@@ -55,7 +56,7 @@ async function inDaemon(p: NonNullable<CreateInput>, shown: string, auto: boolea
   try {
     await createOrFail((q) => client.call("session.create", q), p);
     const { pid } = await client.call("system.ping");
-    await out(`PID: ${pid}\nSocket: ${shown}\nAuto-generated: ${auto}\n`);
+    await writeOut(`PID: ${pid}\nSocket: ${shown}\nAuto-generated: ${auto}\n`);
     return 0;
   } finally {
     client.close();
@@ -66,10 +67,9 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
   const stateDir = mkdtempSync(join(tmpdir(), "termd-interminai-"));
   const removeState = () => rmSync(stateDir, { recursive: true, force: true });
   // Loaded when used: only --no-daemon hosts the daemon in this process.
-  const [{ inProcessDaemon }, { DIALECTS }] = await Promise.all([import("../../daemon/host.ts"), import("../../dialects/index.ts")]);
-  const host = inProcessDaemon({
+  const { hostInProcess } = await import("../../server/host.ts");
+  const host = hostInProcess({
     socketPath: defaultSocketPath(),
-    dialects: DIALECTS,
     stateDir,
     stopGraceMs: FOREGROUND_STOP_GRACE_MS,
     ttlMs: 24 * 3600 * 1000,
@@ -82,7 +82,7 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
     removeState();
     throw e;
   }
-  keepServingOnClosedOutput();
+  keepRunningOnClosedOutput();
   process.on("uncaughtException", (err) => console.error("interminai: uncaught exception (still serving):", err));
   process.on("unhandledRejection", (err) => console.error("interminai: unhandled rejection (still serving):", err));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void host.daemon.shutdown());
@@ -91,7 +91,7 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
     removeState();
   });
   // Listening already: the caller may connect as soon as it has read these three lines.
-  await out(`Socket: ${shown}\nPID: ${process.pid}\nAuto-generated: ${auto}\n`);
+  await writeOut(`Socket: ${shown}\nPID: ${process.pid}\nAuto-generated: ${auto}\n`);
   await host.daemon.stopped.promise;
   process.exit(0);
 }

@@ -2,7 +2,7 @@
 // the exit code; exit 0 either way. --quiet: nothing and 0 while running, else the code and 1.
 import { SOCKET, type Subcommand } from "./args.ts";
 import { call } from "./client.ts";
-import { out } from "./io.ts";
+import { writeOut } from "../closed-stdout.ts";
 
 export const status: Subcommand = {
   name: "status",
@@ -14,7 +14,7 @@ export const status: Subcommand = {
     const running = data.running === true;
     if (quiet) {
       if (running) return 0;
-      if ("exit_code" in data) await out(`${JSON.stringify(data.exit_code)}\n`);
+      if ("exit_code" in data) await writeOut(`${JSON.stringify(data.exit_code)}\n`);
       return 1;
     }
     const lines = [`Running: ${running}`, `Activity: ${data.activity === true}`];
@@ -22,7 +22,7 @@ export const status: Subcommand = {
     if (size) lines.push(`Size: ${size.cols}x${size.rows}`);
     if (typeof data.scrollback_available === "number") lines.push(`Scrollback: ${data.scrollback_available}/${data.scrollback_capacity}`);
     if (!running && "exit_code" in data) lines.push(`Exit code: ${JSON.stringify(data.exit_code)}`);
-    await out(lines.map((l) => l + "\n").join(""));
+    await writeOut(lines.map((l) => l + "\n").join(""));
     return 0;
   },
 };

@@ -4,7 +4,7 @@
 // activity WAITs exactly as interminai does.
 import { Failure, SOCKET, type Subcommand } from "./args.ts";
 import { call } from "./client.ts";
-import { out } from "./io.ts";
+import { writeOut } from "../closed-stdout.ts";
 
 async function lineOf(socket: string, n: number): Promise<string> {
   const data = await call(socket, { type: "OUTPUT", format: "ascii" }).catch((e: Failure) => {
@@ -19,17 +19,17 @@ async function waitForLine(socket: string, line: number, contains?: string, notC
   const holds = (text: string) =>
     contains !== undefined ? text.includes(contains) : notContains !== undefined ? !text.includes(notContains) : text !== initial;
   if (holds(await lineOf(socket, line))) {
-    await out(`Condition already met on line ${line}\n`);
+    await writeOut(`Condition already met on line ${line}\n`);
     return 0;
   }
   for (;;) {
     const w = await call(socket, { type: "WAIT", activity: true });
     if (w.exited === true) {
-      await out("Application exited\n");
+      await writeOut("Application exited\n");
       return 0;
     }
     if (holds(await lineOf(socket, line))) {
-      await out(`Condition met on line ${line}\n`);
+      await writeOut(`Condition met on line ${line}\n`);
       return 0;
     }
   }
@@ -60,9 +60,9 @@ export const wait: Subcommand = {
     const quiet = a.flags.has("quiet");
     const data = await call(socket, { type: "WAIT", activity: !quiet });
     if (quiet) {
-      if ("exit_code" in data) await out(`${JSON.stringify(data.exit_code)}\n`);
+      if ("exit_code" in data) await writeOut(`${JSON.stringify(data.exit_code)}\n`);
     } else {
-      await out(`Terminal activity: ${data.activity === true}\nApplication exited: ${data.exited === true}\n`);
+      await writeOut(`Terminal activity: ${data.activity === true}\nApplication exited: ${data.exited === true}\n`);
     }
     return 0;
   },

@@ -11,7 +11,7 @@ export default command({
     // log_path opens before the program starts (a bad path fails the call) and is attached before
     // any output can arrive: the first bytes come in on a later turn of the event loop.
     const teeFd = p.log_path !== undefined ? openTee(p.log_path, p.log_append) : null;
-    let s;
+    let s: Awaited<ReturnType<typeof daemon.store.create>>;
     try {
       s = await daemon.store.create(p);
     } catch (err) {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { tool, text } from "../tool.ts";
+import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
 
 export default tool({
   name: "list_sessions",
@@ -11,8 +12,8 @@ export default tool({
     const { sessions } = await ctx.call("session.list");
     if (sessions.length === 0) return text("no sessions; start one with start_session", { sessions: [] });
     const rows = sessions.map((s) => {
-      const owner = typeof s.meta?.owner === "string" ? s.meta.owner : "-";
-      const state = s.state === "running" ? "running" : `${s.state}${s.signal ? ` (${s.signal})` : s.exit_code !== null ? ` (${s.exit_code})` : ""}`;
+      const owner = ownerOf(s) ?? "-";
+      const state = statusOf(s);
       return { name: s.name, id: s.id, state, command: s.command.join(" "), owner, size: `${s.size.rows}x${s.size.cols}`, title: s.title, mine: owner === ctx.owner, held_by: s.held_by };
     });
     const body = rows.map((r) => `${r.name}  ${r.state}${r.held_by ? ` (held by ${r.held_by}: a person took it over)` : ""}  owner ${r.owner}${r.mine ? " (you)" : ""}  ${r.size}  ${r.command}${r.title ? `  title ${JSON.stringify(r.title)}` : ""}`);

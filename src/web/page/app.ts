@@ -12,6 +12,7 @@ import "@xterm/xterm/css/xterm.css";
 import { askNewSession, confirmAction } from "./dialogs.ts";
 import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
+import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
 
 interface Size {
   rows: number;
@@ -44,13 +45,6 @@ const readOnlyBox = $<HTMLInputElement>("read-only");
 const takeOver = $<HTMLButtonElement>("take-over");
 const statusText = $("status");
 const control = $("control");
-
-/** Who a session belongs to: an agent or tool that created it says so in its meta. */
-function ownerOf(s: SessionInfo): string | null {
-  const m = s.meta ?? {};
-  for (const key of ["owner", "agent", "client"]) if (typeof m[key] === "string" && m[key]) return m[key] as string;
-  return null;
-}
 
 function base64ToBytes(b64: string): Uint8Array {
   const bin = atob(b64);
@@ -302,7 +296,7 @@ function renderList(): void {
       const tr = document.createElement("tr");
       tr.dataset.session = s.name;
       if (current?.info.id === s.id) tr.className = "chosen";
-      const state = s.state === "running" ? "running" : s.signal ? `${s.state} (${s.signal})` : `${s.state} (${s.exit_code})`;
+      const state = statusOf(s);
       // Who holds it goes on a line of its own, which leaves the name the room it needs.
       const held = s.held_by ? [`held by ${s.held_by}${s.held_since ? ` since ${new Date(s.held_since).toLocaleTimeString()}` : ""}`] : [];
       const cells = [s.name, state, s.title || s.command.join(" "), ownerOf(s) ?? "", ...held];

@@ -1,31 +1,30 @@
-// A raw line connection for dialect tests: sends any text, hands back each JSON line the daemon
-// writes, in order. Dialect clients speak plain JSON lines, not the client library's JSON-RPC.
+// A raw JSON-line connection for tests: sends any bytes (garbage included, where the client
+// library would refuse), hands back each JSON line the daemon writes, in order. Dialect clients
+// speak plain JSON lines, not the client library's JSON-RPC; bad-input tests send what no client would.
 import { connect as netConnect, type Socket } from "node:net";
+import { LineSplitter } from "../src/protocol/framing.ts";
 
-// Replies of every dialect, wrong ones included: loosely typed on purpose.
+// Replies of every dialect and every shape (a batch's replies come as an array), wrong ones included: loosely typed on purpose.
 export type Msg = any;
 
 export class Lines {
-  private buf = "";
+  private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
   private readonly inbox: Msg[] = [];
   private readonly waiters = new Set<() => void>();
   private ended = false;
+  /** Bytes received so far, replies and events alike. */
+  received = 0;
   readonly closed: Promise<void>;
 
   private constructor(readonly socket: Socket) {
     const { promise, resolve } = Promise.withResolvers<void>();
     this.closed = promise;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      this.buf += chunk;
-      let nl: number;
-      while ((nl = this.buf.indexOf("\n")) >= 0) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        if (line.trim() !== "") this.inbox.push(JSON.parse(line));
-      }
+    socket.on("data", (chunk: Buffer) => {
+      this.received += chunk.length;
+      for (const f of this.splitter.push(chunk)) if ("line" in f && f.line.trim() !== "") this.inbox.push(JSON.parse(f.line));
       this.wake();
     });
+    // Writes into a connection the daemon closed fail with EPIPE; the close that follows is what counts.
     socket.on("error", () => {});
     socket.on("close", () => {
       this.ended = true;
@@ -49,14 +48,19 @@ export class Lines {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Writes `text` as it is (add the newline yourself for a raw line). */
-  write(text: string): void {
-    this.socket.write(text);
+  /** Writes `data` as it is (add the newline yourself for a raw line). */
+  write(data: string | Uint8Array): void {
+    this.socket.write(data);
   }
 
   /** One JSON message as a line. */
   send(msg: unknown): void {
     this.write(JSON.stringify(msg) + "\n");
+  }
+
+  /** A JSON-RPC request as a line. */
+  request(id: number, method: string, params?: unknown): void {
+    this.send({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
   }
 
   /** The first message `pred` accepts (in arrival order), taken out of the inbox. */
@@ -75,6 +79,17 @@ export class Lines {
       this.waiters.add(check);
       check();
     });
+  }
+
+  /** The JSON-RPC reply with this id (not a batch's array, not a notification). */
+  reply(id: unknown): Promise<Msg> {
+    return this.next((m) => !Array.isArray(m) && m.id === id && m.method === undefined);
+  }
+
+  /** Sends one JSON-RPC request and waits for its reply. */
+  async call(id: number, method: string, params?: unknown): Promise<Msg> {
+    this.request(id, method, params);
+    return this.reply(id);
   }
 
   /**
@@ -104,5 +119,14 @@ export class Lines {
 
   close(): void {
     this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.socket.destroy();
+    await this.closed;
   }
 }

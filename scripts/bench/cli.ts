@@ -1,0 +1,92 @@
+// 9. Command line: how long each client command takes, beside a hello-world of the same runtime.
+import { join } from "node:path";
+import { startDaemon } from "./daemon.ts";
+import type { Options } from "./flags.ts";
+import { has } from "./helpers.ts";
+import { verdict } from "./report.ts";
+import { Tmux } from "./tmux.ts";
+import { childEnv } from "../common/daemon-process.ts";
+import { ROOT, f1, median, percentile, table } from "../common/measure.ts";
+
+interface CliTime {
+  what: string;
+  /** Wall, spawn to exit. */
+  ms: number[];
+  /** The process's CPU time (user + system): less swayed by other work on the machine than wall time. */
+  cpuMs: number[];
+}
+
+/** `argv` as a whole process, `runs` times after 3 unmeasured runs. */
+function timeProcess(what: string, argv: string[], runs: number, env: Record<string, string>): CliTime {
+  const once = () => {
+    const t = performance.now();
+    const r = Bun.spawnSync(argv, { env, stdout: "ignore", stderr: "pipe" });
+    const ms = performance.now() - t;
+    if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: exit ${r.exitCode}: ${r.stderr.toString().trim().slice(0, 200)}`);
+    return { ms, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 };
+  };
+  for (let i = 0; i < 3; i++) once();
+  const all = Array.from({ length: runs }, once);
+  return { what, ms: all.map((x) => x.ms), cpuMs: all.map((x) => x.cpuMs) };
+}
+
+async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
+  const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts")], { stdout: "ignore", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString().slice(-500)}`);
+  const hello = join(dir, "hello");
+  await Bun.write(join(dir, "hello.ts"), 'console.log("hello");\n');
+  const hb = Bun.spawnSync([process.execPath, "build", "--compile", join(dir, "hello.ts"), "--outfile", hello], { stdout: "ignore", stderr: "pipe" });
+  if (hb.exitCode !== 0) throw new Error(`hello-world build failed: ${hb.stderr.toString().slice(-500)}`);
+  const d = await startDaemon(dir, "cli");
+  const times: CliTime[] = [];
+  try {
+    const env = { ...childEnv(), TERMD_SOCKET: d.socket };
+    await d.client.call("session.create", { name: "s", command: ["cat"] });
+    await d.client.call("session.input", { session: "s", text: "ready\n" });
+    await d.client.call("session.wait", { session: "s", text: "ready" });
+    const termd = join(ROOT, "dist/termd");
+    const commands: [string, string[]][] = [
+      ["--version", ["--version"]],
+      ["ls", ["ls"]],
+      ["info s", ["info", "s"]],
+      ["send s --text x", ["send", "s", "--text", "x"]],
+      ["screen s", ["screen", "s"]],
+      ["wait s --text ready", ["wait", "s", "--text", "ready"]],
+    ];
+    for (const [what, args] of commands) times.push(timeProcess(`termd ${what}`, [termd, ...args], o.cliRuns, env));
+    if (has("node")) {
+      times.push(timeProcess("node dist/termd-client.mjs ls", ["node", join(ROOT, "dist/termd-client.mjs"), "ls"], o.cliRuns, env));
+      await Bun.write(join(dir, "hello.mjs"), 'console.log("hello");\n');
+      times.push(timeProcess("node hello-world", ["node", join(dir, "hello.mjs")], o.cliRuns, env));
+    }
+    if (o.tmux) {
+      const t = new Tmux();
+      try {
+        t.ok("new-session", "-d", "-s", "s", "cat");
+        times.push(timeProcess("tmux ls", ["tmux", "-L", t.name, "ls"], o.cliRuns, env));
+      } finally {
+        t.kill();
+      }
+    }
+    times.push(timeProcess("compiled Bun hello-world", [hello], o.cliRuns, env));
+  } finally {
+    await d.stop();
+  }
+  return times;
+}
+
+export async function reportCli(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const times = await cliTimes(o, dir);
+  const rows: string[][] = [["", "median ms", "p90 ms", "CPU ms", "target"]];
+  for (const t of times) {
+    const target = t.what.startsWith("termd ") ? "≤ 10" : t.what.startsWith("node dist") ? "≤ 40" : "";
+    rows.push([t.what, f1(median(t.ms)), f1(percentile(t.ms, 0.9)), f1(median(t.cpuMs)), target]);
+  }
+  console.log(`9. Command line: one call as a whole process, spawn to exit (${o.cliRuns} runs each; lower is better)`);
+  console.log(table(rows) + "\n");
+  const client = times.filter((t) => t.what.startsWith("termd ") && t.what !== "termd --version");
+  const slowest = Math.max(...client.map((t) => median(t.ms)));
+  verdicts.push(["every client command ≤ 10 ms (median, slowest)", `${f1(slowest)} ms`, verdict(slowest <= 10)]);
+  const stub = times.find((t) => t.what.startsWith("node dist"));
+  if (stub) verdicts.push(["Node stub ≤ 40 ms", `${f1(median(stub.ms))} ms`, verdict(median(stub.ms) <= 40)]);
+}

@@ -1,0 +1,168 @@
+// 8. Idle sessions: a thousand shells at their prompt, then a screen read of each; memory and CPU meanwhile.
+import { join } from "node:path";
+import { inPool, until } from "../concurrency.ts";
+import { startDaemon } from "./daemon.ts";
+import type { Options } from "./flags.ts";
+import { fdLimit } from "./helpers.ts";
+import { PROMPT, tmuxShellServer } from "./memory.ts";
+import { NONE, verdict } from "./report.ts";
+import { Tmux } from "./tmux.ts";
+import { MB, f1, f2, fdCount, mb, rssBytes, table } from "../common/measure.ts";
+
+export interface Idle {
+  /** Sessions that exist, and of those, how many reached their prompt. */
+  created: number;
+  prompted: number;
+  failures: number;
+  firstError: string;
+  createMs: number;
+  /** Sessions whose screen read answered with the prompt on it. */
+  answered: number;
+  readMs: number;
+  before: number;
+  after: number;
+  /** termd: RSS right after the reads, before the idle screens were parked. */
+  active?: number;
+  /** termd: how long until every screen was parked, ms. */
+  parkMs?: number;
+  fdsBefore: number;
+  fdsAfter: number;
+  fdLimit: string;
+  /** The sessions the growth is divided by (a tmux baseline session is not one). */
+  added: number;
+  baseline: string;
+}
+
+const IDLE_WIDTH = 20;
+
+async function termdIdle(dir: string, n: number): Promise<Idle> {
+  // Each session holds a PTY and files: lift the daemon's descriptor limit as far as allowed.
+  const d = await startDaemon(dir, "idle", 65536);
+  try {
+    const c = d.client;
+    const pid = d.proc.pid;
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const fdsBefore = fdCount(pid);
+    const env = { PS1: PROMPT, HISTFILE: join(dir, "bash_history") };
+    const ids: string[] = [];
+    let prompted = 0;
+    let failures = 0;
+    let firstError = "";
+    const t0 = performance.now();
+    await inPool(n, IDLE_WIDTH, async (i) => {
+      try {
+        const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env, rows: 24, cols: 80 });
+        ids.push(info.id);
+        const r = await c.call("session.wait", { session: info.id, text: PROMPT.trim(), timeout_ms: 30_000 });
+        if (r.outcome !== "matched") throw new Error(`bash ${i}: no prompt (${r.outcome})`);
+        prompted++;
+      } catch (err) {
+        failures++;
+        firstError ||= (err as Error).message;
+      }
+    });
+    const createMs = performance.now() - t0;
+    let answered = 0;
+    const t1 = performance.now();
+    await inPool(ids.length, IDLE_WIDTH, async (i) => {
+      try {
+        const s = await c.call("session.screen", { session: ids[i]! });
+        if (s.lines[0]?.includes(PROMPT.trim())) answered++;
+      } catch (err) {
+        firstError ||= (err as Error).message;
+      }
+    });
+    const readMs = performance.now() - t1;
+    await Bun.sleep(1000);
+    const active = rssBytes(pid);
+    // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
+    const t2 = performance.now();
+    await until("every idle screen parked", 60_000, async () => {
+      const { workers } = await c.call("system.screens");
+      return workers.reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
+    }, 250);
+    const parkMs = performance.now() - t2;
+    // The workers give the freed memory back after a collection (screen-worker.ts).
+    await Bun.sleep(3000);
+    const after = rssBytes(pid);
+    const fdsAfter = fdCount(pid);
+    const created = ids.length;
+    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, active, parkMs, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created, baseline: "fresh daemon" };
+  } finally {
+    await d.stop();
+  }
+}
+
+async function tmuxIdle(dir: string, n: number): Promise<Idle> {
+  const t = new Tmux();
+  try {
+    const { shell, baseline, created: pre } = tmuxShellServer(t, dir);
+    const pid = t.serverPid();
+    await Bun.sleep(500);
+    const before = rssBytes(pid);
+    const fdsBefore = fdCount(pid);
+    let failures = 0;
+    let firstError = "";
+    const t0 = performance.now();
+    // 50 sessions per tmux command line: one client spawn per session would time the spawning.
+    for (let i = pre; i < n; i += 50) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 50); j++) args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
+      const r = t.cmd(...args);
+      if (r.code !== 0) {
+        failures++;
+        firstError ||= r.stderr.trim();
+      }
+    }
+    const created = t.ok("list-sessions", "-F", "#{session_name}").split("\n").filter(Boolean).length;
+    // A shell at its prompt has the cursor just after it on the first row.
+    const atPrompt = () => t.ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}").split("\n").filter((l) => l === `${PROMPT.length},0`).length;
+    let prompted = atPrompt();
+    for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt()) await Bun.sleep(20);
+    const createMs = performance.now() - t0;
+    let answered = 0;
+    const t1 = performance.now();
+    for (let i = 0; i < n; i += 100) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "capture-pane", "-p", "-t", `s${j}`);
+      answered += t.cmd(...args).stdout.split(PROMPT.trim()).length - 1;
+    }
+    const readMs = performance.now() - t1;
+    await Bun.sleep(1000);
+    const after = rssBytes(pid);
+    const fdsAfter = fdCount(pid);
+    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created - pre, baseline };
+  } finally {
+    t.kill();
+  }
+}
+
+export async function reportIdle(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const n = o.idleSessions;
+  const termd = await termdIdle(dir, n);
+  const tmux = o.tmux ? await tmuxIdle(dir, n) : undefined;
+  const both = (f: (r: Idle) => string) => [f(termd), tmux ? f(tmux) : NONE];
+  const perSession = (r: Idle) => (r.after - r.before) / r.added;
+  const rows: string[][] = [
+    ["", "termd", "tmux", "target"],
+    ["sessions created (at their prompt)", ...both((r) => `${r.created} (${r.prompted})`), `all ${n}`],
+    ["time to create them, s (ms per session)", ...both((r) => `${f1(r.createMs / 1000)} (${f1(r.createMs / n)})`), ""],
+    ["screen reads answered with the prompt", ...both((r) => `${r.answered}/${r.created}`), "each"],
+    ["time to read every screen, ms", ...both((r) => f1(r.readMs)), ""],
+    ["RSS before → after, MB", ...both((r) => `${mb(r.before)} → ${mb(r.after)}`), ""],
+    ["termd before its screens were parked: RSS, MB (per session)", `${mb(termd.active!)} (${f2((termd.active! - termd.before) / termd.added / MB)})`, NONE, ""],
+    ["termd: time until every screen was parked, s", f1(termd.parkMs! / 1000), NONE, ""],
+    ["RSS growth per session, MB", ...both((r) => f2(perSession(r) / MB)), "≤ 0.15 MB"],
+    ["file descriptors per session (open-file limit)", ...both((r) => `${f1((r.fdsAfter - r.fdsBefore) / r.added)} (${r.fdLimit})`), ""],
+  ];
+  console.log(`8. Idle sessions: ${n} \`bash --norc --noprofile\` sessions, then a screen read of each (termd: ${IDLE_WIDTH} at a time; tmux: ${tmux?.baseline ?? "—"} before)`);
+  console.log(table(rows));
+  for (const [who, r] of [["termd", termd], ["tmux", tmux]] as const) {
+    if (r?.firstError) console.log(`  ${who}: ${r.failures} failed; the first: ${r.firstError}`);
+  }
+  console.log();
+  const all = termd.created === n && termd.prompted === n && termd.answered === n;
+  verdicts.push([`idle sessions: all ${n} created, each answers a screen read`, `${termd.answered}/${n}`, verdict(all)]);
+  verdicts.push(["idle sessions: ≤ 0.15 MB RSS per session", `${f2(perSession(termd) / MB)} MB`, verdict(perSession(termd) <= 0.15 * MB)]);
+}

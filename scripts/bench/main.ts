@@ -1,0 +1,149 @@
+// termd benchmark: side-by-side figures against tmux and the raw PTY limit, measured in one run.
+// A script, not a test:  node_modules/.bin/bun scripts/bench/main.ts [flags]
+//
+//   --quick          sanity check: 5 MB file, 1 run, 50 / 20 key round trips, 20 idle shells,
+//                    a 10 s redraw flood, 50 shells for idle1000
+//   --size MB        size of the text file `cat` writes (default 50)
+//   --runs N         throughput runs per contender; the median is reported (default 3)
+//   --keys N         key round trips per measurement through termd and tmux's control mode (default 300)
+//   --tmux-keys N    key round trips through tmux's spawned send-keys + capture-pane (default 100)
+//   --sessions N     idle shells for the memory figure (default 100)
+//   --redraw-seconds N  how long the redraw section's colour flood runs, per contender (default 60)
+//   --idle-sessions N   idle shells for the idle1000 section (default 1000)
+//   --many LIST      session counts for the many section (default 1000,10000)
+//   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
+//   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
+//                    parser, isolation, redraw, waits, idle1000, cli, many
+//   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
+//   --help           this text
+//
+// What is measured:
+//   1. Output throughput: `cat FILE` of varied ~80-column printable lines, from start until the
+//      program has exited and the screen shows the file's last line. termd: session.create, then
+//      session.wait for that line and for the exit. tmux: a private server (-L, -f /dev/null)
+//      whose pane runs `cat FILE; tmux wait-for -S CH`, then capture-pane until the last line
+//      shows. Raw PTY: `script -qc 'cat FILE' /dev/null > /dev/null` (kernel PTY, no emulator).
+//   2. Key round trip: one character into a session running `cat` (the tty echoes it) until the
+//      screen shows it. termd through the client library; tmux through spawned send-keys +
+//      capture-pane (what scripts do) and, for reference, a control-mode client (tmux -C).
+//   3. Idle memory: RSS (VmRSS) of a fresh daemon, then with N `bash --norc --noprofile` sessions
+//      at their prompt; the same for a tmux server holding N sessions. Children not counted.
+//   4. VT parser (src/vt) with a performer that does nothing: plain text, and a stream recorded
+//      with termd itself — vim with syntax on paging through this repository's sources at
+//      50x160, taken from the session's log — repeated to 20 MB.
+//   5. Isolation: a quiet `cat` session's key round trip (p50, p99, max) while another session of
+//      the same daemon floods — `yes` of 80-column lines, then a program redrawing the whole 24x80
+//      screen in random 256-colour SGR as fast as it can — and with no flood, in the same run.
+//      termd: session.input, then session.wait(changed_from). tmux: a control-mode client on a
+//      quiet pane while another session of the same server floods. The flood's own write rate
+//      (/proc/PID/io wchar) is shown: a server that reads a flood slower has less to do.
+//   6. Redraw: the colour-redraw program for --redraw-seconds in a fresh daemon (and a fresh tmux
+//      server), the server's RSS sampled every 250 ms: peak growth over the RSS before. The
+//      program then stops itself, its last bytes a unique line, and notes the time of its last
+//      write: how long after that the screen shows the line (termd: the screen's offset is then the
+//      session's bytes_out). tmux: polled with capture-pane, so a few ms of spawning are included.
+//   7. Waits: 5,000 session.wait calls for text that never appears, spread over 10 connections, on
+//      a session printing ~50 lines/s; meanwhile another `cat` session's key round trip and the
+//      daemon's CPU and RSS. Then the connections close: their file descriptors must be released
+//      and the daemon must go on answering. No tmux equivalent.
+//   8. Idle sessions: --idle-sessions `bash --norc --noprofile` sessions created 20 at a time in a
+//      fresh daemon (file-descriptor limit raised as far as allowed), each then asked for its
+//      screen; then RSS and descriptors per session. tmux: the same number of sessions in one
+//      server, created in batches of commands, each captured with capture-pane.
+//   9. Command line: each client command (ls, info, send, screen, wait on a ready session, and
+//      --version) run as a whole process, wall time from spawn to exit, through the compiled
+//      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
+//      beside `tmux ls` on a server holding one session and a compiled Bun hello-world (the floor
+//      any Bun executable pays). Median and p90 of --cli-runs runs, after 3 unmeasured ones.
+//   10. Many sessions: for each count in --many, that many `cat` sessions in a fresh daemon (open-
+//      file limit raised as far as allowed), every screen read, then RSS and descriptors per
+//      session, then SIGTERM: the time until the daemon has exited, and how many of the programs
+//      are still running then. tmux: the same in one server, then kill-server.
+//   Sections 5-10 each report a failure as theirs and let the run go on.
+//
+// Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
+// The machine's load average is printed: other work on the machine makes the figures noisy.
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { cleanupAll, onCleanup } from "./cleanup.ts";
+import { reportCli } from "./cli.ts";
+import { startDaemon } from "./daemon.ts";
+import { parseFlags } from "./flags.ts";
+import { has, run, } from "./helpers.ts";
+import { reportIdle } from "./idle.ts";
+import { reportIsolation } from "./isolation.ts";
+import { reportMany } from "./many.ts";
+import { reportRedraw } from "./redraw.ts";
+import { section, } from "./report.ts";
+import { reportWaits } from "./waits.ts";
+import { f2, table } from "../common/measure.ts";
+import { reportThroughput } from "./throughput.ts";
+import { reportParser } from "./parser.ts";
+import { reportMemory } from "./memory.ts";
+import { reportKeys } from "./keys.ts";
+
+async function main(): Promise<void> {
+  const o = parseFlags(process.argv.slice(2));
+  for (const p of ["cat", "script", "bash", "vim"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
+  if ((o.only.has("isolation") || o.only.has("redraw")) && !has("python3")) throw new Error("python3 is not installed; the redraw flood needs it");
+  let tmuxVersion = "";
+  if (o.tmux && !has("tmux")) {
+    console.log("tmux is not installed (apt-get install tmux): the tmux column is left out.\n");
+    o.tmux = false;
+  }
+  if (o.tmux) tmuxVersion = run(["tmux", "-V"]).stdout.trim();
+
+  const dir = mkdtempSync(join(tmpdir(), "termd-bench-"));
+  onCleanup(() => {
+    // A daemon that just stopped may still be closing files in there: retry a few times.
+    for (let i = 0; i < 5; i++) {
+      try {
+        return rmSync(dir, { recursive: true, force: true });
+      } catch {
+        Bun.sleepSync(50);
+      }
+    }
+  });
+
+  const load = () => loadavg().map(f2).join(" ");
+  console.log(`termd bench — ${cpus().length} CPUs, bun ${Bun.version}${o.tmux ? `, ${tmuxVersion}` : ", no tmux"}, load average ${load()}`);
+  console.log(`(figures are noisy when other work runs on the machine)\n`);
+
+  const verdicts: string[][] = [];
+
+  if (o.only.has("throughput") || o.only.has("keys")) {
+    const d = await startDaemon(dir, "bench");
+    try {
+      if (o.only.has("throughput")) await reportThroughput(o, d.client, dir, verdicts);
+      if (o.only.has("keys")) await reportKeys(o, d.client, verdicts);
+    } finally {
+      await d.stop();
+    }
+  }
+
+  if (o.only.has("memory")) await reportMemory(o, dir, verdicts);
+  if (o.only.has("parser")) await reportParser(dir, verdicts);
+
+  if (o.only.has("isolation")) await section("isolation", verdicts, () => reportIsolation(o, dir, verdicts));
+  if (o.only.has("redraw")) await section("redraw", verdicts, () => reportRedraw(o, dir, verdicts));
+  if (o.only.has("waits")) await section("waits", verdicts, () => reportWaits(o, dir, verdicts));
+  if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
+  if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
+  if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
+
+  if (verdicts.length) {
+    console.log("Targets");
+    console.log(table(verdicts));
+  }
+  console.log(`\nload average at the end ${load()}`);
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(`bench failed: ${(err as Error).stack ?? err}`);
+  process.exitCode = 1;
+} finally {
+  await cleanupAll();
+}

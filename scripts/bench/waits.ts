@@ -1,0 +1,115 @@
+// 7. Pending waits: many session.wait calls held at once, and what they cost.
+import { until } from "../concurrency.ts";
+import { connect, type Client } from "../../src/client/index.ts";
+import { startDaemon } from "./daemon.ts";
+import type { Options } from "./flags.ts";
+import { cpuShare } from "./helpers.ts";
+import { termdKeys } from "./keys.ts";
+import { NONE, verdict } from "./report.ts";
+import { f1, f2, fdCount, mb, percentile, rssBytes, table } from "../common/measure.ts";
+
+const NEVER_SHOWN = "TERMD-BENCH-TEXT-THAT-NEVER-SHOWS";
+
+interface Waits {
+  n: number;
+  connections: number;
+  /** From the first wait sent until every connection answered a ping sent after its waits. */
+  sendMs: number;
+  /** Waits answered, or failed, before their connections closed: none should. */
+  early: number;
+  keys: { alone: number[]; pending: number[]; after: number[] };
+  cpu: { alone: number; pending: number; after: number };
+  rss: { alone: number; pending: number; after: number };
+  /** From closing the connections until the daemon held no more descriptors than before them. */
+  releaseMs: number;
+}
+
+async function termdWaits(dir: string, n: number, connections: number, keys: number): Promise<Waits> {
+  const d = await startDaemon(dir, "waits");
+  const clients: Client[] = [];
+  try {
+    const c = d.client;
+    const pid = d.proc.pid;
+    // ~50 lines/s: every line changes the screen, and each change is checked against every wait.
+    const chatty = await c.call("session.create", {
+      command: ["bash", "--norc", "--noprofile", "-c", "while :; do echo line $RANDOM; sleep 0.02; done"],
+      rows: 24,
+      cols: 80,
+    });
+    const lines = await c.call("session.wait", { session: chatty.id, text: "line", timeout_ms: 10_000 });
+    if (lines.outcome !== "matched") throw new Error(`termd: the chatty session printed nothing (${lines.outcome})`);
+
+    await termdKeys(c, 30, false); // warm-up, as in isolation
+    const aloneKeys = await termdKeys(c, keys, false);
+    const aloneCpu = await cpuShare(pid, 2000);
+    const aloneRss = rssBytes(pid);
+    const fds = fdCount(pid);
+
+    for (let i = 0; i < connections; i++) clients.push(await connect(d.socket));
+    let closing = false;
+    let early = 0;
+    const t0 = performance.now();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const w = clients[i % connections]!.call("session.wait", { session: chatty.id, text: NEVER_SHOWN, timeout_ms: 120_000 });
+      // Closing the connections rejects them here; any other answer is one too early.
+      pending.push(w.then(() => void early++, () => void (closing || early++)));
+    }
+    // Requests on a connection are read in order: a ping answered means its waits were taken in.
+    await Promise.all(clients.map((cl) => cl.call("system.ping")));
+    const sendMs = performance.now() - t0;
+    const pendingCpu = await cpuShare(pid, 2000);
+    const pendingKeys = await termdKeys(c, keys, false);
+    const pendingRss = rssBytes(pid);
+
+    closing = true;
+    const t1 = performance.now();
+    for (const cl of clients) cl.close();
+    await Promise.all(pending);
+    let releaseMs = NaN;
+    try {
+      await until("the daemon to release the connections", 10_000, () => (fdCount(pid) <= fds ? true : undefined), 2);
+      releaseMs = performance.now() - t1;
+    } catch {}
+    // Still fine: it answers, the chatty session still runs and is watched, keys still echo.
+    await c.call("system.ping");
+    const still = await c.call("session.wait", { session: chatty.id, activity: true, timeout_ms: 5000 });
+    if (still.outcome !== "activity") throw new Error(`termd: after the waits, the chatty session shows ${still.outcome}`);
+    const afterKeys = await termdKeys(c, keys, false);
+    const afterCpu = await cpuShare(pid, 2000);
+    return {
+      n,
+      connections,
+      sendMs,
+      early,
+      keys: { alone: aloneKeys, pending: pendingKeys, after: afterKeys },
+      cpu: { alone: aloneCpu, pending: pendingCpu, after: afterCpu },
+      rss: { alone: aloneRss, pending: pendingRss, after: rssBytes(pid) },
+      releaseMs,
+    };
+  } finally {
+    for (const cl of clients) cl.close();
+    await d.stop();
+  }
+}
+
+export async function reportWaits(o: Options, dir: string, verdicts: string[][]): Promise<void> {
+  const w = await termdWaits(dir, 5000, 10, o.keys);
+  const p5099 = (xs: number[]) => `${f2(percentile(xs, 0.5))} / ${f2(percentile(xs, 0.99))}`;
+  const rows: string[][] = [
+    ["", "termd", "tmux", "target"],
+    ["another session's key round trip, p50 / p99 ms: chatty session alone", p5099(w.keys.alone), NONE, ""],
+    [`  with ${w.n} waits pending on the chatty session`, p5099(w.keys.pending), NONE, "p50 < 1 ms"],
+    ["  after their connections closed", p5099(w.keys.after), NONE, ""],
+    ["daemon CPU, % of a core: alone / pending / after", `${f1(w.cpu.alone)} / ${f1(w.cpu.pending)} / ${f1(w.cpu.after)}`, NONE, ""],
+    ["daemon RSS, MB: alone / pending / after", `${mb(w.rss.alone)} / ${mb(w.rss.pending)} / ${mb(w.rss.after)}`, NONE, ""],
+    [`${w.n} waits over ${w.connections} connections sent and taken in, ms`, f1(w.sendMs), NONE, ""],
+    ["waits answered before their connections closed", String(w.early), NONE, "0"],
+    ["descriptors released after the close, ms", Number.isNaN(w.releaseMs) ? "not in 10 s" : f1(w.releaseMs), NONE, ""],
+  ];
+  console.log(`7. Pending waits: ${w.n} session.wait calls for text that never shows, on a session printing ~50 lines/s (${o.keys} keys each)`);
+  console.log(table(rows) + "\n");
+  const p50 = percentile(w.keys.pending, 0.5);
+  verdicts.push([`waits: another session's key p50 < 1 ms with ${w.n} pending`, `${f2(p50)} ms`, verdict(p50 < 1)]);
+  verdicts.push(["waits: none answered early, all released on close", `${w.early} early`, verdict(w.early === 0 && !Number.isNaN(w.releaseMs))]);
+}

@@ -1,0 +1,21 @@
+// Waiting for a daemon that is starting: its socket answers a moment after the process starts.
+// The CLI's autostart and termd/testing's private daemon both wait so.
+import type { Client } from "./client.ts";
+
+/**
+ * Calls `connect` until it succeeds or `deadline` (a Date.now() time) passes, pausing 5 ms after
+ * the first failure and twice as long after each next one, up to 100 ms. After each failure
+ * `between` runs: it may throw to give up (the starter failed), or return a client it got itself.
+ * Undefined once the deadline passed.
+ */
+export async function connectWhenUp(connect: () => Promise<Client>, deadline: number, between: () => Promise<Client | undefined> | Client | undefined = () => undefined): Promise<Client | undefined> {
+  for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await connect();
+    } catch {}
+    const got = await between();
+    if (got) return got;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  return undefined;
+}

@@ -1,0 +1,123 @@
+// A program on a PTY termd opens itself (Linux): /dev/ptmx read by the worker's poll loop
+// (pty-reactor.ts), so a session holds two descriptors, its master and the program's process
+// handle, and its output can be paused at the source: an unread master blocks the program's writes.
+// The program starts as a session leader (Bun.spawn's `detached`) through `sh`, whose `<>`
+// redirection opens the slave without O_NOCTTY and so makes it the controlling terminal (job
+// control, ^C, SIGWINCH) before it execs the program under its own name.
+import type { Subprocess } from "bun";
+import { accessSync, closeSync, constants, openSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { Size } from "../protocol/schemas.ts";
+import type { PtyLibc } from "../platform/pty-libc.ts";
+import type { PtyEvents, PtySpec, ProgramPty } from "./pty.ts";
+import type { PtyReactor } from "./pty-reactor.ts";
+import { parseSignal, signalNumber } from "./signals.ts";
+import { controlChars, type TermiosFlags } from "./termios.ts";
+
+/** What starts the program on its terminal; without it sessions run on Bun.Terminal (pty.ts). */
+export const SHELL = "/bin/sh";
+
+/** How long an exited child's last bytes may take to drain from the PTY. */
+const DRAIN_MS = 250;
+
+/**
+ * The settings a new terminal starts with, as Bun.Terminal (termd's PTY before) and xterm set
+ * them: the kernel's defaults plus BRKINT, IXANY, IMAXBEL and IUTF8 (UTF-8 aware erase).
+ */
+const START = { iflag: 0x6d02, oflag: 0x5, cflag: 0x4bf, lflag: 0x8a3b };
+
+/** The path of an executable as a shell would find it, or null. */
+function findExecutable(command: string, spec: PtySpec): string | null {
+  if (command.includes("/")) {
+    const path = isAbsolute(command) ? command : resolve(spec.cwd, command);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      return null;
+    }
+  }
+  return Bun.which(command, { PATH: spec.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", cwd: spec.cwd });
+}
+
+export class NativePty implements ProgramPty {
+  readonly pid: number;
+  private readonly proc: Subprocess;
+  private readonly master: number;
+  /** Input is written from the daemon's thread, which closes the master once it has the exit. */
+  get fd(): number {
+    return this.master;
+  }
+  private running = true;
+
+  /** Throws with the reason when the program cannot start. */
+  constructor(spec: PtySpec, on: PtyEvents, private readonly libc: PtyLibc, private readonly reactor: PtyReactor) {
+    const program = spec.command[0] ?? "";
+    // sh would say "not found" on the terminal and exit 127; a caller gets the reason instead.
+    if (!findExecutable(program, spec)) throw new Error(`Executable not found in $PATH: "${program}"`);
+    this.master = openSync("/dev/ptmx", constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+    try {
+      const slavePath = libc.unlock(this.master);
+      libc.setTermios(this.master, START);
+      libc.setSize(this.master, spec.size.rows, spec.size.cols);
+      const slave = openSync(slavePath, constants.O_RDWR | constants.O_NOCTTY);
+      try {
+        this.proc = Bun.spawn([SHELL, "-c", `exec "$0" "$@" <>${slavePath} >&0 2>&0`, ...spec.command], {
+          cwd: spec.cwd,
+          env: { ...spec.env, TERM: spec.term },
+          stdio: [slave, slave, slave],
+          detached: true,
+        });
+      } finally {
+        closeSync(slave);
+      }
+    } catch (err) {
+      closeSync(this.master);
+      throw err;
+    }
+    this.pid = this.proc.pid;
+    const hungUp = Promise.withResolvers<void>();
+    reactor.add(this.master, { data: (d, ack) => on.data(d, ack), drain: on.drain, hangup: () => hungUp.resolve() });
+    void this.proc.exited.then(async () => {
+      // The last bytes may still sit in the PTY after the child exited; give them a moment.
+      let timer: Timer | undefined;
+      await Promise.race([hungUp.promise, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+      clearTimeout(timer);
+      this.running = false;
+      reactor.remove(this.master);
+      on.drain();
+      const code = this.proc.signalCode;
+      const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
+      on.exit(signal ? 128 + signalNumber(signal) : this.proc.exitCode, signal);
+    });
+  }
+
+  write(data: string | Uint8Array): void {
+    if (this.running) this.reactor.write(this.master, data);
+  }
+
+  pause(): void {
+    this.reactor.pause(this.master, true);
+  }
+
+  resume(): void {
+    this.reactor.pause(this.master, false);
+  }
+
+  acknowledged(): void {
+    this.reactor.acknowledged(this.master);
+  }
+
+  resize(size: Size): void {
+    if (this.running) this.libc.setSize(this.master, size.rows, size.cols);
+  }
+
+  flags(): TermiosFlags | null {
+    const t = this.running ? this.libc.getTermios(this.master) : null;
+    return t && { iflag: t.iflag, oflag: t.oflag, lflag: t.lflag, cflag: t.cflag, cc: controlChars(t.cc) };
+  }
+
+  signal(name: string): void {
+    if (this.running) this.proc.kill(name as NodeJS.Signals);
+  }
+}

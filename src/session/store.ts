@@ -39,6 +39,15 @@ export interface StoreOptions {
   onRemove?: (s: Session) => void;
 }
 
+/** SPAWN_FAILED unless `cwd` is a directory a program can start in. */
+function checkDirectory(cwd: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {}
+  if (!isDir) throw new TermdError("SPAWN_FAILED", `cwd ${cwd} is not a directory`);
+}
+
 /** Sessions a daemon holds at most unless told otherwise: each costs a PTY, a few files and threads' time. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
@@ -131,18 +140,11 @@ export class SessionStore {
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     const cwd = p.cwd ?? env.HOME ?? "/";
-    let isDir = false;
-    try {
-      isDir = statSync(cwd).isDirectory();
-    } catch {}
-    if (!isDir) {
-      record?.cancel();
-      throw new TermdError("SPAWN_FAILED", `cwd ${cwd} is not a directory`);
-    }
-    mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
     const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     let session: Session;
     try {
+      checkDirectory(cwd);
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
       session = await Session.spawn(
         {
           id,
@@ -193,7 +195,7 @@ export class SessionStore {
    */
   async restart(s: Session, graceMs: number): Promise<void> {
     if (s.running) await s.stop(graceMs);
-    const start = this.starts.get(s.id) ?? { env: null, integrate: true };
+    const start = this.startOf(s);
     const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
     const hooks = start.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
     await s.restart({ argv: hooks?.argv ?? s.command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys });
@@ -205,8 +207,12 @@ export class SessionStore {
     if (this.opts.records) s.on((e) => (e.type === "state" || e.type === "resize") && this.saveRecord(s));
   }
 
+  private startOf(s: Session): StartSettings {
+    return this.starts.get(s.id) ?? { env: null, integrate: true };
+  }
+
   private record(s: Session): SessionRecord {
-    return recordOf(s, this.starts.get(s.id) ?? { env: null, integrate: true });
+    return recordOf(s, this.startOf(s));
   }
 
   private saveRecord(s: Session): void {

@@ -18,7 +18,17 @@ afterAll(() => {
 function endedSession(id: string, output: string): Session {
   writeFileSync(logPathOf(dir, id), output);
   const s = Session.restore(
-    { id, name: id, command: ["sh"], cwd: dir, createdAt: new Date(), size: { rows: 5, cols: 20 }, scrollback: 10, term: "xterm-256color", logDir: dir },
+    {
+      id,
+      name: id,
+      command: ["sh"],
+      cwd: dir,
+      createdAt: new Date(),
+      size: { rows: 5, cols: 20 },
+      scrollback: 10,
+      term: "xterm-256color",
+      logDir: dir,
+    },
     { state: "exited", exitCode: 3, signal: null, error: null, endedAt: new Date(), pid: null, pidStart: null },
   );
   sessions.push(s);
@@ -27,7 +37,14 @@ function endedSession(id: string, output: string): Session {
 
 /** An outlet that keeps the events it is given while it has room, and counts its ends. */
 function outlet() {
-  const o = { writable: true, plainText: false, events: [] as EventMessage[], ends: 0, event: (e: EventMessage) => o.events.push(e), end: () => o.ends++ };
+  const o = {
+    writable: true,
+    plainText: false,
+    events: [] as EventMessage[],
+    ends: 0,
+    event: (e: EventMessage) => o.events.push(e),
+    end: () => o.ends++,
+  };
   return o satisfies ClientOutlet;
 }
 

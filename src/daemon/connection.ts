@@ -95,9 +95,14 @@ export class Connection implements LineHandler, ClientOutlet {
   /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */
   private speak(first: unknown): DialectConnection {
     if (this.speaker) return this.speaker;
-    const dialect = this.daemon.dialects.pick(first, { perSession: this.client.impliedSession !== undefined, own: this.socketDialect ?? undefined });
+    const dialect = this.daemon.dialects.pick(first, {
+      perSession: this.client.impliedSession !== undefined,
+      own: this.socketDialect ?? undefined,
+    });
     this.dialect = dialect;
-    return (this.speaker = dialect.open(nativeCaller(this.daemon, this.client, dialect, { send: (msg) => this.channel.send(msg), end: () => this.channel.end() })));
+    return (this.speaker = dialect.open(
+      nativeCaller(this.daemon, this.client, dialect, { send: (msg) => this.channel.send(msg), end: () => this.channel.end() }),
+    ));
   }
 
   line(parsed: LineParsed): Promise<unknown> {
@@ -114,7 +119,9 @@ export class Connection implements LineHandler, ClientOutlet {
         // A dialect answers its own errors; one that threw anyway is a fault, and the client
         // still gets an answer in its dialect's shape rather than none.
         logFault(`the ${this.dialect?.name ?? "native"} dialect`, err);
-        return speaker.fault ? speaker.fault(err) : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+        return speaker.fault
+          ? speaker.fault(err)
+          : speaker.malformed(`internal error: ${err instanceof Error ? err.message : String(err)}`);
       })
       .then((reply) => {
         if (reply instanceof Serialized) this.channel.sendLine(reply.json);

@@ -16,7 +16,17 @@ afterAll(() => {
 async function run(script: string): Promise<Session> {
   const command = ["sh", "-c", script];
   const s = await Session.spawn(
-    { id: "sub", name: "sub", command, cwd: dir, createdAt: new Date(), size: { rows: 4, cols: 20 }, scrollback: 10, term: "xterm-256color", logDir: dir },
+    {
+      id: "sub",
+      name: "sub",
+      command,
+      cwd: dir,
+      createdAt: new Date(),
+      size: { rows: 4, cols: 20 },
+      scrollback: 10,
+      term: "xterm-256color",
+      logDir: dir,
+    },
     { argv: command, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null },
   );
   sessions.push(s);

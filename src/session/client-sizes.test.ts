@@ -2,14 +2,10 @@ import { describe, expect, test } from "bun:test";
 import type { Size } from "../protocol/schemas.ts";
 import { ClientSizes } from "./client-sizes.ts";
 
-function sizes(holder: object | null = null) {
+function sizes() {
   const applied: Size[] = [];
-  const h = { holder };
-  const c = new ClientSizes(
-    () => h.holder,
-    (s) => applied.push(s),
-  );
-  return { c, applied, h };
+  const session = { hold: { key: null as object | null }, running: true, resize: (s: Size) => applied.push(s) };
+  return { c: new ClientSizes(session), applied, session };
 }
 
 describe("the sizes of attached terminals", () => {
@@ -43,17 +39,24 @@ describe("the sizes of attached terminals", () => {
   });
 
   test("while the holder has a size, the session takes the holder's: a watcher does not shrink it", () => {
-    const { c, applied, h } = sizes();
+    const { c, applied, session } = sizes();
     const holder = {};
     const watcher = {};
     c.set(holder, { rows: 50, cols: 160 });
     c.set(watcher, { rows: 10, cols: 40 });
     expect(applied.at(-1)).toEqual({ rows: 10, cols: 40 });
-    h.holder = holder;
+    session.hold.key = holder;
     c.refit();
     expect(applied.at(-1)).toEqual({ rows: 50, cols: 160 });
     // A holder with no terminal of its own: the smallest again.
-    h.holder = {};
+    session.hold.key = {};
     expect(c.fit()).toEqual({ rows: 10, cols: 40 });
   });
+});
+
+test("an ended session is not resized", () => {
+  const { c, applied, session } = sizes();
+  session.running = false;
+  c.set({}, { rows: 9, cols: 9 });
+  expect(applied).toEqual([]);
 });

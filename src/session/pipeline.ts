@@ -189,11 +189,13 @@ export class Pipeline implements OutputStream {
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();
     const lag = this.view.lag;
-    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG || this.view.ringOnly > RING_ONLY_LAG) this.source?.pauseOutput();
+    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG || this.view.ringOnly > RING_ONLY_LAG)
+      this.source?.pauseOutput();
   }
 
   private onScreenProgress(): void {
-    const caughtUp = this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2 && this.view.ringOnly <= RING_ONLY_RESUME;
+    const caughtUp =
+      this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2 && this.view.ringOnly <= RING_ONLY_RESUME;
     if (this.source?.outputPaused && caughtUp) this.source.resumeOutput();
   }
 

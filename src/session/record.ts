@@ -71,7 +71,17 @@ export function fromRecord(r: SessionRecord, logDir: string): { base: SessionBas
     if (reaped > 0) console.error(`termd: session ${r.name}: ended ${reaped} processes its lost program left running`);
   }
   return {
-    base: { id: r.id, name: r.name, command: r.command, cwd: r.cwd, createdAt: new Date(r.created_at), size: { rows: r.rows, cols: r.cols }, scrollback: r.scrollback, term: r.term, logDir },
+    base: {
+      id: r.id,
+      name: r.name,
+      command: r.command,
+      cwd: r.cwd,
+      createdAt: new Date(r.created_at),
+      size: { rows: r.rows, cols: r.cols },
+      scrollback: r.scrollback,
+      term: r.term,
+      logDir,
+    },
     run: {
       state: lost ? "lost" : r.state,
       exitCode: r.exit_code,

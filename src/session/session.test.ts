@@ -91,7 +91,17 @@ describe("a session's program", () => {
   test("its output, then its state, then its exit are told in order; input after it ended is refused", async () => {
     const command = ["sh", "-c", "printf 'hi there'; exit 3"];
     const s = await Session.spawn(
-      { id: "run", name: "run", command, cwd: dir, createdAt: new Date(), size: { rows: 4, cols: 20 }, scrollback: 10, term: "xterm-256color", logDir: dir },
+      {
+        id: "run",
+        name: "run",
+        command,
+        cwd: dir,
+        createdAt: new Date(),
+        size: { rows: 4, cols: 20 },
+        scrollback: 10,
+        term: "xterm-256color",
+        logDir: dir,
+      },
       { argv: command, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null },
     );
     sessions.push(s);

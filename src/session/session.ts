@@ -43,25 +43,20 @@ export class Session extends Pipeline implements ProgramStream {
   readonly waits: Waits;
   readonly exec: ExecRunner;
   /** Who has taken the session over: while someone holds it, others may not type into it. */
-  readonly hold = new Hold(
-    () => this.name,
-    (hold) => {
-      this.clients.refit();
-      this.emit({ type: "hold", hold });
-    },
-  );
+  readonly hold = new Hold(this, (hold) => {
+    // Taken over or given back: the holder's size counts alone, or everyone's again.
+    this.clients.refit();
+    this.emit({ type: "hold", hold });
+  });
   ended: Promise<void>;
   private markEnded: () => void = () => {};
   private child: Child | null = null;
   private stopRequested = false;
-  private readonly clients = new ClientSizes(
-    () => this.hold.key,
-    (size) => this.running && this.resize(size),
-  );
+  private readonly clients = new ClientSizes(this);
   private readonly disposers: (() => void)[] = [];
 
   private constructor(b: SessionBase, restored?: { lost: boolean }) {
-    super({ name: b.name, logPath: logPathOf(b.logDir, b.id), size: b.size, scrollback: b.scrollback, debugBuffer: b.debugBuffer, pool: b.pool, restored });
+    super({ ...b, logPath: logPathOf(b.logDir, b.id), restored });
     this.id = b.id;
     this.command = b.command;
     this.cwd = b.cwd;
@@ -77,8 +72,9 @@ export class Session extends Pipeline implements ProgramStream {
   static async spawn(b: SessionBase, start: StartSpec): Promise<Session> {
     const s = new Session(b);
     try {
-      await s.start(start, true);
+      await s.start(start);
     } catch (err) {
+      rmSync(s.logPath, { force: true });
       s.view.dispose();
       throw err;
     }
@@ -94,8 +90,8 @@ export class Session extends Pipeline implements ProgramStream {
     return s;
   }
 
-  /** Runs the program on a new PTY, its output into this session's stream (a first run's log goes if it cannot start). */
-  private async start(spec: StartSpec, first = false): Promise<void> {
+  /** Runs the program on a new PTY, its output into this session's stream. */
+  private async start(spec: StartSpec): Promise<void> {
     try {
       this.output.open();
     } catch (err) {
@@ -103,10 +99,10 @@ export class Session extends Pipeline implements ProgramStream {
     }
     let child: Child;
     try {
-      child = await Child.spawn({ command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term, onData: (data) => this.feed(data) }, spec.ptys);
+      const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
+      child = await Child.spawn({ ...program, onData: (data) => this.feed(data) }, spec.ptys);
     } catch (err) {
       this.output.close();
-      if (first) rmSync(this.logPath, { force: true });
       throw err;
     }
     this.child = this.source = child;
@@ -131,7 +127,8 @@ export class Session extends Pipeline implements ProgramStream {
     if (!(err instanceof TermdError)) return err;
     if (err.code === "SESSION_NOT_RUNNING") return notRunning(this);
     if (err.code !== "INPUT_NOT_READ") return err;
-    return new TermdError("INPUT_NOT_READ", `session ${this.name}: ${err.message} within ${timeoutMs} ms`, { ...err.details, session: this.name });
+    const message = `session ${this.name}: ${err.message} within ${timeoutMs} ms`;
+    return new TermdError("INPUT_NOT_READ", message, { ...err.details, session: this.name });
   }
 
   /** Input counts as activity (the program is about to answer it): "settled" restarts here. */
@@ -156,7 +153,7 @@ export class Session extends Pipeline implements ProgramStream {
     return n;
   }
 
-  /** Writes once the program has read enough of what came before (child.ts's MAX_UNREAD_INPUT); INPUT_NOT_READ once `timeoutMs` passed without room. */
+  /** Writes once the program has read enough of what came before (child.ts's MAX_UNREAD_INPUT); else INPUT_NOT_READ after `timeoutMs`. */
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
     this.liveChild();
     await untilJobHasTerminal(this, data);
@@ -206,7 +203,10 @@ export class Session extends Pipeline implements ProgramStream {
     // "Ended" promises a final screen that shows every byte: let the screen catch up first.
     await this.view.sync();
     Object.assign(this, { signal, exitCode, endedAt: new Date() });
-    this.state = this.stopRequested ? "stopped" : signal && signal === this.child?.signalSent ? "killed" : signal || exitCode !== 0 ? "failed" : "exited";
+    if (this.stopRequested) this.state = "stopped";
+    else if (signal && signal === this.child?.signalSent) this.state = "killed";
+    else if (signal || exitCode !== 0) this.state = "failed";
+    else this.state = "exited";
     this.output.close();
     // Told (and so persisted: the store saves on "state") in the same turn as the state changes:
     // a wait that sees the session ended must never find it "lost" after a kill -9 of the daemon.
@@ -216,7 +216,7 @@ export class Session extends Pipeline implements ProgramStream {
     this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
   }
 
-  /** Runs the program again in a session that has ended: same id, name, log, recording, subscribers and size; a line in the output marks it. */
+  /** Runs an ended session's program again: same id, name, log, recording, subscribers and size; a line in the output marks it. */
   async restart(spec: StartSpec): Promise<void> {
     if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
     rmSync(screenPathOf(this.logPath), { force: true });

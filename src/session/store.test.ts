@@ -10,7 +10,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test("a cwd that is no directory fails the create with SPAWN_FAILED, and leaves no session", async () => {
   const store = new SessionStore({ stateDir: dir, baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-  await expect(store.create({ command: ["true"], cwd: join(dir, "nowhere") })).rejects.toMatchObject({ code: "SPAWN_FAILED", message: `cwd ${join(dir, "nowhere")} is not a directory` });
+  await expect(store.create({ command: ["true"], cwd: join(dir, "nowhere") })).rejects.toMatchObject({
+    code: "SPAWN_FAILED",
+    message: `cwd ${join(dir, "nowhere")} is not a directory`,
+  });
   expect(store.list()).toEqual([]);
 });
 
@@ -35,12 +38,22 @@ test("records come back as sessions, a running one as lost, and are saved again 
     start_env: { A: "1" },
     integrate: false,
   };
-  const store = new SessionStore({ stateDir: dir, baseEnv: {}, records: { save: (r) => saved.push(r), delete: () => {}, all: () => [record] } });
+  const store = new SessionStore({
+    stateDir: dir,
+    baseEnv: {},
+    records: { save: (r) => saved.push(r), delete: () => {}, all: () => [record] },
+  });
   store.restore();
   const s = store.get("old");
   expect(s.state).toBe("lost");
   expect(saved).toHaveLength(1);
-  expect(saved[0]).toMatchObject({ id: "r1", state: "lost", start_env: { A: "1" }, integrate: false, error: "the daemon ended while the program ran" });
+  expect(saved[0]).toMatchObject({
+    id: "r1",
+    state: "lost",
+    start_env: { A: "1" },
+    integrate: false,
+    error: "the daemon ended while the program ran",
+  });
   expect(store.remove(s)).toBe(true);
   expect(existsSync(s.logPath)).toBe(false);
 });

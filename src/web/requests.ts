@@ -46,7 +46,9 @@ async function answer(scope: RequestScope, dialect: Dialect, body: string): Prom
     }
     if (msg !== undefined) reply = await speaker.handle(msg);
     if (reply === null) return new Response(null, { status: 204 });
-    return new Response(reply instanceof Serialized ? reply.json : JSON.stringify(reply), { headers: { "content-type": "application/json" } });
+    return new Response(reply instanceof Serialized ? reply.json : JSON.stringify(reply), {
+      headers: { "content-type": "application/json" },
+    });
   } finally {
     scope.signal.removeEventListener("abort", close);
     close();

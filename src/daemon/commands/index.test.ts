@@ -33,7 +33,15 @@ describe("the method table", () => {
     // A fresh run never touches the terminal: a holder does not stop it.
     expect(targetOf(get("exec.run"), { fresh: true })).toEqual({ running: true });
     expect(targetOf(get("session.subscribe"), { take_over: true }).write).toBeString();
-    for (const name of ["session.info", "session.screen", "session.output", "session.wait", "session.stop", "session.remove", "exec.cancel"]) {
+    for (const name of [
+      "session.info",
+      "session.screen",
+      "session.output",
+      "session.wait",
+      "session.stop",
+      "session.remove",
+      "exec.cancel",
+    ]) {
       expect([name, targetOf(get(name), {})]).toEqual([name, {}]);
     }
   });

@@ -321,17 +321,11 @@ describe("the attach stream", () => {
   test("a subscriber with stripQueries gets the output without the queries the daemon answered", async () => {
     const logDir = mkdtempSync(join(tmp, "logs-"));
     // Raw mode, so the replies the daemon writes back are not echoed into the output.
-    const s = await Session.spawn({
-      id: "strip",
-      name: "strip",
-      command: ["python3", "-c", `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`],
-      cwd: tmp,
-      env: process.env as Record<string, string>,
-      size: { rows: 24, cols: 80 },
-      scrollback: 100,
-      term: "xterm-256color",
-      logDir,
-    });
+    const command = ["python3", "-c", `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`];
+    const s = await Session.spawn(
+      { id: "strip", name: "strip", command, cwd: tmp, createdAt: new Date(), size: { rows: 24, cols: 80 }, scrollback: 100, term: "xterm-256color", logDir },
+      { argv: command, env: process.env as Record<string, string>, shellIntegration: null },
+    );
     const out: Buffer[] = [];
     const exited = Promise.withResolvers<void>();
     const sub = new Subscription(s, {

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { until } from "../concurrency.ts";
-import { SCREEN_CURRENT_MS } from "../../src/session/session.ts";
+import { SCREEN_CURRENT_MS } from "../../src/session/pipeline.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
 import { sh, wallMs } from "./helpers.ts";

@@ -41,26 +41,26 @@ export function connectionRefusal(daemon: Daemon): RpcError | null {
 /** Runs a session.wait as one of its connection's pending waits, refused past the limit. */
 export async function asPendingWait<T>(ctx: CallContext, wait: () => Promise<T>): Promise<T> {
   const max = ctx.daemon.options.maxWaits ?? MAX_WAITS_PER_CONNECTION;
-  const { conn } = ctx;
-  if (conn.pendingWaits >= max) {
+  const { client } = ctx;
+  if (client.pendingWaits >= max) {
     throw new RpcError(
       "LIMIT_REACHED",
-      `this connection already has ${conn.pendingWaits} session.wait calls pending, the most one connection may (termd daemon --max-waits ${max}); let some answer or time out first, give them a shorter timeout_ms, or spread them over more connections`,
+      `this connection already has ${client.pendingWaits} session.wait calls pending, the most one connection may (termd daemon --max-waits ${max}); let some answer or time out first, give them a shorter timeout_ms, or spread them over more connections`,
       { max_waits: max },
     );
   }
-  conn.pendingWaits++;
+  client.pendingWaits++;
   try {
     return await wait();
   } finally {
-    conn.pendingWaits--;
+    client.pendingWaits--;
   }
 }
 
 /** Refuses a subscribe that would leave the connection subscribed to more sessions than allowed. */
 export function checkSubscriptions(ctx: CallContext, adding: number): void {
   const max = ctx.daemon.options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION;
-  const now = ctx.conn.subscriptionCount;
+  const now = ctx.client.subscriptionCount;
   if (now + adding <= max) return;
   throw new RpcError(
     "LIMIT_REACHED",

@@ -11,6 +11,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
+import type { Client } from "./client.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { connectionRefusal } from "./connection-limits.ts";
 import { errorReply } from "./errors.ts";
@@ -77,7 +78,9 @@ export class Daemon {
   readonly ptys: PtyPool;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
-  readonly connections = new Set<Connection>();
+  readonly connections = new Set<Client>();
+  /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
+  private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
   readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
   /** Requests, errors and latency by method (GET /metrics). */
@@ -170,8 +173,18 @@ export class Daemon {
     this.store.evict(this.options.ttlMs);
   }
 
+  /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
+  dialectState<T>(ref: string, dialect: string, init: () => T): T {
+    const id = this.store.get(ref).id;
+    let states = this.dialectStates.get(id);
+    if (!states) this.dialectStates.set(id, (states = new Map()));
+    if (!states.has(dialect)) states.set(dialect, init());
+    return states.get(dialect) as T;
+  }
+
   /** A session is gone: its own socket closes and no connection keeps its subscription. */
   private forget(s: Session): void {
+    this.dialectStates.delete(s.id);
     this.closeSessionSocket(s.id);
     for (const c of this.connections) c.forget(s);
   }
@@ -197,10 +210,7 @@ export class Daemon {
               setTimeout(() => socket.end(), REFUSED_LINGER_MS).unref();
               return;
             }
-            const conn = new Connection(socket, this, session, dialect);
-            socket.data = { conn };
-            this.connections.add(conn);
-            this.counters.connections++;
+            socket.data = { conn: new Connection(socket, this, session, dialect) };
           },
           data: (socket, chunk) => socket.data.conn?.onData(chunk),
           drain: (socket) => socket.data.conn?.flush(),

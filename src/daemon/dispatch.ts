@@ -1,9 +1,12 @@
 // The one place where a method call, from any dialect, becomes a handler's run: it validates the
-// params against the method's schema, confines a session socket to its session, runs the handler,
-// and turns what it threw into an RpcError (errors.ts), which each dialect puts in its own shape.
+// params against the method's schema, confines a session socket to its session, finds the session
+// the handler declares as its target and checks it, runs the handler, and turns what it threw into
+// an RpcError (errors.ts), which each dialect puts in its own shape.
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
 import { logFault, wireError } from "./errors.ts";
+import type { Session } from "../session/session.ts";
+import { notRunning } from "../session/session-errors.ts";
 import type { CallContext, Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { refuseFileParams } from "./file-params.ts";
@@ -39,6 +42,23 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
 }
 
 /**
+ * The session a call acts on, found, with the checks its command declares made in one order for
+ * every method: attached read-only, held by another client, then not running.
+ */
+function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext): Session | undefined {
+  if (!cmd.target || params.session === undefined) return undefined;
+  const s = ctx.daemon.store.get(params.session);
+  const t = typeof cmd.target === "function" ? cmd.target(params) : cmd.target;
+  if (t.write !== undefined) {
+    const sub = ctx.client.subscription(s);
+    if (t.typing && sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
+    s.hold.check(sub, t.write);
+  }
+  if (t.running && !s.running) throw notRunning(s);
+  return s;
+}
+
+/**
  * Validates and runs one native method; what dialects call too. Throws RpcError (the session
  * layer's domain errors become theirs here) or, for a fault, whatever was thrown.
  */
@@ -61,21 +81,22 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   const cmd = COMMANDS.get(method) as Command | undefined;
   if (!cmd) {
     // On a session socket, in JSON-RPC's own words (ralph's clients read them).
-    const message = ctx.conn.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
+    const message = ctx.client.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
     throw new RpcError("METHOD_NOT_FOUND", message, { method });
   }
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
     throw new RpcError("INVALID_PARAMS", `${method}: params must be an object`);
   }
   // On a per-session socket the session is implied (the interminai and ralph model).
-  const implied = ctx.conn.impliedSession;
+  const implied = ctx.client.impliedSession;
   if (implied !== undefined && (params === undefined || !("session" in (params as object)))) {
     params = { ...(params as object | undefined), session: implied };
   }
-  if (ctx.conn.refusesFileParams) refuseFileParams(method, params);
+  if (ctx.client.refusesFileParams) refuseFileParams(method, params);
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);
   ctx.daemon.counters.requests++;
-  return await cmd.exec(parsed.output, ctx);
+  const session = findTarget(cmd, parsed.output as { session?: string }, ctx);
+  return await cmd.exec(parsed.output, ctx, session);
 }

@@ -2,7 +2,7 @@
 // through `call` (validated like any request) and its sessions through their own sockets. What
 // `interminai start --no-daemon` runs; with exitWhenEmpty it stops once its last session is removed.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
-import type { Connection } from "./connection.ts";
+import { Client, NO_OUTLET } from "./client.ts";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { run } from "./dispatch.ts";
 
@@ -13,14 +13,8 @@ export interface InProcessDaemon {
 
 export function inProcessDaemon(opts: DaemonOptions): InProcessDaemon {
   const daemon = new Daemon(opts);
-  // This caller has no connection: nothing is implied, and nothing aborts its calls.
-  const conn: Pick<Connection, "impliedSession" | "subscription" | "pendingWaits" | "subscriptionCount" | "refusesFileParams"> = {
-    impliedSession: undefined,
-    subscription: () => undefined,
-    pendingWaits: 0,
-    subscriptionCount: 0,
-    refusesFileParams: false,
-  };
-  const ctx = { daemon, conn: conn as Connection, signal: new AbortController().signal };
+  // This caller is a client like any other: nothing is implied, and it subscribes to nothing.
+  const client = new Client(NO_OUTLET);
+  const ctx = { daemon, client, signal: client.signal };
   return { daemon, call: (method, params) => run(method, params, ctx) as Promise<never> };
 }

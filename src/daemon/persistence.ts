@@ -3,7 +3,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionRecord } from "../session/session.ts";
+import type { SessionRecord } from "../session/record.ts";
 import type { RecordStore } from "../session/store.ts";
 
 const SCHEMA = `

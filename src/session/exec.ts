@@ -23,15 +23,14 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
-import type { Session } from "./session.ts";
+import type { ProgramStream } from "./stream.ts";
 import { parseSignal } from "./signals.ts";
-import { FreshRun } from "./fresh-exec.ts";
+import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
+import type { ShellCommands } from "./shell-commands.ts";
 import { foregroundGroup } from "./processes.ts";
 
 /** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
-/** Each of stdout and stderr is cut at this many bytes. */
-export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
 /** How often a running command's output files are cut back to MAX_EXEC_OUTPUT. */
 const CAP_EVERY_MS = 50;
 /** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
@@ -44,7 +43,7 @@ const RECOVER_MS = 250;
 const ESCALATE_MS = 2000;
 
 /** Throws NOT_A_SHELL unless the session runs an interactive POSIX shell. */
-function checkShell(s: Session): void {
+function checkShell(s: ProgramStream): void {
   const [prog, ...args] = s.command;
   const name = basename(prog ?? "").replace(/^-/, "");
   if (!SHELLS.has(name) || args.includes("-c")) {
@@ -89,8 +88,8 @@ const FIRST_PROMPT_MS = 5000;
  * it loads them it may have a child in the foreground for a moment, which is no job of the user's.
  * Resolves at the first mark (or the exit, or after FIRST_PROMPT_MS); at once for other shells.
  */
-function firstPrompt(s: Session): Promise<void> {
-  if (s.shellIntegration === null || s.commands.seen || !s.running) return Promise.resolve();
+function firstPrompt(s: ProgramStream, commands: ShellCommands): Promise<void> {
+  if (s.shellIntegration === null || commands.seen || !s.running) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -117,7 +116,8 @@ export class ExecRunner {
 
   /** @param defaultTimeoutMs a call's timeout when it names none (session.create's exec_timeout_ms; 0: none). */
   constructor(
-    private readonly s: Session,
+    private readonly s: ProgramStream,
+    private readonly commands: ShellCommands,
     private readonly defaultTimeoutMs = 0,
   ) {}
 
@@ -126,15 +126,17 @@ export class ExecRunner {
     return this.current !== null;
   }
 
-  /** Runs `p.command` in the shell; throws SESSION_BUSY while another run (or any job) has the terminal. */
+  /**
+   * Runs `p.command` in the shell of a running session (the daemon's dispatch checks that); throws
+   * SESSION_BUSY while another run (or any job) has the terminal.
+   */
   async run(p: ExecRunInput): Promise<ExecResult> {
     const s = this.s;
-    if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
     if (p.fresh) return this.runFresh(p);
     checkShell(s);
     if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
-    await firstPrompt(s);
-    const pid = s.info().pid;
+    await firstPrompt(s, this.commands);
+    const pid = s.pid;
     const fg = foregroundGroup(pid);
     if (fg !== null && fg !== pid) {
       throw new TermdError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
@@ -221,7 +223,7 @@ class Run {
   private promptRow: number | null = null;
 
   constructor(
-    private readonly s: Session,
+    private readonly s: ProgramStream,
     private readonly runner: ExecRunner,
     private readonly pid: number | null,
     private readonly p: ExecRunInput,
@@ -429,7 +431,7 @@ class Run {
  * quiet for QUIET_MS with the screen caught up, so the prompt's position is known; false after
  * READY_MAX_MS or if the session ends.
  */
-function waitQuiet(s: Session, markEnd: number): Promise<boolean> {
+function waitQuiet(s: ProgramStream, markEnd: number): Promise<boolean> {
   return new Promise((resolve) => {
     let quietTimer: Timer | undefined;
     const finish = (ok: boolean) => {

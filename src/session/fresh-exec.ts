@@ -8,7 +8,9 @@
 // ignores SIGINT still stops right after its timeout).
 import type { Subprocess } from "bun";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
-import { MAX_EXEC_OUTPUT } from "./exec.ts";
+
+/** Each of stdout and stderr is cut at this many bytes (a fresh run's, and exec.ts's in the shell). */
+export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
 
 /** After a timeout's SIGINT: how long before the process group gets SIGKILL. */
 export const FRESH_TIMEOUT_GRACE_MS = 100;

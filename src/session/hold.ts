@@ -21,7 +21,8 @@ export class Hold {
   private holder: Holder | null = null;
 
   constructor(
-    private readonly sessionName: () => string,
+    /** The session held, named as it is now (a rename shows). */
+    private readonly session: { readonly name: string },
     /** Told of every take and give back: the session emits a hold event and refits its size. */
     private readonly changed: (info: HoldInfo | null) => void,
   ) {}
@@ -42,9 +43,9 @@ export class Hold {
     const since = h.since.toISOString();
     throw new TermdError(
       "SESSION_HELD",
-      `session ${this.sessionName()} is held by ${h.by} since ${since}: a person took it over, so ${what} from others is refused until they give it back; ` +
+      `session ${this.session.name} is held by ${h.by} since ${since}: a person took it over, so ${what} from others is refused until they give it back; ` +
         `wait until session.info's held_by is null (or a hold event says so), or ask them to give it back`,
-      { session: this.sessionName(), held_by: h.by, held_since: since },
+      { session: this.session.name, held_by: h.by, held_since: since },
     );
   }
 

@@ -9,7 +9,7 @@
 // (`read`) or a subshell never execs: its interrupt goes out after JOB_TERMINAL_MS, as it would
 // have gone at once before.
 import { commandLine, foregroundGroup } from "./processes.ts";
-import type { Session } from "./session.ts";
+import type { ProgramStream } from "./stream.ts";
 
 /** The longest a signal character waits for the command to have the terminal. */
 export const JOB_TERMINAL_MS = 500;
@@ -30,9 +30,9 @@ function shellHasTerminal(pid: number, shellLine: string | null): boolean {
 }
 
 /** Resolves once `data` may be written: at once unless it holds a signal character meant for a command still being started. */
-export async function untilJobHasTerminal(s: Session, data: string | Uint8Array): Promise<void> {
+export async function untilJobHasTerminal(s: ProgramStream, data: string | Uint8Array): Promise<void> {
   if (!hasSignalChar(data) || !s.running || s.shellIntegration === null || s.tap.running === null) return;
-  const pid = s.info().pid;
+  const pid = s.pid;
   if (pid === null) return;
   const shellLine = commandLine(pid);
   const deadline = performance.now() + JOB_TERMINAL_MS;

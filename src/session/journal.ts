@@ -4,7 +4,8 @@
 import { existsSync, openSync, readFileSync } from "node:fs";
 import type { Size } from "../protocol/schemas.ts";
 import { SessionLineFile } from "./line-file.ts";
-import type { Session, SessionEvent } from "./session.ts";
+import type { Session } from "./session.ts";
+import type { SessionEvent } from "./stream.ts";
 
 export function journalPathOf(logPath: string): string {
   return logPath.replace(/\.log$/, "") + ".timing";

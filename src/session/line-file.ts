@@ -4,7 +4,8 @@
 // closed once idle (append-file.ts).
 import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
-import type { Session, SessionEvent } from "./session.ts";
+import type { Session } from "./session.ts";
+import type { SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
 
 export abstract class SessionLineFile {

@@ -5,7 +5,8 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { castEvent, castHeader, CastText } from "./cast.ts";
 import { SessionLineFile } from "./line-file.ts";
-import type { Session, SessionEvent } from "./session.ts";
+import type { Session } from "./session.ts";
+import type { SessionEvent } from "./stream.ts";
 
 export class Recorder extends SessionLineFile {
   private readonly output = new CastText();

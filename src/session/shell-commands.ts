@@ -3,7 +3,7 @@
 // command_done answers from here, with the output between the two marks.
 import type { CommandDone } from "../protocol/schemas.ts";
 import { plainText } from "../terminal/plain-text.ts";
-import type { Session } from "./session.ts";
+import type { OutputStream } from "./stream.ts";
 
 /** Finished commands kept, newest last. */
 export const MAX_COMMANDS = 32;
@@ -44,7 +44,7 @@ export class ShellCommands {
   private promptEnd: number | null = null;
   private readonly off: () => void;
 
-  constructor(private readonly s: Session) {
+  constructor(private readonly s: OutputStream) {
     this.off = s.on((e) => {
       if (e.type !== "mark") return;
       const m = e.mark;

@@ -1,11 +1,13 @@
 // The registry of sessions: ids, unique names, lookup by either, persistence of their records,
 // eviction of ended ones after a TTL, and disposal. The only owner of Session objects.
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
 import { writeError } from "./disk-errors.ts";
-import { Session, screenPathOf, type SessionRecord } from "./session.ts";
+import { Session } from "./session.ts";
+import { screenPathOf } from "./pipeline.ts";
+import { fromRecord, recordOf, type SessionRecord, type StartSettings } from "./record.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
 import { descriptorsUsedUp } from "./fd-limit.ts";
@@ -37,6 +39,15 @@ export interface StoreOptions {
   onRemove?: (s: Session) => void;
 }
 
+/** SPAWN_FAILED unless `cwd` is a directory a program can start in. */
+function checkDirectory(cwd: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {}
+  if (!isDir) throw new TermdError("SPAWN_FAILED", `cwd ${cwd} is not a directory`);
+}
+
 /** Sessions a daemon holds at most unless told otherwise: each costs a PTY, a few files and threads' time. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
@@ -50,6 +61,8 @@ export class SessionStore {
    * checked them, so a second create of the same name at the same time is refused, not doubled.
    */
   private readonly starting = new Set<string>();
+  /** Each session's start settings, by id: what a restart starts its program with again. */
+  private readonly starts = new Map<string, StartSettings>();
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
@@ -59,9 +72,11 @@ export class SessionStore {
   restore(): void {
     for (const r of this.opts.records?.all() ?? []) {
       if (this.byId.has(r.id)) continue;
-      const s = Session.restore(r, this.logDir, this.opts.debugBuffer, this.opts.pool);
+      const { base, run, start } = fromRecord(r, this.logDir);
+      const s = Session.restore({ ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool }, run);
       this.byId.set(s.id, s);
-      if (r.state !== s.state) this.opts.records?.save(s.record());
+      this.starts.set(s.id, start);
+      if (r.state !== s.state) this.opts.records?.save(this.record(s));
       // Restarted later, it changes state again.
       this.keepRecord(s);
     }
@@ -124,32 +139,34 @@ export class SessionStore {
     }
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
+    const cwd = p.cwd ?? env.HOME ?? "/";
     const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     let session: Session;
     try {
-      session = await Session.spawn({
-        id,
-        name,
-        command,
-        argv: hooks?.argv,
-        shellIntegration: hooks?.kind ?? null,
-        cwd: p.cwd ?? env.HOME ?? "/",
-        env: hooks ? { ...env, ...hooks.env } : env,
-        size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
-        scrollback: p.scrollback ?? 1000,
-        term: p.term ?? "xterm-256color",
-        logDir: this.logDir,
-        debugBuffer: this.opts.debugBuffer,
-        pool: this.opts.pool,
-        ptys: this.opts.ptys,
-        execTimeoutMs: p.exec_timeout_ms,
-      });
+      checkDirectory(cwd);
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
+      session = await Session.spawn(
+        {
+          id,
+          name,
+          command,
+          cwd,
+          createdAt: new Date(),
+          size: { rows: p.rows ?? 24, cols: p.cols ?? 80 },
+          scrollback: p.scrollback ?? 1000,
+          term: p.term ?? "xterm-256color",
+          logDir: this.logDir,
+          debugBuffer: this.opts.debugBuffer,
+          pool: this.opts.pool,
+          execTimeoutMs: p.exec_timeout_ms,
+        },
+        { argv: hooks?.argv ?? command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys },
+      );
     } catch (err) {
       record?.cancel();
       throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
-    session.startEnv = { ...this.opts.baseEnv, ...p.env };
-    session.integrate = p.shell_integration !== false;
+    this.starts.set(id, { env: { ...this.opts.baseEnv, ...p.env }, integrate: p.shell_integration !== false });
     const records = this.opts.records;
     let recording = false;
     try {
@@ -157,11 +174,12 @@ export class SessionStore {
       new TimingJournal(journalPathOf(session.logPath), session);
       record?.attach(session);
       recording = true;
-      records?.save(session.record());
+      records?.save(this.record(session));
     } catch (err) {
       // A full disk: the call fails and no program is left running outside any session.
       if (!recording) record?.cancel();
       session.dispose();
+      this.starts.delete(id);
       this.removeFiles(session);
       throw descriptorsUsedUp(err, this.byId.size) ?? new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`);
     }
@@ -177,8 +195,9 @@ export class SessionStore {
    */
   async restart(s: Session, graceMs: number): Promise<void> {
     if (s.running) await s.stop(graceMs);
-    const env: Record<string, string> = { ...(s.startEnv ?? this.opts.baseEnv), TERMD_SESSION: s.name };
-    const hooks = s.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
+    const start = this.startOf(s);
+    const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
+    const hooks = start.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
     await s.restart({ argv: hooks?.argv ?? s.command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys });
     this.saveRecord(s);
   }
@@ -188,9 +207,17 @@ export class SessionStore {
     if (this.opts.records) s.on((e) => (e.type === "state" || e.type === "resize") && this.saveRecord(s));
   }
 
+  private startOf(s: Session): StartSettings {
+    return this.starts.get(s.id) ?? { env: null, integrate: true };
+  }
+
+  private record(s: Session): SessionRecord {
+    return recordOf(s, this.startOf(s));
+  }
+
   private saveRecord(s: Session): void {
     try {
-      this.opts.records?.save(s.record());
+      this.opts.records?.save(this.record(s));
     } catch (err) {
       console.error(`termd: session ${s.name}: its record could not be saved: ${writeError(err, this.opts.stateDir)}`);
     }
@@ -211,6 +238,7 @@ export class SessionStore {
   remove(s: Session): boolean {
     if (this.byId.get(s.id) !== s) return false;
     this.byId.delete(s.id);
+    this.starts.delete(s.id);
     s.dispose();
     // The files first: on a full disk that frees the room the record's delete needs.
     this.removeFiles(s);

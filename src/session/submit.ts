@@ -8,7 +8,7 @@
 //   after MAX_WAIT_MS it goes anyway, and the result says the text was not seen;
 // - if the screen has not changed VERIFY_MS after Enter, Enter is pressed once more, and the
 //   result says so (a TUI that was still busy swallows a key).
-import type { Session } from "./session.ts";
+import type { ProgramStream } from "./stream.ts";
 import { pasteBytes } from "../terminal/keys.ts";
 
 export const SUBMIT_GAP_MS = 150;
@@ -57,7 +57,7 @@ export function textShown(lines: readonly string[], text: string): boolean {
 }
 
 /** Resolves true once the screen (a row or the cursor) changed after `seq`, false after `ms`. Output that redraws the same screen is no change. */
-function changed(s: Session, seq: number, ms: number, signal: AbortSignal): Promise<boolean> {
+function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal): Promise<boolean> {
   if (s.view.seq !== seq) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (v: boolean) => {
@@ -75,7 +75,7 @@ function changed(s: Session, seq: number, ms: number, signal: AbortSignal): Prom
   });
 }
 
-export async function safeSubmit(s: Session, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
+export async function safeSubmit(s: ProgramStream, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
   const bracketed = s.modes.bracketed_paste && text.length > 0;
   const data = pasteBytes(text, bracketed);
   const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;

@@ -6,8 +6,8 @@ import { TermdError } from "../terminal/errors.ts";
 import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
 import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
-import type { Session } from "./session.ts";
-import type { CommandRun } from "./shell-commands.ts";
+import type { ProgramStream } from "./stream.ts";
+import type { CommandRun, ShellCommands } from "./shell-commands.ts";
 
 /**
  * Patterns come from clients and run against text programs control, on the daemon's one thread:
@@ -132,7 +132,8 @@ class Waiter {
   done = false;
 
   constructor(
-    private readonly s: Session,
+    private readonly s: ProgramStream,
+    private readonly commands: ShellCommands,
     private readonly p: WaitInput,
     private readonly abort: AbortSignal,
     private readonly forget: (w: Waiter) => void,
@@ -141,7 +142,7 @@ class Waiter {
     this.regex = p.regex !== undefined ? sharedRegex(p.regex) : undefined;
     this.startOffset = s.output.end;
     this.commandSince = p.since ?? s.inputOffset;
-    if ((p.command_done || p.prompt) && s.shellIntegration === null && !s.commands.seen) {
+    if ((p.command_done || p.prompt) && s.shellIntegration === null && !commands.seen) {
       throw new TermdError(
         "BAD_ARGUMENT",
         `session ${s.name} reports no commands: ${p.prompt ? "prompt" : "command_done"} needs a bash, zsh or fish session started with shell integration (the default), or a shell that sends OSC 133 marks itself`,
@@ -177,7 +178,7 @@ class Waiter {
     const s = this.s;
     const result: WaitResult = { outcome, screen: s.textSnapshot() };
     if (match) result.match = match;
-    if (command) result.command = s.commands.describe(command);
+    if (command) result.command = this.commands.describe(command);
     if (!s.running) {
       result.exit_code = s.exitCode;
       result.signal = s.signal;
@@ -201,14 +202,14 @@ class Waiter {
     if (p.activity && s.output.end > this.startOffset) return this.finish("activity");
     if (p.command_done) {
       // Once the screen shows it too: the result's screen then has the command's output.
-      const c = s.commands.doneAfter(this.commandSince);
+      const c = this.commands.doneAfter(this.commandSince);
       if (c && (s.view.parsed >= c.to || !s.running || this.synced)) return this.finish("command_done", undefined, c);
       // Output that changes nothing on the screen sends no screen event: ask to hear when it is
       // parsed (or after SCREEN_SYNC_MS, when the answer goes with the screen there is).
       if (c) this.syncScreen();
     }
     if (p.prompt) {
-      const end = s.commands.promptAfter(this.commandSince);
+      const end = this.commands.promptAfter(this.commandSince);
       if (end !== null && (s.view.parsed >= end || this.synced)) return this.finish("prompt");
       if (end !== null) this.syncScreen();
     }
@@ -241,13 +242,13 @@ class Waiter {
   }
 }
 
-function frameOf(s: Session): Frame {
+function frameOf(s: ProgramStream): Frame {
   const { lines, hash, scrollback_total } = s.view.state;
   return { lines, hash, top: scrollback_total, joined: lines.join("\n"), matches: new Map() };
 }
 
 /** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */
-export function baselineOf(s: Session, p: Pick<WaitInput, "text" | "regex">, f = frameOf(s)): Baseline {
+export function baselineOf(s: ProgramStream, p: Pick<WaitInput, "text" | "regex">, f = frameOf(s)): Baseline {
   const seen = new Set<string>();
   for (const needle of [p.text, p.regex !== undefined ? sharedRegex(p.regex) : undefined]) {
     if (needle !== undefined) for (const m of findAll(f.lines, needle)) seen.add(matchKey(f, m));
@@ -263,7 +264,10 @@ export class Waits {
   /** The screen as it was just before the last input was written (a wait's `fresh: "input"`). */
   private inputFrame: Frame | null = null;
 
-  constructor(private readonly s: Session) {
+  constructor(
+    private readonly s: ProgramStream,
+    private readonly commands: ShellCommands,
+  ) {
     this.off = s.on((e) => {
       if (e.type === "screen" || e.type === "exit") this.checkAll(this.all);
       else if (e.type === "output" && this.onOutput.size > 0) this.checkAll(this.onOutput);
@@ -310,6 +314,7 @@ export class Waits {
   private register(p: WaitInput, abort: AbortSignal, baseline?: Baseline): Waiter {
     const w = new Waiter(
       this.s,
+      this.commands,
       p,
       abort,
       (done) => {
@@ -330,8 +335,4 @@ export class Waits {
   dispose(): void {
     this.off();
   }
-}
-
-export function waitFor(s: Session, p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-  return s.waits.wait(p, abort);
 }

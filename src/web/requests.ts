@@ -1,12 +1,12 @@
 // Requests that come as one HTTP request each: POST /rpc (one JSON-RPC request or a batch) and
-// POST /trl (one TRL request). Each runs on a connection of its own that lives as long as the
-// request, through the same dispatch as the socket's lines; a subscription made there ends with it.
-import { Connection, type ByteSink } from "../daemon/connection.ts";
+// POST /trl (one TRL request). Each is a client of its own that lives as long as the request, through
+// the same dialects and dispatch as the socket's lines, its reply answered in the response's body;
+// a subscription made there ends with it, and its events go nowhere.
+import { Client } from "../daemon/client.ts";
+import { nativeCaller } from "../daemon/connection.ts";
 import type { Daemon } from "../daemon/daemon.ts";
 import { Serialized, type Dialect } from "../dialects/dialect.ts";
-
-/** Events have nowhere to go on a one-request connection. */
-export const NOWHERE: ByteSink = { write: (d) => d.length, end: () => {} };
+import type { EventMessage } from "../protocol/schemas.ts";
 
 export interface RequestScope {
   daemon: Daemon;
@@ -15,21 +15,43 @@ export interface RequestScope {
   signal: AbortSignal;
 }
 
-/** `body` answered by `dialect` on a connection of its own that lives as long as the request. */
+/** `body` answered by `dialect` for a client of its own that lives as long as the request. */
 async function answer(scope: RequestScope, dialect: Dialect, body: string): Promise<Response> {
-  const conn = new Connection(NOWHERE, scope.daemon, undefined, null, scope.refusesFileParams);
-  scope.daemon.connections.add(conn);
-  scope.daemon.counters.connections++;
-  // The HTTP client going away ends the connection, and so its long calls (a session.wait).
-  const close = () => conn.onClose();
+  const { daemon } = scope;
+  const close = () => {
+    client.close();
+    daemon.connections.delete(client);
+  };
+  // The daemon closing, or the HTTP client going away, ends it, and so its long calls (a session.wait).
+  const outlet = {
+    writable: true,
+    get plainText() {
+      return speaker.plainText ?? false;
+    },
+    event: (e: EventMessage) => speaker.event(e),
+    end: close,
+  };
+  const client: Client = new Client(outlet, { refusesFileParams: scope.refusesFileParams });
+  const speaker = dialect.open(nativeCaller(daemon, client, dialect, { send: () => {}, end: close }));
+  daemon.connections.add(client);
+  daemon.counters.connections++;
   scope.signal.addEventListener("abort", close, { once: true });
   try {
-    const reply = await conn.answer(body, dialect);
+    let msg: unknown;
+    let reply: unknown;
+    try {
+      msg = JSON.parse(body);
+    } catch (err) {
+      reply = speaker.malformed(`invalid JSON: ${(err as Error).message}`);
+    }
+    if (msg !== undefined) reply = await speaker.handle(msg);
     if (reply === null) return new Response(null, { status: 204 });
-    return new Response(reply instanceof Serialized ? reply.json : JSON.stringify(reply), { headers: { "content-type": "application/json" } });
+    return new Response(reply instanceof Serialized ? reply.json : JSON.stringify(reply), {
+      headers: { "content-type": "application/json" },
+    });
   } finally {
     scope.signal.removeEventListener("abort", close);
-    conn.onClose();
+    close();
   }
 }
 

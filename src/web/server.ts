@@ -4,6 +4,7 @@
 // from its own origin (or an allowed one). Everything else goes through the daemon's own
 // Connection and dispatch; errors become one JSON shape here: {error: {code, message}}.
 import type { Server, ServerWebSocket } from "bun";
+import { Client, NO_OUTLET } from "../daemon/client.ts";
 import { Connection } from "../daemon/connection.ts";
 import type { Daemon } from "../daemon/daemon.ts";
 import { connectionRefusal } from "../daemon/connection-limits.ts";
@@ -18,7 +19,7 @@ import { HttpError } from "./http-error.ts";
 import { loginPage } from "./login.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
-import { NOWHERE, rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
+import { rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
 import type { Token } from "../protocol/token.ts";
 import { sameSecret } from "./token.ts";
@@ -223,7 +224,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       only("GET");
       const s = daemon.store.get(segment(cast[1]!));
       long();
-      const body = castDownload(s.id, { daemon, conn: new Connection(NOWHERE, daemon), signal: req.signal });
+      const body = castDownload(s.id, { daemon, client: new Client(NO_OUTLET), signal: req.signal });
       const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
       return new Response(body, { headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` } });
     }
@@ -245,8 +246,6 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
         const d = ws.data;
         if (d.kind === "rpc") {
           d.conn = new Connection(new WebSocketSink(ws as ServerWebSocket<unknown>), daemon, undefined, null, !settings.allowFiles);
-          daemon.connections.add(d.conn);
-          daemon.counters.connections++;
         } else {
           d.cast = new LiveCast(ws as ServerWebSocket<unknown>, d.session);
           d.cast.start().catch((err) => ws.close(1011, String((err as Error).message).slice(0, 120)));

@@ -1,9 +1,9 @@
-// A Connection's byte stream carried over a WebSocket: each newline-ended JSON line the connection
+// A line channel's byte stream carried over a WebSocket: each newline-ended JSON line the channel
 // writes goes out as one text message, and each message received is one line in. Backpressure is
-// the socket's buffered amount: past HIGH_WATER the connection's queue waits for `drain`, as it
+// the socket's buffered amount: past HIGH_WATER the channel's queue waits for `drain`, as it
 // waits for a Unix socket's.
 import type { ServerWebSocket } from "bun";
-import type { ByteSink } from "../daemon/connection.ts";
+import type { ByteSink } from "../daemon/line-channel.ts";
 
 /** Bytes a WebSocket may hold unsent before what writes to it waits for `drain`. */
 export const HIGH_WATER = 1024 * 1024;

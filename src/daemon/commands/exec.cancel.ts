@@ -1,8 +1,9 @@
 import { ExecCancelSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
-export default command({
+export default sessionCommand({
   name: "exec.cancel",
   params: ExecCancelSchema,
-  exec: (p, { daemon }) => daemon.store.get(p.session).exec.cancel(p.signal),
+  target: {},
+  exec: (p, _ctx, s) => s.exec.cancel(p.signal),
 });

@@ -1,21 +1,21 @@
 import { CastSchema } from "../../protocol/schemas.ts";
 import { castHeader, castPage } from "../../session/cast.ts";
 import { journalPathOf, readJournal } from "../../session/journal.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
 // Any session's output as asciicast v2, in pages of output bytes (the header comes with the
 // first page): timed by the journal beside the log, so sessions need not have been recorded.
-export default command({
+export default sessionCommand({
   name: "session.cast",
   params: CastSchema,
-  exec: (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: (p, _ctx, s) => {
     const journal = readJournal(journalPathOf(s.logPath));
     const first = journal.find((e) => e.kind === "r");
     const page = castPage(journal, (from, max) => s.readOutput(from, max), p.from, p.max_bytes);
     const header =
       p.from === 0
-        ? castHeader({ size: first?.kind === "r" ? first.size : s.size, term: s.term, command: s.command, startedAt: s.createdAt, title: s.info().title || undefined })
+        ? castHeader({ size: first?.kind === "r" ? first.size : s.size, term: s.term, command: s.command, startedAt: s.createdAt, title: s.tap.title || undefined })
         : undefined;
     return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= s.output.end && !s.running };
   },

@@ -1,6 +1,7 @@
 import { closeSync } from "node:fs";
 import { CreateSchema } from "../../protocol/schemas.ts";
 import { command } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 import { attachTee, openTee } from "../../session/tee.ts";
 
 export default command({
@@ -22,13 +23,13 @@ export default command({
     if (p.socket !== undefined) {
       try {
         await daemon.openSessionSocket(s.id, p.socket, { dialect: p.socket_dialect, cleanup: p.socket_cleanup });
-        s.setSocket(p.socket);
+        s.socket = p.socket;
       } catch (err) {
         stopTee();
         daemon.store.remove(s);
         throw err;
       }
     }
-    return s.info();
+    return infoOf(s);
   },
 });

@@ -1,15 +1,15 @@
 import { DebugSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.debug",
   params: DebugSchema,
-  exec: async (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: async (p, _ctx, s) => {
     // termios first: reading c_cc waits for stty, and the log must be taken (and cleared) in one
     // step after that, so nothing logged in between is cleared unseen.
     const termios = await s.termios();
-    const { unhandled, dropped } = s.unhandled(p.clear);
-    return { unhandled, dropped, termios, modes: s.modes, marks: s.marks };
+    const { unhandled, dropped } = s.tap.unhandled(p.clear);
+    return { unhandled, dropped, termios, modes: s.modes, marks: [...s.tap.marks] };
   },
 });

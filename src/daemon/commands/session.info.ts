@@ -1,8 +1,10 @@
 import { SessionOnlySchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.info",
   params: SessionOnlySchema,
-  exec: (p, { daemon }) => daemon.store.get(p.session).info(),
+  target: {},
+  exec: (_p, _ctx, s) => infoOf(s),
 });

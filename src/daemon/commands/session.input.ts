@@ -1,10 +1,8 @@
-import { RpcError } from "../../protocol/errors.ts";
 import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 import { asPendingWait } from "../connection-limits.ts";
 import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
-import { TermdError } from "../../terminal/errors.ts";
 import { safeSubmit } from "../../session/submit.ts";
 import { baselineOf } from "../../session/wait.ts";
 import type { Session } from "../../session/session.ts";
@@ -18,23 +16,17 @@ async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ 
   if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
   else if (p.paste !== undefined) data = pasteBytes(p.paste, s.modes.bracketed_paste);
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
-  else if (p.mouse !== undefined) {
-    // An ended program's last modes say nothing about a program that can take no input.
-    if (!s.running) throw new TermdError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`, { session: s.name });
-    data = encodeMouse(p.mouse, s.modes, s.size);
-  } else data = p.text ?? "";
+  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
+  else data = p.text ?? "";
   return { bytes: await s.input(data, p.timeout_ms, signal, p.secret === true) };
 }
 
-export default command({
+export default sessionCommand({
   name: "session.input",
   params: InputSchema,
-  exec: async (p, ctx) => {
-    const { daemon, signal, conn } = ctx;
-    const s = daemon.store.get(p.session);
-    const sub = conn.subscription(s);
-    if (sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
-    s.hold.check(sub, "input");
+  target: { running: true, write: "input", typing: true },
+  exec: async (p, ctx, s) => {
+    const { signal } = ctx;
     if (!p.wait) return write(s, p, signal);
     const conditions = p.wait;
     // A wait like session.wait's, so it counts against the same limit (refused before any byte goes out).

@@ -1,13 +1,13 @@
 import { OutputSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
 const DEFAULT_MAX = 1024 * 1024;
 
-export default command({
+export default sessionCommand({
   name: "session.output",
   params: OutputSchema,
-  exec: (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: (p, _ctx, s) => {
     const from = Math.min(p.from ?? s.output.start, s.output.end);
     // Bytes that exist nowhere (the log stopped at a failed write): said so, and skipped, so a
     // client paging up to bytes_out always finishes.

@@ -1,13 +1,13 @@
 import { RpcError } from "../../protocol/errors.ts";
 import { RemoveSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
-import { removedError } from "../../session/session.ts";
+import { sessionCommand } from "../command.ts";
+import { removedError } from "../../session/session-errors.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.remove",
   params: RemoveSchema,
-  exec: async (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: async (p, { daemon }, s) => {
     if (s.running && !p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or remove it with force (termd rm --force)`);
     // The socket first: it refuses new clients at once, however long the program takes to stop.
     daemon.closeSessionSocket(s.id);

@@ -1,12 +1,13 @@
 import { RenameSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.rename",
   params: RenameSchema,
-  exec: (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: (p, { daemon }, s) => {
     daemon.store.rename(s, p.name);
-    return s.info();
+    return infoOf(s);
   },
 });

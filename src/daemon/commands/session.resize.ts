@@ -1,21 +1,19 @@
 import { RpcError } from "../../protocol/errors.ts";
 import { MAX_SCREEN_CELLS, ResizeSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.resize",
   params: ResizeSchema,
-  exec: (p, { daemon, conn }) => {
-    const s = daemon.store.get(p.session);
-    // An ended session's final screen stays as the program left it.
-    if (!s.running) throw new RpcError("SESSION_NOT_RUNNING", `session ${s.name} is ${s.state}`);
+  // An ended session's final screen stays as the program left it.
+  target: { running: true, write: "a resize" },
+  exec: (p, { client }, s) => {
     const size = { rows: p.rows, cols: p.cols };
     if (size.cols * (size.rows + s.scrollback) > MAX_SCREEN_CELLS) {
       throw new RpcError("INVALID_PARAMS", `${size.rows}x${size.cols} with ${s.scrollback} lines of scrollback is over ${MAX_SCREEN_CELLS} cells (MAX_SCREEN_CELLS)`);
     }
     // From an attached terminal this is its window's size: the session follows the smallest.
-    const sub = conn.subscription(s);
-    s.hold.check(sub, "a resize");
+    const sub = client.subscription(s);
     if (sub?.attached) sub.setSize(size);
     else s.resize(size);
     return { size: s.size };

@@ -1,13 +1,14 @@
 import { MAX_PNG_PIXELS, ScreenshotSchema } from "../../protocol/schemas.ts";
 import { TermdError } from "../../terminal/errors.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 import { CELL_H, CELL_W, renderSvg } from "../../render/svg.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.screenshot",
   params: ScreenshotSchema,
-  exec: async (p, { daemon, signal }) => {
-    const screen = await daemon.store.get(p.session).snapshot("cells", 0);
+  target: {},
+  exec: async (p, { daemon, signal }, s) => {
+    const screen = await s.snapshot("cells", 0);
     const width = screen.size.cols * CELL_W;
     const height = screen.size.rows * CELL_H;
     if (p.format === "svg") return { format: "svg", width, height, svg: renderSvg(screen) };

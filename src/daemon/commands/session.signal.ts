@@ -1,8 +1,9 @@
 import { SignalSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.signal",
   params: SignalSchema,
-  exec: (p, { daemon }) => ({ signal_sent: daemon.store.get(p.session).sendSignal(p.signal, p.target) }),
+  target: { running: true },
+  exec: (p, _ctx, s) => ({ signal_sent: s.sendSignal(p.signal, p.target) }),
 });

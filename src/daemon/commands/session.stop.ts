@@ -1,12 +1,13 @@
 import { StopSchema } from "../../protocol/schemas.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
+import { infoOf } from "../session-info.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.stop",
   params: StopSchema,
-  exec: async (p, { daemon }) => {
-    const s = daemon.store.get(p.session);
+  target: {},
+  exec: async (p, { daemon }, s) => {
     await s.stop(p.grace_ms ?? daemon.options.stopGraceMs);
-    return s.info();
+    return infoOf(s);
   },
 });

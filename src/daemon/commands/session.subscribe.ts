@@ -1,30 +1,30 @@
 import { SubscribeSchema, EVENT_TYPES, type EventType } from "../../protocol/schemas.ts";
 import { RpcError } from "../../protocol/errors.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 import { checkSubscriptions } from "../connection-limits.ts";
 
 export function expandEvents(events: readonly string[]): EventType[] {
   return events.includes("*") ? EVENT_TYPES.filter((e) => e !== "*") : (events as EventType[]);
 }
 
-export default command({
+export default sessionCommand({
   name: "session.subscribe",
   params: SubscribeSchema,
-  exec: (p, ctx) => {
-    const { daemon, conn } = ctx;
-    const sessions = p.session !== undefined ? [daemon.store.get(p.session)] : daemon.store.list();
+  // Refused before anything changes: a second take-over leaves this connection as it was.
+  target: (p) => (p.take_over ? { write: "a second take-over" } : {}),
+  exec: (p, ctx, s) => {
+    const { daemon, client } = ctx;
+    const sessions = s ? [s] : daemon.store.list();
     const events = expandEvents(p.events);
     if (p.take_over !== undefined && p.session === undefined) throw new RpcError("INVALID_PARAMS", "take_over needs a session: one connection takes over one session");
     if (p.take_over && p.read_only) throw new RpcError("INVALID_PARAMS", "take_over and read_only together: a connection takes a session over to type into it");
-    // Refused before anything changes: a second take-over leaves this connection as it was.
-    if (p.take_over) sessions[0]!.hold.check(conn.subscription(sessions[0]!), "a second take-over");
     // All or nothing: a subscribe to every session is refused whole rather than cut short.
-    checkSubscriptions(ctx, sessions.filter((s) => !conn.subscription(s)).length);
+    checkSubscriptions(ctx, sessions.filter((s) => !client.subscription(s)).length);
     let from: number | undefined;
     for (const s of sessions) {
       // replay: true → everything the ring still holds; a number → from that byte offset.
       const replayFrom = p.replay === true ? s.output.start : typeof p.replay === "number" ? Math.min(p.replay, s.output.end) : null;
-      from = conn.subscribe(s, events, replayFrom, {
+      from = client.subscribe(s, events, replayFrom, {
         size: p.size,
         readOnly: p.read_only,
         stripQueries: p.strip_queries,

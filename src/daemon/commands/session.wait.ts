@@ -1,13 +1,10 @@
 import { WaitSchema } from "../../protocol/schemas.ts";
-import { waitFor } from "../../session/wait.ts";
-import { command } from "../command.ts";
+import { sessionCommand } from "../command.ts";
 import { asPendingWait } from "../connection-limits.ts";
 
-export default command({
+export default sessionCommand({
   name: "session.wait",
   params: WaitSchema,
-  exec: (p, ctx) => {
-    const s = ctx.daemon.store.get(p.session);
-    return asPendingWait(ctx, () => waitFor(s, p, ctx.signal));
-  },
+  target: {},
+  exec: (p, ctx, s) => asPendingWait(ctx, () => s.waits.wait(p, ctx.signal)),
 });

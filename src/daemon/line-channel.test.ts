@@ -1,0 +1,133 @@
+import { describe, expect, test } from "bun:test";
+import { MAX_LINE_BYTES } from "../protocol/framing.ts";
+import type { LineParsed } from "./line-parser.ts";
+import { HIGH_WATER, LineChannel, MAX_UNREAD, type ByteSink } from "./line-channel.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** A transport that takes at most `room` bytes until more is given, and keeps what it took. */
+class Sink implements ByteSink {
+  taken: Uint8Array[] = [];
+  ended = false;
+  constructor(public room = Infinity) {}
+  write(data: Uint8Array): number {
+    const n = Math.min(this.room, data.length);
+    this.room -= n;
+    if (n > 0) this.taken.push(data.slice(0, n));
+    return n;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  get text(): string {
+    return Buffer.concat(this.taken).toString("utf8");
+  }
+  lines(): unknown[] {
+    return this.text
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  }
+}
+
+/** A channel whose handler answers each line with `reply(msg)`, and records what it was told. */
+function channel(sink: Sink, reply: (msg: unknown) => unknown = (msg) => ({ echo: msg })) {
+  const seen: LineParsed[] = [];
+  const told = { drained: 0, closed: 0 };
+  const counters = { bytesIn: 0, bytesOut: 0 };
+  const ch: LineChannel = new LineChannel(
+    sink,
+    {
+      line: async (parsed) => {
+        seen.push(parsed);
+        if ("msg" in parsed) ch.send(reply(parsed.msg));
+      },
+      drained: () => told.drained++,
+      closed: () => told.closed++,
+    },
+    counters,
+  );
+  return { ch, seen, told, counters };
+}
+
+/** Resolves once `cond` holds, checked after each turn of the event loop (bounded by the test's timeout). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setImmediate(r));
+}
+
+describe("a line channel", () => {
+  test("lines split anywhere arrive whole and in order; blank lines are skipped; bad JSON is said so", async () => {
+    const sink = new Sink();
+    const { ch, seen, counters } = channel(sink);
+    ch.onData(enc('{"a":1}\n\n{"b"'));
+    ch.onData(enc(":2}\nnot json\n"));
+    await until(() => seen.length === 3);
+    expect(seen[0]).toEqual({ msg: { a: 1 } });
+    expect(seen[1]).toEqual({ msg: { b: 2 } });
+    expect("malformed" in seen[2]! && seen[2].malformed).toStartWith("invalid JSON");
+    expect(sink.lines()).toEqual([{ echo: { a: 1 } }, { echo: { b: 2 } }]);
+    expect(counters.bytesIn).toBe('{"a":1}\n\n{"b":2}\nnot json\n'.length);
+    expect(counters.bytesOut).toBe(sink.text.length);
+  });
+
+  test("a transport that takes nothing holds the queue; past HIGH_WATER the channel is not writable; its drain sends the rest in order", async () => {
+    const sink = new Sink(0);
+    const { ch, told } = channel(sink);
+    const big = "x".repeat(1024 * 1024);
+    let sent = 0;
+    while (ch.writable) ch.send({ n: sent++, big });
+    expect(sent).toBeGreaterThanOrEqual(Math.floor(HIGH_WATER / big.length));
+    expect(sink.taken).toHaveLength(0);
+    sink.room = Infinity;
+    ch.flush();
+    expect(ch.writable as boolean).toBe(true);
+    expect(told.drained).toBeGreaterThan(0);
+    expect(sink.lines().map((l) => (l as { n: number }).n)).toEqual([...Array(sent).keys()]);
+  });
+
+  test("requests wait while MAX_UNREAD bytes of replies are unread, and run once the client reads", async () => {
+    const sink = new Sink(0);
+    const reply = "y".repeat(MAX_UNREAD + 1);
+    const { ch, seen } = channel(sink, () => ({ reply }));
+    ch.onData(enc('{"first":1}\n{"second":2}\n'));
+    await until(() => seen.length >= 1);
+    // The first reply is over the bound and unread: the second request has not run.
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toHaveLength(1);
+    sink.room = Infinity;
+    ch.flush();
+    await until(() => seen.length === 2);
+    expect(seen[1]).toEqual({ msg: { second: 2 } });
+  });
+
+  test("a line over MAX_LINE_BYTES gets PAYLOAD_TOO_LARGE and the channel closes; nothing after it runs", async () => {
+    const sink = new Sink();
+    const { ch, seen, told } = channel(sink);
+    ch.onData(new Uint8Array(MAX_LINE_BYTES + 1).fill(0x61));
+    ch.onData(enc('\n{"after":1}\n'));
+    expect(sink.ended).toBe(true);
+    expect(told.closed).toBe(1);
+    const [err] = sink.lines() as { error: { data: { code: string } } }[];
+    expect(err!.error.data.code).toBe("PAYLOAD_TOO_LARGE");
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toHaveLength(0);
+  });
+
+  test("end() closes once the queue is written, not before; close() is told once", () => {
+    const sink = new Sink(10);
+    const { ch, told } = channel(sink);
+    ch.send({ a: "0123456789" });
+    ch.end();
+    expect(sink.ended).toBe(false);
+    expect(told.closed).toBe(0);
+    // Nothing more is queued once it is ending.
+    ch.send({ late: true });
+    sink.room = Infinity;
+    ch.flush();
+    expect(sink.ended).toBe(true);
+    expect(sink.lines()).toEqual([{ a: "0123456789" }]);
+    ch.close();
+    expect(told.closed).toBe(1);
+    expect(ch.writable).toBe(false);
+  });
+});

@@ -1,0 +1,188 @@
+// One client's byte stream as lines: NDJSON framing in, replies and events out through a queue that
+// respects the transport's backpressure. The Unix socket and the WebSocket both carry one. Lines
+// are handled in order while the client keeps up: a client that stops reading holds up its own
+// requests, and the memory they cost stays bounded. An oversized line gets an error reply and the
+// channel is closed; nothing here can take down the daemon or another client.
+import { RpcError } from "../protocol/errors.ts";
+import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
+import { errorReply } from "./errors.ts";
+import { LINE_OFF_THREAD, parseOffThread, type LineParsed } from "./line-parser.ts";
+import { settledOrNextTurn } from "./pacing.ts";
+
+/** Queue size past which output events wait for the transport to drain. */
+export const HIGH_WATER = 4 * 1024 * 1024;
+/**
+ * Reply bytes a client may leave unread before its next requests wait for it to read: a 100-byte
+ * session.output request can cost an 11 MB reply, so without a bound a client that pipelines them
+ * and never reads grows the daemon without end.
+ */
+export const MAX_UNREAD = 16 * 1024 * 1024;
+
+/** What a channel writes to: a Unix socket, or an adapter for another transport (src/web). */
+export interface ByteSink {
+  /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
+  write(data: Uint8Array): number;
+  end(): void;
+}
+
+/** What the channel hands its lines to, and tells of room and of its close. */
+export interface LineHandler {
+  /** One line, parsed (or why it could not be); resolves once its reply is queued. */
+  line(parsed: LineParsed): Promise<unknown>;
+  /** The transport took what it could of the queue: held events may go if there is room. */
+  drained(): void;
+  /** The channel closed: by the client, the transport, or end(). Told once. */
+  closed(): void;
+}
+
+/** Byte counts the daemon keeps over every channel (system.stats, metrics). */
+export interface ByteCounters {
+  bytesIn: number;
+  bytesOut: number;
+}
+
+type HeldFrame = Exclude<Frame, { tooLong: number }>;
+
+const frameSize = (frame: HeldFrame): number => ("line" in frame ? frame.line.length : "bytes" in frame ? frame.bytes.length : 1);
+
+/** A line parsed here, on the daemon's thread (a short one: big ones go to line-parser.ts). */
+function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed {
+  if ("invalidUtf8" in frame) return { malformed: "request line is not valid UTF-8" };
+  try {
+    return { msg: JSON.parse(frame.line) };
+  } catch (err) {
+    return { malformed: `invalid JSON: ${(err as Error).message}` };
+  }
+}
+
+export class LineChannel {
+  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, LINE_OFF_THREAD);
+  private readonly encoder = new TextEncoder();
+  private readonly queue: Uint8Array[] = [];
+  private queued = 0;
+  private isClosed = false;
+  /** end() was called: nothing more is read or queued; the close follows the last queued byte. */
+  private ending = false;
+  /** Lines received and not handled yet: they wait while the client is behind on its replies. */
+  private held: HeldFrame[] = [];
+  private heldAt = 0;
+  private heldChars = 0;
+  private releasing = false;
+
+  constructor(
+    private readonly sink: ByteSink,
+    private readonly handler: LineHandler,
+    private readonly counters: ByteCounters,
+  ) {}
+
+  /** Open, and its queue below HIGH_WATER: output may be queued now. */
+  get writable(): boolean {
+    return !this.isClosed && this.queued < HIGH_WATER;
+  }
+
+  onData(chunk: Uint8Array): void {
+    // socket.end() only half-closes: what the client sent before it saw the close may still
+    // arrive, and none of it may run (a request after an oversized line must not take effect).
+    if (this.isClosed || this.ending) return;
+    this.counters.bytesIn += chunk.length;
+    for (const frame of this.splitter.push(chunk)) {
+      if ("tooLong" in frame) return this.refuse(`request line over ${this.splitter.maxBytes} bytes; closing`);
+      if ("line" in frame && frame.line.trim() === "") continue;
+      this.held.push(frame);
+      this.heldChars += frameSize(frame);
+    }
+    // Requests waiting for a client that does not read are bounded like one line: past that it is cut off.
+    if (this.heldChars > MAX_LINE_BYTES && this.queued >= MAX_UNREAD) {
+      return this.refuse(`over ${MAX_LINE_BYTES} bytes of requests wait for replies to be read; closing`);
+    }
+    void this.release();
+  }
+
+  private refuse(message: string): void {
+    this.send(errorReply(null, new RpcError("PAYLOAD_TOO_LARGE", message)));
+    this.end();
+  }
+
+  /**
+   * Handles held lines in order while the client keeps up: with MAX_UNREAD bytes queued, the rest
+   * wait until it reads. Each line's reply is queued before the next line runs (a long call such
+   * as session.wait gets one turn of the event loop, then goes on alongside the next ones), so the
+   * queue is checked against what the requests before actually produced.
+   */
+  private async release(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    while (this.heldAt < this.held.length && !this.isClosed && !this.ending && this.queued < MAX_UNREAD) {
+      const frame = this.held[this.heldAt++]!;
+      this.heldChars -= frameSize(frame);
+      // A big line is parsed off the thread; the lines after it wait for it, so requests run in order.
+      const parsed = "bytes" in frame ? await parseOffThread(frame.bytes) : parseFrame(frame);
+      if (this.isClosed || this.ending) break;
+      const done = this.handler.line(parsed);
+      // Only a line with more behind it waits; a lone one goes its way as before.
+      if (this.heldAt < this.held.length) await settledOrNextTurn(done);
+    }
+    if (this.heldAt === this.held.length) {
+      this.held = [];
+      this.heldAt = 0;
+    }
+    this.releasing = false;
+  }
+
+  send(msg: unknown): void {
+    this.sendLine(JSON.stringify(msg));
+  }
+
+  sendLine(json: string): void {
+    if (this.isClosed || this.ending) return;
+    this.queue.push(this.encoder.encode(json + "\n"));
+    this.queued += this.queue.at(-1)!.length;
+    this.flush();
+  }
+
+  /** Writes as much of the queue as the transport takes; the rest waits for its drain. */
+  flush(): void {
+    while (this.queue.length > 0 && !this.isClosed) {
+      const head = this.queue[0]!;
+      const n = this.sink.write(head);
+      if (n < 0) return this.close();
+      this.queued -= n;
+      this.counters.bytesOut += n;
+      if (n < head.length) {
+        this.queue[0] = head.subarray(n);
+        return;
+      }
+      this.queue.shift();
+    }
+    if (this.ending) {
+      if (this.queue.length === 0 && !this.isClosed) {
+        this.sink.end();
+        this.close();
+      }
+      return;
+    }
+    if (this.queued < MAX_UNREAD) void this.release();
+    this.handler.drained();
+  }
+
+  /**
+   * Ends the channel after what is queued has been written: a reply larger than the transport
+   * takes at once (an interminai screen with its scrollback) goes out whole before the close.
+   */
+  end(): void {
+    if (this.isClosed) return;
+    this.ending = true;
+    this.flush(); // closes now if all is written, else on the drain that writes the last byte
+  }
+
+  /** Closed at once, whatever is queued (the transport went away). */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.queue.length = 0;
+    this.queued = 0;
+    this.held = [];
+    this.heldAt = 0;
+    this.handler.closed();
+  }
+}

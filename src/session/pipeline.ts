@@ -1,0 +1,263 @@
+// One session's output stream and its flow control: the program's bytes go tap → log → screen.
+// The vt tap reads the live stream first (modes, title, cwd, marks, bells, unhandled sequences);
+// the log keeps every byte (output-log.ts); the screen parses them in a worker (screen-view.ts).
+// A screen that falls more than MAX_SCREEN_LAG behind stops the program's output until it catches
+// up, so no byte is dropped and nothing grows without bound. A restored stream (its daemon is
+// gone) has no program: its output comes from the log and its screen is rebuilt from it.
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
+import { VERSION } from "../protocol/version.ts";
+import { faultText } from "../terminal/errors.ts";
+import type { SnapshotFormat } from "../terminal/screen-messages.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
+import { OutputLog } from "./output-log.ts";
+import { ScreenView, type ScreenBase } from "./screen-view.ts";
+import { removedError } from "./session-errors.ts";
+import type { OutputStream, SessionEvent } from "./stream.ts";
+
+/**
+ * Unparsed output a screen may fall behind its program before the program's output is stopped.
+ * Plain text that fast-forward skips does not count. The screen parses coloured full-screen
+ * redraws at ~35 MB/s here, so that much is about 30 ms of parsing.
+ */
+export const MAX_SCREEN_LAG = 1024 * 1024;
+/**
+ * The bound that follows, as scripts/bench.ts measures it end to end: a screen shows the
+ * program's last byte within this long (the lag's parse, a held flood's 50 ms, the messages).
+ */
+export const SCREEN_CURRENT_MS = 250;
+/** The output goes on once the screen is this close again. */
+const RESUME_LAG = 256 * 1024;
+/** Whatever the text: this far behind, stop. A newline-free flood is never fast-forwarded. */
+const HARD_LAG = 32 * 1024 * 1024;
+/**
+ * Once the log stopped (a full disk), output the screen has not yet been sent exists only in the
+ * ring (RING_BYTES, 1 MiB): past this much the output stops, so the screen still gets every byte
+ * (what arrives after an XOFF, up to pty.ts's REPAUSE_BYTES, fits in the rest); it goes on below
+ * RING_ONLY_RESUME.
+ */
+const RING_ONLY_LAG = 384 * 1024;
+const RING_ONLY_RESUME = 128 * 1024;
+
+/** How long a snapshot waits for the screen to show the output so far; past it, what there is. */
+const SNAPSHOT_SYNC_MS = 2000;
+
+/** A lost session (its daemon died mid-run, no saved screen) is rebuilt from at most this much of its log's end. */
+const LOST_TAIL_BYTES = 4 * 1024 * 1024;
+
+export function logPathOf(logDir: string, id: string): string {
+  return join(logDir, `${id}.log`);
+}
+
+/** An ended session's final screen, serialized, beside its log: a restart never re-parses history. */
+export function screenPathOf(logPath: string): string {
+  return logPath.replace(/\.log$/, ".screen");
+}
+
+/** What writes the stream: the program's terminal, which can stop and resume its output and takes the screen's replies. */
+export interface StreamSource {
+  readonly outputPaused: boolean;
+  pauseOutput(): void;
+  resumeOutput(): void;
+  write(data: string): unknown;
+}
+
+export interface PipelineOptions {
+  name: string;
+  logPath: string;
+  size: Size;
+  scrollback: number;
+  /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
+  debugBuffer?: number;
+  /** The screen workers (default: the process's shared pool). */
+  pool?: ScreenPool;
+  /** A stream an earlier daemon wrote; `lost`: its program was running when that daemon died. */
+  restored?: { lost: boolean };
+}
+
+/**
+ * Where a restored session's screen starts: its saved final screen when that matches the log;
+ * else, for a lost one, the start of the last rows+scrollback lines of the log (no further back
+ * than LOST_TAIL_BYTES), since nothing older can show; else the log's first byte.
+ */
+function restoredBase(output: OutputLog, lost: boolean, rows: number, scrollback: number): ScreenBase | undefined {
+  try {
+    const saved = readFileSync(screenPathOf(output.path), "utf8");
+    const nl = saved.indexOf("\n");
+    if (Number(saved.slice(0, nl)) === output.end) return { bytes: Buffer.from(saved.slice(nl + 1)), end: output.end };
+  } catch {}
+  if (!lost) return undefined;
+  const from = Math.max(0, output.end - LOST_TAIL_BYTES);
+  const tail = output.read(from, output.end - from);
+  let lines = 0;
+  for (let i = tail.length - 1; i >= 0; i--) {
+    if (tail[i] === 0x0a && ++lines > rows + scrollback) return { bytes: new Uint8Array(0), end: from + i + 1 };
+  }
+  return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
+}
+
+export class Pipeline implements OutputStream {
+  name: string;
+  readonly scrollback: number;
+  readonly output: OutputLog;
+  readonly tap: VtTap;
+  readonly view: ScreenView;
+  lastActivity = performance.now();
+  inputOffset = 0;
+  /** What writes the stream now; null before a program starts, and for a restored stream. */
+  protected source: StreamSource | null = null;
+  /** Closed (its session removed): a call still running on it answers SESSION_NOT_FOUND. */
+  protected closed = false;
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
+
+  constructor(o: PipelineOptions) {
+    this.name = o.name;
+    this.scrollback = o.scrollback;
+    this.output = new OutputLog(o.logPath, o.name);
+    this.tap = new VtTap({ debugBuffer: o.debugBuffer, onEvent: (e) => this.emit(e) });
+    // Restored: the tap too reads the last megabyte, so a lost session still shows its last
+    // title, directory and modes; the screen replays all of it, answering nothing.
+    let base: ScreenBase | undefined;
+    if (o.restored) {
+      const tail = this.output.restore();
+      this.tap.feed(tail, this.output.end - tail.length);
+      base = restoredBase(this.output, o.restored.lost, o.size.rows, o.scrollback);
+    }
+    this.view = new ScreenView({
+      size: o.size,
+      scrollback: o.scrollback,
+      version: `termd(${VERSION})`,
+      log: this.output,
+      pool: o.pool,
+      answeredUpTo: this.output.end,
+      base,
+      onChange: () => {
+        this.lastActivity = performance.now();
+        this.emit({ type: "screen", seq: this.view.seq });
+      },
+      onProgress: () => this.onScreenProgress(),
+      // A reply parsed after the PTY closed (a query in the last output) has nowhere to go.
+      onReply: (reply) => {
+        try {
+          this.source?.write(reply);
+        } catch {}
+      },
+    });
+  }
+
+  get logPath(): string {
+    return this.output.path;
+  }
+
+  get size(): Size {
+    return this.view.size;
+  }
+
+  get screenCurrent(): boolean {
+    return this.view.current;
+  }
+
+  /** The modes as of the last output byte (the screen may still be parsing up to it). */
+  get modes(): Modes {
+    return this.tap.modes;
+  }
+
+  on(fn: (e: SessionEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  protected emit(e: SessionEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch (err) {
+        console.error(`termd: session ${this.name} listener failed: ${faultText(err)}`);
+      }
+    }
+  }
+
+  /** The program's bytes, in order: the tap first, so modes and title are current before anyone reads them. */
+  protected feed(data: Uint8Array): void {
+    this.tap.feed(data);
+    const from = this.output.end;
+    this.output.append(data);
+    this.lastActivity = performance.now();
+    this.emit({ type: "output", from, to: this.output.end, data });
+    this.view.pump();
+    const lag = this.view.lag;
+    if (lag > MAX_SCREEN_LAG || this.output.end - this.view.parsed > HARD_LAG || this.view.ringOnly > RING_ONLY_LAG)
+      this.source?.pauseOutput();
+  }
+
+  private onScreenProgress(): void {
+    const caughtUp =
+      this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2 && this.view.ringOnly <= RING_ONLY_RESUME;
+    if (this.source?.outputPaused && caughtUp) this.source.resumeOutput();
+  }
+
+  /** Bytes [from, from+max) of the output, from the ring or the log. */
+  readOutput(from: number, max: number): Uint8Array {
+    return this.output.read(from, max);
+  }
+
+  /** The screen as text, from the mirror: no round trip to the worker. */
+  textSnapshot(): ScreenSnapshot {
+    return this.withTap(this.view.text(), this.view.parsed);
+  }
+
+  /**
+   * The screen in any format, showing at least the output and resizes so far (waiting up to
+   * SNAPSHOT_SYNC_MS for the worker); from the worker when it needs styles or scrollback.
+   */
+  async snapshot(format: SnapshotFormat = "text", scrollback = 0): Promise<ScreenSnapshot> {
+    await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertOpen();
+    if (format === "text" && scrollback === 0) return this.textSnapshot();
+    try {
+      const { offset, ...part } = await this.view.snapshot(format, scrollback);
+      return this.withTap(part, offset);
+    } catch (err) {
+      // Removed while the worker drew it: the screen it asked is closed.
+      this.assertOpen();
+      throw err;
+    }
+  }
+
+  /** The rows changed since `since` (a snapshot's `seq`), from the mirror, once the screen shows the output so far. */
+  async changesSince(since: number): Promise<ScreenSnapshot> {
+    await this.view.sync(SNAPSHOT_SYNC_MS);
+    this.assertOpen();
+    const { changed, full } = this.view.changesSince(since);
+    return { ...this.textSnapshot(), lines: [], changed, ...(full ? { full } : {}) };
+  }
+
+  private withTap(part: ReturnType<ScreenView["text"]>, offset: number): ScreenSnapshot {
+    return { ...part, title: this.tap.title, current_cwd: this.tap.cwd, modes: this.tap.modes, offset };
+  }
+
+  /** A call that waited (for the screen, for a worker) while another client removed the session. */
+  private assertOpen(): void {
+    if (this.closed) throw removedError(this.name);
+  }
+
+  /** Keeps the final screen beside the log (restoredBase); a stream that cannot is rebuilt from its log. */
+  protected async saveScreen(): Promise<void> {
+    try {
+      const { ansi } = await this.view.snapshot("ansi", this.scrollback);
+      // Off the thread: a shutdown saves every session's screen at once (2.5 ms each when written here).
+      await writeFile(screenPathOf(this.logPath), `${this.output.end}\n${ansi ?? ""}`, { mode: 0o600 });
+    } catch {}
+  }
+
+  /** Closes the log and the screen and drops every listener. */
+  protected close(): void {
+    this.closed = true;
+    this.output.close();
+    this.view.dispose();
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,47 @@
+// What a session is made of, how its program starts, and how an earlier daemon's run of it ended:
+// the shapes the store hands a session, kept apart so that neither needs the other's module.
+import type { SessionState, Size } from "../protocol/schemas.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
+import type { PtyPool } from "./pty-pool.ts";
+import type { ShellKind } from "./shell-integration.ts";
+
+/** What a session is made of, whether it starts now or an earlier daemon started it. */
+export interface SessionBase {
+  id: string;
+  name: string;
+  /** The program as the client asked for it (what info shows). */
+  command: string[];
+  cwd: string;
+  createdAt: Date;
+  size: Size;
+  scrollback: number;
+  term: string;
+  logDir: string;
+  /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
+  debugBuffer?: number;
+  /** The screen workers (default: the process's shared pool). */
+  pool?: ScreenPool;
+  /** exec.run's timeout when a call names none (0: none). */
+  execTimeoutMs?: number;
+}
+
+/** How to start (or start again) the program: what is executed, in which environment, on which pty workers. */
+export interface StartSpec {
+  /** What is executed (with shell integration's rc file, when `shellIntegration` is set). */
+  argv: string[];
+  env: Record<string, string>;
+  /** The shell whose hooks were added, if any. */
+  shellIntegration: ShellKind | null;
+  ptys?: PtyPool;
+}
+
+/** How an earlier daemon's run of a session ended, as its record says (`lost`: that daemon died first). */
+export interface PastRun {
+  state: SessionState;
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+  endedAt: Date;
+  pid: number | null;
+  pidStart: string | null;
+}

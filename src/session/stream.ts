@@ -1,0 +1,55 @@
+// What exec, waits, submit, shell commands and the daemon's listeners read of a session: its
+// output stream (the bytes, the vt tap's reading of them, the screen, the events) and its program
+// as far as they drive it (running or not, input). Not the session: no lifecycle, store or info.
+import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
+import type { TapEvent, VtTap } from "../terminal/vt-tap.ts";
+import type { HoldInfo } from "./hold.ts";
+import type { OutputLog } from "./output-log.ts";
+import type { ScreenView } from "./screen-view.ts";
+import type { ShellKind } from "./shell-integration.ts";
+
+export type SessionEvent =
+  | { type: "output"; from: number; to: number; data: Uint8Array }
+  /** `secret`: a password typed for a person (MCP's type_secret); recordings leave it out. */
+  | { type: "input"; data: string | Uint8Array; secret?: boolean }
+  | { type: "resize"; size: Size }
+  | { type: "screen"; seq: number }
+  | TapEvent
+  | { type: "state"; state: SessionState }
+  /** Someone took the session over (info) or gave it back (null). */
+  | { type: "hold"; hold: HoldInfo | null }
+  | { type: "exit"; exit_code: number | null; signal: string | null };
+
+/** The stream: every byte, what the tap read in it, the screen, and the events about them. */
+export interface OutputStream {
+  readonly name: string;
+  readonly output: OutputLog;
+  readonly tap: VtTap;
+  readonly view: ScreenView;
+  readonly modes: Modes;
+  readonly size: Size;
+  /** Has the screen caught up with every byte the program wrote? */
+  readonly screenCurrent: boolean;
+  /** performance.now() of the last output byte, input or screen change; wait's "settled" clock. */
+  readonly lastActivity: number;
+  /** The output offset when input was last written: a command typed then finishes after it. */
+  readonly inputOffset: number;
+  readOutput(from: number, max: number): Uint8Array;
+  textSnapshot(): ScreenSnapshot;
+  on(fn: (e: SessionEvent) => void): () => void;
+}
+
+/** The stream and the program that writes it, as exec, waits and submit drive it. */
+export interface ProgramStream extends OutputStream {
+  readonly command: readonly string[];
+  readonly cwd: string;
+  readonly state: SessionState;
+  readonly running: boolean;
+  readonly pid: number | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** The shell whose hooks termd added; null for any other program. */
+  readonly shellIntegration: ShellKind | null;
+  writeInput(data: string | Uint8Array): number;
+  input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret?: boolean): Promise<number>;
+}

@@ -12,6 +12,19 @@ for (const f of ["termd", "interminai", "cp-console-server", "termd-client.mjs"]
 
 const commit = buildCommit();
 await compileTarget(hostTarget(), dist, commit);
-const stub = Bun.spawn([process.execPath, "build", "--target=node", "--format=esm", "--minify", ...buildDefines(commit, "node-client"), "src/cli/stub.ts", "--outfile", join(dist, "termd-client.mjs")], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+const stub = Bun.spawn(
+  [
+    process.execPath,
+    "build",
+    "--target=node",
+    "--format=esm",
+    "--minify",
+    ...buildDefines(commit, "node-client"),
+    "src/cli/stub.ts",
+    "--outfile",
+    join(dist, "termd-client.mjs"),
+  ],
+  { cwd: ROOT, stdout: "inherit", stderr: "inherit" },
+);
 if ((await stub.exited) !== 0) throw new Error("bun build of dist/termd-client.mjs failed");
 console.log("built dist/termd, dist/interminai and dist/cp-console-server (links to it) and dist/termd-client.mjs");

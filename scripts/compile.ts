@@ -9,7 +9,13 @@ import type { Target } from "../src/package/targets.ts";
 export const ROOT = join(import.meta.dir, "..");
 
 /** The worker entry points a compiled binary loads by path; each must be an entry of the build. */
-const ENTRIES = ["src/cli/main.ts", "src/terminal/screen-worker.ts", "src/session/pty-worker.ts", "src/render/png-worker.ts", "src/daemon/line-parser-worker.ts"];
+const ENTRIES = [
+  "src/cli/main.ts",
+  "src/terminal/screen-worker.ts",
+  "src/session/pty-worker.ts",
+  "src/render/png-worker.ts",
+  "src/daemon/line-parser-worker.ts",
+];
 
 /** The names the binary answers to besides termd (src/cli/invoked-as.ts). */
 export const LINKS = ["interminai", "cp-console-server"];
@@ -25,8 +31,10 @@ export function buildCommit(): string {
 
 /** `bun build` flags that bake the build's identity into src/protocol/version.ts's BUILD. */
 export const buildDefines = (commit: string, target: string): string[] => [
-  "--define", `TERMD_BUILD_COMMIT=${JSON.stringify(commit)}`,
-  "--define", `TERMD_BUILD_TARGET=${JSON.stringify(target)}`,
+  "--define",
+  `TERMD_BUILD_COMMIT=${JSON.stringify(commit)}`,
+  "--define",
+  `TERMD_BUILD_TARGET=${JSON.stringify(target)}`,
 ];
 
 /**
@@ -41,14 +49,22 @@ export async function compileTarget(target: Target | undefined, dir: string, com
   const cmd = [
     // --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and
     // lines, never minified code. The copies it also writes beside the binary are removed below.
-    process.execPath, "build", "--compile", "--minify", "--sourcemap",
+    process.execPath,
+    "build",
+    "--compile",
+    "--minify",
+    "--sourcemap",
     // Bytecode and split chunks: a client command runs only its own chunks' precompiled code, not
     // the parse of the whole program (the daemon, xterm, MCP, the renderer), which cost it ~40 ms.
-    "--bytecode", "--format=esm", "--splitting",
+    "--bytecode",
+    "--format=esm",
+    "--splitting",
     // An unsupported host (freebsd…) still gets a binary for itself, named by its platform.
     ...(target ? [`--target=${target.bun}`] : []),
     ...buildDefines(commit, target?.name ?? `${process.platform}-${process.arch}`),
-    ...ENTRIES, "--outfile", out,
+    ...ENTRIES,
+    "--outfile",
+    out,
   ];
   const p = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);

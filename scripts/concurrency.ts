@@ -10,7 +10,12 @@ export async function inPool(n: number, width: number, job: (i: number) => Promi
 }
 
 /** Polls `probe` every `pauseMs` until it gives a value; throws after `timeoutMs`. */
-export async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>, pauseMs = 1): Promise<T> {
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => T | undefined | Promise<T | undefined>,
+  pauseMs = 1,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -60,7 +60,10 @@ async function platformPackage(target: Target, work: string, out: string, commit
   mkdirSync(join(dir, "bin"), { recursive: true });
   copyFileSync(await binaryFor(target, work, commit), join(dir, "bin", "termd"));
   copyLicences(dir);
-  writeFileSync(join(dir, "README.md"), `# ${packageName(target)}\n\nThe termd binary for ${target.name}. Install \`termd\`, which picks this package for this platform.\n`);
+  writeFileSync(
+    join(dir, "README.md"),
+    `# ${packageName(target)}\n\nThe termd binary for ${target.name}. Install \`termd\`, which picks this package for this platform.\n`,
+  );
   writeJson(join(dir, "package.json"), {
     name: packageName(target),
     description: `The termd binary for ${target.name}`,
@@ -77,13 +80,63 @@ async function mainPackage(work: string, out: string): Promise<string> {
   const dir = join(work, "termd");
   mkdirSync(dir, { recursive: true });
   const bun = process.execPath;
-  await run([bun, "build", "--target=node", "--format=esm", "--minify", "--banner=#!/usr/bin/env node", "src/package/launcher.ts", "--outfile", join(dir, "bin", "termd.js")]);
+  await run([
+    bun,
+    "build",
+    "--target=node",
+    "--format=esm",
+    "--minify",
+    "--banner=#!/usr/bin/env node",
+    "src/package/launcher.ts",
+    "--outfile",
+    join(dir, "bin", "termd.js"),
+  ]);
   // The library's entry points are the development package's exports (./client, ./testing, …):
   // one build of them all, so the code they share (Client, RpcError…) is one module and
   // instanceof holds across them. The test runners' own modules stay imports.
-  const entries = Object.entries(dev.exports as Record<string, string>).map(([name, src]) => ({ name, src: src.replace(/^\.\//, ""), rel: src.replace(/^\.\/src\//, "").replace(/\.ts$/, "") }));
-  await run([bun, "build", "--target=node", "--format=esm", "--splitting", "--chunk-naming=chunks/[name]-[hash].[ext]", "--external=bun:test", "--external=bun", "--external=vitest", "--root=src", "--outdir", join(dir, "lib"), ...entries.map((e) => e.src)]);
-  await run([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", join(dir, "types"), "--rootDir", "src", "--target", "ESNext", "--module", "preserve", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--allowImportingTsExtensions", "--resolveJsonModule", ...entries.map((e) => e.src)]);
+  const entries = Object.entries(dev.exports as Record<string, string>).map(([name, src]) => ({
+    name,
+    src: src.replace(/^\.\//, ""),
+    rel: src.replace(/^\.\/src\//, "").replace(/\.ts$/, ""),
+  }));
+  await run([
+    bun,
+    "build",
+    "--target=node",
+    "--format=esm",
+    "--splitting",
+    "--chunk-naming=chunks/[name]-[hash].[ext]",
+    "--external=bun:test",
+    "--external=bun",
+    "--external=vitest",
+    "--root=src",
+    "--outdir",
+    join(dir, "lib"),
+    ...entries.map((e) => e.src),
+  ]);
+  await run([
+    join(ROOT, "node_modules", ".bin", "tsc"),
+    "--ignoreConfig",
+    "--declaration",
+    "--emitDeclarationOnly",
+    "--outDir",
+    join(dir, "types"),
+    "--rootDir",
+    "src",
+    "--target",
+    "ESNext",
+    "--module",
+    "preserve",
+    "--moduleResolution",
+    "bundler",
+    "--types",
+    "bun",
+    "--strict",
+    "--skipLibCheck",
+    "--allowImportingTsExtensions",
+    "--resolveJsonModule",
+    ...entries.map((e) => e.src),
+  ]);
   // The sources import "./x.ts"; the published types are .d.ts files, found through "./x.js".
   // The schemas' types are valibot's, whose one self-contained .d.ts ships beside them (MIT), so
   // the package needs no dependency for its types either.

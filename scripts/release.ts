@@ -18,7 +18,10 @@ export function licenceFiles(): { name: string; path: string }[] {
   const fonts = join(ROOT, "assets", "fonts");
   return [
     { name: "LICENSE", path: join(ROOT, "LICENSE") },
-    ...readdirSync(fonts).filter((f) => f.startsWith("LICENSE-")).sort().map((f) => ({ name: `fonts/${f}`, path: join(fonts, f) })),
+    ...readdirSync(fonts)
+      .filter((f) => f.startsWith("LICENSE-"))
+      .sort()
+      .map((f) => ({ name: `fonts/${f}`, path: join(fonts, f) })),
   ];
 }
 
@@ -54,7 +57,9 @@ async function release(targets: readonly Target[]): Promise<void> {
   for (const t of targets) {
     const started = performance.now();
     sums.push(writeArchive(t, await compileTarget(t, join(work, t.name), commit), OUT, mtime));
-    console.log(`${archiveName(t)}  ${(Bun.file(join(OUT, archiveName(t))).size / 1e6).toFixed(1)} MB  ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `${archiveName(t)}  ${(Bun.file(join(OUT, archiveName(t))).size / 1e6).toFixed(1)} MB  ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   rmSync(work, { recursive: true, force: true });
   writeFileSync(join(OUT, "SHA256SUMS"), sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n") + "\n");

@@ -13,7 +13,12 @@ export interface RoundResult {
 }
 
 async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(argv, { env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const p = Bun.spawn(argv, {
+    env: { ...(process.env as Record<string, string>), ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
@@ -26,10 +31,14 @@ export async function startRaceRound(bin: string[], clients: number): Promise<Ro
   try {
     const results = await Promise.all(Array.from({ length: clients }, () => run([...bin, "ls", "--json"], env)));
     const ms = performance.now() - t0;
-    for (const r of results) if (r.code !== 0 || r.stdout !== "[]\n" || r.stderr !== "") faults.push(`a client: exit ${r.code}, ${JSON.stringify(r.stdout + r.stderr)}`);
+    for (const r of results)
+      if (r.code !== 0 || r.stdout !== "[]\n" || r.stderr !== "")
+        faults.push(`a client: exit ${r.code}, ${JSON.stringify(r.stdout + r.stderr)}`);
     const stop = await run([...bin, "daemon", "stop"], env);
     if (stop.code !== 0) faults.push(`daemon stop: exit ${stop.code}, ${stop.stderr.trim()}`);
-    const left = Bun.spawnSync(["pgrep", "-f", "--", `--state-dir ${env.TERMD_STATE_DIR}`]).stdout.toString().trim();
+    const left = Bun.spawnSync(["pgrep", "-f", "--", `--state-dir ${env.TERMD_STATE_DIR}`])
+      .stdout.toString()
+      .trim();
     if (left) faults.push(`daemons still running: ${left.split("\n").join(", ")}`);
     return { ms, faults };
   } finally {
@@ -45,7 +54,9 @@ if (import.meta.main) {
   for (let round = 0; round < rounds; round++) {
     const r = await startRaceRound(bin, clients);
     if (r.faults.length > 0) bad++;
-    console.log(`round ${round + 1}: ${clients} clients answered in ${r.ms.toFixed(0)} ms${r.faults.length ? `; ${r.faults.join("; ")}` : ""}`);
+    console.log(
+      `round ${round + 1}: ${clients} clients answered in ${r.ms.toFixed(0)} ms${r.faults.length ? `; ${r.faults.join("; ")}` : ""}`,
+    );
   }
   console.log(`${rounds - bad} of ${rounds} rounds clean`);
   process.exit(bad === 0 ? 0 : 1);

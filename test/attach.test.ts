@@ -134,7 +134,9 @@ test("attach --take-over holds the session: another client's input is refused un
   const held = await c.call("session.info", { session: "sh" });
   expect(held.held_by).toStartWith("termd attach");
   expect((await d.cli(["info", "sh"])).stdout).toContain(`held by: ${held.held_by} since ${held.held_since}`);
-  const err = await c.call("session.input", { session: "sh", text: "echo agent" }).catch((e: unknown) => e as { name: string; message: string });
+  const err = await c
+    .call("session.input", { session: "sh", text: "echo agent" })
+    .catch((e: unknown) => e as { name: string; message: string });
   expect(err).toMatchObject({ name: "SESSION_HELD" });
   // The person at the attached terminal types.
   await typeLine(c, "outer", "echo person-$((3*3))");

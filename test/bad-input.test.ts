@@ -12,8 +12,6 @@ import type { RpcError } from "../src/protocol/errors.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { Lines, type Msg } from "./lines.ts";
 
-
-
 /**
  * Writes `data` on a fresh connection as fast as the daemon takes it, collecting what comes back,
  * until the daemon closes. Bun's own socket, because node:net drops what was received as soon as a
@@ -71,7 +69,10 @@ async function expectAlive(d: TestDaemon): Promise<void> {
 
 /** A file of base64 lines from random bytes, and what a PTY makes of it (ONLCR: \n becomes \r\n). */
 function generatedFile(dir: string, randomLength: number): { path: string; expected: Buffer } {
-  const text = randomBytes(randomLength).toString("base64").replace(/.{100}/g, "$&\n") + "\n";
+  const text =
+    randomBytes(randomLength)
+      .toString("base64")
+      .replace(/.{100}/g, "$&\n") + "\n";
   const path = join(dir, `data-${randomLength}.txt`);
   writeFileSync(path, text);
   return { path, expected: Buffer.from(text.replaceAll("\n", "\r\n")) };
@@ -265,7 +266,12 @@ test("invalid UTF-8 in a line gets PARSE_ERROR and the connection stays usable",
   await using r = await Lines.open(d.socket);
   const prefix = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"session.info","params":{"session":"');
   const suffix = Buffer.from('"}}\n');
-  for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+  for (const bad of [
+    [0xff, 0xfe],
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+    [0xe2, 0x82],
+  ]) {
     r.write(Buffer.concat([prefix, Buffer.from(bad), suffix]));
     expect(await r.next()).toEqual({
       jsonrpc: "2.0",
@@ -315,7 +321,10 @@ test("a client that goes away in the middle of a large reply does not hurt anyon
   const c = await d.client();
   const { path, expected } = generatedFile(d.dir, 2_000_000); // 2.7 MB of base64 lines
   await c.call("session.create", { name: "big", command: ["cat", path], scrollback: 100_000 });
-  expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({
+    outcome: "exited",
+    exit_code: 0,
+  });
 
   // Gone after the first bytes of a 3.6 MB reply arrived, far more than a socket buffers: the
   // daemon is mid-write.
@@ -401,7 +410,10 @@ test("no output is lost: every byte a program wrote reads back through session.o
     if (e.type === "exit") exited.resolve();
   });
   expect((await sub.call("session.subscribe", { session: "cat", events: ["output", "exit"], replay: 0 })).from).toBe(0);
-  expect(await c.call("session.wait", { session: "cat", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited", exit_code: 0 });
+  expect(await c.call("session.wait", { session: "cat", exit: true, timeout_ms: 30_000 })).toMatchObject({
+    outcome: "exited",
+    exit_code: 0,
+  });
   await exited.promise;
 
   const log = await readAllOutput(c, "cat", 1024 * 1024);
@@ -548,7 +560,11 @@ test("application errors carry their names: not found, name taken, not running, 
   expect((await callError(c.call("session.input", { session: "done", text: "x" }))).name).toBe("SESSION_NOT_RUNNING");
   expect((await callError(c.call("session.signal", { session: "done", signal: "INT" }))).name).toBe("SESSION_NOT_RUNNING");
 
-  for (const params of [{ command: ["/nonexistent/program"] }, { command: ["no-such-program-anywhere"] }, { command: ["true"], cwd: "/nonexistent/dir" }]) {
+  for (const params of [
+    { command: ["/nonexistent/program"] },
+    { command: ["no-such-program-anywhere"] },
+    { command: ["true"], cwd: "/nonexistent/dir" },
+  ]) {
     expect((await callError(c.call("session.create", params))).name).toBe("SPAWN_FAILED");
   }
   // A failed spawn leaves nothing behind.
@@ -601,7 +617,8 @@ test("a query in the last output before the PTY closes does not keep the session
   await using d = await TestDaemon.start();
   const c = await d.client();
   // A colourful burst the screen is still parsing when the child exits, ending in queries.
-  const script = "for i in $(seq 1 20000); do printf '\\e[3%dmline %d\\e[0m\\n' $((i % 8)) $i; done; printf '\\e[>q\\e[?u\\e]11;?\\a'; exit 3";
+  const script =
+    "for i in $(seq 1 20000); do printf '\\e[3%dmline %d\\e[0m\\n' $((i % 8)) $i; done; printf '\\e[>q\\e[?u\\e]11;?\\a'; exit 3";
   await c.call("session.create", { name: "q", command: ["bash", "-c", script] });
   const w = await c.call("session.wait", { session: "q", exit: true, timeout_ms: 20_000 });
   expect(w).toMatchObject({ outcome: "exited", exit_code: 3 });
@@ -613,7 +630,9 @@ test("a per-session socket path that names an existing file is refused and the f
   const c = await d.client();
   const precious = join(d.dir, "precious.txt");
   writeFileSync(precious, "keep me");
-  await expect(c.call("session.create", { name: "s", command: ["cat"], socket: precious })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+  await expect(c.call("session.create", { name: "s", command: ["cat"], socket: precious })).rejects.toMatchObject({
+    name: "INVALID_PARAMS",
+  });
   expect(readFileSync(precious, "utf8")).toBe("keep me");
   expect((await c.call("session.list")).sessions).toEqual([]);
 });
@@ -629,7 +648,9 @@ test("failed creates leave no file descriptors or files behind", async () => {
   const file = join(d.dir, "a-file");
   writeFileSync(file, "");
   for (let i = 0; i < 10; i++) {
-    await expect(c.call("session.create", { command: ["cat"], record: join(file, "x.cast") })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+    await expect(c.call("session.create", { command: ["cat"], record: join(file, "x.cast") })).rejects.toMatchObject({
+      name: "INVALID_PARAMS",
+    });
   }
   expect(fds()).toBe(before);
   const warm = (await c.call("session.info", { session: "warm" })).id;
@@ -703,7 +724,10 @@ test("an error quotes a short prefix of what it names: a 9 MiB session name, key
   const badSignal = await c.call("session.signal", { session: s.id, signal: "S".repeat(1_000_000) }).catch((e) => e);
   expect(badSignal).toMatchObject({ name: "INVALID_PARAMS" });
   expect(badSignal.message.length).toBeLessThan(200);
-  const taken = await c.call("session.create", { name: "short", command: ["cat"] }).then(() => c.call("session.create", { name: "short", command: ["cat"] })).catch((e) => e);
+  const taken = await c
+    .call("session.create", { name: "short", command: ["cat"] })
+    .then(() => c.call("session.create", { name: "short", command: ["cat"] }))
+    .catch((e) => e);
   expect(taken).toMatchObject({ name: "NAME_TAKEN", details: { name: "short" } });
 });
 
@@ -711,24 +735,41 @@ test("a socket the daemon cannot listen on: it exits at once, non-zero, saying w
   const dir = mkdtempSync(join(tmpdir(), "termd-listen-"));
   try {
     const daemon = async (socket: string) => {
-      const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state")], { stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", socket, "--state-dir", join(dir, "state")], {
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
       return { code, err };
     };
     const long = join(dir, "l".repeat(120), "s.sock");
     expect(await daemon(long)).toMatchObject({ code: 1, err: expect.stringContaining("holds at most 107") });
     symlinkSync(join(dir, "missing"), join(dir, "dangling"));
-    expect(await daemon(join(dir, "dangling", "s.sock"))).toMatchObject({ code: 1, err: expect.stringContaining("symbolic link to nothing") });
+    expect(await daemon(join(dir, "dangling", "s.sock"))).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("symbolic link to nothing"),
+    });
     // termd ls autostarts a daemon on that socket, which gives up: the CLI says why.
-    const ls = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: join(dir, "dangling", "s.sock"), TERMD_STATE_DIR: join(dir, "auto") }, stdout: "pipe", stderr: "pipe" });
+    const ls = Bun.spawn([...SOURCE_BIN, "ls"], {
+      env: { ...process.env, TERMD_SOCKET: join(dir, "dangling", "s.sock"), TERMD_STATE_DIR: join(dir, "auto") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [lsErr, lsCode] = await Promise.all([new Response(ls.stderr).text(), ls.exited]);
     expect(lsCode).not.toBe(0);
     expect(lsErr).toContain("symbolic link to nothing");
     // The socket path itself a link to nothing: Bun cannot listen through it, so the daemon exits
     // (it used to say "Failed to listen" and run on, listening nowhere).
     symlinkSync(join(dir, "nowhere.sock"), join(dir, "link.sock"));
-    expect(await daemon(join(dir, "link.sock"))).toMatchObject({ code: 1, err: expect.stringContaining(`socket path ${join(dir, "link.sock")} is a symbolic link to nothing`) });
-    const lsLink = Bun.spawn([...SOURCE_BIN, "ls"], { env: { ...process.env, TERMD_SOCKET: join(dir, "link.sock"), TERMD_STATE_DIR: join(dir, "auto") }, stdout: "pipe", stderr: "pipe" });
+    expect(await daemon(join(dir, "link.sock"))).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(`socket path ${join(dir, "link.sock")} is a symbolic link to nothing`),
+    });
+    const lsLink = Bun.spawn([...SOURCE_BIN, "ls"], {
+      env: { ...process.env, TERMD_SOCKET: join(dir, "link.sock"), TERMD_STATE_DIR: join(dir, "auto") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [lsLinkErr, lsLinkCode] = await Promise.all([new Response(lsLink.stderr).text(), lsLink.exited]);
     expect({ code: lsLinkCode, err: lsLinkErr }).toMatchObject({ code: 1, err: expect.stringContaining("is a symbolic link to nothing") });
     // A client told to use a path too long for a socket says so instead of "Failed to connect".
@@ -738,7 +779,10 @@ test("a socket the daemon cannot listen on: it exits at once, non-zero, saying w
     // A session's own socket with such a path is a clear INVALID_PARAMS, and no program is left.
     await using d = await TestDaemon.start();
     const c = await d.client();
-    await expect(c.call("session.create", { command: ["cat"], socket: long })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("holds at most 107") });
+    await expect(c.call("session.create", { command: ["cat"], socket: long })).rejects.toMatchObject({
+      name: "INVALID_PARAMS",
+      message: expect.stringContaining("holds at most 107"),
+    });
     expect((await c.call("session.list")).sessions).toEqual([]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -761,11 +805,21 @@ test("a socket folder the daemon may not write: it exits at once with code 1, sa
     } else {
       chmodSync(folder, 0o500);
     }
-    const p = Bun.spawn([...argv, "daemon", "--socket", join(folder, "s.sock"), "--state-dir", state], { env: { ...process.env, HOME: dir }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([...argv, "daemon", "--socket", join(folder, "s.sock"), "--state-dir", state], {
+      env: { ...process.env, HOME: dir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-    expect({ code, err: err.trim() }).toEqual({ code: 1, err: `termd daemon: cannot create the socket in ${folder}: the folder is not writable by this user` });
+    expect({ code, err: err.trim() }).toEqual({
+      code: 1,
+      err: `termd daemon: cannot create the socket in ${folder}: the folder is not writable by this user`,
+    });
     // Where even root cannot create a file, the reason is the daemon's, not "no daemon answers".
-    const proc = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/proc/termd-test.sock", "--state-dir", state], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/proc/termd-test.sock", "--state-dir", state], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [procErr, procCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect({ code: procCode, err: procErr }).toMatchObject({ code: 1, err: expect.stringContaining("termd daemon: cannot create") });
   } finally {
@@ -776,9 +830,15 @@ test("a socket folder the daemon may not write: it exits at once with code 1, sa
 test("a screen's size is bounded in cells (MAX_SCREEN_CELLS), at create and at resize", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await expect(c.call("session.create", { command: ["cat"], rows: 1000, cols: 1000, scrollback: 24_000 })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("10 million cells") });
+  await expect(c.call("session.create", { command: ["cat"], rows: 1000, cols: 1000, scrollback: 24_000 })).rejects.toMatchObject({
+    name: "INVALID_PARAMS",
+    message: expect.stringContaining("10 million cells"),
+  });
   const s = await c.call("session.create", { command: ["cat"], rows: 24, cols: 100, scrollback: 90_000 });
-  await expect(c.call("session.resize", { session: s.id, rows: 50, cols: 1000 })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("MAX_SCREEN_CELLS") });
+  await expect(c.call("session.resize", { session: s.id, rows: 50, cols: 1000 })).rejects.toMatchObject({
+    name: "INVALID_PARAMS",
+    message: expect.stringContaining("MAX_SCREEN_CELLS"),
+  });
   expect((await c.call("session.resize", { session: s.id, rows: 50, cols: 110 })).size).toEqual({ rows: 50, cols: 110 });
   expect((await c.call("session.list")).sessions.length).toBe(1);
 });
@@ -788,7 +848,11 @@ test("sessions per daemon are a named limit (--max-sessions): past it LIMIT_REAC
   const c = await d.client();
   const a = await c.call("session.create", { command: ["true"] });
   await c.call("session.create", { command: ["cat"] });
-  await expect(c.call("session.create", { command: ["cat"] })).rejects.toMatchObject({ name: "LIMIT_REACHED", details: { max_sessions: 2 }, message: expect.stringContaining("termd rm") });
+  await expect(c.call("session.create", { command: ["cat"] })).rejects.toMatchObject({
+    name: "LIMIT_REACHED",
+    details: { max_sessions: 2 },
+    message: expect.stringContaining("termd rm"),
+  });
   await c.call("session.wait", { session: a.id, exit: true });
   await c.call("session.remove", { session: a.id });
   expect((await c.call("session.create", { command: ["cat"] })).state).toBe("running");
@@ -798,9 +862,15 @@ test("errors say what to do: RE2 has no lookaround; a name an ended session hold
   await using d = await TestDaemon.start();
   const c = await d.client();
   const s = await c.call("session.create", { name: "held", command: ["true"] });
-  await expect(c.call("session.wait", { session: s.id, regex: "a(?=b)" })).rejects.toMatchObject({ name: "INVALID_PARAMS", message: expect.stringContaining("RE2 has no lookaround") });
+  await expect(c.call("session.wait", { session: s.id, regex: "a(?=b)" })).rejects.toMatchObject({
+    name: "INVALID_PARAMS",
+    message: expect.stringContaining("RE2 has no lookaround"),
+  });
   await c.call("session.wait", { session: s.id, exit: true });
-  await expect(c.call("session.create", { name: "held", command: ["true"] })).rejects.toMatchObject({ name: "NAME_TAKEN", message: expect.stringContaining("`termd rm held` (or `termd start --replace`) frees the name") });
+  await expect(c.call("session.create", { name: "held", command: ["true"] })).rejects.toMatchObject({
+    name: "NAME_TAKEN",
+    message: expect.stringContaining("`termd rm held` (or `termd start --replace`) frees the name"),
+  });
   await c.call("session.remove", { session: "held" });
   expect((await c.call("session.create", { name: "held", command: ["true"] })).name).toBe("held");
 });
@@ -844,13 +914,16 @@ test("a full disk: session.create fails clearly and leaves no program running; s
   await using d = await TestDaemon.start({ bin: ["sh", "-c", 'trap "" XFSZ; ulimit -S -f 128; exec "$@"', "sh", ...SOURCE_BIN] });
   const c = await d.client();
   const marker = String(40_000 + Math.floor(Math.random() * 9_999));
-  const sleepers = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
-    } catch {
-      return false;
-    }
-  }).length;
+  const sleepers = () =>
+    readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+        } catch {
+          return false;
+        }
+      }).length;
   let failure: RpcError | null = null;
   for (let i = 0; i < 300 && !failure; i++) {
     await c.call("session.create", { command: ["sleep", marker], env: { PADDING: "x".repeat(4000) } }).catch((e) => (failure = e));

@@ -43,7 +43,9 @@ test("a 10 MiB line from one client does not stop another client's replies; its 
   const unit = '\\u001b[1m\\n\\t\\"x';
   const line = head + unit.repeat(Math.floor((MAX_LINE_BYTES - head.length - 10) / unit.length)) + '"}}\n';
   expect(line.length).toBeLessThanOrEqual(MAX_LINE_BYTES);
-  const sent = new Promise<void>((resolve) => a.socket.write(line + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "system.ping" }) + "\n", () => resolve()));
+  const sent = new Promise<void>((resolve) =>
+    a.socket.write(line + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "system.ping" }) + "\n", () => resolve()),
+  );
   // The other client pings on, one at a time, until the big line is answered.
   let bigAnswered = false;
   let answeredMeanwhile = 0;
@@ -66,7 +68,13 @@ test("a big line that is not UTF-8 or not JSON gets the same errors as a short o
   await using d = await TestDaemon.start();
   const a = await raw(d.socket);
   const pad = "x".repeat(1024 * 1024);
-  a.socket.write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"p":"${pad}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]));
+  a.socket.write(
+    Buffer.concat([
+      Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"p":"${pad}`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}\n'),
+    ]),
+  );
   a.socket.write(`{"jsonrpc":"2.0","id":2,"method":"system.ping","params":{"p":"${pad}"\n`);
   a.socket.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "system.ping" }) + "\n");
   expect((await a.reply(3)).result).toMatchObject({ pid: d.proc.pid });
@@ -80,7 +88,8 @@ test("a big line that is not UTF-8 or not JSON gets the same errors as a short o
   await b.reply(3);
   expect(b.order).toEqual([null, null, 3]);
   b.socket.destroy();
-  const words = (r: Reply[]) => r.slice(0, 2).map((x) => [x.error?.code, x.error?.message.replace(/line \d+ column \d+|position \d+|\d+/g, "N")]);
+  const words = (r: Reply[]) =>
+    r.slice(0, 2).map((x) => [x.error?.code, x.error?.message.replace(/line \d+ column \d+|position \d+|\d+/g, "N")]);
   expect(words(a.replies)).toEqual(words(b.replies));
   expect(a.replies[0]!.error?.message).toContain("UTF-8");
   expect(a.replies[1]!.error?.message).toContain("invalid JSON");

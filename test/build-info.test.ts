@@ -31,23 +31,36 @@ describe("which build", () => {
     const ls = cli(["ls"]);
     const [out, err] = await Promise.all([new Response(ls.stdout).text(), new Response(ls.stderr).text(), ls.exited]);
     expect(out).toContain("live");
-    expect(err).toBe(`termd: note: the daemon on ${d.socket} is termd ${dist.version} (commit 000000000000, source, bun ${Bun.version}), this is termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}); \`termd daemon restart\` replaces the daemon with this build\n`);
+    expect(err).toBe(
+      `termd: note: the daemon on ${d.socket} is termd ${dist.version} (commit 000000000000, source, bun ${Bun.version}), this is termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}); \`termd daemon restart\` replaces the daemon with this build\n`,
+    );
     // The source of the same version is not another build as far as the note goes.
     expect((await d.cli(["ls"])).stderr).toBe("");
 
     const restart = cli(["daemon", "restart", "--grace", "500"]);
-    const [rOut, rErr, code] = await Promise.all([new Response(restart.stdout).text(), new Response(restart.stderr).text(), restart.exited]);
+    const [rOut, rErr, code] = await Promise.all([
+      new Response(restart.stdout).text(),
+      new Response(restart.stderr).text(),
+      restart.exited,
+    ]);
     try {
-      expect(rErr).toContain(`the daemon on ${d.socket} (pid ${d.proc.pid}, termd ${dist.version} (commit 000000000000, source, bun ${Bun.version})) has 1 running session: restarting ends its program (SIGHUP and SIGTERM, then SIGKILL after 500 ms)`);
+      expect(rErr).toContain(
+        `the daemon on ${d.socket} (pid ${d.proc.pid}, termd ${dist.version} (commit 000000000000, source, bun ${Bun.version})) has 1 running session: restarting ends its program (SIGHUP and SIGTERM, then SIGKILL after 500 ms)`,
+      );
       expect(rErr).toContain("Its 1 ended session is kept as it is.");
       expect(code).toBe(0);
       expect(await d.proc.exited).toBe(0);
       const fresh = await connect(d.socket);
       const ping = await fresh.call("system.ping");
-      expect(rOut).toBe(`termd daemon restart: termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}) runs on ${d.socket} (pid ${ping.pid})\n`);
+      expect(rOut).toBe(
+        `termd daemon restart: termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}) runs on ${d.socket} (pid ${ping.pid})\n`,
+      );
       expect(ping).toMatchObject({ commit: dist.commit, target: dist.target });
       const { sessions } = await fresh.call("session.list");
-      expect(sessions.map((s) => [s.name, s.state]).sort()).toEqual([["done", "exited"], ["live", "stopped"]]);
+      expect(sessions.map((s) => [s.name, s.state]).sort()).toEqual([
+        ["done", "exited"],
+        ["live", "stopped"],
+      ]);
       fresh.close();
     } finally {
       const stop = cli(["daemon", "stop"]);

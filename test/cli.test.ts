@@ -48,7 +48,11 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     await c.call("session.wait", { session: "many", exit: true });
     const cmd = bin.map((a) => `'${a}'`).join(" ");
     for (const args of ["logs many", "logs many --raw", "logs many --tail 100000", "logs many --cast"]) {
-      const p = Bun.spawn(["bash", "-c", `${cmd} ${args} | head -1 >/dev/null; echo "rc=\${PIPESTATUS[0]}"`], { env: d.env, stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawn(["bash", "-c", `${cmd} ${args} | head -1 >/dev/null; echo "rc=\${PIPESTATUS[0]}"`], {
+        env: d.env,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
       expect({ args, out: out.trim(), err }).toEqual({ args, out: "rc=0", err: "" });
     }
@@ -77,7 +81,22 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
   test("send delivers --text, --keys and --paste in the order given", async () => {
     await using d = await TestDaemon.start({ bin });
     await d.cli(["start", "--name", "sh", "--env", "PS1=$ ", "--", "bash", "--norc", "--noprofile"]);
-    await d.cli(["send", "sh", "--text", "echo ", "--paste", "one", "--text", "-two", "--keys", "Space", "--text", "three", "--keys", "Enter"]);
+    await d.cli([
+      "send",
+      "sh",
+      "--text",
+      "echo ",
+      "--paste",
+      "one",
+      "--text",
+      "-two",
+      "--keys",
+      "Space",
+      "--text",
+      "three",
+      "--keys",
+      "Enter",
+    ]);
     const w = await d.cli(["wait", "sh", "--regex", "^one-two three$", "--screen"]);
     expect(w.code).toBe(0);
     expect(w.stdout).toStartWith("matched at ");
@@ -119,10 +138,13 @@ describe.each(BINS)("termd CLI (%s)", (_label, bin) => {
     expect((await d.cli(["nonsense"])).code).toBe(2);
     // Extra arguments are refused, not ignored.
     expect(await d.cli(["ls", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
-    expect(await d.cli(["daemon", "status", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
+    expect(await d.cli(["daemon", "status", "extra"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unexpected argument extra"),
+    });
     expect(await d.cli(["info", "c", "extra"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument extra") });
     expect((await d.cli(["send", "c", "--keys", "NoSuchKey"])).stderr).toContain("NoSuchKey");
-    expect((await d.cli(["wait", "c", "--text", "never", "--timeout", "50"]))).toMatchObject({ code: 3, stdout: "timeout\n" });
+    expect(await d.cli(["wait", "c", "--text", "never", "--timeout", "50"])).toMatchObject({ code: 3, stdout: "timeout\n" });
     const missing = await d.cli(["info", "nope"]);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain('no session "nope"');

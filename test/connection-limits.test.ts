@@ -34,7 +34,11 @@ test("--max-connections: one more connection is told LIMIT_REACHED and closed, o
     const cli = await d.cli(["ls"]);
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toContain("--max-connections 2");
-    const http = await fetch(`${h.url}/rpc`, { method: "POST", headers: h.auth, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "system.ping" }) });
+    const http = await fetch(`${h.url}/rpc`, {
+      method: "POST",
+      headers: h.auth,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "system.ping" }),
+    });
     expect(http.status).toBe(503);
     expect(await http.json()).toMatchObject({ error: { code: "LIMIT_REACHED", message: expect.stringContaining("--max-connections") } });
     // The two served are unaffected.
@@ -42,7 +46,11 @@ test("--max-connections: one more connection is told LIMIT_REACHED and closed, o
     // Once one leaves, a newcomer gets in (as soon as the daemon has seen it go).
     b.close();
     for (;;) {
-      const r = await fetch(`${h.url}/rpc`, { method: "POST", headers: h.auth, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "system.ping" }) });
+      const r = await fetch(`${h.url}/rpc`, {
+        method: "POST",
+        headers: h.auth,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "system.ping" }),
+      });
       if (r.status === 200) break;
       expect(r.status).toBe(503);
       await Bun.sleep(20);

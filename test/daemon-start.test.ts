@@ -15,7 +15,12 @@ function tempDir(): string {
 }
 
 async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(argv, { env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const p = Bun.spawn(argv, {
+    env: { ...(process.env as Record<string, string>), ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
@@ -46,7 +51,10 @@ test("a killed daemon's lock naming a pid that now belongs to another process do
   expect(JSON.parse(status.stdout).pid).not.toBe(squatter.pid);
   // A live daemon is still refused, by the lock alone, named by its pid, with its own exit code.
   const second = await run([...DIST_BIN, "daemon", "--socket", d.socket, "--state-dir", join(d.dir, "other-state")], env);
-  expect(second).toMatchObject({ code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${JSON.parse(status.stdout).pid}) already runs on ${d.socket}`) });
+  expect(second).toMatchObject({
+    code: DAEMON_RUNNING,
+    stderr: expect.stringContaining(`(pid ${JSON.parse(status.stdout).pid}) already runs on ${d.socket}`),
+  });
   expect((await run([...DIST_BIN, "daemon", "stop"], env)).code).toBe(0);
   // Stopped cleanly, it leaves no lock behind.
   expect(existsSync(`${d.socket}.lock`)).toBe(false);
@@ -65,11 +73,14 @@ test("daemons in fresh PID namespaces, one after another, each killed: every nex
       // Round r starts r sleepers before its daemon, so the pid the last daemon's lock names is
       // alive in this namespace as another process. (`; true` keeps sh from exec-ing the daemon as pid 1.)
       const sleepers = "sleep 1000 & ".repeat(round);
-      const ns = Bun.spawn(["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "sh", "-c", `${sleepers}${DIST_BIN[0]} daemon; true`], {
-        env: { ...(process.env as Record<string, string>), ...env },
-        stdout: "ignore",
-        stderr: "pipe",
-      });
+      const ns = Bun.spawn(
+        ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "sh", "-c", `${sleepers}${DIST_BIN[0]} daemon; true`],
+        {
+          env: { ...(process.env as Record<string, string>), ...env },
+          stdout: "ignore",
+          stderr: "pipe",
+        },
+      );
       await listening(ns, `round ${round}`);
       expect((await run([...DIST_BIN, "ls"], env)).code).toBe(0);
       // kill -9 of the namespace's first process takes every process in it along.
@@ -86,10 +97,20 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
     const dir = tempDir();
     const env = { TERMD_SOCKET: join(dir, "run", "termd.sock"), TERMD_STATE_DIR: join(dir, "state") };
     try {
-      const daemons = [0, 1].map(() => Bun.spawn([...DIST_BIN, "daemon"], { env: { ...(process.env as Record<string, string>), ...env }, stdout: "ignore", stderr: "pipe" }));
-      const loser = await Promise.race(daemons.map(async (p) => ((await p.exited), p)));
+      const daemons = [0, 1].map(() =>
+        Bun.spawn([...DIST_BIN, "daemon"], {
+          env: { ...(process.env as Record<string, string>), ...env },
+          stdout: "ignore",
+          stderr: "pipe",
+        }),
+      );
+      const loser = await Promise.race(daemons.map(async (p) => (await p.exited, p)));
       const winner = daemons.find((p) => p !== loser)!;
-      expect({ round, code: loser.exitCode, stderr: await new Response(loser.stderr).text() }).toMatchObject({ round, code: DAEMON_RUNNING, stderr: expect.stringContaining(`(pid ${winner.pid})`) });
+      expect({ round, code: loser.exitCode, stderr: await new Response(loser.stderr).text() }).toMatchObject({
+        round,
+        code: DAEMON_RUNNING,
+        stderr: expect.stringContaining(`(pid ${winner.pid})`),
+      });
       // The loser may have given up before the winner listened.
       await listening(winner, `round ${round}`);
       const status = await run([...DIST_BIN, "daemon", "status", "--json"], env);
@@ -104,14 +125,20 @@ test("two daemons started at the same moment on a fresh state dir, 5 times over:
 
 // Each round spawns 40 processes: a few rounds here, 20 in scripts/start-race.ts.
 test("20 clients autostarting at once on a fresh state dir, 4 times over: every one is answered by the one daemon", async () => {
-  for (let round = 0; round < 4; round++) expect({ round, faults: (await startRaceRound(DIST_BIN, 20)).faults }).toEqual({ round, faults: [] });
+  for (let round = 0; round < 4; round++)
+    expect({ round, faults: (await startRaceRound(DIST_BIN, 20)).faults }).toEqual({ round, faults: [] });
 }, 120_000);
 
 test("relative TERMD_SOCKET and TERMD_STATE_DIR name files in the client's folder, where the autostarted daemon listens", async () => {
   const dir = tempDir();
   const env = { TERMD_SOCKET: "rel.sock", TERMD_STATE_DIR: "state" };
   const inDir = async (args: string[]) => {
-    const p = Bun.spawn([...DIST_BIN, ...args], { cwd: dir, env: { ...(process.env as Record<string, string>), ...env }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([...DIST_BIN, ...args], {
+      cwd: dir,
+      env: { ...(process.env as Record<string, string>), ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, stdout, stderr };
   };

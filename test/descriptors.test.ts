@@ -25,27 +25,33 @@ async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promi
   }
 }
 
-test.skipIf(!linux)("an idle session holds no descriptor for its log or journal; the next output reopens them and the files keep every byte", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const s = await c.call("session.create", { command: ["cat"] });
-  const log = join(d.stateDir, "logs", `${s.id}.log`);
-  const journal = join(d.stateDir, "logs", `${s.id}.timing`);
-  const held = () => openPaths(d.proc.pid).filter((p) => p === log || p === journal);
-  await c.call("session.input", { session: s.id, text: "first-line\r" });
-  await c.call("session.wait", { session: s.id, text: "first-line" });
-  await until("the idle session's files to be closed", () => held().length === 0);
-  await c.call("session.input", { session: s.id, text: "second-line\r" });
-  await c.call("session.wait", { session: s.id, text: "second-line" });
-  await until("the log to hold the second line", () => readFileSync(log, "utf8").includes("second-line"));
-  await until("the files to be closed again", () => held().length === 0);
-  const text = readFileSync(log, "utf8");
-  expect(text.indexOf("first-line")).toBeLessThan(text.indexOf("second-line"));
-  expect(text.indexOf("first-line")).toBeGreaterThanOrEqual(0);
-  // Every output chunk's end offset is in the journal, the last one the log's size.
-  const ends = readFileSync(journal, "utf8").split("\n").filter((l) => l.startsWith("o ")).map((l) => Number(l.split(" ")[2]));
-  expect(ends.at(-1)).toBe(Buffer.byteLength(text));
-});
+test.skipIf(!linux)(
+  "an idle session holds no descriptor for its log or journal; the next output reopens them and the files keep every byte",
+  async () => {
+    await using d = await TestDaemon.start();
+    const c = await d.client();
+    const s = await c.call("session.create", { command: ["cat"] });
+    const log = join(d.stateDir, "logs", `${s.id}.log`);
+    const journal = join(d.stateDir, "logs", `${s.id}.timing`);
+    const held = () => openPaths(d.proc.pid).filter((p) => p === log || p === journal);
+    await c.call("session.input", { session: s.id, text: "first-line\r" });
+    await c.call("session.wait", { session: s.id, text: "first-line" });
+    await until("the idle session's files to be closed", () => held().length === 0);
+    await c.call("session.input", { session: s.id, text: "second-line\r" });
+    await c.call("session.wait", { session: s.id, text: "second-line" });
+    await until("the log to hold the second line", () => readFileSync(log, "utf8").includes("second-line"));
+    await until("the files to be closed again", () => held().length === 0);
+    const text = readFileSync(log, "utf8");
+    expect(text.indexOf("first-line")).toBeLessThan(text.indexOf("second-line"));
+    expect(text.indexOf("first-line")).toBeGreaterThanOrEqual(0);
+    // Every output chunk's end offset is in the journal, the last one the log's size.
+    const ends = readFileSync(journal, "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("o "))
+      .map((l) => Number(l.split(" ")[2]));
+    expect(ends.at(-1)).toBe(Buffer.byteLength(text));
+  },
+);
 
 test.skipIf(!linux)("past the open-file limit session.create names the limit and what to raise; the daemon serves on", async () => {
   await using d = await TestDaemon.start({ bin: ["sh", "-c", 'ulimit -n 150 && exec "$@"', "sh", ...SOURCE_BIN] });
@@ -75,27 +81,31 @@ test.skipIf(!linux)("past the open-file limit session.create names the limit and
   expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
 });
 
-test.skipIf(!linux)("an idle session holds 2 descriptors, its terminal and its process handle; its program has only its terminal", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const first = await c.call("session.create", { command: ["cat"] });
-  await until("the first session's files to be closed", () => !openPaths(d.proc.pid).some((p) => p.includes(first.id)));
-  const before = openPaths(d.proc.pid).length;
-  const ids: string[] = [];
-  for (let i = 0; i < 20; i++) ids.push((await c.call("session.create", { command: ["cat"] })).id);
-  // Idle: each one's log and journal closed again after its start.
-  await until("the sessions' files to be closed", () => !openPaths(d.proc.pid).some((p) => ids.some((id) => p.includes(id))));
-  expect(openPaths(d.proc.pid).length - before).toBeLessThanOrEqual(2 * ids.length);
-  // The program sees its terminal on 0, 1 and 2 and no other session's.
-  const info = await c.call("session.info", { session: ids[7]! });
-  const fds = openPaths(info.pid!);
-  expect(fds.length).toBe(3);
-  expect(new Set(fds).size).toBe(1);
-  expect(fds[0]).toMatch(/^\/dev\/pts\/\d+$/);
-});
+test.skipIf(!linux)(
+  "an idle session holds 2 descriptors, its terminal and its process handle; its program has only its terminal",
+  async () => {
+    await using d = await TestDaemon.start();
+    const c = await d.client();
+    const first = await c.call("session.create", { command: ["cat"] });
+    await until("the first session's files to be closed", () => !openPaths(d.proc.pid).some((p) => p.includes(first.id)));
+    const before = openPaths(d.proc.pid).length;
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await c.call("session.create", { command: ["cat"] })).id);
+    // Idle: each one's log and journal closed again after its start.
+    await until("the sessions' files to be closed", () => !openPaths(d.proc.pid).some((p) => ids.some((id) => p.includes(id))));
+    expect(openPaths(d.proc.pid).length - before).toBeLessThanOrEqual(2 * ids.length);
+    // The program sees its terminal on 0, 1 and 2 and no other session's.
+    const info = await c.call("session.info", { session: ids[7]! });
+    const fds = openPaths(info.pid!);
+    expect(fds.length).toBe(3);
+    expect(new Set(fds).size).toBe(1);
+    expect(fds[0]).toMatch(/^\/dev\/pts\/\d+$/);
+  },
+);
 
 /** Mounts a devpts of its own allowing `max` PTYs over /dev/pts and /dev/ptmx, then runs the rest: `unshare -m` keeps it the daemon's. */
-const FEW_PTYS = 'mount -t devpts -o newinstance,ptmxmode=0666,max="$0" devpts /dev/pts && mount --bind /dev/pts/ptmx /dev/ptmx && exec "$@"';
+const FEW_PTYS =
+  'mount -t devpts -o newinstance,ptmxmode=0666,max="$0" devpts /dev/pts && mount --bind /dev/pts/ptmx /dev/ptmx && exec "$@"';
 
 function cannotMountDevpts(): string | null {
   if (!linux) return "Linux only";
@@ -105,23 +115,26 @@ function cannotMountDevpts(): string | null {
 const noDevpts = cannotMountDevpts();
 if (noDevpts) console.warn(`PTY limit test skipped: ${noDevpts}`);
 
-test.skipIf(noDevpts !== null)("past the system's PTY limit session.create names kernel.pty.max and what to raise; the daemon serves on", async () => {
-  await using d = await TestDaemon.start({ bin: ["unshare", "-m", "sh", "-c", FEW_PTYS, "3", ...SOURCE_BIN] });
-  const c = await d.client();
-  const created: string[] = [];
-  let refused: unknown = null;
-  for (let i = 0; i < 10 && refused === null; i++) {
-    try {
-      created.push((await c.call("session.create", { command: ["cat"] })).id);
-    } catch (err) {
-      refused = err;
+test.skipIf(noDevpts !== null)(
+  "past the system's PTY limit session.create names kernel.pty.max and what to raise; the daemon serves on",
+  async () => {
+    await using d = await TestDaemon.start({ bin: ["unshare", "-m", "sh", "-c", FEW_PTYS, "3", ...SOURCE_BIN] });
+    const c = await d.client();
+    const created: string[] = [];
+    let refused: unknown = null;
+    for (let i = 0; i < 10 && refused === null; i++) {
+      try {
+        created.push((await c.call("session.create", { command: ["cat"] })).id);
+      } catch (err) {
+        refused = err;
+      }
     }
-  }
-  expect(created.length).toBe(3);
-  expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "kernel.pty.max", sessions: 3 } });
-  expect((refused as Error).message).toContain("sysctl kernel.pty.max=N");
-  await c.call("session.remove", { session: created[0]!, force: true });
-  const again = await c.call("session.create", { command: ["cat"] });
-  await c.call("session.input", { session: again.id, text: "still-here\r" });
-  expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
-});
+    expect(created.length).toBe(3);
+    expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "kernel.pty.max", sessions: 3 } });
+    expect((refused as Error).message).toContain("sysctl kernel.pty.max=N");
+    await c.call("session.remove", { session: created[0]!, force: true });
+    const again = await c.call("session.create", { command: ["cat"] });
+    await c.call("session.input", { session: again.id, text: "still-here\r" });
+    expect((await c.call("session.wait", { session: again.id, text: "still-here" })).outcome).toBe("matched");
+  },
+);

@@ -25,7 +25,8 @@ const ROOT = join(import.meta.dir, "..");
 const DOCS = join(ROOT, "docs");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 /** The top-level params a schema takes, as `termd schema` and MCP hosts see them. */
-const paramNames = (schema: Parameters<typeof jsonSchemaOf>[0]): string[] => Object.keys((jsonSchemaOf(schema).properties as object | undefined) ?? {});
+const paramNames = (schema: Parameters<typeof jsonSchemaOf>[0]): string[] =>
+  Object.keys((jsonSchemaOf(schema).properties as object | undefined) ?? {});
 
 /** The row of a doc's table that starts with `name`. */
 const rowOf = (doc: string, name: string): string => doc.split("\n").find((l) => l.startsWith(`| \`${name}\``)) ?? "";
@@ -33,7 +34,12 @@ const rowOf = (doc: string, name: string): string => doc.split("\n").find((l) =>
 /** Every path under src/, relative to the repository. */
 const srcPaths = (readdirSync(join(ROOT, "src"), { recursive: true }) as string[]).map((p) => join("src", p));
 
-const docFiles = ["README.md", ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const docFiles = [
+  "README.md",
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** Markdown without its fenced code blocks: headings and links are looked for outside them. */
 function prose(md: string): string {
@@ -66,12 +72,18 @@ describe("docs/protocol.md", () => {
   });
 
   test("gives every method's params in its row of the method table", () => {
-    const missing = [...COMMANDS].flatMap(([name, c]) => paramNames(c.params).filter((p) => !new RegExp(`\\b${p}\\b`).test(rowOf(doc, name))).map((p) => `${name} ${p}`));
+    const missing = [...COMMANDS].flatMap(([name, c]) =>
+      paramNames(c.params)
+        .filter((p) => !new RegExp(`\\b${p}\\b`).test(rowOf(doc, name)))
+        .map((p) => `${name} ${p}`),
+    );
     expect(missing).toEqual([]);
   });
 
   test("names every event a subscriber can ask for, with what it carries", () => {
-    const missing = EVENT_TYPES.filter((e) => e !== "*" && !(e === "output" ? doc.includes("Output events carry `{") : doc.includes(`\`${e} {`)));
+    const missing = EVENT_TYPES.filter(
+      (e) => e !== "*" && !(e === "output" ? doc.includes("Output events carry `{") : doc.includes(`\`${e} {`)),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -88,11 +100,21 @@ describe("docs/cli.md", () => {
   const doc = read("docs/cli.md");
   // The full binary's command list is main.ts's; this builds the same list from the same modules
   // (daemon and mcp take how to run a daemon and reach one, which listing them does not need).
-  const commands: CliCommand[] = [...CLIENT_COMMANDS, daemonCommand(() => import("../src/server/host.ts")), mcpCommand(async () => { throw new Error("not called"); }), schemaCommand, interminaiCommand];
+  const commands: CliCommand[] = [
+    ...CLIENT_COMMANDS,
+    daemonCommand(() => import("../src/server/host.ts")),
+    mcpCommand(async () => {
+      throw new Error("not called");
+    }),
+    schemaCommand,
+    interminaiCommand,
+  ];
 
   test("knows every command `termd --help` lists", () => {
     // --help never connects; the socket is one nobody listens on, so a bug there cannot reach the user's daemon.
-    const r = Bun.spawnSync([process.execPath, join(ROOT, "src/cli/main.ts"), "--help"], { env: { ...process.env, TERMD_SOCKET: "/nonexistent/termd-docs-test.sock" } });
+    const r = Bun.spawnSync([process.execPath, join(ROOT, "src/cli/main.ts"), "--help"], {
+      env: { ...process.env, TERMD_SOCKET: "/nonexistent/termd-docs-test.sock" },
+    });
     expect(r.exitCode).toBe(0);
     // Commands, not the global flags listed after them.
     const listed = [...r.stdout.toString().matchAll(/^ {2}([^\s-]\S*) {2,}/gm)].map((m) => m[1]);
@@ -116,7 +138,11 @@ test("docs/mcp.md gives every MCP tool with its arguments", () => {
   const doc = read("docs/mcp.md");
   const missing = TOOLS.flatMap((t) => {
     const row = rowOf(doc, t.name);
-    return row === "" ? [t.name] : paramNames(t.params).filter((p) => !new RegExp(`\\b${p}\\b`).test(row)).map((p) => `${t.name} ${p}`);
+    return row === ""
+      ? [t.name]
+      : paramNames(t.params)
+          .filter((p) => !new RegExp(`\\b${p}\\b`).test(row))
+          .map((p) => `${t.name} ${p}`);
   });
   expect(missing).toEqual([]);
 });

@@ -38,39 +38,46 @@ function answers<T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> {
   return Promise.race([p, hang]).finally(() => clearTimeout(timer));
 }
 
-test.skipIf(refused !== null)("a full disk costs the log, never the screen: every byte reaches it, and every call answers, naming the disk", async () => {
-  await using d = await onSmallDisk();
-  const c = await d.client();
-  // 5 MB without a newline, then a unique line: the wrapped rows the screen ends with depend on
-  // every byte of the flood, so a byte the screen missed shows.
-  const count = 714_290;
-  const end = `END-${crypto.randomUUID().slice(0, 8)}`;
-  const program = `import sys\nsys.stdout.write("".join("%07d" % i for i in range(${count})))\nsys.stdout.write("\\n${end}\\n")`;
-  const s = await c.call("session.create", { command: ["python3", "-c", program], rows: 24, cols: 80 });
-  // A wait answers by its timeout_ms at the latest (before the fix this one never did).
-  const done = await answers("session.wait", c.call("session.wait", { session: s.id, exit: true, timeout_ms: 60_000 }), 75_000);
-  expect(done.outcome).toBe("exited");
-  const flood = Array.from({ length: count }, (_, i) => String(i).padStart(7, "0")).join("");
-  const rows: string[] = [];
-  for (let at = 0; at < flood.length; at += 80) rows.push(flood.slice(at, at + 80));
-  const screen = await c.call("session.screen", { session: s.id });
-  expect(screen.lines).toEqual([...rows.slice(-22), end, ""]);
+test.skipIf(refused !== null)(
+  "a full disk costs the log, never the screen: every byte reaches it, and every call answers, naming the disk",
+  async () => {
+    await using d = await onSmallDisk();
+    const c = await d.client();
+    // 5 MB without a newline, then a unique line: the wrapped rows the screen ends with depend on
+    // every byte of the flood, so a byte the screen missed shows.
+    const count = 714_290;
+    const end = `END-${crypto.randomUUID().slice(0, 8)}`;
+    const program = `import sys\nsys.stdout.write("".join("%07d" % i for i in range(${count})))\nsys.stdout.write("\\n${end}\\n")`;
+    const s = await c.call("session.create", { command: ["python3", "-c", program], rows: 24, cols: 80 });
+    // A wait answers by its timeout_ms at the latest (before the fix this one never did).
+    const done = await answers("session.wait", c.call("session.wait", { session: s.id, exit: true, timeout_ms: 60_000 }), 75_000);
+    expect(done.outcome).toBe("exited");
+    const flood = Array.from({ length: count }, (_, i) => String(i).padStart(7, "0")).join("");
+    const rows: string[] = [];
+    for (let at = 0; at < flood.length; at += 80) rows.push(flood.slice(at, at + 80));
+    const screen = await c.call("session.screen", { session: s.id });
+    expect(screen.lines).toEqual([...rows.slice(-22), end, ""]);
 
-  // The log could not keep it all, and says which disk.
-  const info = await c.call("session.info", { session: s.id });
-  expect(info.bytes_out).toBe(flood.length + end.length + 4);
-  expect(info.log_error).toContain(d.stateDir);
-  expect(info.log_error).toContain("ENOSPC");
-  await d.logged(`session ${s.name}: log write failed, logging stops: ${info.log_error}`);
+    // The log could not keep it all, and says which disk.
+    const info = await c.call("session.info", { session: s.id });
+    expect(info.bytes_out).toBe(flood.length + end.length + 4);
+    expect(info.log_error).toContain(d.stateDir);
+    expect(info.log_error).toContain("ENOSPC");
+    await d.logged(`session ${s.name}: log write failed, logging stops: ${info.log_error}`);
 
-  // A new session cannot keep its records: a clear error that names the disk, and no stack logged.
-  const failed = await answers("session.create", c.call("session.create", { command: ["true"], env: { PADDING: "x".repeat(100_000) } }).catch((e) => e));
-  expect(failed.name).toBe("SPAWN_FAILED");
-  expect(failed.message).toContain(`no space left on the disk holding ${d.stateDir}`);
+    // A new session cannot keep its records: a clear error that names the disk, and no stack logged.
+    const failed = await answers(
+      "session.create",
+      c.call("session.create", { command: ["true"], env: { PADDING: "x".repeat(100_000) } }).catch((e) => e),
+    );
+    expect(failed.name).toBe("SPAWN_FAILED");
+    expect(failed.message).toContain(`no space left on the disk holding ${d.stateDir}`);
 
-  // Removing answers, and frees the space: a session starts again.
-  await answers("session.remove", c.call("session.remove", { session: s.id, force: true }));
-  const again = await c.call("session.create", { command: ["sh", "-c", "echo back"] });
-  expect((await c.call("session.wait", { session: again.id, text: "back" })).outcome).toBe("matched");
-  expect(d.log).not.toContain("    at ");
-}, 180_000);
+    // Removing answers, and frees the space: a session starts again.
+    await answers("session.remove", c.call("session.remove", { session: s.id, force: true }));
+    const again = await c.call("session.create", { command: ["sh", "-c", "echo back"] });
+    expect((await c.call("session.wait", { session: again.id, text: "back" })).outcome).toBe("matched");
+    expect(d.log).not.toContain("    at ");
+  },
+  180_000,
+);

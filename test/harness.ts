@@ -40,7 +40,9 @@ export class TestDaemon {
   }
 
   /** `socket` and `stateDir` reuse a dead daemon's; by default each daemon gets fresh temp ones. `env` is added to the daemon's. */
-  static async start(opts: { bin?: string[]; args?: string[]; socket?: string; stateDir?: string; env?: Record<string, string> } = {}): Promise<TestDaemon> {
+  static async start(
+    opts: { bin?: string[]; args?: string[]; socket?: string; stateDir?: string; env?: Record<string, string> } = {},
+  ): Promise<TestDaemon> {
     const bin = opts.bin ?? SOURCE_BIN;
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
     const socket = opts.socket ?? join(dir, "run", "termd.sock");

@@ -50,7 +50,8 @@ const EXCEPTIONS: Record<string, { folders: string[]; why: string }> = {
   "mcp/tools/read_output.ts": { folders: ["terminal"], why: "plain text through the pure plain-text module" },
 };
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;
 
 /** The folder rules apply to: the first one under src/, web/page on its own. */
 function folderOf(rel: string): string {
@@ -73,7 +74,8 @@ function breaches(file: string): string[] {
     const target = relative(SRC, resolve(dirname(join(SRC, file)), spec));
     if (target.startsWith("..")) continue;
     const to = folderOf(target);
-    if (!allowed.has(to)) out.push(`${file} imports ${spec}: ${from}/ may import ${[...allowed].filter((f) => f !== from).join(", ") || "nothing of src/"}`);
+    if (!allowed.has(to))
+      out.push(`${file} imports ${spec}: ${from}/ may import ${[...allowed].filter((f) => f !== from).join(", ") || "nothing of src/"}`);
   }
   return out;
 }
@@ -88,6 +90,12 @@ test("every import in src/ follows its folder's rule", () => {
 });
 
 test("the scan sees imports of every form, and a breach is named", () => {
-  const text = 'import { a } from "../daemon/x.ts";\nexport type { B } from "../web/y.ts";\nconst c = await import("../session/z.ts");\nimport "../dialects/w.ts";\n';
-  expect([...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3])).toEqual(["../daemon/x.ts", "../web/y.ts", "../session/z.ts", "../dialects/w.ts"]);
+  const text =
+    'import { a } from "../daemon/x.ts";\nexport type { B } from "../web/y.ts";\nconst c = await import("../session/z.ts");\nimport "../dialects/w.ts";\n';
+  expect([...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3])).toEqual([
+    "../daemon/x.ts",
+    "../web/y.ts",
+    "../session/z.ts",
+    "../dialects/w.ts",
+  ]);
 });

@@ -2,7 +2,18 @@
 // built dist/termd), served as file:// and over HTTP, run by dash (Debian's sh) and bash: the
 // happy path, and every refusal leaving nothing installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { archiveName, writeArchive } from "../scripts/release.ts";
@@ -127,18 +138,24 @@ describe.skipIf(!target)("install.sh", () => {
 
   // The musl loader is here when Debian's musl package is (the platform tests install it); a
   // getconf that knows no glibc is then what Alpine's looks like.
-  test.skipIf(target?.os !== "linux" || !existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`))("a musl system asks for the -musl archive, which the glibc one does not stand in for", async () => {
-    const fake = join(dir, "musl-bin");
-    mkdirSync(fake, { recursive: true });
-    writeFileSync(join(fake, "getconf"), "#!/bin/sh\nexit 1\n");
-    chmodSync(join(fake, "getconf"), 0o755);
-    await refuses(`file://${release}`, `lists no archive for this machine (${target!.name}-musl)`, `${fake}:/usr/bin:/bin`);
-  });
+  test.skipIf(target?.os !== "linux" || !existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`))(
+    "a musl system asks for the -musl archive, which the glibc one does not stand in for",
+    async () => {
+      const fake = join(dir, "musl-bin");
+      mkdirSync(fake, { recursive: true });
+      writeFileSync(join(fake, "getconf"), "#!/bin/sh\nexit 1\n");
+      chmodSync(join(fake, "getconf"), 0o755);
+      await refuses(`file://${release}`, `lists no archive for this machine (${target!.name}-musl)`, `${fake}:/usr/bin:/bin`);
+    },
+  );
 
   test("failed downloads are refused: a missing archive, a missing SHA256SUMS, a server nobody runs", async () => {
     const noArchive = variant((f) => rmSync(join(f, archiveName(target!))));
     const name = noArchive.split("/").pop();
-    await refuses(`http://127.0.0.1:${server!.port}/${name}`, `could not download http://127.0.0.1:${server!.port}/${name}/${archiveName(target!)}`);
+    await refuses(
+      `http://127.0.0.1:${server!.port}/${name}`,
+      `could not download http://127.0.0.1:${server!.port}/${name}/${archiveName(target!)}`,
+    );
     await refuses(`http://127.0.0.1:${server!.port}/nowhere`, "could not download");
     await refuses(`file://${dir}/nowhere`, `could not download file://${dir}/nowhere/SHA256SUMS`);
     // A port that was just free: nothing listens there.

@@ -7,7 +7,6 @@ import { basename, join } from "node:path";
 import { TestDaemon } from "./harness.ts";
 import { alive } from "../src/platform/alive.ts";
 
-
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
@@ -90,8 +89,13 @@ test("every file in the state dir is the owner's alone (0600), the sqlite databa
   const c = await d.client();
   await c.call("session.create", { name: "m", command: ["true"] });
   await c.call("session.wait", { session: "m", exit: true });
-  const files = [...readdirSync(d.stateDir).map((f) => join(d.stateDir, f)), ...readdirSync(join(d.stateDir, "logs")).map((f) => join(d.stateDir, "logs", f))];
-  const modes = Object.fromEntries(files.filter((f) => statSync(f).isFile()).map((f) => [basename(f), (statSync(f).mode & 0o777).toString(8)]));
+  const files = [
+    ...readdirSync(d.stateDir).map((f) => join(d.stateDir, f)),
+    ...readdirSync(join(d.stateDir, "logs")).map((f) => join(d.stateDir, "logs", f)),
+  ];
+  const modes = Object.fromEntries(
+    files.filter((f) => statSync(f).isFile()).map((f) => [basename(f), (statSync(f).mode & 0o777).toString(8)]),
+  );
   expect(Object.keys(modes)).toContain("termd.sqlite-wal");
   for (const mode of Object.values(modes)) expect(mode).toBe("600");
 });
@@ -124,7 +128,11 @@ test("a daemon that starts after another died ends what that one's lost sessions
 test("an ended session's final screen is kept beside its log: a restart shows it without re-reading the log", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const s = await c.call("session.create", { command: ["bash", "-c", "printf 'first line\\r\\n\\e[1;31msecond\\e[0m line\\r\\nthird\\e[2;3H'"], rows: 10, cols: 40 });
+  const s = await c.call("session.create", {
+    command: ["bash", "-c", "printf 'first line\\r\\n\\e[1;31msecond\\e[0m line\\r\\nthird\\e[2;3H'"],
+    rows: 10,
+    cols: 40,
+  });
   await c.call("session.wait", { session: s.id, exit: true });
   const before = await c.call("session.screen", { session: s.id, format: "ansi" });
   expect(before.lines[0]).toBe("first line");
@@ -144,7 +152,12 @@ test("an ended session's final screen is kept beside its log: a restart shows it
 test("a lost session's screen is rebuilt from no more of its log than its screen and scrollback show", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const live = await c.call("session.create", { command: ["bash", "-c", "seq 1 300; echo end-of-seq; exec sleep 1000"], rows: 5, cols: 40, scrollback: 10 });
+  const live = await c.call("session.create", {
+    command: ["bash", "-c", "seq 1 300; echo end-of-seq; exec sleep 1000"],
+    rows: 5,
+    cols: 40,
+    scrollback: 10,
+  });
   await c.call("session.wait", { session: live.id, text: "end-of-seq" });
   const before = await c.call("session.screen", { session: live.id, scrollback: 10 });
   d.proc.kill("SIGKILL");

@@ -11,7 +11,9 @@ test("pending waits per connection stop at MAX_WAITS_PER_CONNECTION; once they a
   const c = await d.client();
   const other = await d.client();
   const s = await c.call("session.create", { command: ["cat"] });
-  const waits = Array.from({ length: MAX_WAITS_PER_CONNECTION }, () => c.call("session.wait", { session: s.id, text: "release-now", timeout_ms: 60_000 }));
+  const waits = Array.from({ length: MAX_WAITS_PER_CONNECTION }, () =>
+    c.call("session.wait", { session: s.id, text: "release-now", timeout_ms: 60_000 }),
+  );
   // Requests on a connection are taken in order: this one comes after every wait above.
   await expect(c.call("session.wait", { session: s.id, text: "release-now" })).rejects.toMatchObject({
     name: "LIMIT_REACHED",
@@ -35,9 +37,14 @@ test("waits that time out or fail give their place back; a connection's limit is
   const s = await c.call("session.create", { command: ["cat"] });
   const never = { session: s.id, text: "never shown" };
   const short = [c.call("session.wait", { ...never, timeout_ms: 200 }), c.call("session.wait", { ...never, timeout_ms: 200 })];
-  await expect(c.call("session.wait", { ...never, timeout_ms: 200 })).rejects.toMatchObject({ name: "LIMIT_REACHED", details: { max_waits: 2 } });
+  await expect(c.call("session.wait", { ...never, timeout_ms: 200 })).rejects.toMatchObject({
+    name: "LIMIT_REACHED",
+    details: { max_waits: 2 },
+  });
   // session.input's own wait counts too, and is refused before anything is typed.
-  await expect(c.call("session.input", { session: s.id, text: "typed-first\r", wait: { text: "typed-first" } })).rejects.toMatchObject({ name: "LIMIT_REACHED" });
+  await expect(c.call("session.input", { session: s.id, text: "typed-first\r", wait: { text: "typed-first" } })).rejects.toMatchObject({
+    name: "LIMIT_REACHED",
+  });
   // The other connection has both of its own.
   const theirs = [other.call("session.wait", { ...never, timeout_ms: 200 }), other.call("session.wait", { ...never, timeout_ms: 200 })];
   expect((await Promise.all([...short, ...theirs])).map((r) => r.outcome)).toEqual(["timeout", "timeout", "timeout", "timeout"]);
@@ -60,7 +67,11 @@ test("subscriptions per connection are bounded (--max-subscriptions); unsubscrib
   await using d = await TestDaemon.start({ args: ["--max-subscriptions", "2"] });
   const c = await d.client();
   const other = await d.client();
-  const [a, b, x] = [await c.call("session.create", { command: ["cat"] }), await c.call("session.create", { command: ["cat"] }), await c.call("session.create", { command: ["cat"] })];
+  const [a, b, x] = [
+    await c.call("session.create", { command: ["cat"] }),
+    await c.call("session.create", { command: ["cat"] }),
+    await c.call("session.create", { command: ["cat"] }),
+  ];
   await c.call("session.subscribe", { session: a.id, events: ["output"] });
   await c.call("session.subscribe", { session: b.id, events: ["output"] });
   // More events on a session already subscribed to take no new place.
@@ -87,7 +98,10 @@ test("subscriptions per connection are bounded (--max-subscriptions); unsubscrib
 });
 
 test("termd daemon refuses a limit that is not a whole number of at least 1", async () => {
-  const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/nonexistent/termd.sock", "--max-waits", "0"], { stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/nonexistent/termd.sock", "--max-waits", "0"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(await p.exited).toBe(2);
   expect(await new Response(p.stderr).text()).toContain("--max-waits is a whole number, at least 1");
 });

@@ -60,7 +60,7 @@ describe("session.input mouse", () => {
     await echo("legacy", ["1002"]);
     await c.call("session.input", { session: "legacy", mouse: { action: "drag", from: { row: 0, col: 0 }, to: { row: 1, col: 1 } } });
     // Press at 1,1; motion (32) at 2,2; release at 2,2.
-    await expectRead("legacy", "b'\\x1b[M !!\\x1b[M@\"\"\\x1b[M#\"\"'");
+    await expectRead("legacy", 'b\'\\x1b[M !!\\x1b[M@""\\x1b[M#""\'');
   });
 
   test("a program that turned on no mouse reporting gets MOUSE_NOT_ENABLED, and no bytes", async () => {
@@ -78,13 +78,17 @@ describe("session.input mouse", () => {
     await echo("ended", ["1000"]);
     await c.call("session.input", { session: "ended", text: "q" });
     await c.call("session.wait", { session: "ended", exit: true });
-    const err = (await c.call("session.input", { session: "ended", mouse: { action: "click", row: 0, col: 0 } }).catch((e) => e)) as RpcError;
+    const err = (await c
+      .call("session.input", { session: "ended", mouse: { action: "click", row: 0, col: 0 } })
+      .catch((e) => e)) as RpcError;
     expect(err.name).toBe("SESSION_NOT_RUNNING");
   });
 
   test("a point off the screen is INVALID_PARAMS naming the screen's size", async () => {
     await echo("off", ["1000", "1006"]);
-    const err = (await c.call("session.input", { session: "off", mouse: { action: "click", row: 10, col: 0 } }).catch((e) => e)) as RpcError;
+    const err = (await c
+      .call("session.input", { session: "off", mouse: { action: "click", row: 10, col: 0 } })
+      .catch((e) => e)) as RpcError;
     expect(err.name).toBe("INVALID_PARAMS");
     expect(err.message).toContain("outside the 10x200 screen");
   });
@@ -94,7 +98,13 @@ describe("session.input mouse", () => {
     try {
       const file = join(dir, "lines.txt");
       writeFileSync(file, Array.from({ length: 8 }, (_, i) => `line number ${i + 1}`).join("\n") + "\n");
-      await c.call("session.create", { name: "vim", command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "-c", "set mouse=a", file], rows: 12, cols: 60, cwd: dir });
+      await c.call("session.create", {
+        name: "vim",
+        command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "-c", "set mouse=a", file],
+        rows: 12,
+        cols: 60,
+        cwd: dir,
+      });
       await c.call("session.wait", { session: "vim", text: "line number 8" });
       await mouseOn("vim");
       expect((await c.call("session.screen", { session: "vim" })).cursor).toMatchObject({ row: 0, col: 0 });
@@ -127,12 +137,24 @@ async function waitForCursor(session: string, row: number, col: number) {
 describe("termd send's mouse flags", () => {
   test("--click, --scroll, --drag with --button and --modifiers, in the order given with text", async () => {
     await echo("cli", ["1002", "1006"]);
-    const sent = await d.cli(["send", "cli", "--click", "1,2", "--text", "t", "--scroll", "0,0:up:2", "--drag", "0,0:0,1", "--button", "middle", "--modifiers", "shift"]);
-    expect(sent).toMatchObject({ code: 0, stderr: "" });
-    await expectRead(
+    const sent = await d.cli([
+      "send",
       "cli",
-      "b'\\x1b[<5;3;2M\\x1b[<5;3;2mt\\x1b[<68;1;1M\\x1b[<68;1;1M\\x1b[<5;1;1M\\x1b[<37;2;1M\\x1b[<5;2;1m'",
-    );
+      "--click",
+      "1,2",
+      "--text",
+      "t",
+      "--scroll",
+      "0,0:up:2",
+      "--drag",
+      "0,0:0,1",
+      "--button",
+      "middle",
+      "--modifiers",
+      "shift",
+    ]);
+    expect(sent).toMatchObject({ code: 0, stderr: "" });
+    await expectRead("cli", "b'\\x1b[<5;3;2M\\x1b[<5;3;2mt\\x1b[<68;1;1M\\x1b[<68;1;1M\\x1b[<5;1;1M\\x1b[<37;2;1M\\x1b[<5;2;1m'");
   });
 
   test("a bad position is a usage error before anything is sent; no mouse mode is an error naming it", async () => {

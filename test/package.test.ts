@@ -57,7 +57,10 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     tarballs = await pack([target!], join(dir, "npm"));
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
     // The global install runs beside the local one; its own test only looks at the result.
-    const [local, global] = await Promise.all([run(["npm", "install", ...tarballs]), run(["npm", "install", "-g", "--prefix", prefix, ...tarballs])]);
+    const [local, global] = await Promise.all([
+      run(["npm", "install", ...tarballs]),
+      run(["npm", "install", "-g", "--prefix", prefix, ...tarballs]),
+    ]);
     expect(local).toMatchObject({ code: 0 });
     globalInstall = global;
   }, INSTALL_MS);
@@ -74,114 +77,170 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("npx termd starts a session, lists it and shows its screen; termd/client lists it from Node", async () => {
-    expect(await run(["npx", "termd", "start", "--name", "x", "--", "bash", "--norc"])).toMatchObject({ code: 0, stdout: "x\n" });
-    const ls = await run(["npx", "termd", "ls"]);
-    expect(ls.code).toBe(0);
-    expect(ls.stdout).toMatch(/^x\s+\S+\s+running\s.*bash --norc$/m);
-    expect(await run([termdBin, "wait", "x", "--regex", "\\$ $|# $"])).toMatchObject({ code: 0 });
-    const screen = await run(["npx", "termd", "screen", "x"]);
-    expect(screen.stdout).toMatch(/^bash-[\d.]+[$#] /);
-    writeFileSync(join(app, "list.mjs"), `import { connect } from "termd/client";\nconst c = await connect();\nconst { sessions } = await c.call("session.list");\nconsole.log(sessions.map((s) => s.name + " " + s.state).join("\\n"));\nc.close();\n`);
-    expect(await run(["node", "list.mjs"])).toMatchObject({ code: 0, stdout: "x running\n" });
-    expect(await run([termdBin, "daemon", "stop"])).toMatchObject({ code: 0 });
-    expect(existsSync(socket)).toBe(false);
-  }, INSTALL_MS);
+  test(
+    "npx termd starts a session, lists it and shows its screen; termd/client lists it from Node",
+    async () => {
+      expect(await run(["npx", "termd", "start", "--name", "x", "--", "bash", "--norc"])).toMatchObject({ code: 0, stdout: "x\n" });
+      const ls = await run(["npx", "termd", "ls"]);
+      expect(ls.code).toBe(0);
+      expect(ls.stdout).toMatch(/^x\s+\S+\s+running\s.*bash --norc$/m);
+      expect(await run([termdBin, "wait", "x", "--regex", "\\$ $|# $"])).toMatchObject({ code: 0 });
+      const screen = await run(["npx", "termd", "screen", "x"]);
+      expect(screen.stdout).toMatch(/^bash-[\d.]+[$#] /);
+      writeFileSync(
+        join(app, "list.mjs"),
+        `import { connect } from "termd/client";\nconst c = await connect();\nconst { sessions } = await c.call("session.list");\nconsole.log(sessions.map((s) => s.name + " " + s.state).join("\\n"));\nc.close();\n`,
+      );
+      expect(await run(["node", "list.mjs"])).toMatchObject({ code: 0, stdout: "x running\n" });
+      expect(await run([termdBin, "daemon", "stop"])).toMatchObject({ code: 0 });
+      expect(existsSync(socket)).toBe(false);
+    },
+    INSTALL_MS,
+  );
 
-  test("a bun test file imports termd/testing from the installed package, node --test termd/testing/node, and TypeScript finds the types", async () => {
-    writeFileSync(
-      join(app, "echo.test.ts"),
-      `import { expect, test } from "bun:test";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
-    );
-    // Bun from the checkout runs the file; termd/testing and the daemon's binary come from app/node_modules.
-    const { TERMD_SOCKET: _, ...noDaemon } = env;
-    // (bun test's 5 s default is short for a first daemon start on a loaded machine.)
-    const tested = await run([process.execPath, "test", "--timeout", "60000", "echo.test.ts"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
-    expect(tested.stderr).toContain("1 pass");
-    expect(tested.code).toBe(0);
-    // And under Node's own runner, through termd/testing/node: the daemon is the platform package's binary.
-    writeFileSync(
-      join(app, "echo.node.test.mjs"),
-      `import { test, launch, expectTerminal } from "termd/testing/node";\n\ntest("bash answers", async () => {\n  const t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expectTerminal(t).toShowText("42-ok");\n});\n`,
-    );
-    const nodeTested = await run(["node", "--test", "echo.node.test.mjs"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
-    expect(nodeTested.stdout).toContain("# pass 1");
-    expect(nodeTested.code).toBe(0);
-    writeFileSync(
-      join(app, "typed.ts"),
-      [
-        `import { connect, RpcError, type SessionInfo } from "termd/client";`,
-        `import { launch, type Terminal } from "termd/testing";`,
-        `export async function names(): Promise<string[]> {`,
-        `  const c = await connect();`,
-        `  // The types are real, not any (as they would be if the schemas' valibot types were missing):`,
-        `  // rows are a number, and a session's name is no number.`,
-        `  // @ts-expect-error`,
-        `  await c.call("session.create", { rows: "many" });`,
-        `  const { sessions } = await c.call("session.list");`,
-        `  // @ts-expect-error`,
-        `  const wrong: number = sessions[0]!.name;`,
-        `  return sessions.map((s: SessionInfo) => s.name + wrong);`,
-        `}`,
-        `export const start = (): Promise<Terminal> => launch(["bash"]);`,
-        `export const isRpc = (e: unknown) => e instanceof RpcError;`,
-        ``,
-      ].join("\n"),
-    );
-    const tsconfig = { compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")], types: ["bun"] }, files: ["typed.ts"] };
-    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
-    expect(await run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json"], { env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` } })).toEqual({ code: 0, stdout: "", stderr: "" });
-  }, INSTALL_MS);
+  test(
+    "a bun test file imports termd/testing from the installed package, node --test termd/testing/node, and TypeScript finds the types",
+    async () => {
+      writeFileSync(
+        join(app, "echo.test.ts"),
+        `import { expect, test } from "bun:test";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
+      );
+      // Bun from the checkout runs the file; termd/testing and the daemon's binary come from app/node_modules.
+      const { TERMD_SOCKET: _, ...noDaemon } = env;
+      // (bun test's 5 s default is short for a first daemon start on a loaded machine.)
+      const tested = await run([process.execPath, "test", "--timeout", "60000", "echo.test.ts"], {
+        env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` },
+      });
+      expect(tested.stderr).toContain("1 pass");
+      expect(tested.code).toBe(0);
+      // And under Node's own runner, through termd/testing/node: the daemon is the platform package's binary.
+      writeFileSync(
+        join(app, "echo.node.test.mjs"),
+        `import { test, launch, expectTerminal } from "termd/testing/node";\n\ntest("bash answers", async () => {\n  const t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expectTerminal(t).toShowText("42-ok");\n});\n`,
+      );
+      const nodeTested = await run(["node", "--test", "echo.node.test.mjs"], { env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin` } });
+      expect(nodeTested.stdout).toContain("# pass 1");
+      expect(nodeTested.code).toBe(0);
+      writeFileSync(
+        join(app, "typed.ts"),
+        [
+          `import { connect, RpcError, type SessionInfo } from "termd/client";`,
+          `import { launch, type Terminal } from "termd/testing";`,
+          `export async function names(): Promise<string[]> {`,
+          `  const c = await connect();`,
+          `  // The types are real, not any (as they would be if the schemas' valibot types were missing):`,
+          `  // rows are a number, and a session's name is no number.`,
+          `  // @ts-expect-error`,
+          `  await c.call("session.create", { rows: "many" });`,
+          `  const { sessions } = await c.call("session.list");`,
+          `  // @ts-expect-error`,
+          `  const wrong: number = sessions[0]!.name;`,
+          `  return sessions.map((s: SessionInfo) => s.name + wrong);`,
+          `}`,
+          `export const start = (): Promise<Terminal> => launch(["bash"]);`,
+          `export const isRpc = (e: unknown) => e instanceof RpcError;`,
+          ``,
+        ].join("\n"),
+      );
+      const tsconfig = {
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, "node_modules", "@types")],
+          types: ["bun"],
+        },
+        files: ["typed.ts"],
+      };
+      writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
+      expect(
+        await run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json"], {
+          env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` },
+        }),
+      ).toEqual({ code: 0, stdout: "", stderr: "" });
+    },
+    INSTALL_MS,
+  );
 
-  test("the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported", async () => {
-    const pkg = join(app, "node_modules", "@termd", target!.name);
-    const bin = join(pkg, "bin", "termd");
-    const launcher = join(app, "node_modules", "termd", "bin", "termd.js");
-    const fails = async (cmd: string[], ...says: string[]) => {
-      const r = await run(cmd);
-      expect(r.code).toBe(1);
-      for (const s of says) expect(r.stderr).toContain(s);
-      expect(r.stderr).not.toMatch(/^\s+at /m);
-    };
-    chmodSync(bin, 0o644);
-    await fails([termdBin, "ls"], `${bin} is not executable`, "chmod +x");
-    chmodSync(bin, 0o755);
-    renameSync(bin, `${bin}.away`);
-    await fails([termdBin, "ls"], `${bin} is missing`, `npm install @termd/${target!.name}@`);
-    renameSync(`${bin}.away`, bin);
-    renameSync(pkg, `${pkg}.away`);
-    await fails([termdBin, "ls"], `@termd/${target!.name}`, `this platform (${target!.name}), is not installed`, "--omit=optional", "npm install");
-    renameSync(`${pkg}.away`, pkg);
-    // No other platform runs here: Node is told it runs on Windows.
-    const windows = `data:text/javascript,Object.defineProperty(process, "platform", { value: "win32" })`;
-    await fails(["node", "--import", windows, launcher, "ls"], "no termd build for this platform (win32-", "linux-x64", "from source");
-    expect(await run(["npx", "termd", "--version"])).toMatchObject({ code: 0, stdout: expect.stringContaining(`, ${target!.name}, bun `) });
-  }, INSTALL_MS);
+  test(
+    "the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported",
+    async () => {
+      const pkg = join(app, "node_modules", "@termd", target!.name);
+      const bin = join(pkg, "bin", "termd");
+      const launcher = join(app, "node_modules", "termd", "bin", "termd.js");
+      const fails = async (cmd: string[], ...says: string[]) => {
+        const r = await run(cmd);
+        expect(r.code).toBe(1);
+        for (const s of says) expect(r.stderr).toContain(s);
+        expect(r.stderr).not.toMatch(/^\s+at /m);
+      };
+      chmodSync(bin, 0o644);
+      await fails([termdBin, "ls"], `${bin} is not executable`, "chmod +x");
+      chmodSync(bin, 0o755);
+      renameSync(bin, `${bin}.away`);
+      await fails([termdBin, "ls"], `${bin} is missing`, `npm install @termd/${target!.name}@`);
+      renameSync(`${bin}.away`, bin);
+      renameSync(pkg, `${pkg}.away`);
+      await fails(
+        [termdBin, "ls"],
+        `@termd/${target!.name}`,
+        `this platform (${target!.name}), is not installed`,
+        "--omit=optional",
+        "npm install",
+      );
+      renameSync(`${pkg}.away`, pkg);
+      // No other platform runs here: Node is told it runs on Windows.
+      const windows = `data:text/javascript,Object.defineProperty(process, "platform", { value: "win32" })`;
+      await fails(["node", "--import", windows, launcher, "ls"], "no termd build for this platform (win32-", "linux-x64", "from source");
+      expect(await run(["npx", "termd", "--version"])).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining(`, ${target!.name}, bun `),
+      });
+    },
+    INSTALL_MS,
+  );
 
-  test("the launcher passes a supervisor's SIGTERM on: a foreground daemon under it stops cleanly", async () => {
-    const own = join(dir, "fg", "termd.sock");
-    const p = Bun.spawn([termdBin, "daemon", "--socket", own, "--state-dir", join(dir, "fg-state")], { cwd: app, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-    const reader = p.stderr.getReader();
-    let log = "";
-    while (!log.includes("listening on")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the daemon did not start: ${log}`);
-      log += new TextDecoder().decode(value);
-    }
-    reader.releaseLock();
-    const c = await connect(own);
-    const { pid } = await c.call("system.ping");
-    expect(pid).not.toBe(p.pid); // the binary, not the launcher
-    c.close();
-    p.kill("SIGTERM");
-    expect(await p.exited).toBe(0);
-    expect(await eventually(() => !alive(pid), 5000)).toBe(true);
-  }, INSTALL_MS);
+  test(
+    "the launcher passes a supervisor's SIGTERM on: a foreground daemon under it stops cleanly",
+    async () => {
+      const own = join(dir, "fg", "termd.sock");
+      const p = Bun.spawn([termdBin, "daemon", "--socket", own, "--state-dir", join(dir, "fg-state")], {
+        cwd: app,
+        env,
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      const reader = p.stderr.getReader();
+      let log = "";
+      while (!log.includes("listening on")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the daemon did not start: ${log}`);
+        log += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      const c = await connect(own);
+      const { pid } = await c.call("system.ping");
+      expect(pid).not.toBe(p.pid); // the binary, not the launcher
+      c.close();
+      p.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+      expect(await eventually(() => !alive(pid), 5000)).toBe(true);
+    },
+    INSTALL_MS,
+  );
 
-  test("npm install -g puts termd on PATH", async () => {
-    expect(globalInstall).toMatchObject({ code: 0 });
-    const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: `${join(prefix, "bin")}:${nodeBin}` } });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ target: target!.name });
-  }, INSTALL_MS);
+  test(
+    "npm install -g puts termd on PATH",
+    async () => {
+      expect(globalInstall).toMatchObject({ code: 0 });
+      const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: `${join(prefix, "bin")}:${nodeBin}` } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ target: target!.name });
+    },
+    INSTALL_MS,
+  );
 });

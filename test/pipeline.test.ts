@@ -89,7 +89,8 @@ test("5,000 waits on one session are all answered, each with its own match", asy
   await using d = await TestDaemon.start();
   const clients = await Promise.all(Array.from({ length: 5 }, () => d.client()));
   const c = clients[0]!;
-  const waves = 5, size = 1000;
+  const waves = 5,
+    size = 1000;
   const s = await c.call("session.create", { command: ["python3", WAVES, String(size)], rows: 60, cols: 200 });
   expect((await c.call("session.wait", { session: s.id, text: "ready", timeout_ms: 20_000 })).outcome).toBe("matched");
   const waits = Array.from({ length: waves * size }, (_, i) =>
@@ -134,7 +135,11 @@ test("input to a program that never reads: INPUT_NOT_READ after the call's timeo
 test("an idle screen is parked and comes back exactly, without answering a query twice", async () => {
   await using d = await TestDaemon.start({ args: ["--screen-park", "100"] });
   const c = await d.client();
-  const s = await c.call("session.create", { command: ["python3", join(import.meta.dir, "fixtures", "query-once.py")], rows: 12, cols: 50 });
+  const s = await c.call("session.create", {
+    command: ["python3", join(import.meta.dir, "fixtures", "query-once.py")],
+    rows: 12,
+    cols: 50,
+  });
   expect((await c.call("session.wait", { session: s.id, text: "reply ok", timeout_ms: 20_000 })).outcome).toBe("matched");
   const parked = async () => (await c.call("system.screens")).workers.reduce((n, w) => n + w.parked, 0);
   for (let i = 0; (await parked()) === 0; i++) {

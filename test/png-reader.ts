@@ -26,7 +26,8 @@ export function readPng(bytes: Uint8Array): Png {
       width = dv.getUint32(at + 8);
       height = dv.getUint32(at + 12);
       const [depth, colour, , , interlace] = data.subarray(8, 13);
-      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) throw new Error(`unsupported PNG: depth ${depth} colour ${colour} interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6))
+        throw new Error(`unsupported PNG: depth ${depth} colour ${colour} interlace ${interlace}`);
       channels = colour === 6 ? 4 : 3;
     } else if (type === "IDAT") idat.push(data);
     else if (type === "IEND") break;

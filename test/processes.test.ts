@@ -11,11 +11,13 @@ import { sessionMembers } from "../src/session/processes.ts";
 import { TestDaemon } from "./harness.ts";
 import { alive } from "../src/platform/alive.ts";
 
-
 /** A bash session that started `n` background children as `how` (e.g. "nohup sleep 1000"); their pids. */
 async function shellWithChildren(c: Client, how: string, n: number): Promise<{ id: string; pid: number; children: number[] }> {
   const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
-  await c.call("session.input", { session: s.id, text: `for i in $(seq ${n}); do ${how} >/dev/null 2>&1 & done; echo started-$(jobs -p | wc -l)\r` });
+  await c.call("session.input", {
+    session: s.id,
+    text: `for i in $(seq ${n}); do ${how} >/dev/null 2>&1 & done; echo started-$(jobs -p | wc -l)\r`,
+  });
   expect((await c.call("session.wait", { session: s.id, text: `started-${n}`, timeout_ms: 20_000 })).outcome).toBe("matched");
   const children = sessionMembers(s.pid!).filter((p) => p !== s.pid);
   expect(children.length).toBeGreaterThanOrEqual(n);
@@ -53,7 +55,9 @@ for (const table of ["procfs", "ps"] as const) {
       await using d = await TestDaemon.start({ env });
       const c = await d.client();
       // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM.
-      const s = await c.call("session.create", { command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'] });
+      const s = await c.call("session.create", {
+        command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'],
+      });
       const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
       const child = Number(w.match!.text.slice("child-".length));
       expect(alive(child)).toBe(true);
@@ -88,7 +92,9 @@ for (const table of ["procfs", "ps"] as const) {
       // To the whole session: the shell too (SIGHUP ends it).
       await c.call("session.signal", { session: s.id, signal: "HUP", target: "session" });
       expect((await c.call("session.wait", { session: s.id, exit: true, timeout_ms: 10_000 })).outcome).toBe("exited");
-      await expect(c.call("session.signal", { session: s.id, signal: "INT", target: "elsewhere" as "session" })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+      await expect(c.call("session.signal", { session: s.id, signal: "INT", target: "elsewhere" as "session" })).rejects.toMatchObject({
+        name: "INVALID_PARAMS",
+      });
     });
 
     test("a daemon restarting after a crash never touches a pid that was reused: the recorded start time tells them apart", async () => {
@@ -112,7 +118,10 @@ for (const table of ["procfs", "ps"] as const) {
         // As if `reused`'s program had ended and its pid gone to a newer process: same pid, another start time.
         const db = new Database(join(d.stateDir, "termd.sqlite"));
         const row = db.query<{ record: string }, [string]>("SELECT record FROM sessions WHERE id = ?").get(reused.id)!;
-        db.query("UPDATE sessions SET record = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(row.record), pid_start: "1" }), reused.id);
+        db.query("UPDATE sessions SET record = ? WHERE id = ?").run(
+          JSON.stringify({ ...JSON.parse(row.record), pid_start: "1" }),
+          reused.id,
+        );
         db.close();
         await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir, env });
         // Restoring happens before the new daemon listens: by now both were judged.

@@ -481,7 +481,10 @@ describe("session.output", () => {
   test("returns the raw bytes as base64 with their offsets, and eof once the program ended", async () => {
     await using d = await TestDaemon.start();
     const c = await d.client();
-    await c.call("session.create", { name: "raw", command: ["bash", "-c", "printf 'A\\tB\\x01\\e[1mC\\e[0m\\n'; read line; printf 'got:%s\\n' \"$line\""] });
+    await c.call("session.create", {
+      name: "raw",
+      command: ["bash", "-c", "printf 'A\\tB\\x01\\e[1mC\\e[0m\\n'; read line; printf 'got:%s\\n' \"$line\""],
+    });
     await c.call("session.wait", { session: "raw", regex: "^A\\s+BC$" });
 
     const first = await c.call("session.output", { session: "raw" });

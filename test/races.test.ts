@@ -43,7 +43,10 @@ test("two removes of one running session: one removes it, the other answers SESS
   await using d = await TestDaemon.start();
   const [a, b] = [await d.client(), await d.client()];
   const s = await a.call("session.create", { command: ["cat"] });
-  const both = await Promise.all([outcome(a.call("session.remove", { session: s.id, force: true })), outcome(b.call("session.remove", { session: s.id, force: true }))]);
+  const both = await Promise.all([
+    outcome(a.call("session.remove", { session: s.id, force: true })),
+    outcome(b.call("session.remove", { session: s.id, force: true })),
+  ]);
   expect(both.sort()).toEqual(["SESSION_NOT_FOUND", "ok"]);
   await expect(a.call("session.info", { session: s.id })).rejects.toMatchObject({ name: "SESSION_NOT_FOUND" });
   // The name is free again: the session is gone once, not half.

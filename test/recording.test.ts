@@ -21,7 +21,15 @@ test("a recorded session's asciicast has the header, then its output, input and 
   const c = await d.client();
   const file = join(d.dir, "session.cast");
   // Without shell integration's marks, the output is bash's own bytes alone.
-  await c.call("session.create", { name: "rec", command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " }, rows: 20, cols: 70, record: file, shell_integration: false });
+  await c.call("session.create", {
+    name: "rec",
+    command: ["bash", "--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    rows: 20,
+    cols: 70,
+    record: file,
+    shell_integration: false,
+  });
   await c.call("session.wait", { session: "rec", text: "$ " });
   await c.call("session.input", { session: "rec", text: "echo héllo wörld" });
   await c.call("session.input", { session: "rec", keys: ["Enter"] });
@@ -36,7 +44,10 @@ test("a recorded session's asciicast has the header, then its output, input and 
   const inputs = events.filter((e) => e[1] === "i").map((e) => e[2]);
   expect(inputs).toEqual(["echo héllo wörld", "\r", "exit\r"]);
   expect(events.filter((e) => e[1] === "r").map((e) => e[2])).toEqual(["100x30"]);
-  const output = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+  const output = events
+    .filter((e) => e[1] === "o")
+    .map((e) => e[2])
+    .join("");
   expect(output).toContain("\rhéllo wörld\r\n");
   // Every byte of output is in the recording, as the log holds it.
   const log = await c.call("session.output", { session: "rec", from: 0 });
@@ -51,7 +62,7 @@ test("logs --cast exports any session's output, timed, with its resizes, in page
   await using d = await TestDaemon.start();
   const c = await d.client();
   // Enough multi-byte text that 1 MiB pages must cut somewhere inside it.
-  const script = "for i in $(seq 1 40000); do echo \"ligne $i: é ü ✓ 日本\"; done; sleep 0.05; exit 0";
+  const script = 'for i in $(seq 1 40000); do echo "ligne $i: é ü ✓ 日本"; done; sleep 0.05; exit 0';
   await c.call("session.create", { name: "big", command: ["bash", "-c", script] });
   await c.call("session.resize", { session: "big", rows: 40, cols: 120 });
   await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 });
@@ -62,7 +73,10 @@ test("logs --cast exports any session's output, timed, with its resizes, in page
   expect(header).toMatchObject({ version: 2, width: 80, height: 24 });
   expectOrderedTimes(events);
   expect(events.filter((e) => e[1] === "r").map((e) => e[2])).toEqual(["120x40"]);
-  const text = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+  const text = events
+    .filter((e) => e[1] === "o")
+    .map((e) => e[2])
+    .join("");
   expect(text).not.toContain("\uFFFD");
   const log = Buffer.concat(
     await (async () => {

@@ -19,7 +19,10 @@ test("restart: the recording and the timing journal go on in the same files, on 
   await c.call("session.wait", { session: "r", exit: true });
   const lines = readFileSync(cast, "utf8").trim().split("\n");
   const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
-  const output = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+  const output = events
+    .filter((e) => e[1] === "o")
+    .map((e) => e[2])
+    .join("");
   expect(output.match(/run-once/g)?.length).toBe(2);
   expect(output).toContain("restarted at");
   const times = events.map((e) => e[0]);
@@ -37,7 +40,8 @@ test("rename: the new name finds the session, the old one is free, a taken or ho
   expect((await c.call("session.info", { session: "b" })).id).toBe(a.id);
   await expect(c.call("session.info", { session: "a" })).rejects.toMatchObject({ name: "SESSION_NOT_FOUND" });
   await expect(c.call("session.rename", { session: "b", name: "taken" })).rejects.toMatchObject({ name: "NAME_TAKEN" });
-  for (const bad of ["-rf", "..", "a b", "x/y", "tab\t"]) await expect(c.call("session.rename", { session: "b", name: bad })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
+  for (const bad of ["-rf", "..", "a b", "x/y", "tab\t"])
+    await expect(c.call("session.rename", { session: "b", name: bad })).rejects.toMatchObject({ name: "INVALID_PARAMS" });
   // Renaming to its own name is no clash; the CLI does the same.
   expect((await d.cli(["rename", "b", "b"])).code).toBe(0);
   expect((await d.cli(["rename", "b", "c"])).code).toBe(0);
@@ -45,7 +49,9 @@ test("rename: the new name finds the session, the old one is free, a taken or ho
   expect((await d.cli(["rename", "c"])).code).toBe(2);
 
   const console_ = await Lines.open(d.socket);
-  expect(await console_.ask({ cmd: "create", key: "k1", command: "exec cat", log_path: join(d.dir, "k1.log") })).toMatchObject({ ok: true });
+  expect(await console_.ask({ cmd: "create", key: "k1", command: "exec cat", log_path: join(d.dir, "k1.log") })).toMatchObject({
+    ok: true,
+  });
   await c.call("session.rename", { session: "k1", name: "k2" });
   expect((await console_.ask({ cmd: "list" })).sessions.map((s: { key: string }) => s.key)).toEqual(["k2"]);
   expect(await console_.ask({ cmd: "status", key: "k2" })).toEqual({ ok: true, status: "running" });
@@ -63,7 +69,12 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   await using d = await TestDaemon.start();
   const c = await d.client();
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "termd-restart-")));
-  const s = await c.call("session.create", { name: "r", cwd, env: { RUN_TAG: "tagged" }, command: ["sh", "-c", 'echo "run $RUN_TAG in $PWD size $(stty size)"; exec cat'] });
+  const s = await c.call("session.create", {
+    name: "r",
+    cwd,
+    env: { RUN_TAG: "tagged" },
+    command: ["sh", "-c", 'echo "run $RUN_TAG in $PWD size $(stty size)"; exec cat'],
+  });
   await c.call("session.resize", { session: "r", rows: 30, cols: 100 });
   await c.call("session.wait", { session: "r", text: "run tagged" });
   const watcher = await d.client();

@@ -6,7 +6,11 @@ test("since_seq returns the changed rows with their indexes and the new seq; not
   await using d = await TestDaemon.start();
   const c = await d.client();
   // Its answer differs from the echo, so a wait for the answer sees the whole exchange.
-  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile", "-c", 'while read l; do echo "got $l"; done'], rows: 10, cols: 40 });
+  const s = await c.call("session.create", {
+    command: ["bash", "--norc", "--noprofile", "-c", 'while read l; do echo "got $l"; done'],
+    rows: 10,
+    cols: 40,
+  });
   await c.call("session.input", { session: s.id, text: "one\r" });
   await c.call("session.wait", { session: s.id, text: "got one" });
   const first = await c.call("session.screen", { session: s.id });

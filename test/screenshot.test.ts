@@ -19,7 +19,8 @@ const PAINT =
   "\\033[38;2;10;200;255mtrue\\033[0m \\033[7minverse\\033[0m\\n中文 😀x\\n'; exec sleep 1000";
 
 /** A pixel of a cell that no glyph reaches (above the letters' ascenders, off the edges). */
-const bgPixel = (row: number, col: number, scale = 1) => [Math.floor((col * CELL_W + 3) * scale), Math.floor((row * CELL_H + 1) * scale)] as const;
+const bgPixel = (row: number, col: number, scale = 1) =>
+  [Math.floor((col * CELL_W + 3) * scale), Math.floor((row * CELL_H + 1) * scale)] as const;
 
 let d: TestDaemon;
 let c: Client;
@@ -79,7 +80,8 @@ describe("session.screenshot", () => {
     // Glyphs were drawn: the red text has red pixels, the CJK characters white ones.
     const pixels = (row: number, col: number, w: number) => {
       const out = new Set<string>();
-      for (let y = row * CELL_H; y < (row + 1) * CELL_H; y++) for (let x = col * CELL_W; x < (col + w) * CELL_W; x++) out.add(png.pixel(x, y));
+      for (let y = row * CELL_H; y < (row + 1) * CELL_H; y++)
+        for (let x = col * CELL_W; x < (col + w) * CELL_W; x++) out.add(png.pixel(x, y));
       return out;
     };
     expect(pixels(0, 0, 4).has(PALETTE[9]!)).toBe(true);
@@ -118,7 +120,23 @@ describe.each([
     await using daemon = await TestDaemon.start({ bin });
     const dir = mkdtempSync(join(tmpdir(), "termd-shot-"));
     try {
-      expect((await daemon.cli(["start", "--name", "p", "--rows", "4", "--cols", "20", "--", "bash", "-c", "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000"])).code).toBe(0);
+      expect(
+        (
+          await daemon.cli([
+            "start",
+            "--name",
+            "p",
+            "--rows",
+            "4",
+            "--cols",
+            "20",
+            "--",
+            "bash",
+            "-c",
+            "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000",
+          ])
+        ).code,
+      ).toBe(0);
       expect((await daemon.cli(["wait", "p", "--text", "中"])).code).toBe(0);
       const svg = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.svg")]);
       expect(svg).toEqual({ code: 0, stdout: "", stderr: "" });

@@ -35,7 +35,12 @@ test("bash: the user's .bashrc loads, untouched; a command's status and output c
   await c.call("session.input", { session: s.id, text: "echo rc=$MY_RC; mine; (exit 3)\r" });
   const done = await c.call("session.wait", { session: s.id, command_done: true });
   expect(done.outcome).toBe("command_done");
-  expect(done.command).toMatchObject({ command: "echo rc=$MY_RC; mine; (exit 3)", exit_code: 3, output: "rc=loaded\nuser function\n", truncated: false });
+  expect(done.command).toMatchObject({
+    command: "echo rc=$MY_RC; mine; (exit 3)",
+    exit_code: 3,
+    output: "rc=loaded\nuser function\n",
+    truncated: false,
+  });
   // Asked again with no new input: the same command, at once.
   expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 0 })).command?.exit_code).toBe(3);
 
@@ -88,7 +93,8 @@ test("bash: a PROMPT_COMMAND that runs a function (pyenv's hook) is never record
   const dir = home(d, { ".bashrc": rc });
   const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
   let n = 1;
-  const promptNo = async (k: number) => expect((await c.call("session.wait", { session: s.id, text: `[${k}]>`, timeout_ms: 15_000 })).outcome).toBe("matched");
+  const promptNo = async (k: number) =>
+    expect((await c.call("session.wait", { session: s.id, text: `[${k}]>`, timeout_ms: 15_000 })).outcome).toBe("matched");
   await promptNo(n);
   const emptyEnter = async () => {
     await c.call("session.input", { session: s.id, text: "\r" });
@@ -120,7 +126,8 @@ test("bash: a Ctrl+C sent the moment a command is reported running interrupts it
   // exec'd went to bash's own handler, and the command ran on.
   for (let i = 0; i < 8; i++) {
     await c.call("session.input", { session: s.id, text: "sleep 30\r" });
-    while (!(await c.call("session.info", { session: s.id })).running_command) await c.call("session.wait", { session: s.id, activity: true, timeout_ms: 50 });
+    while (!(await c.call("session.info", { session: s.id })).running_command)
+      await c.call("session.wait", { session: s.id, activity: true, timeout_ms: 50 });
     await c.call("session.input", { session: s.id, keys: ["Ctrl+C"] });
     const done = await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 60_000 });
     expect(done.command).toMatchObject({ command: "sleep 30", exit_code: 130 });
@@ -162,13 +169,16 @@ test("bash --norc: no rc file loads (not even /etc/bash.bashrc), the prompt is t
   await using d = await TestDaemon.start();
   const c = await d.client();
   const dir = home(d, { ".bashrc": "MY_RC=loaded\n" });
-  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { HOME: dir, PS1: "$ ", PROMPT_COMMAND: "pc=yes" } });
+  const s = await c.call("session.create", {
+    command: ["bash", "--norc", "--noprofile"],
+    env: { HOME: dir, PS1: "$ ", PROMPT_COMMAND: "pc=yes" },
+  });
   expect(s.shell_integration).toBe("bash");
   await prompt(c, s.id);
   await c.call("session.input", { session: s.id, text: 'echo "[${MY_RC-none}] [$pc] [${TERMD_BASH_LOADER-gone}]"\r' });
   const done = await c.call("session.wait", { session: s.id, command_done: true });
   expect(done.command).toMatchObject({ exit_code: 0, output: "[none] [yes] [gone]\n" });
-  expect(done.screen.lines[0]).toBe("$ echo \"[${MY_RC-none}] [$pc] [${TERMD_BASH_LOADER-gone}]\"");
+  expect(done.screen.lines[0]).toBe('$ echo "[${MY_RC-none}] [$pc] [${TERMD_BASH_LOADER-gone}]"');
 });
 
 test.skipIf(!has("zsh"))("zsh: ZDOTDIR is the user's again, .zshrc loads, and command_done works", async () => {
@@ -188,7 +198,10 @@ test.skipIf(!has("fish"))("fish: the hooks come after the user's config, and com
   const c = await d.client();
   const dir = home(d, {});
   mkdirSync(join(dir, ".config", "fish"), { recursive: true });
-  writeFileSync(join(dir, ".config", "fish", "config.fish"), "set -g MY_RC loaded\nfunction fish_prompt; echo -n '$ '; end\nfunction fish_greeting; end\n");
+  writeFileSync(
+    join(dir, ".config", "fish", "config.fish"),
+    "set -g MY_RC loaded\nfunction fish_prompt; echo -n '$ '; end\nfunction fish_greeting; end\n",
+  );
   const s = await c.call("session.create", { command: ["fish"], env: { HOME: dir, XDG_CONFIG_HOME: join(dir, ".config") }, cwd: dir });
   expect(s.shell_integration).toBe("fish");
   await prompt(c, s.id);
@@ -203,5 +216,8 @@ test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary carries the hook fil
   const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
   await prompt(c, s.id);
   await c.call("session.input", { session: s.id, text: "echo compiled; false\r" });
-  expect((await c.call("session.wait", { session: s.id, command_done: true })).command).toMatchObject({ exit_code: 1, output: "compiled\n" });
+  expect((await c.call("session.wait", { session: s.id, command_done: true })).command).toMatchObject({
+    exit_code: 1,
+    output: "compiled\n",
+  });
 });

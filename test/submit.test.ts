@@ -82,7 +82,9 @@ test("kitty flags: Shift+Enter is CSI 13;2u, a newline in the prompt; safe submi
 test("text that never shows (no echo) is still submitted after the wait, and the result says it was not seen", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "secret: " x; echo; echo "got ${#x}"'] });
+  const s = await c.call("session.create", {
+    command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "secret: " x; echo; echo "got ${#x}"'],
+  });
   await c.call("session.wait", { session: s.id, text: "secret:" });
   const r = await c.call("session.input", { session: s.id, text: "hidden", submit: true });
   expect(r.submit).toMatchObject({ shown: false, enter_presses: 1 });

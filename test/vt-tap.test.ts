@@ -97,8 +97,9 @@ async function collect(c: Client, session: string, type: "title" | "bell" | "mod
   await c.subscribe({ session, events: [type] }, (e) => {
     if (e.type !== type) return;
     seen.push(e);
-    for (const w of waiters.splice(0)) if (w.pred(e)) w.resolve(e);
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (w.pred(e)) w.resolve(e);
+      else waiters.push(w);
   });
   return {
     seen,
@@ -290,7 +291,11 @@ describe("input that follows the app's modes", () => {
     const out = join(tmp, "paste.out");
     await c.call("session.create", {
       name: "paste",
-      command: ["python3", "-c", `import os,sys,tty;tty.setraw(0);os.write(1,b"\\x1b[?2004hready\\r\\n");d=b""\nwhile not d.endswith(b"\\x1b[201~"): d+=os.read(0,64)\nopen(${JSON.stringify(out)},"w").write(d.hex())`],
+      command: [
+        "python3",
+        "-c",
+        `import os,sys,tty;tty.setraw(0);os.write(1,b"\\x1b[?2004hready\\r\\n");d=b""\nwhile not d.endswith(b"\\x1b[201~"): d+=os.read(0,64)\nopen(${JSON.stringify(out)},"w").write(d.hex())`,
+      ],
     });
     await c.call("session.wait", { session: "paste", text: "ready" });
     await c.call("session.input", { session: "paste", paste: "hi" });
@@ -321,20 +326,38 @@ describe("the attach stream", () => {
   test("a subscriber with stripQueries gets the output without the queries the daemon answered", async () => {
     const logDir = mkdtempSync(join(tmp, "logs-"));
     // Raw mode, so the replies the daemon writes back are not echoed into the output.
-    const command = ["python3", "-c", `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`];
+    const command = [
+      "python3",
+      "-c",
+      `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`,
+    ];
     const s = await Session.spawn(
-      { id: "strip", name: "strip", command, cwd: tmp, createdAt: new Date(), size: { rows: 24, cols: 80 }, scrollback: 100, term: "xterm-256color", logDir },
+      {
+        id: "strip",
+        name: "strip",
+        command,
+        cwd: tmp,
+        createdAt: new Date(),
+        size: { rows: 24, cols: 80 },
+        scrollback: 100,
+        term: "xterm-256color",
+        logDir,
+      },
       { argv: command, env: process.env as Record<string, string>, shellIntegration: null },
     );
     const out: Buffer[] = [];
     const exited = Promise.withResolvers<void>();
-    const sub = new Subscription(s, {
-      writable: true,
-      sendEvent: (e) => {
-        if (e.type === "output") out.push(Buffer.from(String(e.data.base64), "base64"));
-        if (e.type === "exit") exited.resolve();
+    const sub = new Subscription(
+      s,
+      {
+        writable: true,
+        sendEvent: (e) => {
+          if (e.type === "output") out.push(Buffer.from(String(e.data.base64), "base64"));
+          if (e.type === "exit") exited.resolve();
+        },
       },
-    }, 0);
+      0,
+    );
     sub.add(["output", "exit"], { stripQueries: true });
     await exited.promise;
     sub.dispose();

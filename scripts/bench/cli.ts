@@ -35,7 +35,10 @@ async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString().slice(-500)}`);
   const hello = join(dir, "hello");
   await Bun.write(join(dir, "hello.ts"), 'console.log("hello");\n');
-  const hb = Bun.spawnSync([process.execPath, "build", "--compile", join(dir, "hello.ts"), "--outfile", hello], { stdout: "ignore", stderr: "pipe" });
+  const hb = Bun.spawnSync([process.execPath, "build", "--compile", join(dir, "hello.ts"), "--outfile", hello], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (hb.exitCode !== 0) throw new Error(`hello-world build failed: ${hb.stderr.toString().slice(-500)}`);
   const d = await startDaemon(dir, "cli");
   const times: CliTime[] = [];

@@ -19,7 +19,12 @@ export async function startDaemon(dir: string, label: string, openFiles?: number
   const argv = [process.execPath, join(ROOT, "src/cli/main.ts"), ...daemonArgs(socket, join(dir, `${label}-state`))];
   // sh execs the daemon, so the pid stays the daemon's.
   const raise = `ulimit -n ${openFiles} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`;
-  const proc = Bun.spawn(openFiles ? ["sh", "-c", raise, "sh", ...argv] : argv, { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: childEnv() });
+  const proc = Bun.spawn(openFiles ? ["sh", "-c", raise, "sh", ...argv] : argv, {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+    env: childEnv(),
+  });
   const kill = onCleanup(() => terminateSync(proc));
   const { reader } = await untilListening(proc);
   // Keep draining stderr so the daemon never blocks on a full pipe; show it only if it complains.

@@ -84,7 +84,12 @@ export function parseFlags(argv: string[]): Options {
         // The usage is main.ts's opening comment.
         const src = readFileSync(join(import.meta.dir, "main.ts"), "utf8").split("\n");
         const end = src.findIndex((l) => !l.startsWith("//"));
-        console.log(src.slice(0, end).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
+        console.log(
+          src
+            .slice(0, end)
+            .map((l) => l.replace(/^\/\/ ?/, ""))
+            .join("\n"),
+        );
         return process.exit(0);
       }
       default:

@@ -3,9 +3,6 @@ import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { childEnv } from "../common/daemon-process.ts";
 import { prng } from "../common/measure.ts";
 
-
-
-
 export function sh(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
@@ -18,8 +15,6 @@ export function run(cmd: string[]): { code: number; stdout: string; stderr: stri
 export function has(program: string): boolean {
   return Bun.which(program) !== null;
 }
-
-
 
 /** Bytes a process has written through system calls: a flood's own rate, whoever reads it. */
 export function writtenBytes(pid: number): number {
@@ -47,7 +42,6 @@ export async function cpuShare(pid: number, ms: number): Promise<number> {
   return ((cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000)) * 100;
 }
 
-
 /** The soft limit on open files a running process got. */
 export function fdLimit(pid: number): string {
   return /^Max open files\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1] ?? "?";
@@ -55,7 +49,6 @@ export function fdLimit(pid: number): string {
 
 /** Wall-clock milliseconds, sub-millisecond, comparable with another process's time.time(). */
 export const wallMs = () => performance.timeOrigin + performance.now();
-
 
 /** Writes about `bytes` of varied printable lines (60-79 columns), then a unique last line. */
 export function writeTextFile(path: string, bytes: number, sentinel: string): number {

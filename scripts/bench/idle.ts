@@ -78,17 +78,39 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
     const active = rssBytes(pid);
     // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
     const t2 = performance.now();
-    await until("every idle screen parked", 60_000, async () => {
-      const { workers } = await c.call("system.screens");
-      return workers.reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
-    }, 250);
+    await until(
+      "every idle screen parked",
+      60_000,
+      async () => {
+        const { workers } = await c.call("system.screens");
+        return workers.reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
+      },
+      250,
+    );
     const parkMs = performance.now() - t2;
     // The workers give the freed memory back after a collection (screen-worker.ts).
     await Bun.sleep(3000);
     const after = rssBytes(pid);
     const fdsAfter = fdCount(pid);
     const created = ids.length;
-    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, active, parkMs, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created, baseline: "fresh daemon" };
+    return {
+      created,
+      prompted,
+      failures,
+      firstError,
+      createMs,
+      answered,
+      readMs,
+      before,
+      after,
+      active,
+      parkMs,
+      fdsBefore,
+      fdsAfter,
+      fdLimit: fdLimit(pid),
+      added: created,
+      baseline: "fresh daemon",
+    };
   } finally {
     await d.stop();
   }
@@ -108,7 +130,8 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
     // 50 sessions per tmux command line: one client spawn per session would time the spawning.
     for (let i = pre; i < n; i += 50) {
       const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++) args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
+      for (let j = i; j < Math.min(n, i + 50); j++)
+        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
       const r = t.cmd(...args);
       if (r.code !== 0) {
         failures++;
@@ -117,9 +140,14 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
     }
     const created = t.ok("list-sessions", "-F", "#{session_name}").split("\n").filter(Boolean).length;
     // A shell at its prompt has the cursor just after it on the first row.
-    const atPrompt = () => t.ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}").split("\n").filter((l) => l === `${PROMPT.length},0`).length;
+    const atPrompt = () =>
+      t
+        .ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}")
+        .split("\n")
+        .filter((l) => l === `${PROMPT.length},0`).length;
     let prompted = atPrompt();
-    for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt()) await Bun.sleep(20);
+    for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt())
+      await Bun.sleep(20);
     const createMs = performance.now() - t0;
     let answered = 0;
     const t1 = performance.now();
@@ -132,7 +160,22 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
     await Bun.sleep(1000);
     const after = rssBytes(pid);
     const fdsAfter = fdCount(pid);
-    return { created, prompted, failures, firstError, createMs, answered, readMs, before, after, fdsBefore, fdsAfter, fdLimit: fdLimit(pid), added: created - pre, baseline };
+    return {
+      created,
+      prompted,
+      failures,
+      firstError,
+      createMs,
+      answered,
+      readMs,
+      before,
+      after,
+      fdsBefore,
+      fdsAfter,
+      fdLimit: fdLimit(pid),
+      added: created - pre,
+      baseline,
+    };
   } finally {
     t.kill();
   }
@@ -151,14 +194,24 @@ export async function reportIdle(o: Options, dir: string, verdicts: string[][]):
     ["screen reads answered with the prompt", ...both((r) => `${r.answered}/${r.created}`), "each"],
     ["time to read every screen, ms", ...both((r) => f1(r.readMs)), ""],
     ["RSS before → after, MB", ...both((r) => `${mb(r.before)} → ${mb(r.after)}`), ""],
-    ["termd before its screens were parked: RSS, MB (per session)", `${mb(termd.active!)} (${f2((termd.active! - termd.before) / termd.added / MB)})`, NONE, ""],
+    [
+      "termd before its screens were parked: RSS, MB (per session)",
+      `${mb(termd.active!)} (${f2((termd.active! - termd.before) / termd.added / MB)})`,
+      NONE,
+      "",
+    ],
     ["termd: time until every screen was parked, s", f1(termd.parkMs! / 1000), NONE, ""],
     ["RSS growth per session, MB", ...both((r) => f2(perSession(r) / MB)), "≤ 0.15 MB"],
     ["file descriptors per session (open-file limit)", ...both((r) => `${f1((r.fdsAfter - r.fdsBefore) / r.added)} (${r.fdLimit})`), ""],
   ];
-  console.log(`8. Idle sessions: ${n} \`bash --norc --noprofile\` sessions, then a screen read of each (termd: ${IDLE_WIDTH} at a time; tmux: ${tmux?.baseline ?? "—"} before)`);
+  console.log(
+    `8. Idle sessions: ${n} \`bash --norc --noprofile\` sessions, then a screen read of each (termd: ${IDLE_WIDTH} at a time; tmux: ${tmux?.baseline ?? "—"} before)`,
+  );
   console.log(table(rows));
-  for (const [who, r] of [["termd", termd], ["tmux", tmux]] as const) {
+  for (const [who, r] of [
+    ["termd", termd],
+    ["tmux", tmux],
+  ] as const) {
     if (r?.firstError) console.log(`  ${who}: ${r.failures} failed; the first: ${r.firstError}`);
   }
   console.log();

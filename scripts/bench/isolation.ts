@@ -134,15 +134,22 @@ export async function reportIsolation(o: Options, dir: string, verdicts: string[
   phases.forEach((p, i) => {
     const target = p.flood ? "p99 ≤ tmux's (aim < 2 ms)" : "p50 ≤ 0.1 ms";
     rows.push([p.label, spread(termd[i]!.times), tmux[i] ? spread(tmux[i]!.times) : NONE, target]);
-    if (p.flood) rows.push(["  the flood's own write rate meanwhile (MB/s)", f1(termd[i]!.floodMbs), tmux[i] ? f1(tmux[i]!.floodMbs) : NONE, ""]);
+    if (p.flood)
+      rows.push(["  the flood's own write rate meanwhile (MB/s)", f1(termd[i]!.floodMbs), tmux[i] ? f1(tmux[i]!.floodMbs) : NONE, ""]);
   });
   console.log(`5. Isolation: a quiet \`cat\` session's key round trip while another session of the same server floods`);
   console.log(`   (ms, p50 / p99 / max of ${o.keys} keys; termd: input, then wait(changed); tmux: control mode)`);
   console.log(table(rows));
   // A server that stops reading a flood makes the keys' figure meaningless: say so.
   phases.forEach((p, i) => {
-    for (const [who, r] of [["termd", termd[i]], ["tmux", tmux[i]]] as const) {
-      if (p.flood && r && r.floodMbs < 1) console.log(`  ${who}: the ${p.short} flood hardly wrote meanwhile (${f2(r.floodMbs)} MB/s): it was held back, not measured against`);
+    for (const [who, r] of [
+      ["termd", termd[i]],
+      ["tmux", tmux[i]],
+    ] as const) {
+      if (p.flood && r && r.floodMbs < 1)
+        console.log(
+          `  ${who}: the ${p.short} flood hardly wrote meanwhile (${f2(r.floodMbs)} MB/s): it was held back, not measured against`,
+        );
     }
   });
   console.log();

@@ -34,7 +34,8 @@ export async function termdKeys(c: Client, n: number, pipelined: boolean): Promi
       times.push(performance.now() - t0);
       if (r.outcome !== "changed") throw new Error(`termd key ${i}: ${r.outcome}`);
       const row = r.screen.lines[r.screen.cursor.row] ?? "";
-      if (!row.slice(0, r.screen.cursor.col).endsWith(ch)) throw new Error(`termd key ${i}: screen shows ${JSON.stringify(row)}, not ${ch}`);
+      if (!row.slice(0, r.screen.cursor.col).endsWith(ch))
+        throw new Error(`termd key ${i}: screen shows ${JSON.stringify(row)}, not ${ch}`);
       hash = r.screen.hash;
     }
     return times;
@@ -48,7 +49,9 @@ async function tmuxKeysSpawned(n: number): Promise<number[]> {
   const t = new Tmux();
   try {
     t.ok("new-session", "-d", "-s", "keys", "-x", "80", "-y", "24", "cat");
-    await until("tmux cat to start", 5000, () => (t.ok("display-message", "-p", "-t", "keys", "#{pane_current_command}").trim() === "cat" ? true : undefined));
+    await until("tmux cat to start", 5000, () =>
+      t.ok("display-message", "-p", "-t", "keys", "#{pane_current_command}").trim() === "cat" ? true : undefined,
+    );
     let typed = "";
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -84,14 +87,21 @@ async function tmuxKeysControl(n: number): Promise<number[]> {
 /** A session `name` running `cat`, once cat runs. */
 export async function tmuxCat(t: Tmux, name: string): Promise<void> {
   t.ok("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "cat");
-  await until("tmux cat to start", 5000, () => (t.ok("display-message", "-p", "-t", name, "#{pane_current_command}").trim() === "cat" ? true : undefined));
+  await until("tmux cat to start", 5000, () =>
+    t.ok("display-message", "-p", "-t", name, "#{pane_current_command}").trim() === "cat" ? true : undefined,
+  );
 }
 
 /** Key round trips into the `cat` of session `target` through a control-mode client attached to it. */
 export async function controlKeys(t: Tmux, target: string, n: number): Promise<number[]> {
   // Only this pane's %output counts: another pane's output must never pass for the echo.
   const pane = t.ok("display-message", "-p", "-t", target, "#{pane_id}").trim();
-  const proc = Bun.spawn(["tmux", "-L", t.name, "-C", "attach-session", "-t", target], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: childEnv() });
+  const proc = Bun.spawn(["tmux", "-L", t.name, "-C", "attach-session", "-t", target], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+    env: childEnv(),
+  });
   try {
     const reader = proc.stdout.getReader();
     const dec = new TextDecoder();
@@ -151,14 +161,34 @@ export async function reportKeys(o: Options, c: Client, verdicts: string[][]): P
   const pipelined = await termdKeys(c, o.keys, true);
   const sequential = await termdKeys(c, o.keys, false);
   const rows: string[][] = [["", "p50 ms", "p99 ms", "n"]];
-  rows.push(["termd: input ‖ wait(changed), pipelined", f2(percentile(pipelined, 0.5)), f2(percentile(pipelined, 0.99)), String(pipelined.length)]);
-  rows.push(["termd: input, then wait(changed)", f2(percentile(sequential, 0.5)), f2(percentile(sequential, 0.99)), String(sequential.length)]);
+  rows.push([
+    "termd: input ‖ wait(changed), pipelined",
+    f2(percentile(pipelined, 0.5)),
+    f2(percentile(pipelined, 0.99)),
+    String(pipelined.length),
+  ]);
+  rows.push([
+    "termd: input, then wait(changed)",
+    f2(percentile(sequential, 0.5)),
+    f2(percentile(sequential, 0.99)),
+    String(sequential.length),
+  ]);
   if (o.tmux) {
     const spawned = await tmuxKeysSpawned(o.tmuxKeys);
-    rows.push(["tmux: spawned send-keys + capture-pane", f2(percentile(spawned, 0.5)), f2(percentile(spawned, 0.99)), String(spawned.length)]);
+    rows.push([
+      "tmux: spawned send-keys + capture-pane",
+      f2(percentile(spawned, 0.5)),
+      f2(percentile(spawned, 0.99)),
+      String(spawned.length),
+    ]);
     try {
       const control = await tmuxKeysControl(o.keys);
-      rows.push(["tmux: control mode (-C) send-keys → %output", f2(percentile(control, 0.5)), f2(percentile(control, 0.99)), String(control.length)]);
+      rows.push([
+        "tmux: control mode (-C) send-keys → %output",
+        f2(percentile(control, 0.5)),
+        f2(percentile(control, 0.99)),
+        String(control.length),
+      ]);
     } catch (err) {
       rows.push(["tmux: control mode (-C)", "n/a", "n/a", (err as Error).message.slice(0, 40)]);
     }

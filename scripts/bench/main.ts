@@ -70,12 +70,12 @@ import { cleanupAll, onCleanup } from "./cleanup.ts";
 import { reportCli } from "./cli.ts";
 import { startDaemon } from "./daemon.ts";
 import { parseFlags } from "./flags.ts";
-import { has, run, } from "./helpers.ts";
+import { has, run } from "./helpers.ts";
 import { reportIdle } from "./idle.ts";
 import { reportIsolation } from "./isolation.ts";
 import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
-import { section, } from "./report.ts";
+import { section } from "./report.ts";
 import { reportWaits } from "./waits.ts";
 import { f2, table } from "../common/measure.ts";
 import { reportThroughput } from "./throughput.ts";
@@ -86,7 +86,8 @@ import { reportKeys } from "./keys.ts";
 async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
   for (const p of ["cat", "script", "bash", "vim"]) if (!has(p)) throw new Error(`${p} is not installed; the benchmark needs it`);
-  if ((o.only.has("isolation") || o.only.has("redraw")) && !has("python3")) throw new Error("python3 is not installed; the redraw flood needs it");
+  if ((o.only.has("isolation") || o.only.has("redraw")) && !has("python3"))
+    throw new Error("python3 is not installed; the redraw flood needs it");
   let tmuxVersion = "";
   if (o.tmux && !has("tmux")) {
     console.log("tmux is not installed (apt-get install tmux): the tmux column is left out.\n");
@@ -107,7 +108,9 @@ async function main(): Promise<void> {
   });
 
   const load = () => loadavg().map(f2).join(" ");
-  console.log(`termd bench — ${cpus().length} CPUs, bun ${Bun.version}${o.tmux ? `, ${tmuxVersion}` : ", no tmux"}, load average ${load()}`);
+  console.log(
+    `termd bench — ${cpus().length} CPUs, bun ${Bun.version}${o.tmux ? `, ${tmuxVersion}` : ", no tmux"}, load average ${load()}`,
+  );
   console.log(`(figures are noisy when other work runs on the machine)\n`);
 
   const verdicts: string[][] = [];

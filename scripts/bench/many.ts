@@ -85,7 +85,21 @@ async function termdMany(dir: string, n: number): Promise<Many> {
   const stopMs = performance.now() - t2;
   const left = pids.filter(alive).length;
   await d.stop();
-  return { n, created: ids.length, firstError, createMs, answered, readMs, rssBefore, rssAfter, fdsBefore, fdsAfter, fdLimit: limit, stopMs, left };
+  return {
+    n,
+    created: ids.length,
+    firstError,
+    createMs,
+    answered,
+    readMs,
+    rssBefore,
+    rssAfter,
+    fdsBefore,
+    fdsAfter,
+    fdLimit: limit,
+    stopMs,
+    left,
+  };
 }
 
 async function tmuxMany(n: number): Promise<Many> {
@@ -100,7 +114,8 @@ async function tmuxMany(n: number): Promise<Many> {
     const t0 = performance.now();
     for (let i = 1; i < n; i += 50) {
       const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++) args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat");
+      for (let j = i; j < Math.min(n, i + 50); j++)
+        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat");
       const r = t.cmd(...args);
       if (r.code !== 0) firstError ||= r.stderr.trim();
     }
@@ -110,8 +125,12 @@ async function tmuxMany(n: number): Promise<Many> {
     const t1 = performance.now();
     for (let i = 0; i < n; i += 100) {
       const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`);
-      answered += t.cmd(...args).stdout.split("\n").filter((l) => l === "x").length;
+      for (let j = i; j < Math.min(n, i + 100); j++)
+        args.push(...(args.length ? [";"] : []), "display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`);
+      answered += t
+        .cmd(...args)
+        .stdout.split("\n")
+        .filter((l) => l === "x").length;
     }
     const readMs = performance.now() - t1;
     const rssAfter = rssBytes(pid);
@@ -122,7 +141,21 @@ async function tmuxMany(n: number): Promise<Many> {
     await until("the tmux server to exit", 120_000, () => (alive(pid) ? undefined : true), 5);
     const stopMs = performance.now() - t2;
     const left = pids.filter(alive).length;
-    return { n, created: pids.length, firstError, createMs, answered, readMs, rssBefore, rssAfter, fdsBefore, fdsAfter, fdLimit: limit, stopMs, left };
+    return {
+      n,
+      created: pids.length,
+      firstError,
+      createMs,
+      answered,
+      readMs,
+      rssBefore,
+      rssAfter,
+      fdsBefore,
+      fdsAfter,
+      fdLimit: limit,
+      stopMs,
+      left,
+    };
   } finally {
     t.kill();
   }
@@ -148,10 +181,22 @@ export async function reportMany(o: Options, dir: string, verdicts: string[][]):
         ["programs still running after", ...both((m) => String(m.left)), "0"],
       ]),
     );
-    for (const [who, m] of [["termd", termd], ["tmux", tmux]] as const) if (m?.firstError) console.log(`  ${who}: ${m.n - m.created} not created; the first error: ${m.firstError}`);
+    for (const [who, m] of [
+      ["termd", termd],
+      ["tmux", tmux],
+    ] as const)
+      if (m?.firstError) console.log(`  ${who}: ${m.n - m.created} not created; the first error: ${m.firstError}`);
     console.log();
     verdicts.push([`${n} sessions: all created`, `${termd.created}/${n}`, verdict(termd.created === n)]);
-    verdicts.push([`${n} sessions stopped in ≤ ${stopTarget} s, none left`, `${f2(termd.stopMs / 1000)} s, ${termd.left} left`, verdict(termd.stopMs <= stopTarget * 1000 && termd.left === 0)]);
-    verdicts.push([`${n} sessions: ≤ 2 descriptors each`, f1(fdsPer(termd)), verdict(termd.fdsAfter - termd.fdsBefore <= 2 * termd.created + DAEMON_FDS)]);
+    verdicts.push([
+      `${n} sessions stopped in ≤ ${stopTarget} s, none left`,
+      `${f2(termd.stopMs / 1000)} s, ${termd.left} left`,
+      verdict(termd.stopMs <= stopTarget * 1000 && termd.left === 0),
+    ]);
+    verdicts.push([
+      `${n} sessions: ≤ 2 descriptors each`,
+      f1(fdsPer(termd)),
+      verdict(termd.fdsAfter - termd.fdsBefore <= 2 * termd.created + DAEMON_FDS),
+    ]);
   }
 }

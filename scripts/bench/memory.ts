@@ -50,7 +50,12 @@ async function tmuxMemory(dir: string, n: number): Promise<{ before: number; aft
       t.ok("new-session", "-d", "-s", `s${i}`, "-x", "80", "-y", "24", shell);
     }
     for (let i = 0; i < n; i++) {
-      await until(`tmux bash ${i} prompt`, 10_000, () => (t.ok("capture-pane", "-p", "-t", `s${i}`).includes(PROMPT.trim()) ? true : undefined), 5);
+      await until(
+        `tmux bash ${i} prompt`,
+        10_000,
+        () => (t.ok("capture-pane", "-p", "-t", `s${i}`).includes(PROMPT.trim()) ? true : undefined),
+        5,
+      );
     }
     await Bun.sleep(1000);
     return { before, after: rssBytes(pid), baseline };

@@ -12,9 +12,20 @@ import { benchParser, plainText as vtPlainText } from "../../src/vt/bench.ts";
 async function recordVim(c: Client, dir: string): Promise<Uint8Array> {
   const file = join(dir, "sources.ts");
   const sources = new Bun.Glob("src/**/*.ts").scanSync({ cwd: ROOT });
-  await Bun.write(file, [...sources].sort().map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n"));
+  await Bun.write(
+    file,
+    [...sources]
+      .sort()
+      .map((f) => readFileSync(join(ROOT, f), "utf8"))
+      .join("\n"),
+  );
   const name = `vim${process.pid}`;
-  await c.call("session.create", { name, command: ["vim", "-u", "NONE", "-N", "-c", "syntax on", "-c", "set nowrap", file], rows: 50, cols: 160 });
+  await c.call("session.create", {
+    name,
+    command: ["vim", "-u", "NONE", "-N", "-c", "syntax on", "-c", "set nowrap", file],
+    rows: 50,
+    cols: 160,
+  });
   let screen = await c.call("session.wait", { session: name, text: "sources.ts" });
   for (let i = 0; i < 150; i++) {
     await c.call("session.input", { session: name, keys: ["PageDown"] });

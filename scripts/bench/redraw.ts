@@ -60,10 +60,15 @@ async function termdRedraw(dir: string, redraw: string[], secs: number): Promise
     if (r.outcome === "exited") {
       // The program ended before its last bytes were on the screen (a wait on an ended session
       // answers at once): poll until they are.
-      screen = await until("termd's screen to show the redraw's last line", 120_000, async () => {
-        const s = await c.call("session.screen", { session: info.id });
-        return s.lines.some((l) => l.includes(sentinel)) ? s : undefined;
-      }, 2);
+      screen = await until(
+        "termd's screen to show the redraw's last line",
+        120_000,
+        async () => {
+          const s = await c.call("session.screen", { session: info.id });
+          return s.lines.some((l) => l.includes(sentinel)) ? s : undefined;
+        },
+        2,
+      );
       seen = wallMs();
     }
     const peak = sampler.stop();
@@ -95,7 +100,17 @@ async function tmuxRedraw(dir: string, redraw: string[], secs: number): Promise<
     const stamp = join(dir, "redraw-tmux.stamp");
     const t0 = performance.now();
     // The shell stays after the program, so the pane and its screen stay too.
-    t.ok("new-session", "-d", "-s", "redraw", "-x", "80", "-y", "24", `${[...redraw, String(secs), sentinel, stamp].map(sh).join(" ")}; exec sleep 86400`);
+    t.ok(
+      "new-session",
+      "-d",
+      "-s",
+      "redraw",
+      "-x",
+      "80",
+      "-y",
+      "24",
+      `${[...redraw, String(secs), sentinel, stamp].map(sh).join(" ")}; exec sleep 86400`,
+    );
     await Bun.sleep(Math.max(0, secs * 1000 - LOOK_EARLY_MS - (performance.now() - t0)));
     const shows = () => (t.ok("capture-pane", "-p", "-t", "redraw").includes(sentinel) ? true : undefined);
     await until("tmux to show the redraw's last line", LOOK_EARLY_MS + 120_000, shows, 2);
@@ -132,5 +147,9 @@ export async function reportRedraw(o: Options, dir: string, verdicts: string[][]
   console.log();
   const growth = termd.peak - termd.before;
   verdicts.push(["redraw: RSS growth < 100 MB", `${mb(growth)} MB`, verdict(growth < 100 * MB)]);
-  verdicts.push([`redraw: screen current ≤ ${SCREEN_CURRENT_MS} ms after the last byte`, `${f1(termd.lagMs)} ms`, verdict(termd.lagMs <= SCREEN_CURRENT_MS && termd.notes.length === 0)]);
+  verdicts.push([
+    `redraw: screen current ≤ ${SCREEN_CURRENT_MS} ms after the last byte`,
+    `${f1(termd.lagMs)} ms`,
+    verdict(termd.lagMs <= SCREEN_CURRENT_MS && termd.notes.length === 0),
+  ]);
 }

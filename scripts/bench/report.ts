@@ -4,7 +4,6 @@ import { percentile } from "../common/measure.ts";
 
 export const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
 
-
 export const NONE = "—";
 
 /** p50 / p99 / max, ms. */

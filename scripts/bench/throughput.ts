@@ -35,10 +35,22 @@ async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
   const t = new Tmux();
   try {
     const t0 = performance.now();
-    t.ok("new-session", "-d", "-s", "bench", "-x", "80", "-y", "24", `cat ${sh(file)}; tmux -L ${t.name} wait-for -S catdone; exec sleep 86400`);
+    t.ok(
+      "new-session",
+      "-d",
+      "-s",
+      "bench",
+      "-x",
+      "80",
+      "-y",
+      "24",
+      `cat ${sh(file)}; tmux -L ${t.name} wait-for -S catdone; exec sleep 86400`,
+    );
     t.ok("wait-for", "catdone");
     // cat has exited; tmux may still hold a last buffer of unparsed output: wait for the last line.
-    await until("tmux to show the last line", 60_000, () => (t.ok("capture-pane", "-p", "-t", "bench").includes(sentinel) ? true : undefined));
+    await until("tmux to show the last line", 60_000, () =>
+      t.ok("capture-pane", "-p", "-t", "bench").includes(sentinel) ? true : undefined,
+    );
     return performance.now() - t0;
   } finally {
     t.kill();
@@ -47,7 +59,12 @@ async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
 
 async function rawThroughput(file: string): Promise<number> {
   const t0 = performance.now();
-  const p = Bun.spawn(["script", "-qc", `cat ${sh(file)}`, "/dev/null"], { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: childEnv() });
+  const p = Bun.spawn(["script", "-qc", `cat ${sh(file)}`, "/dev/null"], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+    env: childEnv(),
+  });
   const code = await p.exited;
   if (code !== 0) throw new Error(`script exited ${code}`);
   return performance.now() - t0;

@@ -53,7 +53,12 @@ async function termdWaits(dir: string, n: number, connections: number, keys: num
     for (let i = 0; i < n; i++) {
       const w = clients[i % connections]!.call("session.wait", { session: chatty.id, text: NEVER_SHOWN, timeout_ms: 120_000 });
       // Closing the connections rejects them here; any other answer is one too early.
-      pending.push(w.then(() => void early++, () => void (closing || early++)));
+      pending.push(
+        w.then(
+          () => void early++,
+          () => void (closing || early++),
+        ),
+      );
     }
     // Requests on a connection are read in order: a ping answered means its waits were taken in.
     await Promise.all(clients.map((cl) => cl.call("system.ping")));
@@ -107,9 +112,15 @@ export async function reportWaits(o: Options, dir: string, verdicts: string[][])
     ["waits answered before their connections closed", String(w.early), NONE, "0"],
     ["descriptors released after the close, ms", Number.isNaN(w.releaseMs) ? "not in 10 s" : f1(w.releaseMs), NONE, ""],
   ];
-  console.log(`7. Pending waits: ${w.n} session.wait calls for text that never shows, on a session printing ~50 lines/s (${o.keys} keys each)`);
+  console.log(
+    `7. Pending waits: ${w.n} session.wait calls for text that never shows, on a session printing ~50 lines/s (${o.keys} keys each)`,
+  );
   console.log(table(rows) + "\n");
   const p50 = percentile(w.keys.pending, 0.5);
   verdicts.push([`waits: another session's key p50 < 1 ms with ${w.n} pending`, `${f2(p50)} ms`, verdict(p50 < 1)]);
-  verdicts.push(["waits: none answered early, all released on close", `${w.early} early`, verdict(w.early === 0 && !Number.isNaN(w.releaseMs))]);
+  verdicts.push([
+    "waits: none answered early, all released on close",
+    `${w.early} early`,
+    verdict(w.early === 0 && !Number.isNaN(w.releaseMs)),
+  ]);
 }

@@ -13,7 +13,16 @@ export function childEnv(): Record<string, string> {
 }
 
 /** `termd daemon` on `socket` and `stateDir`, with a short stop grace, then `extra` flags. */
-export const daemonArgs = (socket: string, stateDir: string, extra: string[] = []) => ["daemon", "--socket", socket, "--state-dir", stateDir, "--stop-grace", "1000", ...extra];
+export const daemonArgs = (socket: string, stateDir: string, extra: string[] = []) => [
+  "daemon",
+  "--socket",
+  socket,
+  "--state-dir",
+  stateDir,
+  "--stop-grace",
+  "1000",
+  ...extra,
+];
 
 /**
  * Reads the daemon's stderr until it says "listening on" (its socket accepts connections), and

@@ -69,5 +69,14 @@ export const mb = (bytes: number) => f1(bytes / MB);
 export function table(rows: string[][], indent = "  "): string {
   const widths: number[] = [];
   for (const r of rows) for (const [i, c] of r.entries()) widths[i] = Math.max(widths[i] ?? 0, c.length);
-  return rows.map((r) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("   ").trimEnd()).join("\n");
+  return rows
+    .map(
+      (r) =>
+        indent +
+        r
+          .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+          .join("   ")
+          .trimEnd(),
+    )
+    .join("\n");
 }

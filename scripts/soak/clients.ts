@@ -20,7 +20,11 @@ export async function clients(o: Options, dir: string, summary: Summary): Promis
       await c.call("session.create", { command: ["cat"], rows: 24, cols: 80 }),
     ].map((s) => s.id);
     // Ready: both shells at their prompt, the clock ticking (cat is ready once it runs).
-    for (const [id, text] of [[sessions[0]!, "soak$"], [sessions[1]!, "soak$"], [sessions[2]!, "."]] as const) {
+    for (const [id, text] of [
+      [sessions[0]!, "soak$"],
+      [sessions[1]!, "soak$"],
+      [sessions[2]!, "."],
+    ] as const) {
       const w = await c.call("session.wait", { session: id, text, timeout_ms: 10_000 });
       if (w.outcome !== "matched") throw new Error(`session ${id} never showed ${text} (${w.outcome})`);
     }
@@ -52,7 +56,9 @@ export async function clients(o: Options, dir: string, summary: Summary): Promis
     const all = Object.values(lat).flat();
     const total = o.clients * o.requests;
     const spread = (xs: number[]) => `${f2(percentile(xs, 0.5))} / ${f2(percentile(xs, 0.99))} / ${f2(Math.max(...xs))}`;
-    console.log(`2. Clients: ${o.clients} clients at once × ${n0(o.requests)} requests each, one after another (ping, info, screen of 4 sessions)`);
+    console.log(
+      `2. Clients: ${o.clients} clients at once × ${n0(o.requests)} requests each, one after another (ping, info, screen of 4 sessions)`,
+    );
     console.log(
       kv([
         ["requests, errors", `${n0(total)}, ${n0(errors)}`],

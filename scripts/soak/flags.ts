@@ -37,7 +37,15 @@ export function parseFlags(argv: string[]): Options {
   if (v.help) {
     // The usage is main.ts's opening comment.
     const src = readFileSync(join(import.meta.dir, "main.ts"), "utf8").split("\n");
-    console.log(src.slice(0, src.findIndex((l) => !l.startsWith("//"))).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
+    console.log(
+      src
+        .slice(
+          0,
+          src.findIndex((l) => !l.startsWith("//")),
+        )
+        .map((l) => l.replace(/^\/\/ ?/, ""))
+        .join("\n"),
+    );
     process.exit(0);
   }
   const int = (flag: string, given: string | undefined, dflt: number, min = 1): number => {

@@ -43,7 +43,9 @@ export async function flood(o: Options, dir: string, summary: Summary): Promise<
     // base64 makes 76-column lines; the terminal sends each with \r\n: 78 bytes for 57 random ones.
     const input = Math.round((o.floodMb * 1e6 * 57) / 78);
     // The program waits for a line of input, so all three subscribe before it writes.
-    const id = (await c.call("session.create", { command: ["sh", "-c", `read go; head -c ${input} /dev/urandom | base64`], rows: 24, cols: 80 })).id;
+    const id = (
+      await c.call("session.create", { command: ["sh", "-c", `read go; head -c ${input} /dev/urandom | base64`], rows: 24, cols: 80 })
+    ).id;
     const fast = newSub("fast");
     const slow = newSub("slow (stops reading 800 ms in every second)");
     const again = newSub("vanishing (reconnects every 1.5 s, replays from its offset)");
@@ -122,7 +124,9 @@ export async function flood(o: Options, dir: string, summary: Summary): Promise<
       rows.push([s.name, n0(s.bytes), n0(lost), same ? "yes" : "NO", s.note]);
       summary.push([`flood: bytes lost, ${s.name.split(" ")[0]} subscriber`, n0(lost), "0", ok(same)]);
     }
-    console.log(`4. Flood: \`head -c ${n0(input)} /dev/urandom | base64\`, ${n0(total)} bytes of output (session.output: ${n0(logBytes)} bytes, ${gaps} in gaps)`);
+    console.log(
+      `4. Flood: \`head -c ${n0(input)} /dev/urandom | base64\`, ${n0(total)} bytes of output (session.output: ${n0(logBytes)} bytes, ${gaps} in gaps)`,
+    );
     console.log(table(rows));
     console.log(
       kv([

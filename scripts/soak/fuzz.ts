@@ -7,20 +7,60 @@ import { steadyRss, withTimeout } from "./helpers.ts";
 import { type Summary, kv, n0, ok } from "./report.ts";
 import { MB, f1, fdCount, mb, prng, rssBytes, rssPeak } from "../common/measure.ts";
 
-const SAFE_METHODS = ["system.ping", "system.stats", "session.list", "session.info", "session.screen", "session.output", "session.cast", "session.debug", "session.wait"] as const;
+const SAFE_METHODS = [
+  "system.ping",
+  "system.stats",
+  "session.list",
+  "session.info",
+  "session.screen",
+  "session.output",
+  "session.cast",
+  "session.debug",
+  "session.wait",
+] as const;
 
 /** Params each method knows; the fuzzer fills them with values of any type. */
 const METHOD_KEYS: Record<string, string[]> = {
   "system.ping": [],
   "system.stats": [],
   "system.screens": ["restart"],
-  "session.create": ["command", "name", "cwd", "env", "rows", "cols", "scrollback", "term", "socket", "log_path", "exec_timeout_ms", "socket_dialect", "socket_cleanup", "log_append", "record", "shell_integration", "meta"],
+  "session.create": [
+    "command",
+    "name",
+    "cwd",
+    "env",
+    "rows",
+    "cols",
+    "scrollback",
+    "term",
+    "socket",
+    "log_path",
+    "exec_timeout_ms",
+    "socket_dialect",
+    "socket_cleanup",
+    "log_append",
+    "record",
+    "shell_integration",
+    "meta",
+  ],
   "session.list": [],
   "session.info": ["session"],
   "session.input": ["session", "text", "keys", "paste", "base64", "mouse", "submit", "timeout_ms", "wait"],
   "session.screen": ["session", "format", "scrollback", "since_seq"],
   "session.screenshot": ["session", "format", "scale"],
-  "session.wait": ["session", "text", "regex", "gone", "exit", "activity", "settle_ms", "changed_from", "command_done", "since", "timeout_ms"],
+  "session.wait": [
+    "session",
+    "text",
+    "regex",
+    "gone",
+    "exit",
+    "activity",
+    "settle_ms",
+    "changed_from",
+    "command_done",
+    "since",
+    "timeout_ms",
+  ],
   "session.resize": ["session", "rows", "cols"],
   "session.signal": ["session", "signal", "target"],
   "session.stop": ["session", "grace_ms"],
@@ -36,8 +76,39 @@ const METHOD_KEYS: Record<string, string[]> = {
 /** Never given a session that exists (and session.create never valid params): they would end or start programs. */
 const UNSAFE = new Set(["session.signal", "session.stop", "session.remove", "exec.run", "session.create"]);
 
-const HUGE = ["1e400", "-1e400", "123456789012345678901234567890", "9007199254740993", "-0", "1e-400", "0.0000000000000000000001", "4294967296", "-2147483649", "1.7976931348623157e308", "-9223372036854775809", "1E+999999999"];
-const UNKNOWN = ["__proto__", "constructor", "toString", "hasOwnProperty", "system.", "session.", ".", "", "session.info.x", "SESSION.INFO", "session.info ", "system/ping", "rpc.discover", "session.__proto__", "session.constructor", "exec.runs", "a".repeat(5000)];
+const HUGE = [
+  "1e400",
+  "-1e400",
+  "123456789012345678901234567890",
+  "9007199254740993",
+  "-0",
+  "1e-400",
+  "0.0000000000000000000001",
+  "4294967296",
+  "-2147483649",
+  "1.7976931348623157e308",
+  "-9223372036854775809",
+  "1E+999999999",
+];
+const UNKNOWN = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "system.",
+  "session.",
+  ".",
+  "",
+  "session.info.x",
+  "SESSION.INFO",
+  "session.info ",
+  "system/ping",
+  "rpc.discover",
+  "session.__proto__",
+  "session.constructor",
+  "exec.runs",
+  "a".repeat(5000),
+];
 
 class Fuzzer {
   readonly r: () => number;
@@ -54,7 +125,12 @@ class Fuzzer {
     return xs[this.int(xs.length)]!;
   }
   str(max = 20): string {
-    const alphabets = ["abcdefghijklmnopqrstuvwxyz0123456789", " \t\r\x00\x01\x1b[]{}\"\\/'", "é日本語🙂\u200b\u202e\ufeff", "\ud800\udfff\udc00"];
+    const alphabets = [
+      "abcdefghijklmnopqrstuvwxyz0123456789",
+      " \t\r\x00\x01\x1b[]{}\"\\/'",
+      "é日本語🙂\u200b\u202e\ufeff",
+      "\ud800\udfff\udc00",
+    ];
     let s = "";
     const n = this.int(max + 1);
     const alpha = this.pick(alphabets);
@@ -74,7 +150,23 @@ class Fuzzer {
       case 4:
         return this.str();
       case 5:
-        return this.pick(["", "text", "ansi", "cells", "output", "*", "SIGINT", "INT", "program", "foreground", "session", "unlink", "interminai", "C-c", "Enter"]);
+        return this.pick([
+          "",
+          "text",
+          "ansi",
+          "cells",
+          "output",
+          "*",
+          "SIGINT",
+          "INT",
+          "program",
+          "foreground",
+          "session",
+          "unlink",
+          "interminai",
+          "C-c",
+          "Enter",
+        ]);
       case 6:
         return this.r() < 0.5;
       case 7:
@@ -85,7 +177,8 @@ class Fuzzer {
         return Array.from({ length: this.int(5) }, () => this.value(depth + 1));
       case 10: {
         const o: Record<string, unknown> = {};
-        for (let i = this.int(4); i > 0; i--) o[this.pick(["rows", "cols", "a", "__proto__", "constructor", this.str(6)])] = this.value(depth + 1);
+        for (let i = this.int(4); i > 0; i--)
+          o[this.pick(["rows", "cols", "a", "__proto__", "constructor", this.str(6)])] = this.value(depth + 1);
         return o;
       }
       default:
@@ -165,8 +258,17 @@ class Fuzzer {
   hugeNumbers(): Buffer {
     const m = this.pick(["session.screen", "session.output", "session.resize", "session.wait", "session.cast", "system.screens"]);
     const key = this.pick(["id", "rows", "cols", "scrollback", "from", "max_bytes", "timeout_ms", "restart"]);
-    const req: Record<string, unknown> = { jsonrpc: "2.0", id: "@ID@", method: m, params: { session: this.pick(this.targets), [key]: "@N@" } };
-    return this.enc(JSON.stringify(req).replace('"@ID@"', key === "id" ? this.pick(HUGE) : String(this.int(1e9))).replace('"@N@"', this.pick(HUGE)));
+    const req: Record<string, unknown> = {
+      jsonrpc: "2.0",
+      id: "@ID@",
+      method: m,
+      params: { session: this.pick(this.targets), [key]: "@N@" },
+    };
+    return this.enc(
+      JSON.stringify(req)
+        .replace('"@ID@"', key === "id" ? this.pick(HUGE) : String(this.int(1e9)))
+        .replace('"@N@"', this.pick(HUGE)),
+    );
   }
   deep(): Buffer {
     // Now and then far deeper than any parser's stack; mostly shallow, which keeps the run quick.
@@ -205,11 +307,15 @@ class Fuzzer {
       case 5:
         return this.enc(JSON.stringify(this.value()));
       case 6:
-        return this.enc(`{"jsonrpc":"2.0","id":3,"method":"system.ping","__proto__":{"method":"system.shutdown"},"params":{"__proto__":{"x":1}}}`);
+        return this.enc(
+          `{"jsonrpc":"2.0","id":3,"method":"system.ping","__proto__":{"method":"system.shutdown"},"params":{"__proto__":{"x":1}}}`,
+        );
       case 7:
         return this.enc(`{"jsonrpc":"2.0","id":4,"method":"system.ping","method":"session.list"}`);
       default:
-        return this.enc(this.pick(["", " ", "\r", "null", "{}", "[]", "[{}]", '"x"', "1", "true", "\t{}", "{}{}", '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}']));
+        return this.enc(
+          this.pick(["", " ", "\r", "null", "{}", "[]", "[{}]", '"x"', "1", "true", "\t{}", "{}{}", '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}']),
+        );
     }
     return this.enc(JSON.stringify(base));
   }
@@ -245,7 +351,6 @@ class Fuzzer {
     return { kind, bytes: Buffer.concat([bytes, Buffer.from("\n")]) };
   }
 }
-
 
 interface ReplyCounts {
   lines: number;
@@ -405,7 +510,12 @@ export async function fuzz(o: Options, dir: string, summary: Summary): Promise<v
     const rssPeakBytes = peak.stop();
     for (const x of conns) x.close();
     // Closed connections give back their descriptors (waits still pending on them included).
-    const released = await until("the fuzz connections' descriptors to be released", 10_000, () => (fdCount(pid) <= fdsBefore ? true : undefined), 20).catch(() => false);
+    const released = await until(
+      "the fuzz connections' descriptors to be released",
+      10_000,
+      () => (fdCount(pid) <= fdsBefore ? true : undefined),
+      20,
+    ).catch(() => false);
     const fdsAfter = fdCount(pid);
     // Still there, and still useful?
     let survived = false;
@@ -423,7 +533,8 @@ export async function fuzz(o: Options, dir: string, summary: Summary): Promise<v
     // What the fuzz left behind, once its sessions are removed too: the daemon's steady RSS.
     let settled = NaN;
     if (survived) {
-      for (const s of (await c.call("session.list")).sessions) await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
+      for (const s of (await c.call("session.list")).sessions)
+        await c.call("session.remove", { session: s.id, force: true }).catch(() => {});
       settled = await steadyRss(pid);
     }
     const errorsTotal = [...counts.errors.values()].reduce((a, b) => a + b, 0);
@@ -431,14 +542,32 @@ export async function fuzz(o: Options, dir: string, summary: Summary): Promise<v
     console.log(`1. Fuzz: ${n0(o.messages)} messages over ${FUZZ_CONNECTIONS} connections, seed ${o.seed}`);
     console.log(
       kv([
-        ["messages by kind", [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n0(n)}`).join(", ")],
+        [
+          "messages by kind",
+          [...kinds]
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, n]) => `${k} ${n0(n)}`)
+            .join(", "),
+        ],
         ["MB sent, seconds, messages / s", `${mb(sentBytes)}, ${f1(seconds)}, ${n0(Math.round(o.messages / seconds))}`],
         ["reply lines (batches)", `${n0(counts.lines)} (${n0(counts.batches)})`],
-        ["results / errors / events / unparsable", `${n0(counts.results)} / ${n0(errorsTotal)} / ${n0(counts.events)} / ${n0(counts.unparsable)}`],
-        ["errors by code", [...counts.errors].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}: ${n0(n)}`).join(", ") || "none"],
+        [
+          "results / errors / events / unparsable",
+          `${n0(counts.results)} / ${n0(errorsTotal)} / ${n0(counts.events)} / ${n0(counts.unparsable)}`,
+        ],
+        [
+          "errors by code",
+          [...counts.errors]
+            .sort((a, b) => b[1] - a[1])
+            .map(([code, n]) => `${code}: ${n0(n)}`)
+            .join(", ") || "none",
+        ],
         ["internal errors (-32603)", n0(internal)],
         ["connections the daemon closed (a line over 10 MiB)", String(closedByDaemon)],
-        [`sync pings unanswered in ${SYNC_TIMEOUT_MS / 1000} s; the slowest answered after, s`, `${unanswered}; ${f1(slowestSyncMs / 1000)}`],
+        [
+          `sync pings unanswered in ${SYNC_TIMEOUT_MS / 1000} s; the slowest answered after, s`,
+          `${unanswered}; ${f1(slowestSyncMs / 1000)}`,
+        ],
         ["daemon RSS before → peak → steady once the sessions are removed, MB", `${mb(rssBefore)} → ${mb(rssPeakBytes)} → ${mb(settled)}`],
         ["descriptors before → after the connections closed", `${fdsBefore} → ${fdsAfter}`],
         ["after", after],
@@ -446,9 +575,24 @@ export async function fuzz(o: Options, dir: string, summary: Summary): Promise<v
     );
     if (!survived) console.log(`  the daemon's last stderr lines:\n    ${d.stderrTail.join("\n    ")}\n`);
     summary.push([`fuzz: ${n0(o.messages)} messages, seed ${o.seed}`, survived ? "survived" : "DIED", "survives", ok(survived)]);
-    summary.push(["fuzz: internal errors, sync pings unanswered", `${internal}, ${unanswered}`, "0, 0", ok(internal === 0 && unanswered === 0)]);
-    summary.push(["fuzz: RSS growth once over, its sessions removed; peak", `+${mb(settled - rssBefore)} MB; ${mb(rssPeakBytes)} MB`, "≤ +50 MB; < 400 MB", ok(settled - rssBefore <= 50 * MB && rssPeakBytes < 400 * MB)]);
-    summary.push(["fuzz: unparsable replies, descriptors given back", `${counts.unparsable}, ${released ? "yes" : "no"}`, "0, yes", ok(counts.unparsable === 0 && released)]);
+    summary.push([
+      "fuzz: internal errors, sync pings unanswered",
+      `${internal}, ${unanswered}`,
+      "0, 0",
+      ok(internal === 0 && unanswered === 0),
+    ]);
+    summary.push([
+      "fuzz: RSS growth once over, its sessions removed; peak",
+      `+${mb(settled - rssBefore)} MB; ${mb(rssPeakBytes)} MB`,
+      "≤ +50 MB; < 400 MB",
+      ok(settled - rssBefore <= 50 * MB && rssPeakBytes < 400 * MB),
+    ]);
+    summary.push([
+      "fuzz: unparsable replies, descriptors given back",
+      `${counts.unparsable}, ${released ? "yes" : "no"}`,
+      "0, yes",
+      ok(counts.unparsable === 0 && released),
+    ]);
   } finally {
     for (const x of conns) x.close();
     await d.stop();

@@ -2,10 +2,6 @@
 import { rssBytes } from "../common/measure.ts";
 import { readdirSync, readFileSync } from "node:fs";
 
-
-
-
-
 /**
  * A process's RSS once it has settled: sampled every 250 ms until `windowMs` (default 5 s) of
  * samples lie within 1 % of each other, at most `maxMs`. 5 s is longer than a screen worker waits
@@ -24,7 +20,6 @@ export async function steadyRss(pid: number, windowMs = 5000, maxMs = 60_000): P
     await Bun.sleep(250);
   }
 }
-
 
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: Timer | undefined;

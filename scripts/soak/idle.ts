@@ -36,10 +36,15 @@ export async function idle(o: Options, dir: string, summary: Summary): Promise<v
     const createMs = performance.now() - t0;
     const active = rssBytes(pid);
     const t2 = performance.now();
-    await until("every idle screen parked", 120_000, async () => {
-      const { workers } = await c.call("system.screens");
-      return workers.reduce((sum, w) => sum + w.parked, 0) >= created ? true : undefined;
-    }, 250);
+    await until(
+      "every idle screen parked",
+      120_000,
+      async () => {
+        const { workers } = await c.call("system.screens");
+        return workers.reduce((sum, w) => sum + w.parked, 0) >= created ? true : undefined;
+      },
+      250,
+    );
     const parkMs = performance.now() - t2;
     const after = await steadyRss(pid);
     const per = (after - before) / Math.max(1, created);
@@ -58,7 +63,12 @@ export async function idle(o: Options, dir: string, summary: Summary): Promise<v
     console.log();
     summary.push([`idle: sessions at their prompt`, `${prompted}/${n}`, `${n}`, ok(prompted === n)]);
     // The daemon's fixed cost weighs on a small count: judged at 1,000 sessions, as the bench does.
-    summary.push([`idle: RSS per parked idle session at ${n0(n)}`, `${f2(per / MB)} MB`, "≤ 0.15 MB at 1,000", n >= 1000 ? ok(per <= 0.15 * MB) : ""]);
+    summary.push([
+      `idle: RSS per parked idle session at ${n0(n)}`,
+      `${f2(per / MB)} MB`,
+      "≤ 0.15 MB at 1,000",
+      n >= 1000 ? ok(per <= 0.15 * MB) : "",
+    ]);
   } finally {
     await d.stop();
   }

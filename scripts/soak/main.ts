@@ -64,11 +64,14 @@ import { f1, f2, table } from "../common/measure.ts";
 
 async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2));
-  for (const p of ["bash", "sh", "cat", "head", "base64", "sleep", "nohup"]) if (!Bun.which(p)) throw new Error(`${p} is not installed; the soak needs it`);
+  for (const p of ["bash", "sh", "cat", "head", "base64", "sleep", "nohup"])
+    if (!Bun.which(p)) throw new Error(`${p} is not installed; the soak needs it`);
   const dir = makeTempDir();
   const load = () => loadavg().map(f2).join(" ");
   const t0 = performance.now();
-  console.log(`termd soak${o.quick ? " --quick" : ""}: seed ${o.seed} (replay with --seed ${o.seed}), ${new Date().toISOString()}, ${cpus().length} CPUs, bun ${Bun.version}, load average ${load()}\n`);
+  console.log(
+    `termd soak${o.quick ? " --quick" : ""}: seed ${o.seed} (replay with --seed ${o.seed}), ${new Date().toISOString()}, ${cpus().length} CPUs, bun ${Bun.version}, load average ${load()}\n`,
+  );
   const summary: Summary = [];
   const run = { fuzz, clients, orphans, flood, idle, races };
   for (const name of SECTIONS) if (o.only.has(name)) await section(name, summary, () => run[name as keyof typeof run](o, dir, summary));

@@ -17,21 +17,32 @@ async function orphanSessions(c: Client, dir: string): Promise<{ ids: string[]; 
   const ids: string[] = [];
   const sids = new Set<number>();
   for (let i = 0; i < ORPHAN_SESSIONS; i++) {
-    const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: ORPHAN_PROMPT, HISTFILE: join(dir, "bash_history") }, rows: 24, cols: 80 });
+    const info = await c.call("session.create", {
+      command: ["bash", "--norc", "--noprofile"],
+      env: { PS1: ORPHAN_PROMPT, HISTFILE: join(dir, "bash_history") },
+      rows: 24,
+      cols: 80,
+    });
     ids.push(info.id);
     // The program leads its terminal's session: its pid is the SID.
     sids.add(info.pid!);
     const w = await c.call("session.wait", { session: info.id, text: ORPHAN_PROMPT.trim(), timeout_ms: 10_000 });
     if (w.outcome !== "matched") throw new Error(`bash gave no prompt (${w.outcome})`);
-    const line = "nohup sleep 1000 >/dev/null 2>&1 & nohup sleep 1000 >/dev/null 2>&1 & nohup sleep 1000 >/dev/null 2>&1 & sleep 1000 & echo started-$((6*7))";
+    const line =
+      "nohup sleep 1000 >/dev/null 2>&1 & nohup sleep 1000 >/dev/null 2>&1 & nohup sleep 1000 >/dev/null 2>&1 & sleep 1000 & echo started-$((6*7))";
     await c.call("session.input", { session: info.id, text: line, submit: true });
     const w2 = await c.call("session.wait", { session: info.id, text: "started-42", timeout_ms: 10_000 });
     if (w2.outcome !== "matched") throw new Error(`the sleeps did not start (${w2.outcome})`);
   }
-  const procs = await until("every session's bash and 4 sleeps", 10_000, () => {
-    const p = processesInSessions(sids);
-    return p.length >= 5 * ORPHAN_SESSIONS ? p : undefined;
-  }, 20);
+  const procs = await until(
+    "every session's bash and 4 sleeps",
+    10_000,
+    () => {
+      const p = processesInSessions(sids);
+      return p.length >= 5 * ORPHAN_SESSIONS ? p : undefined;
+    },
+    20,
+  );
   for (const p of procs) strays.set(p.pid, p.start);
   return { ids, sids, before: procs.length };
 }
@@ -39,7 +50,9 @@ async function orphanSessions(c: Client, dir: string): Promise<{ ids: string[]; 
 /** Processes left in `sids` at once, and after up to `ms` for the last to go. */
 async function leftover(sids: Set<number>, ms: number): Promise<{ atOnce: number; later: number }> {
   const atOnce = processesInSessions(sids).length;
-  const later = await until("", ms, () => (processesInSessions(sids).length === 0 ? 0 : undefined), 20).catch(() => processesInSessions(sids).length);
+  const later = await until("", ms, () => (processesInSessions(sids).length === 0 ? 0 : undefined), 20).catch(
+    () => processesInSessions(sids).length,
+  );
   return { atOnce, later };
 }
 
@@ -65,7 +78,12 @@ export async function orphans(_o: Options, dir: string, summary: Summary): Promi
     d.proc.kill("SIGKILL");
     await d.proc.exited;
     d.client.close();
-    await until("the shells to end on the hangup", 10_000, () => (processesInSessions(s.sids).some((p) => p.comm === "bash") ? undefined : true), 20);
+    await until(
+      "the shells to end on the hangup",
+      10_000,
+      () => (processesInSessions(s.sids).some((p) => p.comm === "bash") ? undefined : true),
+      20,
+    );
     const lost = processesInSessions(s.sids).length;
     const t0 = performance.now();
     d = await startDaemon(dir, "orphans");
@@ -80,7 +98,9 @@ export async function orphans(_o: Options, dir: string, summary: Summary): Promi
   } finally {
     await d.stop();
   }
-  console.log(`3. Orphans: ${ORPHAN_SESSIONS} \`bash --norc\` sessions per case, each with 3 \`nohup sleep 1000 &\` and a \`sleep 1000 &\` (processes counted by SID)`);
+  console.log(
+    `3. Orphans: ${ORPHAN_SESSIONS} \`bash --norc\` sessions per case, each with 3 \`nohup sleep 1000 &\` and a \`sleep 1000 &\` (processes counted by SID)`,
+  );
   console.log(table(rows) + "\n");
   for (const [what, left] of results) summary.push([`orphans after ${what}`, String(left), "0", ok(left === 0)]);
 }

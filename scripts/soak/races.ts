@@ -38,10 +38,21 @@ export async function races(o: Options, dir: string, summary: Summary): Promise<
       let call: Promise<unknown>;
       if (k < 0.12) {
         method = "session.create";
-        const command = pick([["cat"], ["sh", "-c", "while :; do echo tick; sleep 0.05; done"], ["sh", "-c", "printf '\\033]0;t\\007\\033[?1049h'; seq 1 5000; exec cat"]]);
+        const command = pick([
+          ["cat"],
+          ["sh", "-c", "while :; do echo tick; sleep 0.05; done"],
+          ["sh", "-c", "printf '\\033]0;t\\007\\033[?1049h'; seq 1 5000; exec cat"],
+        ]);
         // A third of them recorded: the recording and the timing journal close as the session goes.
         const record = rand() < 0.33 ? join(dir, "race-casts", `${session}.cast`) : undefined;
-        call = c.call("session.create", { name: session, command, rows: 10 + Math.floor(rand() * 90), cols: 20 + Math.floor(rand() * 280), scrollback: pick([0, 1000, 5000]), record });
+        call = c.call("session.create", {
+          name: session,
+          command,
+          rows: 10 + Math.floor(rand() * 90),
+          cols: 20 + Math.floor(rand() * 280),
+          scrollback: pick([0, 1000, 5000]),
+          record,
+        });
       } else if (k < 0.22) {
         method = "session.remove";
         call = c.call("session.remove", { session, force: true });
@@ -126,14 +137,31 @@ export async function races(o: Options, dir: string, summary: Summary): Promise<
     const settleS = (performance.now() - t1) / 1000;
     const logged = d.stderrLines() - logFrom;
     const internal = answers.get("INTERNAL_ERROR") ?? 0;
-    console.log(`6. Races: ${RACE_CONNECTIONS} connections × 4 calls in flight for ${f1(seconds)} s on ${RACE_NAMES.length} session names (create, remove, stop, resize, screenshot, screen, subscribe, input, wait, output)`);
+    console.log(
+      `6. Races: ${RACE_CONNECTIONS} connections × 4 calls in flight for ${f1(seconds)} s on ${RACE_NAMES.length} session names (create, remove, stop, resize, screenshot, screen, subscribe, input, wait, output)`,
+    );
     console.log(
       kv([
-        ["calls by method", [...calls].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m.replace("session.", "")} ${n0(n)}`).join(", ")],
-        ["answers", [...answers].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n0(n)}`).join(", ")],
+        [
+          "calls by method",
+          [...calls]
+            .sort((a, b) => b[1] - a[1])
+            .map(([m, n]) => `${m.replace("session.", "")} ${n0(n)}`)
+            .join(", "),
+        ],
+        [
+          "answers",
+          [...answers]
+            .sort((a, b) => b[1] - a[1])
+            .map(([m, n]) => `${m} ${n0(n)}`)
+            .join(", "),
+        ],
         ["events received, connections replaced (of them, stalled: never read)", `${n0(events)}, ${n0(reconnects)} (${n0(stalled)})`],
         ["daemon log lines during the run", String(logged)],
-        ["RSS before → peak → after (sessions removed, steady for 35 s, after s), MB", `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(settleS)})`],
+        [
+          "RSS before → peak → after (sessions removed, steady for 35 s, after s), MB",
+          `${mb(before)} → ${mb(peakBytes)} → ${mb(after)} (${f1(settleS)})`,
+        ],
       ]),
     );
     if (unexpected) console.log(`  the first unexpected answer: ${unexpected}`);
@@ -142,8 +170,18 @@ export async function races(o: Options, dir: string, summary: Summary): Promise<
       console.log(`  its last lines:\n    ${d.stderrTail.slice(-Math.min(logged, 10)).join("\n    ")}`);
     }
     console.log();
-    summary.push([`races: internal errors, unexpected answers, log lines`, `${internal}, ${unexpected ? "some" : 0}, ${logged}`, "0, 0, 0", ok(internal === 0 && !unexpected && logged === 0)]);
-    summary.push([`races: RSS after, growth, sessions left`, `${mb(after)} MB, +${mb(after - before)} MB, ${left}`, "≤ +50 MB, 0", ok(after - before <= 50 * MB && left === 0)]);
+    summary.push([
+      `races: internal errors, unexpected answers, log lines`,
+      `${internal}, ${unexpected ? "some" : 0}, ${logged}`,
+      "0, 0, 0",
+      ok(internal === 0 && !unexpected && logged === 0),
+    ]);
+    summary.push([
+      `races: RSS after, growth, sessions left`,
+      `${mb(after)} MB, +${mb(after - before)} MB, ${left}`,
+      "≤ +50 MB, 0",
+      ok(after - before <= 50 * MB && left === 0),
+    ]);
     summary.push([`races: RSS peak`, `${mb(peakBytes)} MB`, "< 400 MB", ok(peakBytes < 400 * MB)]);
   } finally {
     for (const x of conns) x.close();

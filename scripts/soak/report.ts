@@ -3,7 +3,6 @@ import { f1 } from "../common/measure.ts";
 
 export const n0 = (x: number) => x.toLocaleString("en-US");
 
-
 /** Label and value rows, the values left-aligned. */
 export function kv(rows: string[][], indent = "  "): string {
   const w = Math.max(...rows.map((r) => r[0]!.length));

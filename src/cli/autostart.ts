@@ -75,7 +75,9 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
       } else if (daemon.exited !== null && daemon.exited !== 0) {
         // Ours failed; another's may have come up meanwhile.
         return connect(socketPath).catch(() => {
-          throw new Error(`the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(node, logPath, daemon.logStart)}`);
+          throw new Error(
+            `the termd daemon exited with code ${daemon.exited} while starting: ${startFailure(node, logPath, daemon.logStart)}`,
+          );
         });
       }
       return undefined;
@@ -86,7 +88,13 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
 }
 
 /** A `termd daemon` process, detached in its own session (setsid), its output appended to the log. */
-function spawnDaemon({ spawn, fs }: NodeModules, socketPath: string, stateDir: string, logPath: string, opts: StartOptions): { exited: number | null; logStart: number } {
+function spawnDaemon(
+  { spawn, fs }: NodeModules,
+  socketPath: string,
+  stateDir: string,
+  logPath: string,
+  opts: StartOptions,
+): { exited: number | null; logStart: number } {
   const log = fs.openSync(logPath, "a", 0o600);
   const state = { exited: null as number | null, logStart: fs.fstatSync(log).size };
   const [cmd, ...args] = selfCommand();

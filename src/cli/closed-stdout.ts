@@ -53,10 +53,12 @@ function writeNode(fd: Fd, bytes: Uint8Array | string): Promise<void> {
 
 function write(fd: Fd, bytes: Uint8Array | string): Promise<void> {
   if (!bun) return writeNode(fd, bytes);
-  const next = chain.then(() => bun.write(bun[fd], bytes)).then(
-    () => {},
-    (err) => quit(err as NodeJS.ErrnoException),
-  );
+  const next = chain
+    .then(() => bun.write(bun[fd], bytes))
+    .then(
+      () => {},
+      (err) => quit(err as NodeJS.ErrnoException),
+    );
   chain = next;
   return next;
 }

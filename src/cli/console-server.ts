@@ -18,7 +18,9 @@ function consoleServerFiles(socketPath: string): { pidFile: string; stateDir: st
 export async function runConsoleServer(argv: string[]): Promise<number> {
   const [arg, ...extra] = argv;
   if (arg === "--help" || arg === "-h") {
-    console.log(`${USAGE}\n\nServes context-pilot's console protocol on SOCKET_PATH: a termd daemon with its state in\nSOCKET_PATH's name with .termd for .sock, and its pid in the same name with .pid.`);
+    console.log(
+      `${USAGE}\n\nServes context-pilot's console protocol on SOCKET_PATH: a termd daemon with its state in\nSOCKET_PATH's name with .termd for .sock, and its pid in the same name with .pid.`,
+    );
     return 0;
   }
   if (arg === undefined || arg === "" || extra.length > 0) {

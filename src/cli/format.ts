@@ -12,7 +12,6 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
 
-
 export function describeSession(s: SessionInfo): string {
   const lines: [string, string][] = [
     ["name", s.name],

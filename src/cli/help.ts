@@ -11,7 +11,9 @@ const valueText = (s: FlagSpec) => (s.kind === "boolean" ? "" : ` ${s.value ?? (
 /** `termd start [--name NAME] [--env K=V]... [--json] [-- COMMAND ARGS...]` */
 export function usageOf(cmd: CliCommand): string {
   const flags = Object.entries(cmd.flags).map(([name, s]) => `[--${name}${valueText(s)}]${s.repeat ? "..." : ""}`);
-  return ["termd", cmd.name, cmd.args, ...flags, cmd.json ? "[--json]" : undefined, cmd.trailing].filter((p) => p !== undefined && p !== "").join(" ");
+  return ["termd", cmd.name, cmd.args, ...flags, cmd.json ? "[--json]" : undefined, cmd.trailing]
+    .filter((p) => p !== undefined && p !== "")
+    .join(" ");
 }
 
 /** Words of `text` in lines at most `width` long (a longer word stands alone). */

@@ -23,5 +23,5 @@ process.exitCode = (await invokedAs("interminai"))
     ? await (await import("./console-server.ts")).runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
         commands: [...CLIENT_COMMANDS, daemonCommand(host), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
-      connect: connectOrStart,
-    });
+        connect: connectOrStart,
+      });

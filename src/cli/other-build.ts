@@ -17,5 +17,7 @@ export async function sayIfOtherBuild(client: Client, where: string, err: (s: st
   }
   if (sameBuild(BUILD, theirs)) return;
   said = true;
-  err(`termd: note: the daemon on ${where} is ${describeBuild(theirs)}, this is ${describeBuild(BUILD)}; \`termd daemon restart\` replaces the daemon with this build`);
+  err(
+    `termd: note: the daemon on ${where} is ${describeBuild(theirs)}, this is ${describeBuild(BUILD)}; \`termd daemon restart\` replaces the daemon with this build`,
+  );
 }

@@ -14,9 +14,17 @@ import { flagLines, helpOf, usageOf } from "./help.ts";
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   socket: { kind: "string", value: "PATH", help: "the daemon's socket (default: $TERMD_SOCKET or the per-user socket)" },
-  url: { kind: "string", value: "http(s)://HOST:PORT", help: "a remote daemon (termd daemon --http), with $TERMD_TOKEN (default: $TERMD_URL)" },
+  url: {
+    kind: "string",
+    value: "http(s)://HOST:PORT",
+    help: "a remote daemon (termd daemon --http), with $TERMD_TOKEN (default: $TERMD_URL)",
+  },
   // `start --socket` is the session's: this name is free in every command.
-  "daemon-socket": { kind: "string", value: "PATH", help: "the daemon's socket, as --socket (which termd start takes for the session's own)" },
+  "daemon-socket": {
+    kind: "string",
+    value: "PATH",
+    help: "the daemon's socket, as --socket (which termd start takes for the session's own)",
+  },
   json: { kind: "boolean", help: "print the result as JSON, where the usage line offers it" },
   help: { kind: "boolean", short: "h", help: "print this help" },
 };
@@ -99,7 +107,8 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     }
     const flag = (f: string) => args.flags.get(f)?.[0] as string | undefined;
     const url = flag("url");
-    if (url !== undefined && !isDaemonUrl(url)) throw new UsageError(`--url needs http://HOST:PORT or https://HOST:PORT, not ${JSON.stringify(url)}`);
+    if (url !== undefined && !isDaemonUrl(url))
+      throw new UsageError(`--url needs http://HOST:PORT or https://HOST:PORT, not ${JSON.stringify(url)}`);
     const socketPath = url ?? flag("daemon-socket") ?? (ownSocket ? undefined : flag("socket")) ?? defaultTarget();
     const ctx: CliContext = {
       socketPath,

@@ -37,16 +37,20 @@ export class Client {
   /** Connects to the daemon at `socketPath`, or at an http(s):// URL (`termd daemon --http`). */
   static async open(socketPath: string, opts: TransportOptions = {}): Promise<Client> {
     const c = new Client(socketPath);
-    c.socket = await openTransport(socketPath, {
-      data: (chunk) => {
-        for (const f of c.splitter.push(chunk)) if ("line" in f) c.onLine(f.line);
+    c.socket = await openTransport(
+      socketPath,
+      {
+        data: (chunk) => {
+          for (const f of c.splitter.push(chunk)) if ("line" in f) c.onLine(f.line);
+        },
+        close: () => {
+          c.fail(new ConnectionClosedError(`connection to ${socketPath} closed`));
+          c.markClosed();
+        },
+        error: (err) => c.fail(err),
       },
-      close: () => {
-        c.fail(new ConnectionClosedError(`connection to ${socketPath} closed`));
-        c.markClosed();
-      },
-      error: (err) => c.fail(err),
-    }, opts);
+      opts,
+    );
     c.holdOnlyWhileBusy = opts.holdOnlyWhileBusy === true;
     if (c.holdOnlyWhileBusy) c.socket.hold(false);
     return c;
@@ -115,7 +119,9 @@ export class Client {
     // Events name their session (and carry its id, which a rename leaves alone); `fn` gets only
     // this one's, though the connection may carry more.
     const info = params.session !== undefined ? await this.call("session.info", { session: params.session }) : undefined;
-    const off = this.onEvent((e) => info === undefined || (e.session_id !== undefined ? e.session_id === info.id : e.session === info.name) ? fn(e) : undefined);
+    const off = this.onEvent((e) =>
+      info === undefined || (e.session_id !== undefined ? e.session_id === info.id : e.session === info.name) ? fn(e) : undefined,
+    );
     try {
       const r = await this.call("session.subscribe", params);
       return {

@@ -8,7 +8,11 @@ import type { Client } from "./client.ts";
  * `between` runs: it may throw to give up (the starter failed), or return a client it got itself.
  * Undefined once the deadline passed.
  */
-export async function connectWhenUp(connect: () => Promise<Client>, deadline: number, between: () => Promise<Client | undefined> | Client | undefined = () => undefined): Promise<Client | undefined> {
+export async function connectWhenUp(
+  connect: () => Promise<Client>,
+  deadline: number,
+  between: () => Promise<Client | undefined> | Client | undefined = () => undefined,
+): Promise<Client | undefined> {
   for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
     try {
       return await connect();

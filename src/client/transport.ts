@@ -58,7 +58,9 @@ export function openTransport(socketPath: string, on: TransportEvents, opts: Tra
   // sun_path holds 108 bytes with its NUL; say so rather than a bare "Failed to connect".
   const bytes = Buffer.byteLength(socketPath);
   if (bytes > 107) {
-    const err: NodeJS.ErrnoException = new Error(`socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most 107`);
+    const err: NodeJS.ErrnoException = new Error(
+      `socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most 107`,
+    );
     err.code = "ENAMETOOLONG";
     return Promise.reject(err);
   }

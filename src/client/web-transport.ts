@@ -38,7 +38,13 @@ async function whyRefused(url: string, token: string | undefined): Promise<Error
       body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "system.ping" }),
     });
     const body = (await r.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    if (r.status === 401) return connectError(token ? `the daemon at ${url} refused the token (TERMD_TOKEN)` : `the daemon at ${url} needs a token: set TERMD_TOKEN (termd token on its machine shows it)`, "EACCES");
+    if (r.status === 401)
+      return connectError(
+        token
+          ? `the daemon at ${url} refused the token (TERMD_TOKEN)`
+          : `the daemon at ${url} needs a token: set TERMD_TOKEN (termd token on its machine shows it)`,
+        "EACCES",
+      );
     return connectError(`the daemon at ${url} refused the WebSocket: ${body?.error?.message ?? `HTTP ${r.status}`}`, "EACCES");
   } catch (err) {
     return connectError(`${url}: ${(err as Error).message}`, "ECONNREFUSED");

@@ -96,7 +96,10 @@ export class Daemon {
   }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
-  private readonly sessionSockets = new Map<string, { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }>();
+  private readonly sessionSockets = new Map<
+    string,
+    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }
+  >();
   readonly stopped = Promise.withResolvers<void>();
 
   constructor(readonly options: DaemonOptions) {
@@ -140,7 +143,13 @@ export class Daemon {
       mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
       // One daemon per state dir: two sharing the records would each call the other's live
       // sessions lost.
-      locks.push(lock(join(options.stateDir, "daemon.lock"), (pid) => `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`));
+      locks.push(
+        lock(
+          join(options.stateDir, "daemon.lock"),
+          (pid) =>
+            `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`,
+        ),
+      );
       daemon = new Daemon(options);
     } catch (err) {
       for (const release of locks.reverse()) release();
@@ -232,7 +241,8 @@ export class Daemon {
   async openSessionSocket(sessionId: string, path: string, opts: SessionSocketOptions = {}): Promise<void> {
     if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
     const dialect = opts.dialect === undefined ? undefined : this.dialects.named(opts.dialect);
-    if (opts.dialect !== undefined && !dialect) throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
+    if (opts.dialect !== undefined && !dialect)
+      throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
     let listener: UnixSocketListener<ConnData>;
     try {
       checkSocketPathLength(path, "name a shorter socket");

@@ -21,7 +21,9 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
 }
 
 /** The same, as data a client can put in its own words (the CLI names its flags): at most 10, values cut short. */
-function issueDetails(issues: readonly v.BaseIssue<unknown>[]): { path: string; expected: string | null; received: string; message: string }[] {
+function issueDetails(
+  issues: readonly v.BaseIssue<unknown>[],
+): { path: string; expected: string | null; received: string; message: string }[] {
   return issues.slice(0, 10).map((i) => ({
     path: i.path?.map((p) => String(p.key)).join(".") ?? "",
     expected: i.expected,
@@ -94,7 +96,8 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   }
   if (ctx.client.refusesFileParams) refuseFileParams(method, params);
   const parsed = v.safeParse(cmd.params, params);
-  if (!parsed.success) throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
+  if (!parsed.success)
+    throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });
   if (implied !== undefined) confine(method, parsed.output, implied, ctx);
   ctx.daemon.counters.requests++;
   const session = findTarget(cmd, parsed.output as { session?: string }, ctx);

@@ -19,7 +19,9 @@ describe("domain errors on the wire", () => {
       const e = wireError(new TermdError(code, "why", { session: "s1" }));
       expect(e).toBeInstanceOf(RpcError);
       expect((e as RpcError).name).toBe(name as RpcError["name"]);
-      expect(JSON.stringify((e as RpcError).toWire())).toBe(JSON.stringify({ code: number, message: "why", data: { session: "s1", code: name } }));
+      expect(JSON.stringify((e as RpcError).toWire())).toBe(
+        JSON.stringify({ code: number, message: "why", data: { session: "s1", code: name } }),
+      );
     });
   }
 
@@ -32,7 +34,11 @@ describe("domain errors on the wire", () => {
   });
 
   test("replyError makes anything else an internal error", () => {
-    expect(replyError(new Error("boom")).toWire()).toEqual({ code: -32603, message: "internal error: boom", data: { code: "INTERNAL_ERROR" } });
+    expect(replyError(new Error("boom")).toWire()).toEqual({
+      code: -32603,
+      message: "internal error: boom",
+      data: { code: "INTERNAL_ERROR" },
+    });
     expect(replyError(new TermdError("BAD_ARGUMENT", "bad", { token: "x" })).toWire()).toEqual({
       code: -32602,
       message: "bad",

@@ -64,7 +64,9 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
   // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
   if (process.pid === 1) {
     const reaper = startOrphanReaper();
-    console.error(typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes");
+    console.error(
+      typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes",
+    );
   }
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());
@@ -73,7 +75,9 @@ export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Prom
     const removePidFile = writePidFile(opts.pidFile);
     process.on("exit", removePidFile);
   }
-  console.error(`termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`);
+  console.error(
+    `termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`,
+  );
   onReady?.();
   await daemon.stopped.promise;
   process.exit(0);

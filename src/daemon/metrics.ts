@@ -20,7 +20,8 @@ export class Metrics {
   /** One call of `method` that took `seconds`, failing with `error` (its name) or not. */
   observe(method: string, seconds: number, error?: string): void {
     let m = this.methods.get(method);
-    if (!m) this.methods.set(method, (m = { requests: 0, errors: new Map(), buckets: new Array(LATENCY_BUCKETS_S.length + 1).fill(0), sumS: 0 }));
+    if (!m)
+      this.methods.set(method, (m = { requests: 0, errors: new Map(), buckets: new Array(LATENCY_BUCKETS_S.length + 1).fill(0), sumS: 0 }));
     m.requests++;
     m.sumS += seconds;
     const i = LATENCY_BUCKETS_S.findIndex((b) => seconds <= b);

@@ -65,5 +65,4 @@ export class SqliteRecords implements RecordStore {
     }
     return out;
   }
-
 }

@@ -32,7 +32,10 @@ export function takeInheritedSocket(env: NodeJS.ProcessEnv = process.env): numbe
 export function checkInheritedSocket(fd: number, socketPath: string): void {
   const what = processes.describeFd(fd);
   if (what === null) return; // the platform cannot tell: trust the unit
-  if (what.kind !== "unix") throw new Error(`fd ${fd} (systemd's LISTEN_FDS) is ${what.what}, not a Unix socket; the .socket unit needs ListenStream=${socketPath}`);
+  if (what.kind !== "unix")
+    throw new Error(
+      `fd ${fd} (systemd's LISTEN_FDS) is ${what.what}, not a Unix socket; the .socket unit needs ListenStream=${socketPath}`,
+    );
   if (what.path === null || resolve(what.path) !== resolve(socketPath)) {
     throw new Error(
       `systemd's socket (fd ${fd}) is bound to ${what.path ?? "no path"}, but this daemon's socket is ${socketPath}: make them one (termd daemon --socket PATH, or ListenStream=${socketPath})`,

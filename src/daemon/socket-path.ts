@@ -23,13 +23,15 @@ export class DaemonStartError extends Error {
 export function prepareSocketDir(socketPath: string): void {
   checkSocketPathLength(socketPath, "use a shorter --socket or TERMD_SOCKET");
   const dir = dirname(socketPath);
-  if (lstatOrNull(dir)?.isSymbolicLink() && !existsSync(dir)) throw new DaemonStartError(`socket folder ${dir} is a symbolic link to nothing (${readlinkSync(dir)})`);
+  if (lstatOrNull(dir)?.isSymbolicLink() && !existsSync(dir))
+    throw new DaemonStartError(`socket folder ${dir} is a symbolic link to nothing (${readlinkSync(dir)})`);
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
   if (!created && !/^termd-\d+$/.test(basename(dir))) return;
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new DaemonStartError(`socket folder ${dir} is a symbolic link; refusing to use it`);
   const uid = process.getuid?.() ?? 0;
-  if (st.uid !== uid) throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
+  if (st.uid !== uid)
+    throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
@@ -39,7 +41,9 @@ const MAX_SOCKET_PATH_BYTES = 107;
 export function checkSocketPathLength(socketPath: string, advice: string): void {
   const bytes = Buffer.byteLength(socketPath);
   if (bytes > MAX_SOCKET_PATH_BYTES) {
-    throw new DaemonStartError(`socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most ${MAX_SOCKET_PATH_BYTES} (${advice})`);
+    throw new DaemonStartError(
+      `socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most ${MAX_SOCKET_PATH_BYTES} (${advice})`,
+    );
   }
 }
 
@@ -80,7 +84,9 @@ export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> 
 export async function clearStaleSocket(socketPath: string): Promise<void> {
   // Bun cannot listen through it, and removing it would remove someone's link.
   if (lstatOrNull(socketPath)?.isSymbolicLink() && !existsSync(socketPath)) {
-    throw new DaemonStartError(`socket path ${socketPath} is a symbolic link to nothing (${readlinkSync(socketPath)}); remove it or name another socket`);
+    throw new DaemonStartError(
+      `socket path ${socketPath} is a symbolic link to nothing (${readlinkSync(socketPath)}); remove it or name another socket`,
+    );
   }
   if (!existsSync(socketPath)) return;
   // Only ever remove a socket: a mistyped path must not delete someone's file.

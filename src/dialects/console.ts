@@ -179,7 +179,7 @@ export const consoleServer: Dialect = requestReply({
   claims: (msg) => "cmd" in msg,
   malformed: (message) => fail(message.replace(/^invalid JSON/, "Invalid JSON")),
   handle: async (msg, native) => {
-    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return fail("Invalid JSON: a request is an object with a \"cmd\"");
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return fail('Invalid JSON: a request is an object with a "cmd"');
     return handle(msg as Record<string, unknown>, native);
   },
 });

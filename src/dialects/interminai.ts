@@ -74,7 +74,8 @@ function renderRow(runs: CellRun[]): string {
 
 async function output(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
   const { from, to } = msg;
-  if (from !== undefined && from !== null && from !== "-" && !isInt(from)) return fail("Invalid 'from' value: expected an integer or \"-\"");
+  if (from !== undefined && from !== null && from !== "-" && !isInt(from))
+    return fail("Invalid 'from' value: expected an integer or \"-\"");
   if (to !== undefined && to !== null && !isInt(to)) return fail("Invalid 'to' value: expected an integer");
   const info = await native.call("session.info", { session });
   // --emulator custom gives TERM=ansi, and its screen never carries colour.
@@ -174,13 +175,14 @@ function stop(session: string, native: NativeCaller): null {
 }
 
 async function handle(raw: unknown, native: NativeCaller): Promise<Reply | null> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return fail("Invalid JSON: expected a JSON object with a \"type\" field");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return fail('Invalid JSON: expected a JSON object with a "type" field');
   const msg = raw as Msg;
   if (typeof msg.type !== "string") return fail("Invalid JSON: missing field `type`");
   const session = native.session ?? (typeof msg.session === "string" ? msg.session : undefined);
   try {
     if (session === undefined && ["INPUT", "OUTPUT", "STATUS", "WAIT", "KILL", "RESIZE", "DEBUG", "STOP"].includes(msg.type)) {
-      return fail("No session: connect to a session's own socket, or name one in \"session\"");
+      return fail('No session: connect to a session\'s own socket, or name one in "session"');
     }
     switch (msg.type) {
       case "INPUT":

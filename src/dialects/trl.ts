@@ -22,7 +22,14 @@ import { RpcError, type ErrorName } from "../protocol/errors.ts";
 import type { SessionInfo } from "../protocol/schemas.ts";
 import { requestReply, type Dialect, type NativeCaller } from "./dialect.ts";
 
-type TrlCode = "SESSION_NOT_FOUND" | "SESSION_BUSY" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "INVALID_PARAMS" | "INTERNAL_ERROR" | "AUTH_FAILED";
+type TrlCode =
+  | "SESSION_NOT_FOUND"
+  | "SESSION_BUSY"
+  | "COMMAND_TIMEOUT"
+  | "COMMAND_FAILED"
+  | "INVALID_PARAMS"
+  | "INTERNAL_ERROR"
+  | "AUTH_FAILED";
 type Id = string | number;
 type Reply = { id: Id; ok: boolean; data?: unknown; error?: { code: TrlCode; message: string } };
 
@@ -172,7 +179,12 @@ const METHODS: Record<string, Method> = {
   },
   "session.create": async (raw, native) => {
     const p = parse(CreateParams, raw);
-    const meta: TrlMeta = { dialect: "trl", name: p.name ?? null, env_keys: Object.keys(p.env ?? {}), timeout_s: p.timeout_s ?? defaultTimeoutS() };
+    const meta: TrlMeta = {
+      dialect: "trl",
+      name: p.name ?? null,
+      env_keys: Object.keys(p.env ?? {}),
+      timeout_s: p.timeout_s ?? defaultTimeoutS(),
+    };
     // No termd name: TRL's `name` is a free label (any text, duplicates allowed), kept in meta.
     const s = await native.call("session.create", {
       command: [p.shell ?? "/bin/sh"],
@@ -186,7 +198,10 @@ const METHODS: Record<string, Method> = {
   },
   "session.list": async (_p, native) => {
     const sessions = (await native.call("session.list", {})).sessions;
-    const entry = (s: SessionInfo, m: TrlMeta) => ({ ...view(s, m), env: Object.fromEntries(m.env_keys.map((k) => [k, HIDDEN_ENV_VALUE])) });
+    const entry = (s: SessionInfo, m: TrlMeta) => ({
+      ...view(s, m),
+      env: Object.fromEntries(m.env_keys.map((k) => [k, HIDDEN_ENV_VALUE])),
+    });
     return { sessions: sessions.flatMap((s) => (trlMeta(s) ? [entry(s, trlMeta(s)!)] : [])) };
   },
   "session.info": async (raw, native) => {
@@ -196,7 +211,8 @@ const METHODS: Record<string, Method> = {
   "session.destroy": async (raw, native) => {
     const p = parse(DestroyParams, raw);
     const { s } = await own(native, p.session_id);
-    if (s.busy && !p.force) throw new TrlError("SESSION_BUSY", `session ${p.session_id} is running a command; pass force to destroy it anyway`);
+    if (s.busy && !p.force)
+      throw new TrlError("SESSION_BUSY", `session ${p.session_id} is running a command; pass force to destroy it anyway`);
     if (s.state === "running") {
       // SIGHUP first: an interactive shell ignores SIGTERM, but a hangup ends it and its jobs.
       await native.call("session.signal", { session: s.id, signal: "SIGHUP" }).catch(() => {});
@@ -240,7 +256,11 @@ const Request = v.object({ id: v.optional(v.union([v.string(), v.number()])), me
 export const trl: Dialect = requestReply({
   name: "trl",
   claims: (msg) => "method" in msg && !("jsonrpc" in msg),
-  malformed: (message): Reply => ({ id: "unknown", ok: false, error: { code: "INVALID_PARAMS", message: message.replace(/^invalid JSON/, "invalid JSON request") } }),
+  malformed: (message): Reply => ({
+    id: "unknown",
+    ok: false,
+    error: { code: "INVALID_PARAMS", message: message.replace(/^invalid JSON/, "invalid JSON request") },
+  }),
   handle: async (msg, native): Promise<Reply> => {
     const req = v.safeParse(Request, msg);
     if (!req.success) {
@@ -252,7 +272,8 @@ export const trl: Dialect = requestReply({
     const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
     if (!fn) return { id, ok: false, error: { code: "INVALID_PARAMS", message: `unsupported method: ${method}` } };
     try {
-      if (typeof params !== "object" || params === null || Array.isArray(params)) throw new TrlError("INVALID_PARAMS", "params must be an object");
+      if (typeof params !== "object" || params === null || Array.isArray(params))
+        throw new TrlError("INVALID_PARAMS", "params must be an object");
       return { id, ok: true, data: await fn(params, native) };
     } catch (err) {
       const e = toTrl(err);

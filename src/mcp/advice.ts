@@ -22,7 +22,8 @@ export async function advise(err: unknown, ctx: ToolContext, session: string | u
   if (err instanceof ToolError) return err.message;
   if (!(err instanceof RpcError)) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ECONNREFUSED") return `the termd daemon does not answer (${(err as Error).message}); the next call starts it again`;
+    if (code === "ENOENT" || code === "ECONNREFUSED")
+      return `the termd daemon does not answer (${(err as Error).message}); the next call starts it again`;
     return `termd failed: ${(err as Error).message}`;
   }
   const who = session ?? String(err.details.session ?? "");

@@ -37,7 +37,10 @@ export class DaemonLink {
   }
 
   close(): void {
-    void this.client?.then((c) => c.close(), () => {});
+    void this.client?.then(
+      (c) => c.close(),
+      () => {},
+    );
     this.client = null;
   }
 }

@@ -6,7 +6,12 @@ import type { ScreenSnapshot } from "../protocol/schemas.ts";
 import { changesText, header, screenText } from "./screen-text.ts";
 import type { ToolContext } from "./tool.ts";
 
-export async function screenReply(ctx: ToolContext, session: string, s: ScreenSnapshot, fallback?: (s: ScreenSnapshot) => string): Promise<string> {
+export async function screenReply(
+  ctx: ToolContext,
+  session: string,
+  s: ScreenSnapshot,
+  fallback?: (s: ScreenSnapshot) => string,
+): Promise<string> {
   const since = ctx.lastRead.get(session);
   if (since === undefined) {
     if (fallback) return `${header(session, s)}\n${fallback(s)}`;

@@ -33,7 +33,17 @@ test("scrollback rows come first, numbered negative", () => {
 });
 
 test("changed rows only, or a line saying nothing changed", () => {
-  const s = screen([], { row: 3, col: 0, visible: true }, { size: { rows: 24, cols: 80 }, changed: [{ row: 3, text: "" }, { row: 12, text: "done" }] });
+  const s = screen(
+    [],
+    { row: 3, col: 0, visible: true },
+    {
+      size: { rows: 24, cols: 80 },
+      changed: [
+        { row: 3, text: "" },
+        { row: 12, text: "done" },
+      ],
+    },
+  );
   expect(changesText("sh", 5, s).split("\n").slice(1)).toEqual(["2 rows changed since your last read (seq 5):", " 3│▮", "12│done"]);
   expect(changesText("sh", 7, screen([], undefined, { changed: [] }))).toContain("nothing changed since your last read (seq 7)");
 });

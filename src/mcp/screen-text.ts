@@ -22,7 +22,11 @@ function withCursor(line: string, col: number): string {
 /** One line about the screen: size, cursor, title, buffer. */
 export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" | "title" | "alternate" | "seq">): string {
   const parts = [`session ${name}: ${s.size.rows}x${s.size.cols}`];
-  parts.push(s.cursor.visible ? `cursor at row ${s.cursor.row}, col ${s.cursor.col} (${CURSOR_MARK})` : `cursor hidden (row ${s.cursor.row}, col ${s.cursor.col})`);
+  parts.push(
+    s.cursor.visible
+      ? `cursor at row ${s.cursor.row}, col ${s.cursor.col} (${CURSOR_MARK})`
+      : `cursor hidden (row ${s.cursor.row}, col ${s.cursor.col})`,
+  );
   if (s.title) parts.push(`title ${JSON.stringify(s.title)}`);
   if (s.alternate) parts.push("full-screen app (alternate screen)");
   parts.push(`seq ${s.seq}`);
@@ -33,8 +37,11 @@ export function header(name: string, s: Pick<ScreenSnapshot, "size" | "cursor" |
 function rowsText(s: Pick<ScreenSnapshot, "lines" | "cursor">, from = 0, to = s.lines.length, firstRow = 0): string {
   const cursorRow = s.cursor.visible ? s.cursor.row + firstRow : -1;
   const { rows, last } = numberedRows(s.lines, { from, to, firstRow, keep: (i) => i === cursorRow });
-  const out = rows.map(({ index, label }) => `${label}│${index === cursorRow ? withCursor(s.lines[index]!, s.cursor.col) : s.lines[index]!}`.trimEnd());
-  if (last < to - 1) out.push(last + 1 === to - 1 ? `(row ${to - 1 - firstRow} is blank)` : `(rows ${last + 1 - firstRow}-${to - 1 - firstRow} are blank)`);
+  const out = rows.map(({ index, label }) =>
+    `${label}│${index === cursorRow ? withCursor(s.lines[index]!, s.cursor.col) : s.lines[index]!}`.trimEnd(),
+  );
+  if (last < to - 1)
+    out.push(last + 1 === to - 1 ? `(row ${to - 1 - firstRow} is blank)` : `(rows ${last + 1 - firstRow}-${to - 1 - firstRow} are blank)`);
   return out.join("\n");
 }
 
@@ -48,8 +55,12 @@ export function changesText(name: string, since: number, s: ScreenSnapshot): str
   const changed = s.changed ?? [];
   if (changed.length === 0) return `${header(name, s)}\nnothing changed since your last read (seq ${since})`;
   const width = String(s.size.rows - 1).length;
-  const lines = changed.map(({ row, text }) => numbered(row, s.cursor.visible && row === s.cursor.row ? withCursor(text, s.cursor.col) : text, width));
-  const what = s.full ? "every row (your last read was before this screen existed)" : `${changed.length} row${changed.length === 1 ? "" : "s"} changed since your last read (seq ${since})`;
+  const lines = changed.map(({ row, text }) =>
+    numbered(row, s.cursor.visible && row === s.cursor.row ? withCursor(text, s.cursor.col) : text, width),
+  );
+  const what = s.full
+    ? "every row (your last read was before this screen existed)"
+    : `${changed.length} row${changed.length === 1 ? "" : "s"} changed since your last read (seq ${since})`;
   return `${header(name, s)}\n${what}:\n${lines.join("\n")}`;
 }
 

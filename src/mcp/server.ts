@@ -63,7 +63,13 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const outputRead = new Map<string, number>();
   const pendingLine = new Set<string>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const listed = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: toolSchema(t.params), annotations: { title: t.title, ...t.annotations } }));
+  const listed = TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toolSchema(t.params),
+    annotations: { title: t.title, ...t.annotations },
+  }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 
@@ -76,7 +82,8 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
       outputRead,
       pendingLine,
       elicit: server.getClientCapabilities()?.elicitation
-        ? (message, requestedSchema) => server.elicitInput({ message, requestedSchema: requestedSchema as never }, { signal: extra.signal, timeout: 10 * 60_000 })
+        ? (message, requestedSchema) =>
+            server.elicitInput({ message, requestedSchema: requestedSchema as never }, { signal: extra.signal, timeout: 10 * 60_000 })
         : null,
       signal: extra.signal,
     };
@@ -87,7 +94,8 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
       const issues = parsed.issues.map((i) => `${v.getDotPath(i) ?? "arguments"}: ${i.message}`).join("; ");
       return errorResult(`invalid arguments for ${t.name}: ${issues}`);
     }
-    const session = typeof (parsed.output as { session?: unknown }).session === "string" ? (parsed.output as { session: string }).session : undefined;
+    const session =
+      typeof (parsed.output as { session?: unknown }).session === "string" ? (parsed.output as { session: string }).session : undefined;
     const token = req.params._meta?.progressToken;
     const started = performance.now();
     const progress =
@@ -95,7 +103,12 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
         ? undefined
         : setInterval(() => {
             const s = Math.round((performance.now() - started) / 1000);
-            void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: s, message: `${t.name}: ${s} s` } }).catch(() => {});
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: s, message: `${t.name}: ${s} s` },
+              })
+              .catch(() => {});
           }, PROGRESS_EVERY_MS);
     try {
       return bounded(await t.run(parsed.output, ctx));

@@ -22,7 +22,9 @@ export interface ToolContext {
   /** The output offset up to which this agent has read each session's output (read_output), by session id. */
   outputRead: Map<string, number>;
   /** Asks the person at the host directly (MCP elicitation); null when the host cannot. */
-  elicit: ((message: string, schema: { type: "object"; properties: Record<string, unknown>; required?: string[] }) => Promise<ElicitResult>) | null;
+  elicit:
+    | ((message: string, schema: { type: "object"; properties: Record<string, unknown>; required?: string[] }) => Promise<ElicitResult>)
+    | null;
   signal: AbortSignal;
 }
 

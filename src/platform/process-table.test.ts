@@ -11,11 +11,14 @@ afterAll(async () => {
   await Promise.all(spawned.map((p) => p.exited));
 });
 
-
 test("a terminal session's members, start time and zombies: ps finds what /proc does", async () => {
   // setsid execs in place (a child of Bun leads no group): the shell's pid is the session id.
   // Its `sleep 0` becomes a zombie child of the exec'd sleep, which never reaps it.
-  const p = Bun.spawn(["setsid", "sh", "-c", "sleep 0 & sleep 1000 & exec sleep 1001"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const p = Bun.spawn(["setsid", "sh", "-c", "sleep 0 & sleep 1000 & exec sleep 1001"], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   spawned.push(p);
   const members = await until("the shell's two sleeps and its zombie", 10_000, () => {
     const m = procfs.sessionMembers(p.pid);

@@ -55,7 +55,9 @@ export const psTable: ProcessTable = {
         const leader = byPid.get(sid);
         // A `sess` of 0 is what a system that hides it shows for everyone: it tells nothing.
         const leaderSess = leader && leader.sess !== "0" ? leader.sess : null;
-        const members = all.filter((r) => !r.zombie && (r.sess === String(sid) || (leaderSess !== null && r.sess === leaderSess))).map((r) => r.pid);
+        const members = all
+          .filter((r) => !r.zombie && (r.sess === String(sid) || (leaderSess !== null && r.sess === leaderSess)))
+          .map((r) => r.pid);
         return members.sort((a, b) => (a === sid ? -1 : b === sid ? 1 : a - b));
       },
     };
@@ -96,19 +98,30 @@ export const psTable: ProcessTable = {
 
   describeFd(fd) {
     // lsof's field output: `t` the type (unix, IPv4, REG…), `n` the name ("/path type=STREAM" for a Unix socket).
-    const r = Bun.spawnSync(["lsof", "-n", "-P", "-a", "-p", String(process.pid), "-d", String(fd), "-F", "tn"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const r = Bun.spawnSync(["lsof", "-n", "-P", "-a", "-p", String(process.pid), "-d", String(fd), "-F", "tn"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const lines = r.stdout.toString().split("\n");
     const type = lines.find((l) => l.startsWith("t"))?.slice(1);
     if (type === undefined) return null;
     if (type !== "unix") return { kind: "other", what: type };
-    const name = lines.find((l) => l.startsWith("n"))?.slice(1).replace(/ type=\w+$/, "");
+    const name = lines
+      .find((l) => l.startsWith("n"))
+      ?.slice(1)
+      .replace(/ type=\w+$/, "");
     return { kind: "unix", path: name?.startsWith("/") ? name : null };
   },
 
   openFds() {
     // lsof lists one `f` line per descriptor in its field output; cwd, txt and mem entries are not descriptors.
     try {
-      const r = Bun.spawnSync(["lsof", "-n", "-P", "-p", String(process.pid), "-F", "f"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+      const r = Bun.spawnSync(["lsof", "-n", "-P", "-p", String(process.pid), "-F", "f"], {
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "ignore",
+      });
       if (!r.success) return null;
       return r.stdout
         .toString()

@@ -68,12 +68,7 @@ describe("LineSplitter", () => {
   });
 
   test("strips the carriage return of a CRLF line and nothing else", () => {
-    expect(frames(enc.encode("one\r\ntwo\r\n\r\nthree\n"))).toEqual([
-      { line: "one" },
-      { line: "two" },
-      { line: "" },
-      { line: "three" },
-    ]);
+    expect(frames(enc.encode("one\r\ntwo\r\n\r\nthree\n"))).toEqual([{ line: "one" }, { line: "two" }, { line: "" }, { line: "three" }]);
     // A carriage return inside a line is data; only the one before the newline is framing.
     expect(frames(enc.encode("a\rb\r\r\n"))).toEqual([{ line: "a\rb\r" }]);
   });
@@ -87,10 +82,15 @@ describe("LineSplitter", () => {
   test("invalid UTF-8 is reported for its line only, and later lines still decode", () => {
     const input = bytes(
       "ok1\n",
-      [0xff, 0xfe], "\n", // bytes that never appear in UTF-8
-      [0xc0, 0xaf], "\n", // overlong encoding of "/"
-      [0xed, 0xa0, 0x80], "\n", // a UTF-16 surrogate
-      "bad ", [0xe2, 0x82], "\n", // truncated sequence at the end of a line
+      [0xff, 0xfe],
+      "\n", // bytes that never appear in UTF-8
+      [0xc0, 0xaf],
+      "\n", // overlong encoding of "/"
+      [0xed, 0xa0, 0x80],
+      "\n", // a UTF-16 surrogate
+      "bad ",
+      [0xe2, 0x82],
+      "\n", // truncated sequence at the end of a line
       "ok2\n",
     );
     expect(frames(input)).toEqual([

@@ -10,7 +10,20 @@ export interface Methods {
   "system.ping": { params: Record<string, never> | undefined; result: BuildInfo & { protocol: number; pid: number; uptime_s: number } };
   "system.stats": {
     params: Record<string, never> | undefined;
-    result: BuildInfo & { state_dir: string; sessions: number; running: number; uptime_s: number; memory_rss_bytes: number; bytes_in: number; requests: number; connections: number; commands_run: number; screen_workers: number; open_fds: number | null; process_table: "procfs" | "ps" };
+    result: BuildInfo & {
+      state_dir: string;
+      sessions: number;
+      running: number;
+      uptime_s: number;
+      memory_rss_bytes: number;
+      bytes_in: number;
+      requests: number;
+      connections: number;
+      commands_run: number;
+      screen_workers: number;
+      open_fds: number | null;
+      process_table: "procfs" | "ps";
+    };
   };
   "system.screens": {
     params: In<typeof S.ScreensSchema>;

@@ -3,8 +3,7 @@
 import * as v from "valibot";
 
 const SessionRef = v.pipe(v.string(), v.minLength(1, "session must be a non-empty id or name"));
-const Dim = (name: string, max: number) =>
-  v.pipe(v.number(), v.integer(`${name} must be an integer`), v.minValue(1), v.maxValue(max));
+const Dim = (name: string, max: number) => v.pipe(v.number(), v.integer(`${name} must be an integer`), v.minValue(1), v.maxValue(max));
 const Ms = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000));
 
 /**
@@ -98,7 +97,10 @@ const WaitConditions = {
 
 /** A wait needs at least one of `keys` (a false flag counts as absent). */
 function someCondition<T extends object>(keys: readonly (keyof T & string)[]) {
-  return v.check<T, string>((p) => keys.some((k) => p[k] !== undefined && (p[k] as unknown) !== false), `give at least one of ${keys.join(", ")}`);
+  return v.check<T, string>(
+    (p) => keys.some((k) => p[k] !== undefined && (p[k] as unknown) !== false),
+    `give at least one of ${keys.join(", ")}`,
+  );
 }
 
 /**
@@ -112,7 +114,17 @@ const InputWaitObject = v.object({
 });
 export const InputWaitSchema = v.pipe(
   InputWaitObject,
-  someCondition<v.InferOutput<typeof InputWaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed", "command_done", "prompt"]),
+  someCondition<v.InferOutput<typeof InputWaitObject>>([
+    "text",
+    "regex",
+    "gone",
+    "exit",
+    "activity",
+    "settle_ms",
+    "changed",
+    "command_done",
+    "prompt",
+  ]),
 );
 
 /** A screen position, 0-based like session.screen's cursor. */
@@ -135,7 +147,13 @@ export const MouseEventSchema = v.variant("action", [
   v.object({ action: v.picklist(["press", "release"]), ...Point.entries, button: MouseButton, ...MouseModifiers }),
   v.object({ action: v.literal("move"), ...Point.entries, ...MouseModifiers }),
   v.object({ action: v.literal("drag"), from: Point, to: Point, button: MouseButton, ...MouseModifiers }),
-  v.object({ action: v.literal("scroll"), ...Point.entries, direction: v.picklist(["up", "down", "left", "right"]), count: Repeat, ...MouseModifiers }),
+  v.object({
+    action: v.literal("scroll"),
+    ...Point.entries,
+    direction: v.picklist(["up", "down", "left", "right"]),
+    count: Repeat,
+    ...MouseModifiers,
+  }),
 ]);
 
 export type MouseEventInput = v.InferInput<typeof MouseEventSchema>;
@@ -208,7 +226,17 @@ const WaitObject = v.object({
 });
 export const WaitSchema = v.pipe(
   WaitObject,
-  someCondition<v.InferOutput<typeof WaitObject>>(["text", "regex", "gone", "exit", "activity", "settle_ms", "changed_from", "command_done", "prompt"]),
+  someCondition<v.InferOutput<typeof WaitObject>>([
+    "text",
+    "regex",
+    "gone",
+    "exit",
+    "activity",
+    "settle_ms",
+    "changed_from",
+    "command_done",
+    "prompt",
+  ]),
 );
 export type WaitInput = v.InferOutput<typeof WaitSchema>;
 

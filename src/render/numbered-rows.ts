@@ -15,7 +15,10 @@ export interface NumberedRows {
  * not: the cursor's, a highlighted one), numbered `index - firstRow` (scrollback rows above the
  * screen come out negative), every number padded to the widest in the range.
  */
-export function numberedRows(lines: readonly string[], opts: { from?: number; to?: number; firstRow?: number; keep?: (index: number) => boolean } = {}): NumberedRows {
+export function numberedRows(
+  lines: readonly string[],
+  opts: { from?: number; to?: number; firstRow?: number; keep?: (index: number) => boolean } = {},
+): NumberedRows {
   const { from = 0, to = lines.length, firstRow = 0, keep = () => false } = opts;
   const width = Math.max(String(from - firstRow).length, String(to - 1 - firstRow).length);
   let last = to - 1;

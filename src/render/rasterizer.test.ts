@@ -1,7 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { LARGE_PNG_PIXELS, Rasterizer } from "./rasterizer.ts";
 
-const svg = (w: number, h: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#123"/></svg>`;
+const svg = (w: number, h: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#123"/></svg>`;
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 
 let r: Rasterizer;

@@ -113,7 +113,8 @@ export class Rasterizer {
 
   /** Ends the worker; pictures not yet drawn fail (the daemon is shutting down). */
   close(): void {
-    for (const job of [...(this.drawing ? [this.drawing] : []), ...this.queue.splice(0)]) job.reject(new Error("the daemon is shutting down"));
+    for (const job of [...(this.drawing ? [this.drawing] : []), ...this.queue.splice(0)])
+      job.reject(new Error("the daemon is shutting down"));
     this.drawing = null;
     this.stopWorker();
   }

@@ -6,7 +6,9 @@ test("the default style sets nothing", () => {
 });
 
 test("attributes in SGR order, blink as xterm's SGR 5", () => {
-  expect(sgrParams({ bold: true, dim: true, italic: true, underline: true, blink: true, inverse: true, hidden: true, strike: true })).toEqual(["1", "2", "3", "4", "5", "7", "8", "9"]);
+  expect(
+    sgrParams({ bold: true, dim: true, italic: true, underline: true, blink: true, inverse: true, hidden: true, strike: true }),
+  ).toEqual(["1", "2", "3", "4", "5", "7", "8", "9"]);
   expect(sgrParams({ blink: true })).toEqual(["5"]);
 });
 

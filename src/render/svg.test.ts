@@ -3,7 +3,8 @@ import type { CellRun } from "../protocol/schemas.ts";
 import { PALETTE } from "./palette.ts";
 import { CELL_H, CELL_W, renderSvg } from "./svg.ts";
 
-const screen = (cells: CellRun[][], cursor = { row: 0, col: 0, visible: false }, size = { rows: 3, cols: 10 }) => renderSvg({ size, cursor, cells });
+const screen = (cells: CellRun[][], cursor = { row: 0, col: 0, visible: false }, size = { rows: 3, cols: 10 }) =>
+  renderSvg({ size, cursor, cells });
 
 describe("renderSvg", () => {
   test("is cols × CELL_W by rows × CELL_H, on the default background", () => {
@@ -17,7 +18,12 @@ describe("renderSvg", () => {
   });
 
   test("a wide character is centred on its two cells, and the next character keeps its column", () => {
-    const svg = screen([[{ col: 0, w: 2, text: "中", cluster: true }, { col: 2, w: 1, text: "x" }]]);
+    const svg = screen([
+      [
+        { col: 0, w: 2, text: "中", cluster: true },
+        { col: 2, w: 1, text: "x" },
+      ],
+    ]);
     expect(svg).toContain(`<text x="9" y="14" text-anchor="middle" fill="#ffffff">中</text>`);
     expect(svg).toContain(`<text x="18" y="14" fill="#ffffff">x</text>`);
   });

@@ -39,7 +39,8 @@ interface Cell {
 }
 
 /** Characters XML 1.0 cannot hold (controls, lone surrogates, U+FFFE/U+FFFF) are left out. */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function xml(text: string): string {
   return text.replace(NOT_XML, "").replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -126,7 +127,8 @@ function drawRow(row: number, cells: Cell[], out: { bg: string[]; text: string[]
     )) {
       let start = g[0]!.col;
       let end = start;
-      const line = () => out.deco.push(`<rect x="${start * CELL_W}" y="${top + dy}" width="${(end - start) * CELL_W}" height="1" fill="${g[0]!.fg}"/>`);
+      const line = () =>
+        out.deco.push(`<rect x="${start * CELL_W}" y="${top + dy}" width="${(end - start) * CELL_W}" height="1" fill="${g[0]!.fg}"/>`);
       for (const c of g) {
         if (c.col !== end) {
           line();
@@ -157,7 +159,20 @@ export function renderSvg(screen: RenderableScreen): string {
       if (i >= 0) cells[i] = { ...cells[i]!, fg: cells[i]!.bg, bg: CURSOR };
       else {
         const at = cells.findIndex((c) => c.col > cur.col);
-        const block: Cell = { col: cur.col, w: 1, text: " ", cluster: false, fg: DEFAULT_BG, bg: CURSOR, bold: false, italic: false, dim: false, underline: false, strike: false, hidden: false };
+        const block: Cell = {
+          col: cur.col,
+          w: 1,
+          text: " ",
+          cluster: false,
+          fg: DEFAULT_BG,
+          bg: CURSOR,
+          bold: false,
+          italic: false,
+          dim: false,
+          underline: false,
+          strike: false,
+          hidden: false,
+        };
         cells.splice(at < 0 ? cells.length : at, 0, block);
       }
     }

@@ -72,8 +72,7 @@ export class Child {
           // Handled in this turn, whole: what the worker asked about is taken.
           onData(m.data);
           if (m.ack) link.send({ t: "ack", id: link.id });
-        }
-        else child?.receive(m);
+        } else child?.receive(m);
       },
       lost: (why) => {
         if (child) child.end({ exitCode: null, signal: null });
@@ -136,10 +135,14 @@ export class Child {
       while (this.unflushed > 0 && this.unflushed + piece.length > MAX_UNREAD_INPUT) {
         if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
         if (!(await this.drained(deadline, signal))) {
-          throw new TermdError("INPUT_NOT_READ", `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`, {
-            unread_bytes: this.unflushed,
-            written_bytes: at,
-          });
+          throw new TermdError(
+            "INPUT_NOT_READ",
+            `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`,
+            {
+              unread_bytes: this.unflushed,
+              written_bytes: at,
+            },
+          );
         }
       }
       this.write(piece);

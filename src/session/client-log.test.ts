@@ -4,7 +4,12 @@ import { RateLimitedLog } from "./client-log.ts";
 test("a burst passes, then one line per interval; what is left out is counted and said once lines pass again", () => {
   let now = 0;
   const lines: string[] = [];
-  const log = new RateLimitedLog((l) => lines.push(l), () => now, 3, 1000);
+  const log = new RateLimitedLog(
+    (l) => lines.push(l),
+    () => now,
+    3,
+    1000,
+  );
   for (let i = 0; i < 10; i++) log.log(`line ${i}`);
   expect(lines).toEqual(["line 0", "line 1", "line 2"]);
   now += 999;

@@ -61,7 +61,9 @@ export class RateLimitedLog {
 
   private report(): void {
     if (this.leftOut === 0) return;
-    this.write(`termd: ${this.leftOut} more log lines caused by clients were left out (at most ${this.burst} at once, then one every ${this.refillMs / 1000} s)`);
+    this.write(
+      `termd: ${this.leftOut} more log lines caused by clients were left out (at most ${this.burst} at once, then one every ${this.refillMs / 1000} s)`,
+    );
     this.leftOut = 0;
   }
 }

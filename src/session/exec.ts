@@ -47,7 +47,9 @@ function checkShell(s: ProgramStream): void {
   const [prog, ...args] = s.command;
   const name = basename(prog ?? "").replace(/^-/, "");
   if (!SHELLS.has(name) || args.includes("-c")) {
-    throw new TermdError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, { session: s.name });
+    throw new TermdError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, {
+      session: s.name,
+    });
   }
 }
 
@@ -160,7 +162,8 @@ export class ExecRunner {
     const s = this.s;
     if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
     const shell = s.command[0];
-    if (shell === undefined) throw new TermdError("NOT_A_SHELL", `session ${s.name} has no program to run a command with`, { session: s.name });
+    if (shell === undefined)
+      throw new TermdError("NOT_A_SHELL", `session ${s.name} has no program to run a command with`, { session: s.name });
     let run: FreshRun;
     try {
       run = new FreshRun({ shell, cwd: s.cwd, env: this.env }, p, p.timeout_ms ?? this.defaultTimeoutMs);
@@ -353,7 +356,12 @@ class Run {
       // The mark asked for by a file of this run too, so its typed line is forgotten as the first
       // was, and erased back to the first's prompt (the wrapper that would have erased that is gone).
       const line = ` . ${sq(join(this.dir, "r"))}`;
-      const lines = [`__termd_rc=$?`, ...this.forgetLine(), `printf '${this.eraseOf(line, this.promptRow)}\\033]133;termd-done;%d;${this.nonce}\\007' "$__termd_rc"`, "unset __termd_rc"];
+      const lines = [
+        `__termd_rc=$?`,
+        ...this.forgetLine(),
+        `printf '${this.eraseOf(line, this.promptRow)}\\033]133;termd-done;%d;${this.nonce}\\007' "$__termd_rc"`,
+        "unset __termd_rc",
+      ];
       writeFileSync(join(this.dir, "r"), lines.join("\n") + "\n", { mode: 0o600 });
       this.s.writeInput(line + "\r");
     } catch {}

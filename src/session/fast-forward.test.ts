@@ -30,7 +30,9 @@ function state(s: Screen) {
 test("skipping a plain flood leaves the same screen, scrollback and cursor as parsing all of it", () => {
   const before = enc("\x1b[31mold coloured text\x1b[0m\r\nmore old text\r\n\x1b[5;10Hmiddle");
   const flood = enc(plainFlood(30_000));
-  const rows = 24, cols = 60, scrollback = 500;
+  const rows = 24,
+    cols = 60,
+    scrollback = 500;
   const full = screen(rows, cols, scrollback);
   full.writeSync(before);
   full.writeSync(flood);

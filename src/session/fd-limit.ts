@@ -13,7 +13,9 @@ const PTY_LIMIT = /ENOSPC[\s\S]*\/dev\/ptmx/;
 /** "soft (hard hard)" from /proc/self/limits; null where there is none. */
 function openFileLimit(): string | null {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
     const [soft, hard] = line?.slice("Max open files".length).trim().split(/\s+/) ?? [];
     return soft && hard ? `${soft} (hard limit ${hard})` : null;
   } catch {
@@ -44,7 +46,11 @@ export function descriptorsUsedUp(err: unknown, sessions: number): TermdError | 
     );
   }
   if (SYSTEM_LIMIT.test(message)) {
-    return new TermdError("LIMIT_REACHED", `the system's open-file table is full (fs.file-max; raise it with sysctl fs.file-max=N) with this daemon at ${sessions} sessions`, { limit: "fs.file-max" });
+    return new TermdError(
+      "LIMIT_REACHED",
+      `the system's open-file table is full (fs.file-max; raise it with sysctl fs.file-max=N) with this daemon at ${sessions} sessions`,
+      { limit: "fs.file-max" },
+    );
   }
   if (!PROCESS_LIMIT.test(message)) return null;
   const limit = openFileLimit() ?? limitAtStart;

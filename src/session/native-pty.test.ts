@@ -15,7 +15,13 @@ function start(command: string[]) {
   const exited = Promise.withResolvers<number | null>();
   // Output comes on later turns, once `pty` is set.
   const pty: NativePty = new NativePty(
-    { command, cwd: process.cwd(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, size: { rows: 24, cols: 80 }, term: "xterm-256color" },
+    {
+      command,
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      size: { rows: 24, cols: 80 },
+      term: "xterm-256color",
+    },
     {
       data: (d, ack) => {
         bytes += d.length;
@@ -46,16 +52,19 @@ async function until(what: string, ok: () => boolean): Promise<void> {
   }
 }
 
-test.skipIf(!libc)("the program runs as a session leader with the PTY as its controlling terminal, at the size and settings asked for", async () => {
-  const p = start(["sh", "-c", 'ps -o sid= -o tty= -p $$; stty size; stty -a | grep -o "iutf8"; tty']);
-  expect(await p.exited).toBe(0);
-  const [sid, tty] = p.text().trim().split(/\s+/);
-  expect(Number(sid)).toBe(p.pty.pid);
-  expect(tty).toMatch(/^pts\/\d+$/);
-  expect(p.text()).toContain("24 80");
-  expect(p.text()).toContain("iutf8");
-  expect(p.text()).toContain(`/dev/${tty}`);
-});
+test.skipIf(!libc)(
+  "the program runs as a session leader with the PTY as its controlling terminal, at the size and settings asked for",
+  async () => {
+    const p = start(["sh", "-c", 'ps -o sid= -o tty= -p $$; stty size; stty -a | grep -o "iutf8"; tty']);
+    expect(await p.exited).toBe(0);
+    const [sid, tty] = p.text().trim().split(/\s+/);
+    expect(Number(sid)).toBe(p.pty.pid);
+    expect(tty).toMatch(/^pts\/\d+$/);
+    expect(p.text()).toContain("24 80");
+    expect(p.text()).toContain("iutf8");
+    expect(p.text()).toContain(`/dev/${tty}`);
+  },
+);
 
 test.skipIf(!libc)("a paused PTY is not read: the program blocks in write(2), and after resume every byte arrives", async () => {
   const total = 4 * 1024 * 1024;
@@ -69,27 +78,41 @@ test.skipIf(!libc)("a paused PTY is not read: the program blocks in write(2), an
   expect(p.bytes()).toBe(total);
 });
 
-test.skipIf(!libc)("output not yet acknowledged is bounded: past it the PTY is not read, and the program blocks until the daemon takes it", async () => {
-  const total = 4 * 1024 * 1024;
-  const reactor = new PtyReactor(libc!, libc!.pipe()[0]);
-  let bytes = 0;
-  let owed = false;
-  const exited = Promise.withResolvers<void>();
-  const spec = { command: ["dd", "if=/dev/zero", "bs=65536", `count=${total / 65536}`, "status=none"], cwd: process.cwd(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, size: { rows: 24, cols: 80 }, term: "xterm-256color" };
-  const pty = new NativePty(spec, { data: (d, ack) => ((bytes += d.length), (owed ||= ack === true)), drain: () => {}, exit: () => exited.resolve() }, libc!, reactor);
-  await until("an acknowledgement to be asked for", () => owed);
-  await until("the program to block in write", () => syscallOf(pty.pid) === WRITE_SYSCALL);
-  expect(bytes).toBeGreaterThanOrEqual(MAX_IN_FLIGHT);
-  expect(bytes).toBeLessThan(MAX_IN_FLIGHT + SLICE);
-  // Each acknowledgement lets the next window through, until all of it came.
-  while (bytes < total) {
-    owed = false;
-    pty.acknowledged();
-    await until("the next window", () => owed || bytes === total);
-  }
-  await exited.promise;
-  expect(bytes).toBe(total);
-});
+test.skipIf(!libc)(
+  "output not yet acknowledged is bounded: past it the PTY is not read, and the program blocks until the daemon takes it",
+  async () => {
+    const total = 4 * 1024 * 1024;
+    const reactor = new PtyReactor(libc!, libc!.pipe()[0]);
+    let bytes = 0;
+    let owed = false;
+    const exited = Promise.withResolvers<void>();
+    const spec = {
+      command: ["dd", "if=/dev/zero", "bs=65536", `count=${total / 65536}`, "status=none"],
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      size: { rows: 24, cols: 80 },
+      term: "xterm-256color",
+    };
+    const pty = new NativePty(
+      spec,
+      { data: (d, ack) => ((bytes += d.length), (owed ||= ack === true)), drain: () => {}, exit: () => exited.resolve() },
+      libc!,
+      reactor,
+    );
+    await until("an acknowledgement to be asked for", () => owed);
+    await until("the program to block in write", () => syscallOf(pty.pid) === WRITE_SYSCALL);
+    expect(bytes).toBeGreaterThanOrEqual(MAX_IN_FLIGHT);
+    expect(bytes).toBeLessThan(MAX_IN_FLIGHT + SLICE);
+    // Each acknowledgement lets the next window through, until all of it came.
+    while (bytes < total) {
+      owed = false;
+      pty.acknowledged();
+      await until("the next window", () => owed || bytes === total);
+    }
+    await exited.promise;
+    expect(bytes).toBe(total);
+  },
+);
 
 test.skipIf(!libc)("a command that is not there is refused with the reason, before anything starts", () => {
   expect(() => start(["no-such-program-here"])).toThrow('Executable not found in $PATH: "no-such-program-here"');

@@ -51,7 +51,12 @@ export class NativePty implements ProgramPty {
   private running = true;
 
   /** Throws with the reason when the program cannot start. */
-  constructor(spec: PtySpec, on: PtyEvents, private readonly libc: PtyLibc, private readonly reactor: PtyReactor) {
+  constructor(
+    spec: PtySpec,
+    on: PtyEvents,
+    private readonly libc: PtyLibc,
+    private readonly reactor: PtyReactor,
+  ) {
     const program = spec.command[0] ?? "";
     // sh would say "not found" on the terminal and exit 127; a caller gets the reason instead.
     if (!findExecutable(program, spec)) throw new Error(`Executable not found in $PATH: "${program}"`);

@@ -21,7 +21,6 @@ export interface CommandRun {
   to: number;
 }
 
-
 /**
  * zsh's PROMPT_SP, which it prints after a command and before its precmd hooks (so before D): the
  * PROMPT_EOL_MARK (an inverse % or #), a line of spaces, CR, space, CR. It is zsh's, not the
@@ -50,11 +49,18 @@ export class ShellCommands {
       const m = e.mark;
       if (m.kind === "A" || m.kind === "B") this.promptEnd = e.end;
       if (m.kind === "C") {
-        this.started = m.command !== undefined && EXEC_LINE.test(m.command) ? null : { command: m.command ?? null, at: m.time, from: e.end };
+        this.started =
+          m.command !== undefined && EXEC_LINE.test(m.command) ? null : { command: m.command ?? null, at: m.time, from: e.end };
         this.promptEnd = null;
-      }
-      else if (m.kind === "D" && this.started) {
-        this.done.push({ command: this.started.command, exit_code: m.exit_code ?? null, started_at: this.started.at, ended_at: m.time, from: this.started.from, to: e.end });
+      } else if (m.kind === "D" && this.started) {
+        this.done.push({
+          command: this.started.command,
+          exit_code: m.exit_code ?? null,
+          started_at: this.started.at,
+          ended_at: m.time,
+          from: this.started.from,
+          to: e.end,
+        });
         if (this.done.length > MAX_COMMANDS) this.done.shift();
         this.started = null;
       } else if (m.kind === "A") this.started = null;

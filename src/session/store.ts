@@ -113,7 +113,11 @@ export class SessionStore {
   async create(p: NonNullable<CreateInput>): Promise<Session> {
     const max = this.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (this.byId.size >= max) {
-      throw new TermdError("LIMIT_REACHED", `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`, { max_sessions: max });
+      throw new TermdError(
+        "LIMIT_REACHED",
+        `the daemon holds ${this.byId.size} sessions, its most (--max-sessions ${max}); remove ended ones (termd rm) first`,
+        { max_sessions: max },
+      );
     }
     if (p.name !== undefined) this.checkFree(p.name);
     if (p.name !== undefined && this.starting.has(p.name)) {
@@ -160,7 +164,12 @@ export class SessionStore {
           pool: this.opts.pool,
           execTimeoutMs: p.exec_timeout_ms,
         },
-        { argv: hooks?.argv ?? command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys },
+        {
+          argv: hooks?.argv ?? command,
+          env: hooks ? { ...env, ...hooks.env } : env,
+          shellIntegration: hooks?.kind ?? null,
+          ptys: this.opts.ptys,
+        },
       );
     } catch (err) {
       record?.cancel();
@@ -181,7 +190,10 @@ export class SessionStore {
       session.dispose();
       this.starts.delete(id);
       this.removeFiles(session);
-      throw descriptorsUsedUp(err, this.byId.size) ?? new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`);
+      throw (
+        descriptorsUsedUp(err, this.byId.size) ??
+        new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s records: ${writeError(err, this.opts.stateDir)}`)
+      );
     }
     this.byId.set(id, session);
     this.retryDeletes();
@@ -198,7 +210,12 @@ export class SessionStore {
     const start = this.startOf(s);
     const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
     const hooks = start.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
-    await s.restart({ argv: hooks?.argv ?? s.command, env: hooks ? { ...env, ...hooks.env } : env, shellIntegration: hooks?.kind ?? null, ptys: this.opts.ptys });
+    await s.restart({
+      argv: hooks?.argv ?? s.command,
+      env: hooks ? { ...env, ...hooks.env } : env,
+      shellIntegration: hooks?.kind ?? null,
+      ptys: this.opts.ptys,
+    });
     this.saveRecord(s);
   }
 

@@ -48,7 +48,11 @@ function inner(row: string): string {
 
 /** Is the end of the text's last non-blank line (or a paste placeholder) on the screen? */
 export function textShown(lines: readonly string[], text: string): boolean {
-  const last = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "").at(-1);
+  const last = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .at(-1);
   if (last === undefined) return true;
   const suffix = [...last].slice(-SHOWN_SUFFIX).join("");
   if (lines.some((l) => l.includes(suffix) || PLACEHOLDER.test(l))) return true;
@@ -75,7 +79,13 @@ function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal)
   });
 }
 
-export async function safeSubmit(s: ProgramStream, text: string, signal: AbortSignal, timeoutMs = 10_000, secret = false): Promise<SubmitResult> {
+export async function safeSubmit(
+  s: ProgramStream,
+  text: string,
+  signal: AbortSignal,
+  timeoutMs = 10_000,
+  secret = false,
+): Promise<SubmitResult> {
   const bracketed = s.modes.bracketed_paste && text.length > 0;
   const data = pasteBytes(text, bracketed);
   const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;

@@ -6,10 +6,25 @@ describe("termios", () => {
     const t = describeTermios({ iflag: 0x6d02, oflag: 0x5, lflag: 0x8a3b, cflag: 0x4bf }, {}, "linux");
     expect(t.mode).toBe("cooked");
     expect(t.flags).toEqual([
-      "BRKINT", "ICRNL", "IXON", "IXANY", "IMAXBEL", "IUTF8",
-      "OPOST", "ONLCR",
-      "ISIG", "ICANON", "ECHO", "ECHOE", "ECHOK", "ECHOCTL", "ECHOKE", "IEXTEN",
-      "CREAD", "HUPCL", "CS8",
+      "BRKINT",
+      "ICRNL",
+      "IXON",
+      "IXANY",
+      "IMAXBEL",
+      "IUTF8",
+      "OPOST",
+      "ONLCR",
+      "ISIG",
+      "ICANON",
+      "ECHO",
+      "ECHOE",
+      "ECHOK",
+      "ECHOCTL",
+      "ECHOKE",
+      "IEXTEN",
+      "CREAD",
+      "HUPCL",
+      "CS8",
     ]);
     expect(t.hex).toEqual({ iflag: "0x6d02", oflag: "0x0005", lflag: "0x8a3b", cflag: "0x04bf" });
   });
@@ -27,7 +42,17 @@ describe("termios", () => {
 
   test("stty -g output gives the named control characters", () => {
     const cc = parseSttyG("0:4:4bf:8a30:3:1c:7f:15:4:0:1:0:11:13:1a:0:12:f:17:16:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0\n");
-    expect(cc).toMatchObject({ VINTR: "^C", VQUIT: "^\\", VERASE: "^?", VKILL: "^U", VEOF: "^D", VSUSP: "^Z", VMIN: "1", VTIME: "0", VEOL: "<undef>" });
+    expect(cc).toMatchObject({
+      VINTR: "^C",
+      VQUIT: "^\\",
+      VERASE: "^?",
+      VKILL: "^U",
+      VEOF: "^D",
+      VSUSP: "^Z",
+      VMIN: "1",
+      VTIME: "0",
+      VEOL: "<undef>",
+    });
     expect(parseSttyG("gfmt1:cflag=4b00:iflag=6b02")).toEqual({});
   });
 });

@@ -20,7 +20,11 @@ export function compileRegex(src: string): RegexPattern {
     re = RE2JS.compile(src);
   } catch (err) {
     // RE2 keeps matching linear by having no lookaround and no backreferences: say so plainly.
-    const missing = /\(\?<?[=!]/.test(src) ? "; RE2 has no lookaround ((?=, (?!, (?<=, (?<!)" : /\\[1-9]/.test(src) ? "; RE2 has no backreferences (\\1)" : "";
+    const missing = /\(\?<?[=!]/.test(src)
+      ? "; RE2 has no lookaround ((?=, (?!, (?<=, (?<!)"
+      : /\\[1-9]/.test(src)
+        ? "; RE2 has no backreferences (\\1)"
+        : "";
     throw new TermdError("BAD_ARGUMENT", `invalid regex (RE2 syntax): ${(err as Error).message}${missing}`);
   }
   return {
@@ -290,7 +294,8 @@ export class Waits {
   }
 
   wait(p: WaitInput, abort: AbortSignal): Promise<WaitResult> {
-    const fresh = p.fresh === undefined ? undefined : baselineOf(this.s, p, p.fresh === "input" ? (this.inputFrame ?? undefined) : undefined);
+    const fresh =
+      p.fresh === undefined ? undefined : baselineOf(this.s, p, p.fresh === "input" ? (this.inputFrame ?? undefined) : undefined);
     const w = this.register(p, abort, fresh);
     w.arm();
     return w.result;

@@ -12,8 +12,17 @@ import { queryIds } from "./queries.ts";
 /** CSI identifiers as private marker + intermediates + final; the queries come from their table. */
 const XTERM_CSI = new Set([
   ..."@ABCDEFGHIJKLMPSTXZ`abdefghlmrstu",
-  " @", " A", " q", "!p", '"q', "'}", "'~",
-  "?J", "?K", "?h", "?l",
+  " @",
+  " A",
+  " q",
+  "!p",
+  '"q',
+  "'}",
+  "'~",
+  "?J",
+  "?K",
+  "?h",
+  "?l",
   ...queryIds("csi", "xterm"),
 ]);
 

@@ -123,7 +123,24 @@ function modParam(m: Mods): number {
 function ctrlByte(ch: string): string | null {
   const c = ch.toLowerCase();
   if (c >= "a" && c <= "z") return String.fromCharCode(c.charCodeAt(0) - 96);
-  const table: Record<string, string> = { "@": "\x00", " ": "\x00", "2": "\x00", "[": "\x1b", "3": "\x1b", "\\": "\x1c", "4": "\x1c", "]": "\x1d", "5": "\x1d", "^": "\x1e", "6": "\x1e", "_": "\x1f", "7": "\x1f", "/": "\x1f", "?": "\x7f", "8": "\x7f" };
+  const table: Record<string, string> = {
+    "@": "\x00",
+    " ": "\x00",
+    "2": "\x00",
+    "[": "\x1b",
+    "3": "\x1b",
+    "\\": "\x1c",
+    "4": "\x1c",
+    "]": "\x1d",
+    "5": "\x1d",
+    "^": "\x1e",
+    "6": "\x1e",
+    _: "\x1f",
+    "7": "\x1f",
+    "/": "\x1f",
+    "?": "\x7f",
+    "8": "\x7f",
+  };
   return table[c] ?? null;
 }
 

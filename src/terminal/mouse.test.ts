@@ -34,8 +34,10 @@ describe("encodeMouse", () => {
   });
 
   test("scroll is one wheel press per notch, 64 up and 65 down", () => {
-    expect(encodeMouse({ action: "scroll", row: 1, col: 2, direction: "down", count: 2 }, SGR_1000, SIZE)).toBe("\x1b[<65;3;2M\x1b[<65;3;2M");
-    expect(encodeMouse({ action: "scroll", row: 1, col: 2, direction: "up" }, LEGACY_1000, SIZE)).toBe("\x1b[M`#\"");
+    expect(encodeMouse({ action: "scroll", row: 1, col: 2, direction: "down", count: 2 }, SGR_1000, SIZE)).toBe(
+      "\x1b[<65;3;2M\x1b[<65;3;2M",
+    );
+    expect(encodeMouse({ action: "scroll", row: 1, col: 2, direction: "up" }, LEGACY_1000, SIZE)).toBe('\x1b[M`#"');
   });
 
   test("a drag reports motion (button + 32) through each cell in mode 1002, and only its ends in mode 1000", () => {

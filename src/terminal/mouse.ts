@@ -28,7 +28,7 @@ export interface MouseModifiers {
 
 export type MouseEvent = MouseModifiers &
   (
-    | ({ action: "click"; button?: MouseButton; /** 2 for a double click. */ count?: number } & MousePoint)
+    | ({ action: "click"; button?: MouseButton /** 2 for a double click. */; count?: number } & MousePoint)
     | ({ action: "press" | "release"; button?: MouseButton } & MousePoint)
     | ({ action: "move" } & MousePoint)
     | { action: "drag"; from: MousePoint; to: MousePoint; button?: MouseButton }
@@ -59,7 +59,11 @@ function refuse(message: string, details: Record<string, unknown> = {}): never {
 
 function check(p: MousePoint, size: { rows: number; cols: number }, what: string): void {
   if (p.row >= size.rows || p.col >= size.cols)
-    throw new TermdError("BAD_ARGUMENT", `${what} ${p.row},${p.col} is outside the ${size.rows}x${size.cols} screen (rows and columns count from 0)`, { row: p.row, col: p.col });
+    throw new TermdError(
+      "BAD_ARGUMENT",
+      `${what} ${p.row},${p.col} is outside the ${size.rows}x${size.cols} screen (rows and columns count from 0)`,
+      { row: p.row, col: p.col },
+    );
 }
 
 /** The points a drag passes through after `from`, one per step of the longer axis, ending at `to`. */
@@ -67,7 +71,10 @@ function path(from: MousePoint, to: MousePoint): MousePoint[] {
   const steps = Math.max(Math.abs(to.row - from.row), Math.abs(to.col - from.col));
   const out: MousePoint[] = [];
   for (let i = 1; i <= steps; i++)
-    out.push({ row: Math.round(from.row + ((to.row - from.row) * i) / steps), col: Math.round(from.col + ((to.col - from.col) * i) / steps) });
+    out.push({
+      row: Math.round(from.row + ((to.row - from.row) * i) / steps),
+      col: Math.round(from.col + ((to.col - from.col) * i) / steps),
+    });
   return out;
 }
 
@@ -121,10 +128,14 @@ function encode(r: Report, mods: number, sgr: boolean): string {
   const y = r.at.row + 1;
   if (sgr) return `\x1b[<${r.code | mods};${x};${y}${r.release ? "m" : "M"}`;
   if (x > LEGACY_MAX || y > LEGACY_MAX)
-    throw new TermdError("BAD_ARGUMENT", `the program reads mouse reports in the legacy encoding, which cannot say row ${r.at.row} column ${r.at.col} (at most 222, counting from 0; SGR mode 1006 has no limit)`, {
-      row: r.at.row,
-      col: r.at.col,
-    });
+    throw new TermdError(
+      "BAD_ARGUMENT",
+      `the program reads mouse reports in the legacy encoding, which cannot say row ${r.at.row} column ${r.at.col} (at most 222, counting from 0; SGR mode 1006 has no limit)`,
+      {
+        row: r.at.row,
+        col: r.at.col,
+      },
+    );
   // A legacy release names no button.
   const code = r.release ? 3 | mods : r.code | mods;
   return "\x1b[M" + String.fromCharCode(code + 32, x + 32, y + 32);
@@ -141,11 +152,17 @@ export function encodeMouse(e: MouseEvent, modes: MouseModes, size: { rows: numb
     check(e.to, size, "drag end");
   } else check(e, size, `${e.action} at`);
   if (modes.mouse === "none")
-    refuse("the program asked for no mouse reporting (it turned on none of the mouse modes 9, 1000, 1002, 1003): a mouse event would reach it as stray text", { mouse: "none" });
+    refuse(
+      "the program asked for no mouse reporting (it turned on none of the mouse modes 9, 1000, 1002, 1003): a mouse event would reach it as stray text",
+      { mouse: "none" },
+    );
   const mine = reports(e);
   const sent = mine.filter((r) => heard(r, modes.mouse));
   if (sent.length === 0)
-    refuse(`the program's mouse mode (${modes.mouse}) does not report ${e.action === "move" ? "motion with no button down (that needs mode 1003)" : `a ${e.action}`}`, { mouse: modes.mouse });
+    refuse(
+      `the program's mouse mode (${modes.mouse}) does not report ${e.action === "move" ? "motion with no button down (that needs mode 1003)" : `a ${e.action}`}`,
+      { mouse: modes.mouse },
+    );
   // X10 mode reports no modifiers, as xterm.
   const mods = modes.mouse === "x10" ? 0 : modifierBits(e);
   // One byte per character: a legacy report's values go up to 255 and must not become UTF-8.

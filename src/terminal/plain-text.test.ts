@@ -36,7 +36,11 @@ test("a line without a line end is held until the stream ends, and a very long o
   expect(p.push(enc("$ pro"))).toBe("");
   expect(p.push(enc("mpX\bt"))).toBe("");
   expect(p.end()).toBe("$ prompt");
-  expect(plainText(enc("x".repeat(70_000))).split("\n").map((l) => l.length)).toEqual([65_536, 70_000 - 65_536]);
+  expect(
+    plainText(enc("x".repeat(70_000)))
+      .split("\n")
+      .map((l) => l.length),
+  ).toEqual([65_536, 70_000 - 65_536]);
 });
 
 test("a sequence and a CR LF split across chunks come out as if whole", () => {

@@ -121,7 +121,12 @@ export class ScreenPool {
   }
 
   info(): WorkerInfo[] {
-    return this.slots.map((s, index) => ({ index, screens: s.screens.size, parked: [...s.screens].filter((r) => r.parked).length, restarts: s.restarts }));
+    return this.slots.map((s, index) => ({
+      index,
+      screens: s.screens.size,
+      parked: [...s.screens].filter((r) => r.parked).length,
+      restarts: s.restarts,
+    }));
   }
 
   /** Ends worker `index` as a crash would (its screens are rebuilt on a fresh one). */

@@ -143,13 +143,20 @@ export class Screen {
    * whole screen: a scroll region or origin mode would keep old rows that a clear would lose.
    */
   get plainScrolling(): boolean {
-    const core = (this.term as unknown as { _core: { buffer: { scrollTop: number; scrollBottom: number }; coreService: { decPrivateModes: { origin: boolean } } } })._core;
+    const core = (
+      this.term as unknown as {
+        _core: { buffer: { scrollTop: number; scrollBottom: number }; coreService: { decPrivateModes: { origin: boolean } } };
+      }
+    )._core;
     return core.buffer.scrollTop === 0 && core.buffer.scrollBottom === this.term.rows - 1 && !core.coreService.decPrivateModes.origin;
   }
 
   /** Is the parser between sequences? A fast-forward may only start there. */
   get ground(): boolean {
-    return (this.term as unknown as { _core: { _inputHandler: { _parser: { currentState: number } } } })._core._inputHandler._parser.currentState === 0;
+    return (
+      (this.term as unknown as { _core: { _inputHandler: { _parser: { currentState: number } } } })._core._inputHandler._parser
+        .currentState === 0
+    );
   }
 
   /** Clears the screen and the scrollback and homes the cursor, as if it had all scrolled away. */
@@ -168,7 +175,8 @@ export class Screen {
   /** The normal and the alternate buffer, as xterm keeps them (internals). */
   private buffers(): { _memoryCleanupQueue: { flush(): void; _tasks: unknown[] } }[] {
     type Buffer = { _memoryCleanupQueue: { flush(): void; _tasks: unknown[] } };
-    const { normal, alt } = (this.term as unknown as { _core: { _bufferService: { buffers: { normal: Buffer; alt: Buffer } } } })._core._bufferService.buffers;
+    const { normal, alt } = (this.term as unknown as { _core: { _bufferService: { buffers: { normal: Buffer; alt: Buffer } } } })._core
+      ._bufferService.buffers;
     return [normal, alt];
   }
 

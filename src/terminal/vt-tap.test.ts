@@ -57,7 +57,13 @@ describe("modes", () => {
 
   test("ESC = and ESC > switch the application keypad; DECSTR resets the DEC modes but not the screen", () => {
     const { t } = tap("\x1b=\x1b[?1h\x1b[?25l\x1b[?2004h\x1b[?1049h\x1b[!p");
-    expect(t.modes).toMatchObject({ application_keypad: false, application_cursor: false, cursor_visible: true, bracketed_paste: false, alternate: true });
+    expect(t.modes).toMatchObject({
+      application_keypad: false,
+      application_cursor: false,
+      cursor_visible: true,
+      bracketed_paste: false,
+      alternate: true,
+    });
     expect(tap("\x1b=").t.modes.application_keypad).toBe(true);
     expect(tap("\x1b=\x1b>").t.modes.application_keypad).toBe(false);
   });
@@ -174,7 +180,9 @@ describe("title, cwd, marks, bell", () => {
 
 describe("the queries termd answers", () => {
   test("each one's bytes are recorded, and cutting them leaves the rest in order", () => {
-    const { cut } = tap("a\x1b[c\x1b[1mb\x1b[>0c\x1b[6n\x1b[?6n\x1b[?2026$p\x1b[4$p\x1b[>q\x1b[?u\x1b]11;?\x07\x1b]10;?;?\x1b\\\x1bP$qm\x1b\\c");
+    const { cut } = tap(
+      "a\x1b[c\x1b[1mb\x1b[>0c\x1b[6n\x1b[?6n\x1b[?2026$p\x1b[4$p\x1b[>q\x1b[?u\x1b]11;?\x07\x1b]10;?;?\x1b\\\x1bP$qm\x1b\\c",
+    );
     expect(cut).toBe("a\x1b[1mbc");
   });
 
@@ -291,11 +299,17 @@ describe("the unhandled-sequence log", () => {
   });
 
   test("a DECSET mixing known and unknown modes is logged whole", () => {
-    expect(tap("\x1b[?1049;9999h").t.unhandled().unhandled.map((u) => u.sequence)).toEqual(["\\e[?1049;9999h"]);
+    expect(
+      tap("\x1b[?1049;9999h")
+        .t.unhandled()
+        .unhandled.map((u) => u.sequence),
+    ).toEqual(["\\e[?1049;9999h"]);
   });
 
   test("an unknown DCS is logged with its payload", () => {
-    expect(tap("\x1bP+q544e\x1b\\").t.unhandled().unhandled).toEqual([{ sequence: "\\eP+q544e\\e\\\\", raw_hex: "1b502b7135343465" + "1b5c" }]);
+    expect(tap("\x1bP+q544e\x1b\\").t.unhandled().unhandled).toEqual([
+      { sequence: "\\eP+q544e\\e\\\\", raw_hex: "1b502b7135343465" + "1b5c" },
+    ]);
   });
 
   test("the log keeps the newest N, counts the dropped, and clear empties it in the same step", () => {

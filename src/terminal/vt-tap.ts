@@ -71,7 +71,12 @@ export function defaultModes(): Modes {
 }
 
 const MOUSE: Partial<Record<number, Modes["mouse"]>> = { 9: "x10", 1000: "vt200", 1002: "drag", 1003: "any" };
-const DEC_FLAG: Partial<Record<number, "application_cursor" | "cursor_visible" | "application_keypad" | "focus" | "bracketed_paste" | "synchronized_output" | "mouse_sgr">> = {
+const DEC_FLAG: Partial<
+  Record<
+    number,
+    "application_cursor" | "cursor_visible" | "application_keypad" | "focus" | "bracketed_paste" | "synchronized_output" | "mouse_sgr"
+  >
+> = {
   1: "application_cursor",
   25: "cursor_visible",
   66: "application_keypad",
@@ -402,7 +407,8 @@ export class VtTap extends NoopPerformer {
     }
     if (kind === "termd-done" && id === 133) {
       const [, status, nonce] = parts;
-      if (parts.length === 3 && /^-?\d+$/.test(status!)) this.pending.push({ type: "done_mark", status: Number(status), nonce: nonce!, end });
+      if (parts.length === 3 && /^-?\d+$/.test(status!))
+        this.pending.push({ type: "done_mark", status: Number(status), nonce: nonce!, end });
       return;
     }
     if (kind !== "A" && kind !== "B" && kind !== "C" && kind !== "D") return;

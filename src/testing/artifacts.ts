@@ -37,7 +37,13 @@ async function recording(client: Client, session: string): Promise<string> {
 }
 
 /** Writes the terminal's artifacts and says where; errors here never hide the test's own failure. */
-export async function writeArtifacts(client: Client, session: string, label: string, run: TestRun, waits: TimedOutWait[]): Promise<string[]> {
+export async function writeArtifacts(
+  client: Client,
+  session: string,
+  label: string,
+  run: TestRun,
+  waits: TimedOutWait[],
+): Promise<string[]> {
   const dir = run.artifactDir;
   const written: string[] = [];
   try {
@@ -69,6 +75,9 @@ export async function writeArtifacts(client: Client, session: string, label: str
   } catch (err) {
     console.error(`termd/testing: could not write the artifacts of "${run.name}" in ${dir}: ${(err as Error).message}`);
   }
-  if (written.length && run.failed) console.error(`termd/testing: "${run.name}" failed; ${label}'s artifacts (termd show-trace ${relative(process.cwd(), dir) || "."} replays it):\n${written.map((p) => `  ${relative(process.cwd(), p)}`).join("\n")}`);
+  if (written.length && run.failed)
+    console.error(
+      `termd/testing: "${run.name}" failed; ${label}'s artifacts (termd show-trace ${relative(process.cwd(), dir) || "."} replays it):\n${written.map((p) => `  ${relative(process.cwd(), p)}`).join("\n")}`,
+    );
   return written;
 }

@@ -21,7 +21,10 @@ export interface TerminalAssertions {
 
 function assertions(t: Terminal, isNot: boolean): TerminalAssertions {
   const check =
-    <A extends unknown[]>(name: string, m: (this: { isNot: boolean }, received: unknown, ...args: A) => Promise<{ pass: boolean; message: () => string }>) =>
+    <A extends unknown[]>(
+      name: string,
+      m: (this: { isNot: boolean }, received: unknown, ...args: A) => Promise<{ pass: boolean; message: () => string }>,
+    ) =>
     async (...args: A): Promise<void> => {
       const site = new Error();
       const r = await m.call({ isNot }, t, ...args);

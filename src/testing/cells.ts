@@ -21,7 +21,14 @@ const BLANK: Cell = { char: " ", width: 1, fg: null, bg: null, bold: false, ital
 export function rowCells(runs: CellRun[], cols: number): Cell[] {
   const cells: Cell[] = Array.from({ length: cols }, () => BLANK);
   for (const r of runs) {
-    const style = { fg: r.fg ?? null, bg: r.bg ?? null, bold: !!r.bold, italic: !!r.italic, underline: !!r.underline, inverse: !!r.inverse };
+    const style = {
+      fg: r.fg ?? null,
+      bg: r.bg ?? null,
+      bold: !!r.bold,
+      italic: !!r.italic,
+      underline: !!r.underline,
+      inverse: !!r.inverse,
+    };
     if (r.cluster) {
       if (r.col < cols) cells[r.col] = { char: r.text, width: r.w, ...style };
       for (let i = 1; i < r.w && r.col + i < cols; i++) cells[r.col + i] = { char: "", width: 0, ...style };
@@ -43,7 +50,10 @@ export function findInCells(cells: Cell[], text: string | RegExp): { col: number
   });
   colOf.push(cells.length);
   const out: { col: number; cols: number }[] = [];
-  const re = typeof text === "string" ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(text.source, text.flags.includes("g") ? text.flags : text.flags + "g");
+  const re =
+    typeof text === "string"
+      ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g")
+      : new RegExp(text.source, text.flags.includes("g") ? text.flags : text.flags + "g");
   for (const m of s.matchAll(re)) {
     if (m[0].length === 0) continue;
     const start = colOf[m.index]!;

@@ -64,7 +64,13 @@ export function daemon(): Promise<DaemonHandle> {
 
 async function open(): Promise<DaemonHandle> {
   const given = process.env.TERMD_SOCKET;
-  if (given) return { socket: given, client: await connect(given, { holdOnlyWhileBusy: true }), private: false, scratch: mkdtempSync(join(tmpdir(), "termd-testing-")) };
+  if (given)
+    return {
+      socket: given,
+      client: await connect(given, { holdOnlyWhileBusy: true }),
+      private: false,
+      scratch: mkdtempSync(join(tmpdir(), "termd-testing-")),
+    };
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");
   const argv = [...termdCommand(), "daemon", "--socket", socket, "--state-dir", join(dir, "state"), "--stop-grace", "1000"];

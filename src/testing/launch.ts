@@ -53,7 +53,10 @@ function launchShell(name?: ShellName, opts: ShellOptions = {}): Promise<Termina
   const fromEnv = process.env.TERMD_TEST_SHELL;
   const configured = settings().shell;
   const shell = name ?? (fromEnv ? fromEnv : isShellName(configured) ? configured : "bash");
-  if (!isShellName(shell)) return Promise.reject(new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`));
+  if (!isShellName(shell))
+    return Promise.reject(
+      new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`),
+    );
   return (async () => {
     const { argv, env } = shellCommand(shell, opts, (await daemon()).scratch);
     const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
@@ -81,6 +84,16 @@ async function start(stack: string, command: string[] | string, opts: LaunchOpti
     ...(opts.scrollback !== undefined ? { scrollback: opts.scrollback } : {}),
     ...(opts.term ? { term: opts.term } : {}),
   });
-  if (process.env.TERMD_DEBUG) console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
-  return new Terminal({ client: d.client, socket: d.socket, session, label, run, timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS, strict: opts.strict ?? project.strict ?? false, trace: opts.trace ?? project.trace ?? "retain-on-failure" });
+  if (process.env.TERMD_DEBUG)
+    console.error(`termd/testing: session ${session} on ${d.socket} (watch: termd attach ${session} --socket ${d.socket})`);
+  return new Terminal({
+    client: d.client,
+    socket: d.socket,
+    session,
+    label,
+    run,
+    timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS,
+    strict: opts.strict ?? project.strict ?? false,
+    trace: opts.trace ?? project.trace ?? "retain-on-failure",
+  });
 }

@@ -7,7 +7,16 @@
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
-import { ciMode, noteSnapshot, readSnapshot, snapshotDiff, snapshotDir, snapshotPath, updatingSnapshots, writeSnapshot } from "./snapshots.ts";
+import {
+  ciMode,
+  noteSnapshot,
+  readSnapshot,
+  snapshotDiff,
+  snapshotDir,
+  snapshotPath,
+  updatingSnapshots,
+  writeSnapshot,
+} from "./snapshots.ts";
 import { ambiguity, findAll, type Match, type Screen, type ScrollbackOption } from "./screen.ts";
 import { Terminal } from "./terminal.ts";
 
@@ -81,7 +90,13 @@ interface Attempt {
  * Tries `attempt` until its `ok` is what the matcher wants (`!isNot`) or the timeout passes;
  * `poll` for conditions the screen hash does not see (styles, the title).
  */
-async function retry(t: Terminal, isNot: boolean, timeout: number, attempt: () => Promise<Attempt>, poll?: number): Promise<Attempt & { waited: number }> {
+async function retry(
+  t: Terminal,
+  isNot: boolean,
+  timeout: number,
+  attempt: () => Promise<Attempt>,
+  poll?: number,
+): Promise<Attempt & { waited: number }> {
   const start = performance.now();
   for (;;) {
     const a = await attempt();
@@ -106,7 +121,11 @@ function result(t: Terminal, pass: boolean, isNot: boolean, what: string, a: Att
 }
 
 function describeStyle(o: ShowTextOptions): string {
-  const parts = [o.fg !== undefined ? `fg ${o.fg}` : "", o.bg !== undefined ? `bg ${o.bg}` : "", o.bold !== undefined ? (o.bold ? "bold" : "not bold") : ""].filter(Boolean);
+  const parts = [
+    o.fg !== undefined ? `fg ${o.fg}` : "",
+    o.bg !== undefined ? `bg ${o.bg}` : "",
+    o.bold !== undefined ? (o.bold ? "bold" : "not bold") : "",
+  ].filter(Boolean);
   return parts.length ? ` in ${parts.join(", ")}` : "";
 }
 
@@ -114,7 +133,10 @@ function styled(cells: Cell[], o: ShowTextOptions): boolean {
   const fg = o.fg !== undefined ? colourValue(o.fg) : undefined;
   const bg = o.bg !== undefined ? colourValue(o.bg) : undefined;
   return cells.every(
-    (c) => (fg === undefined || sameColour(c.fg, fg)) && (bg === undefined || sameColour(c.bg, bg)) && (o.bold === undefined || c.bold === o.bold),
+    (c) =>
+      (fg === undefined || sameColour(c.fg, fg)) &&
+      (bg === undefined || sameColour(c.bg, bg)) &&
+      (o.bold === undefined || c.bold === o.bold),
   );
 }
 
@@ -154,7 +176,11 @@ export const matchers = {
         }
         // Every row the text is on is highlighted, also when only `row` counts: it shows where it went.
         const highlight = new Set(found.map((m) => m.row));
-        const twice = ambiguity(found.filter((m) => opts.row === undefined || m.row === opts.row), shown, strict);
+        const twice = ambiguity(
+          found.filter((m) => opts.row === undefined || m.row === opts.row),
+          shown,
+          strict,
+        );
         return twice ? { ok: false, screen, highlight, detail: twice, final: true } : { ok, screen, highlight, detail };
       },
       withStyle ? 100 : undefined,
@@ -168,7 +194,12 @@ export const matchers = {
     const timeout = opts.timeout ?? t.timeout;
     const a = await retry(t, !!this.isNot, timeout, async () => {
       const screen = await t.screen();
-      return { ok: screen.cursor.row === row && screen.cursor.col === col, screen, highlight: new Set([row]), detail: `cursor at ${screen.cursor.row},${screen.cursor.col}` };
+      return {
+        ok: screen.cursor.row === row && screen.cursor.col === col,
+        screen,
+        highlight: new Set([row]),
+        detail: `cursor at ${screen.cursor.row},${screen.cursor.col}`,
+      };
     });
     return result(t, a.ok, !!this.isNot, `have the cursor at ${row},${col}`, a, timeout);
   },
@@ -209,7 +240,14 @@ export const matchers = {
     if (stored === undefined || updatingSnapshots()) {
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
-        return result(t, !!this.isNot, !!this.isNot, `match the snapshot ${path}, which does not exist (under CI none is written: bun test --ci, or the CI variable)`, { ok: false, screen, highlight: new Set(), waited: 0 }, timeout);
+        return result(
+          t,
+          !!this.isNot,
+          !!this.isNot,
+          `match the snapshot ${path}, which does not exist (under CI none is written: bun test --ci, or the CI variable)`,
+          { ok: false, screen, highlight: new Set(), waited: 0 },
+          timeout,
+        );
       }
       // What is kept is the screen once the program has drawn it, not a frame halfway through.
       await t.waitForIdle(200, { timeout });
@@ -228,7 +266,8 @@ export const matchers = {
       },
       opts.style ? 100 : undefined,
     );
-    if (!a.ok) a.detail = `${path} (- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it):\n${snapshotDiff(stored, last)}`;
+    if (!a.ok)
+      a.detail = `${path} (- snapshot, + screen; run bun test -u or TERMD_UPDATE_SNAPSHOTS=1 to update it):\n${snapshotDiff(stored, last)}`;
     return result(t, a.ok, !!this.isNot, `match the snapshot ${path}`, a, timeout);
   },
 };

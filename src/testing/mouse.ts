@@ -27,4 +27,3 @@ export type MouseEventInput = NonNullable<InputInput["mouse"]>;
 export function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-

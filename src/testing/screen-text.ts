@@ -33,7 +33,9 @@ export function screenFile(s: ScreenLike): string {
 export function renderScreen(s: ScreenLike, highlight: ReadonlySet<number> = new Set()): string {
   const { rows, last, width } = numberedRows(s.lines, { keep: (i) => i === s.cursor.row || highlight.has(i) });
   const on = colour();
-  const out = [`  ${" ".repeat(width)}┌─ ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}${s.title ? `, title ${JSON.stringify(s.title)}` : ""}`];
+  const out = [
+    `  ${" ".repeat(width)}┌─ ${s.size.rows}x${s.size.cols}, cursor ${s.cursor.row},${s.cursor.col}${s.cursor.visible ? "" : " (hidden)"}${s.title ? `, title ${JSON.stringify(s.title)}` : ""}`,
+  ];
   for (const { index: row, label } of rows) {
     const text = s.lines[row]!.trimEnd();
     const mark = highlight.has(row) ? "›" : " ";

@@ -37,7 +37,10 @@ export function toScreen(s: ScreenSnapshot): Screen {
   return {
     lines,
     ...(s.scrollback_lines > 0 ? { scrollback: s.lines.slice(0, s.scrollback_lines) } : {}),
-    text: lines.map((l) => l.trimEnd()).join("\n").replace(/\n+$/, ""),
+    text: lines
+      .map((l) => l.trimEnd())
+      .join("\n")
+      .replace(/\n+$/, ""),
     cursor: s.cursor,
     size: s.size,
     title: s.title,

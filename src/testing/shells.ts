@@ -43,7 +43,9 @@ export function shellCommand(name: ShellName, opts: ShellOptions, scratch: strin
   }
   if (name === "zsh") {
     const ps1 = prompt.replaceAll("%", "%%");
-    return opts.rc ? { argv: ["zsh"], env: { PS1: ps1 } } : { argv: ["zsh"], env: { ZDOTDIR: quietZdotdir(scratch), TERMD_TESTING_PROMPT: ps1 } };
+    return opts.rc
+      ? { argv: ["zsh"], env: { PS1: ps1 } }
+      : { argv: ["zsh"], env: { ZDOTDIR: quietZdotdir(scratch), TERMD_TESTING_PROMPT: ps1 } };
   }
   const init = `set -g fish_greeting; function fish_prompt; printf '%s' ${fishWord(prompt)}; end`;
   return { argv: ["fish", "--private", ...(opts.rc ? [] : ["--no-config"]), "--init-command", init], env: {} };

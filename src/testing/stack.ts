@@ -12,9 +12,7 @@ const LIBRARY_DIRS = [`${HERE}/`, `${dirname(HERE)}/client/`, `${dirname(HERE)}/
 /** `err`'s stack, from `site` (an Error made when the test called) on, minus the library's frames. */
 export function pointAtCaller(err: unknown, site: Error): void {
   if (!(err instanceof Error) || !site.stack) return;
-  const frames = site.stack
-    .split("\n")
-    .filter((l) => /^\s+at /.test(l) && !LIBRARY_DIRS.some((d) => l.includes(d)));
+  const frames = site.stack.split("\n").filter((l) => /^\s+at /.test(l) && !LIBRARY_DIRS.some((d) => l.includes(d)));
   if (frames.length === 0) return;
   Object.defineProperty(err, "stack", { value: `${err.name}: ${err.message}\n${frames.join("\n")}`, configurable: true, writable: true });
 }

@@ -102,7 +102,8 @@ export class Terminal {
   failed(err: unknown): unknown {
     if (this.run && !this.closing) {
       this.run.fail(err instanceof Error ? err.message : String(err));
-      if (this.trace !== "off" && err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
+      if (this.trace !== "off" && err instanceof Error && !err.message.includes("test-results/"))
+        err.message += `\n\nartifacts (if the test fails): ${this.run.artifactDir}/`;
     }
     return err;
   }
@@ -185,14 +186,22 @@ export class Terminal {
   }
 
   /** Turns the wheel `n` notches (default 1) over `at` (default: the middle of the screen). */
-  async scroll(direction: "up" | "down" | "left" | "right", n = 1, opts: MouseOptions & { at?: MouseTarget } = {}): Promise<Match | undefined> {
+  async scroll(
+    direction: "up" | "down" | "left" | "right",
+    n = 1,
+    opts: MouseOptions & { at?: MouseTarget } = {},
+  ): Promise<Match | undefined> {
     const at = opts.at !== undefined ? await this.locate(opts.at, opts.timeout, opts.strict) : await this.middle();
     const { shift, alt, ctrl } = opts;
     return this.mouse({ action: "scroll", direction, count: n, ...at, ...defined({ shift, alt, ctrl }) }, opts);
   }
 
   /** Presses a button at `from`, moves through the cells between and releases it at `to`. */
-  async drag(from: MouseTarget, to: MouseTarget, opts: MouseOptions & { button?: "left" | "middle" | "right" } = {}): Promise<Match | undefined> {
+  async drag(
+    from: MouseTarget,
+    to: MouseTarget,
+    opts: MouseOptions & { button?: "left" | "middle" | "right" } = {},
+  ): Promise<Match | undefined> {
     const a = await this.locate(from, opts.timeout, opts.strict);
     const b = await this.locate(to, opts.timeout, opts.strict);
     const { button, shift, alt, ctrl } = opts;
@@ -208,7 +217,9 @@ export class Terminal {
 
   /** The screen now (it shows at least every byte the program wrote before the call); `scrollback` adds the lines above it. */
   screen(opts: { scrollback?: ScrollbackOption } = {}): Promise<Screen> {
-    return this.op(async () => toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) })));
+    return this.op(async () =>
+      toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) })),
+    );
   }
 
   /** Row `n` of the screen (0-based), trailing blanks trimmed. */
@@ -265,7 +276,9 @@ export class Terminal {
       const timeout = opts.timeout ?? this.timeout;
       const deadline = performance.now() + timeout;
       for (;;) {
-        const s = toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) }));
+        const s = toScreen(
+          await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) }),
+        );
         const r = await check(s);
         if (r !== undefined) return r;
         const left = Math.floor(deadline - performance.now());
@@ -280,7 +293,11 @@ export class Terminal {
           const last = toScreen(w.screen);
           const r2 = await check(last);
           if (r2 !== undefined) return r2;
-          return this.giveUp(`the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`, last, opts.highlight?.(last));
+          return this.giveUp(
+            `the program exited (${w.signal ? `signal ${w.signal}` : `code ${w.exit_code}`}) while waiting for ${what}`,
+            last,
+            opts.highlight?.(last),
+          );
         }
       }
     });
@@ -313,13 +330,17 @@ export class Terminal {
    * cursor (or, not knowing the prompt, 100 ms of quiet).
    */
   async firstPrompt(prompt: string | undefined): Promise<void> {
-    const started = await this.until("the shell's first prompt (shell integration's OSC 133 marks)", async (s) => {
-      const { marks } = await this.client.call("session.debug", { session: this.session });
-      if (marks.some((m) => m.kind === "B")) return "drawn";
-      if (!marks.some((m) => m.kind === "A")) return undefined;
-      if (prompt === undefined) return "started";
-      return (s.lines[s.cursor.row] ?? "").slice(0, s.cursor.col).endsWith(prompt) ? "drawn" : undefined;
-    }, { poll: 100 });
+    const started = await this.until(
+      "the shell's first prompt (shell integration's OSC 133 marks)",
+      async (s) => {
+        const { marks } = await this.client.call("session.debug", { session: this.session });
+        if (marks.some((m) => m.kind === "B")) return "drawn";
+        if (!marks.some((m) => m.kind === "A")) return undefined;
+        if (prompt === undefined) return "started";
+        return (s.lines[s.cursor.row] ?? "").slice(0, s.cursor.col).endsWith(prompt) ? "drawn" : undefined;
+      },
+      { poll: 100 },
+    );
     if (started === "started") await this.waitForIdle(100);
   }
 
@@ -424,4 +445,3 @@ export class Terminal {
     await this.close();
   }
 }
-

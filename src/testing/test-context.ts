@@ -50,7 +50,12 @@ export class TestRun {
   /** A name for files: the title without characters a path cannot carry. */
   get slug(): string {
     const base = this.name || `line-${this.line}`;
-    return base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 100) || `line-${this.line}`;
+    return (
+      base
+        .replace(/[^A-Za-z0-9._-]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 100) || `line-${this.line}`
+    );
   }
 
   /** `test-results/<test name>/` under the directory `bun test` runs in. */
@@ -127,7 +132,8 @@ function sourceLines(file: string): string[] {
   return lines;
 }
 
-const TEST_CALL = /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)|each\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
+const TEST_CALL =
+  /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)|each\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
 
 /** The test whose body holds `line` of `file`: the nearest test( or it( call above it. */
 function enclosingTest(file: string, line: number): { name: string; line: number } | undefined {

@@ -44,7 +44,6 @@ export function describeWait(w: WaitFor): string {
   return parts.join(" or ");
 }
 
-
 /** session.input's `wait` for `w`. */
 export function inputWait(w: WaitFor, timeout: number): v.InferInput<typeof InputWaitSchema> {
   const o = typeof w === "string" ? { text: w } : w instanceof RegExp ? { regex: w } : w;

@@ -50,7 +50,16 @@ export function wrapTestApi<T extends object>(
           const path = file();
           const f = fileOf(path);
           f.registered++;
-          if (body.length <= maxParams) args = args.with(i, wrapBody(body, file, (a) => title(a, given), () => f.ran++));
+          if (body.length <= maxParams)
+            args = args.with(
+              i,
+              wrapBody(
+                body,
+                file,
+                (a) => title(a, given),
+                () => f.ran++,
+              ),
+            );
           else f.untracked = true;
           // At least as many ran as were registered: test.each registers one body for many tests.
           afterAll(() => testFileDone(path, !f.untracked && f.ran >= f.registered));
@@ -60,7 +69,9 @@ export function wrapTestApi<T extends object>(
       },
       get(fn, key, receiver) {
         const v = Reflect.get(fn, key, receiver);
-        return typeof v === "function" && typeof key === "string" && key !== "bind" && key !== "call" && key !== "apply" ? wrap(v as AnyFn, fn) : v;
+        return typeof v === "function" && typeof key === "string" && key !== "bind" && key !== "call" && key !== "apply"
+          ? wrap(v as AnyFn, fn)
+          : v;
       },
     });
     wrapped.set(target, proxy);

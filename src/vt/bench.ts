@@ -31,8 +31,7 @@ function lcg(seed: number): () => number {
   };
 }
 
-const WORDS = "the quick brown fox jumps over lazy dog terminal session parser byte stream"
-  .split(" ");
+const WORDS = "the quick brown fox jumps over lazy dog terminal session parser byte stream".split(" ");
 
 /** Lines of ASCII words up to 80 columns, CRLF-terminated, as `cat` of a text file gives. */
 export function plainText(size: number): Uint8Array {
@@ -92,8 +91,7 @@ export function colourfulStream(size: number): Uint8Array {
 if (import.meta.main) {
   const plain = plainText(50 * 1000 * 1000);
   const colourful = colourfulStream(20 * 1000 * 1000);
-  const best = (bytes: Uint8Array, repeat: number): number =>
-    Math.max(...[0, 1, 2, 3, 4].map(() => benchParser(bytes, repeat)));
+  const best = (bytes: Uint8Array, repeat: number): number => Math.max(...[0, 1, 2, 3, 4].map(() => benchParser(bytes, repeat)));
   console.log(`plain text       ${best(plain, 4).toFixed(0)} MB/s (${plain.length / 1e6} MB x 4)`);
   console.log(`colourful stream ${best(colourful, 4).toFixed(0)} MB/s (${colourful.length / 1e6} MB x 4)`);
 }

@@ -133,19 +133,40 @@ const ST_EVENT: Event = ["esc", "", "\\"];
 
 describe("anywhere", () => {
   test("trans anywhere -> GROUND on CAN executes it and abandons the CSI", () => {
-    expect(parseAll(CSI, "1;2\x18x")).toEqual([["execute", 0x18], ["print", "x"]]);
+    expect(parseAll(CSI, "1;2\x18x")).toEqual([
+      ["execute", 0x18],
+      ["print", "x"],
+    ]);
   });
 
   test("trans anywhere -> GROUND on SUB executes it and abandons the ESC sequence", () => {
-    expect(parseAll(ESC, "(\x1aB")).toEqual([["execute", 0x1a], ["print", "B"]]);
+    expect(parseAll(ESC, "(\x1aB")).toEqual([
+      ["execute", 0x1a],
+      ["print", "B"],
+    ]);
   });
 
   test("trans anywhere -> GROUND on CAN from every state", () => {
-    const prefixes = [ESC, `${ESC}(`, CSI, `${CSI}1`, `${CSI} `, `${CSI}1?`, DCS, `${DCS}1`,
-      `${DCS}$`, `${DCS}1?`, `${OSC}0;t`, `${ESC}_apc`];
+    const prefixes = [
+      ESC,
+      `${ESC}(`,
+      CSI,
+      `${CSI}1`,
+      `${CSI} `,
+      `${CSI}1?`,
+      DCS,
+      `${DCS}1`,
+      `${DCS}$`,
+      `${DCS}1?`,
+      `${OSC}0;t`,
+      `${ESC}_apc`,
+    ];
     for (const prefix of prefixes) {
       expect(stateAfter(`${prefix}\x18`)).toBe("GROUND");
-      expect(parseAll(prefix, "\x18x")).toEqual([["execute", 0x18], ["print", "x"]]);
+      expect(parseAll(prefix, "\x18x")).toEqual([
+        ["execute", 0x18],
+        ["print", "x"],
+      ]);
     }
   });
 
@@ -158,7 +179,10 @@ describe("anywhere", () => {
   });
 
   test("trans anywhere -> GROUND on CAN cancels an OSC string without dispatching it", () => {
-    expect(parseAll(OSC, "0;title\x18x")).toEqual([["execute", 0x18], ["print", "x"]]);
+    expect(parseAll(OSC, "0;title\x18x")).toEqual([
+      ["execute", 0x18],
+      ["print", "x"],
+    ]);
   });
 
   test("trans anywhere -> GROUND on SUB unhooks a DCS as cancelled, then executes SUB", () => {
@@ -213,7 +237,10 @@ describe("GROUND", () => {
   });
 
   test("a UTF-8 character split between two chunks is printed once, whole", () => {
-    const [a, b] = [[0xf0, 0x9f], [0x98, 0x80]];
+    const [a, b] = [
+      [0xf0, 0x9f],
+      [0x98, 0x80],
+    ];
     expect(feed([Uint8Array.from(a), Uint8Array.from(b)]).events).toEqual([["print", "😀"]]);
     expect(parseAll(a, b)).toEqual([["print", "😀"]]);
   });
@@ -244,8 +271,14 @@ describe("GROUND", () => {
   });
 
   test("an incomplete UTF-8 character interrupted by a control byte becomes U+FFFD", () => {
-    expect(parseAll([0xe2, 0x9c], "\r")).toEqual([["print", "\ufffd"], ["execute", 0x0d]]);
-    expect(parseAll([0xe2], `${ESC}7`)).toEqual([["print", "\ufffd"], ["esc", "", "7"]]);
+    expect(parseAll([0xe2, 0x9c], "\r")).toEqual([
+      ["print", "\ufffd"],
+      ["execute", 0x0d],
+    ]);
+    expect(parseAll([0xe2], `${ESC}7`)).toEqual([
+      ["print", "\ufffd"],
+      ["esc", "", "7"],
+    ]);
   });
 });
 
@@ -357,7 +390,10 @@ describe("CSI", () => {
   });
 
   test("CSI_IGNORE executes C0 controls too", () => {
-    expect(parseAll(CSI, "1?\x07hx")).toEqual([["execute", 0x07], ["print", "x"]]);
+    expect(parseAll(CSI, "1?\x07hx")).toEqual([
+      ["execute", 0x07],
+      ["print", "x"],
+    ]);
   });
 
   test("DEL inside a CSI is ignored", () => {
@@ -415,9 +451,7 @@ describe("CSI", () => {
   });
 
   test("a parameter value past MAX_PARAM_VALUE saturates instead of overflowing", () => {
-    expect(parseAll(CSI, "99999999999999999999;2147483647A")).toEqual([
-      ["csi", "", `${MAX_PARAM_VALUE};${MAX_PARAM_VALUE}`, "", "A"],
-    ]);
+    expect(parseAll(CSI, "99999999999999999999;2147483647A")).toEqual([["csi", "", `${MAX_PARAM_VALUE};${MAX_PARAM_VALUE}`, "", "A"]]);
   });
 
   test("a CSI past MAX_INTERMEDIATES is ignored whole", () => {
@@ -442,7 +476,10 @@ describe("CSI", () => {
 
 describe("OSC_STRING", () => {
   test("trans ESCAPE -> OSC_STRING on ']', ended by BEL (departure, as xterm)", () => {
-    expect(parseAll(OSC, "0;title\x07x")).toEqual([["osc", "0;title", "BEL"], ["print", "x"]]);
+    expect(parseAll(OSC, "0;title\x07x")).toEqual([
+      ["osc", "0;title", "BEL"],
+      ["print", "x"],
+    ]);
   });
 
   test("an OSC string ended by ST dispatches, then ESC \\ arrives as esc_dispatch", () => {
@@ -483,12 +520,7 @@ describe("OSC_STRING", () => {
 
 describe("DCS", () => {
   test("trans DCS_ENTRY -> DCS_PASSTHROUGH on a final hooks; put; ST unhooks", () => {
-    expect(parseAll(DCS, "$qm", ST)).toEqual([
-      ["dcsHook", "", "", "$", "q"],
-      ["dcsPut", "m"],
-      ["dcsUnhook", "ended"],
-      ST_EVENT,
-    ]);
+    expect(parseAll(DCS, "$qm", ST)).toEqual([["dcsHook", "", "", "$", "q"], ["dcsPut", "m"], ["dcsUnhook", "ended"], ST_EVENT]);
   });
 
   test("trans DCS_ENTRY -> DCS_PARAM on a digit or a private marker", () => {
@@ -586,12 +618,7 @@ describe("DCS", () => {
 
 describe("SOS_PM_APC_STRING", () => {
   test("SOS, PM and APC strings are ignored up to ST", () => {
-    expect(parseAll(ESC, "Xsos", ST, ESC, "^pm", ST, ESC, "_Gf=100;AAAA", ST, "x")).toEqual([
-      ST_EVENT,
-      ST_EVENT,
-      ST_EVENT,
-      ["print", "x"],
-    ]);
+    expect(parseAll(ESC, "Xsos", ST, ESC, "^pm", ST, ESC, "_Gf=100;AAAA", ST, "x")).toEqual([ST_EVENT, ST_EVENT, ST_EVENT, ["print", "x"]]);
   });
 
   test("SOS_PM_APC_STRING ignores C0 controls, BEL included", () => {
@@ -672,7 +699,10 @@ describe("the parser as a whole", () => {
     const recorder = new Recorder();
     const parser = new Parser(recorder);
     parser.parse(enc.encode("xx\x1b[1mab\x1b7yy"), 2, 9);
-    expect(recorder.events).toEqual([["csi", "", "1", "", "m"], ["print", "ab"]]);
+    expect(recorder.events).toEqual([
+      ["csi", "", "1", "", "m"],
+      ["print", "ab"],
+    ]);
     expect(STATE_NAMES[parser.state]).toBe("ESCAPE");
   });
 
@@ -690,8 +720,8 @@ describe("the parser as a whole", () => {
   });
 
   test("a shell prompt with title, marks, colours and a hyperlink", () => {
-    const input = `${OSC}0;user@host: ~\x07${OSC}133;A${ST}${CSI}1;32muser${CSI}0m:` +
-      `${OSC}8;;file:///home${ST}~${OSC}8;;${ST}$ ${OSC}133;B${ST}`;
+    const input =
+      `${OSC}0;user@host: ~\x07${OSC}133;A${ST}${CSI}1;32muser${CSI}0m:` + `${OSC}8;;file:///home${ST}~${OSC}8;;${ST}$ ${OSC}133;B${ST}`;
     expect(parseAll(input)).toEqual([
       ["osc", "0;user@host: ~", "BEL"],
       ["osc", "133;A", "ST"],
@@ -718,8 +748,10 @@ describe("the parser as a whole", () => {
       return seed % n;
     };
     // Weighted towards the bytes that steer the machine, so every state is visited.
-    const alphabet = [0x1b, 0x1b, 0x5b, 0x5d, 0x50, 0x5f, 0x5c, 0x07, 0x18, 0x3b, 0x3a, 0x3f, 0x20,
-      0x24, 0x31, 0x32, 0x6d, 0x71, 0x41, 0x7f, 0x0d, 0xc3, 0xa9, 0xe2, 0x9c, 0x93, 0xf0, 0xff];
+    const alphabet = [
+      0x1b, 0x1b, 0x5b, 0x5d, 0x50, 0x5f, 0x5c, 0x07, 0x18, 0x3b, 0x3a, 0x3f, 0x20, 0x24, 0x31, 0x32, 0x6d, 0x71, 0x41, 0x7f, 0x0d, 0xc3,
+      0xa9, 0xe2, 0x9c, 0x93, 0xf0, 0xff,
+    ];
     for (let round = 0; round < 200; round++) {
       const data = new Uint8Array(300);
       for (let i = 0; i < data.length; i++) {

@@ -26,14 +26,7 @@
 // - It counts the bytes of the stream (`offset`), so a performer can ask inside a call where the
 //   sequence began (`sequenceStart`) and which byte ended it (`position`): a performer that cuts
 //   sequences out of the stream, or tells where a mark ends, needs no second scan of its own.
-import {
-  ParserAction as A,
-  MAX_DCS_BYTES,
-  MAX_INTERMEDIATES,
-  MAX_OSC_BYTES,
-  PRINT_BUFFER_SIZE,
-  ParserState as S,
-} from "./constants.ts";
+import { ParserAction as A, MAX_DCS_BYTES, MAX_INTERMEDIATES, MAX_OSC_BYTES, PRINT_BUFFER_SIZE, ParserState as S } from "./constants.ts";
 import { Params } from "./params.ts";
 import type { Performer } from "./performer.ts";
 import { ENTRY_ACTION, EXIT_ACTION, TABLE, TRANSITION } from "./table.ts";
@@ -292,12 +285,7 @@ export class Parser {
         break;
       case A.HOOK:
         this.dcsLength = 0;
-        this.performer.dcsHook(
-          this.params,
-          this.intermediates,
-          String.fromCharCode(byte),
-          this.privateMarker,
-        );
+        this.performer.dcsHook(this.params, this.intermediates, String.fromCharCode(byte), this.privateMarker);
         break;
     }
   }

@@ -1,14 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { hostAllowed, originAllowed, parseListen, type AddressPolicy } from "./address.ts";
 
-const policy = (hostname: string, extra: Partial<AddressPolicy> = {}): AddressPolicy => ({ listen: { hostname, port: 7681 }, allowHosts: [], allowOrigins: [], ...extra });
+const policy = (hostname: string, extra: Partial<AddressPolicy> = {}): AddressPolicy => ({
+  listen: { hostname, port: 7681 },
+  allowHosts: [],
+  allowOrigins: [],
+  ...extra,
+});
 
 describe("--http", () => {
   test("a bare port binds loopback; HOST:PORT and [v6]:PORT are taken as given", () => {
     expect(parseListen("7681")).toEqual({ hostname: "127.0.0.1", port: 7681 });
     expect(parseListen("0.0.0.0:80")).toEqual({ hostname: "0.0.0.0", port: 80 });
     expect(parseListen("[::1]:0")).toEqual({ hostname: "::1", port: 0 });
-    for (const bad of ["", "host", "host:", ":80", "1.2.3.4:70000", "a:b"]) expect(() => parseListen(bad)).toThrow("--http needs HOST:PORT");
+    for (const bad of ["", "host", "host:", ":80", "1.2.3.4:70000", "a:b"])
+      expect(() => parseListen(bad)).toThrow("--http needs HOST:PORT");
   });
 });
 
@@ -16,7 +22,8 @@ describe("the Host check", () => {
   test("a loopback listener answers to its loopback names only, so DNS rebinding cannot reach it", () => {
     const p = policy("127.0.0.1");
     for (const ok of ["127.0.0.1:7681", "localhost:7681", "LOCALHOST", "[::1]:7681"]) expect(hostAllowed(ok, p)).toBe(true);
-    for (const no of ["attacker.example:7681", "127.0.0.1.attacker.example", "10.0.0.5:7681", "", null]) expect(hostAllowed(no, p)).toBe(false);
+    for (const no of ["attacker.example:7681", "127.0.0.1.attacker.example", "10.0.0.5:7681", "", null])
+      expect(hostAllowed(no, p)).toBe(false);
   });
 
   test("a listener on every interface answers to address literals; names must be allowed", () => {

@@ -20,14 +20,16 @@ const PAGE_CACHE = "no-cache";
 const FONT_CACHE = "private, max-age=86400";
 
 function addFonts(assets: Map<string, Asset>): void {
-  for (const [name, path] of Object.entries(FONT_FILES)) assets.set(`/fonts/${name}`, { body: Bun.file(path), type: "font/ttf", cacheControl: FONT_CACHE });
+  for (const [name, path] of Object.entries(FONT_FILES))
+    assets.set(`/fonts/${name}`, { body: Bun.file(path), type: "font/ttf", cacheControl: FONT_CACHE });
 }
 
 let loading: Promise<Map<string, Asset>> | null = null;
 
 async function load(): Promise<Map<string, Asset>> {
   const assets = new Map<string, Asset>();
-  const add = (path: string, body: Blob, type: string) => assets.set(type.startsWith("text/html") ? "/" : `/${basename(path)}`, { body, type, cacheControl: PAGE_CACHE });
+  const add = (path: string, body: Blob, type: string) =>
+    assets.set(type.startsWith("text/html") ? "/" : `/${basename(path)}`, { body, type, cacheControl: PAGE_CACHE });
   addFonts(assets);
   if (page.files) {
     for (const f of page.files) add(f.path, Bun.file(f.path), f.headers["content-type"]);

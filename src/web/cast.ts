@@ -24,7 +24,12 @@ export function castDownload(session: string, ctx: CallContext): ReadableStream<
     async pull(controller) {
       try {
         until ??= ctx.daemon.store.get(session).output.end;
-        const page = await run("session.cast", { session, from, max_bytes: PAGE_BYTES }, ctx) as { header?: string; lines: string[]; to: number; eof: boolean };
+        const page = (await run("session.cast", { session, from, max_bytes: PAGE_BYTES }, ctx)) as {
+          header?: string;
+          lines: string[];
+          to: number;
+          eof: boolean;
+        };
         const text = [...(page.header ? [page.header] : []), ...page.lines].map((l) => l + "\n").join("");
         if (text) controller.enqueue(encoder.encode(text));
         if (page.eof || page.to === from || page.to >= until) controller.close();
@@ -61,7 +66,9 @@ export class LiveCast implements EventSink {
     const snap = await s.snapshot("ansi");
     if (this.closed) return;
     this.startedAt = performance.now();
-    this.ws.sendText(castHeader({ size: snap.size, term: s.term, command: s.command, startedAt: new Date(), title: snap.title || undefined }));
+    this.ws.sendText(
+      castHeader({ size: snap.size, term: s.term, command: s.command, startedAt: new Date(), title: snap.title || undefined }),
+    );
     this.ws.sendText(castEvent(0, "o", "\x1b[H\x1b[2J" + (snap.ansi ?? "")));
     this.offResize = s.on((e) => {
       if (e.type === "resize" && !this.closed) this.ws.sendText(castEvent(this.seconds(), "r", `${e.size.cols}x${e.size.rows}`));

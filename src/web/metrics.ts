@@ -12,7 +12,8 @@ const quoted = (v: string) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').
 
 export function metricsText(daemon: Daemon): string {
   const out: string[] = [];
-  const family = (name: string, type: "counter" | "gauge" | "histogram", help: string) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+  const family = (name: string, type: "counter" | "gauge" | "histogram", help: string) =>
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
   family("termd_sessions", "gauge", "Sessions the daemon holds, by state.");
   const byState = new Map<string, number>(STATES.map((s) => [s, 0]));
@@ -36,7 +37,8 @@ export function metricsText(daemon: Daemon): string {
   family("termd_requests_total", "counter", "Method calls, by method (unknown: a name the daemon has no method for).");
   for (const [m, s] of methods) out.push(`termd_requests_total{method=${quoted(m)}} ${s.requests}`);
   family("termd_request_errors_total", "counter", "Method calls that failed, by method and error code.");
-  for (const [m, s] of methods) for (const [code, n] of [...s.errors].sort()) out.push(`termd_request_errors_total{method=${quoted(m)},code=${quoted(code)}} ${n}`);
+  for (const [m, s] of methods)
+    for (const [code, n] of [...s.errors].sort()) out.push(`termd_request_errors_total{method=${quoted(m)},code=${quoted(code)}} ${n}`);
   family("termd_request_duration_seconds", "histogram", "Time from a call's arrival to its reply, by method.");
   for (const [m, s] of methods) {
     let cumulative = 0;

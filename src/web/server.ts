@@ -66,7 +66,8 @@ const STATUS_OF: Record<string, number> = { SESSION_NOT_FOUND: 404, INVALID_PARA
 /** The one place an HTTP request's failure becomes a response. */
 function errorResponse(err: unknown): Response {
   if (err instanceof HttpError) {
-    const headers: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"', ...err.headers } : err.headers;
+    const headers: Record<string, string> =
+      err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"', ...err.headers } : err.headers;
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
   }
   const e = replyError(err);
@@ -100,7 +101,10 @@ function urlOf(req: Request): URL {
 }
 
 function subprotocols(req: Request): string[] {
-  return (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (req.headers.get("sec-websocket-protocol") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token): HttpServer {
@@ -132,12 +136,17 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     const wait = throttle.wait(address);
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
-      throw new HttpError(429, "TOO_MANY_ATTEMPTS", `too many wrong tokens from ${address}: try again in ${s} s`, { "Retry-After": String(s) });
+      throw new HttpError(429, "TOO_MANY_ATTEMPTS", `too many wrong tokens from ${address}: try again in ${s} s`, {
+        "Retry-After": String(s),
+      });
     }
     const given = await formField(req, await readBody(req, MAX_FORM_BYTES), "token");
     if (given === null || !sameSecret(given.trim(), token.value)) {
       throttle.failed(address);
-      return new Response(loginPage("That is not this daemon's token."), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
+      return new Response(loginPage("That is not this daemon's token."), {
+        status: 401,
+        headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS },
+      });
     }
     throttle.succeeded(address);
     return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": setCookie(req, signIns.start(), SIGN_IN_TTL_S) } });
@@ -154,7 +163,11 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     // termd.bearer.TOKEN that would send the token back. It must offer `termd` too, which is chosen.
     const offered = subprotocols(req);
     if (offered.length > 0 && !offered.includes(SUBPROTOCOL)) {
-      throw new HttpError(400, "BAD_SUBPROTOCOL", `offer the WebSocket subprotocol "${SUBPROTOCOL}" (beside ${BEARER_SUBPROTOCOL}TOKEN, if that is how the token comes): the daemon answers with it and never echoes another`);
+      throw new HttpError(
+        400,
+        "BAD_SUBPROTOCOL",
+        `offer the WebSocket subprotocol "${SUBPROTOCOL}" (beside ${BEARER_SUBPROTOCOL}TOKEN, if that is how the token comes): the daemon answers with it and never echoes another`,
+      );
     }
     const headers = offered.length > 0 ? { "Sec-WebSocket-Protocol": SUBPROTOCOL } : undefined;
     if (server.upgrade(req, { data, headers })) return undefined;
@@ -168,16 +181,26 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     // An orchestrator's liveness probe: no token, and any Host (a probe names the pod by address
     // or by a service name the daemon was not told of); it says nothing but whether it serves.
     if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
-      return daemon.stopping ? new Response("stopping\n", { status: 503 }) : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      return daemon.stopping
+        ? new Response("stopping\n", { status: 503 })
+        : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
     const host = req.headers.get("host");
     if (!hostAllowed(host, policy)) {
-      throw new HttpError(403, "FORBIDDEN_HOST", `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`);
+      throw new HttpError(
+        403,
+        "FORBIDDEN_HOST",
+        `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`,
+      );
     }
     const isUpgrade = req.headers.get("upgrade")?.toLowerCase() === "websocket";
     const changesState = req.method !== "GET" && req.method !== "HEAD";
     if ((isUpgrade || changesState) && !originAllowed(req.headers.get("origin"), host, policy)) {
-      throw new HttpError(403, "FORBIDDEN_ORIGIN", `Origin ${JSON.stringify(req.headers.get("origin"))} may not use this daemon (termd daemon --allow-origin adds one)`);
+      throw new HttpError(
+        403,
+        "FORBIDDEN_ORIGIN",
+        `Origin ${JSON.stringify(req.headers.get("origin"))} may not use this daemon (termd daemon --allow-origin adds one)`,
+      );
     }
     const path = url.pathname;
     if (path === "/login" && req.method === "POST") return login(req, server);
@@ -226,11 +249,14 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       long();
       const body = castDownload(s.id, { daemon, client: new Client(NO_OUTLET), signal: req.signal });
       const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
-      return new Response(body, { headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` } });
+      return new Response(body, {
+        headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` },
+      });
     }
     if (req.method === "GET") {
       const asset = (await pageAssets()).get(path);
-      if (asset) return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": asset.cacheControl, ...PAGE_HEADERS } });
+      if (asset)
+        return new Response(asset.body, { headers: { "Content-Type": asset.type, "Cache-Control": asset.cacheControl, ...PAGE_HEADERS } });
     }
     throw new HttpError(404, "NOT_FOUND", `no ${req.method} ${path} here`);
   }

@@ -18,7 +18,12 @@ let sock: string;
 let serverPid = 0;
 
 /** Field 6 of /proc/PID/stat: the process's session id. */
-const sessionOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[3]);
+const sessionOf = (pid: number) =>
+  Number(
+    readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ")[3],
+  );
 
 async function gone(pid: number): Promise<void> {
   for (let i = 0; i < 1000 && alive(pid); i++) await Bun.sleep(10);
@@ -43,7 +48,11 @@ test("cp-console-server SOCKET_PATH: its own daemon, in its own session, in the 
   // The user's default daemon must stay untouched: these paths are never created.
   const userSocket = join(dir, "user", "default.sock");
   const userState = join(dir, "user-state");
-  const spawner = Bun.spawn([BIN, sock], { cwd: project, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, TERMD_SOCKET: userSocket, TERMD_STATE_DIR: userState } });
+  const spawner = Bun.spawn([BIN, sock], {
+    cwd: project,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, TERMD_SOCKET: userSocket, TERMD_STATE_DIR: userState },
+  });
   const [code, stderr] = await Promise.all([spawner.exited, new Response(spawner.stderr).text()]);
   expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
 

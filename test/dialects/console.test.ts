@@ -81,9 +81,7 @@ describe("commands", () => {
   });
 
   test("send interprets \\n \\r \\t \\e \\0 \\xHH and \\\\", async () => {
-    expect([...interpretEscapes("a\\nb\\rc\\td\\e\\0\\x41\\x7f\\\\\\q\\x4")]).toEqual([
-      ...Buffer.from("a\nb\rc\td\x1b\0A\x7f\\\\q\\x4"),
-    ]);
+    expect([...interpretEscapes("a\\nb\\rc\\td\\e\\0\\x41\\x7f\\\\\\q\\x4")]).toEqual([...Buffer.from("a\nb\rc\td\x1b\0A\x7f\\\\q\\x4")]);
     expect(Buffer.from(interpretEscapes("é\\xff")).toString("hex")).toBe("c3a9ff");
 
     const c = await Lines.open(d.socket);
@@ -143,14 +141,27 @@ describe("as context-pilot relies on it", () => {
     const c = await Lines.open(d.socket);
     expect((await c.ask({ cmd: "create", key: "where", command: "pwd; exec cat", log_path: join(dir, "where.log") })).ok).toBe(true);
     // The test daemon runs in this process's working directory (its HOME is elsewhere).
-    await native.call("session.wait", { session: "where", regex: `^${process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, timeout_ms: 10_000 });
+    await native.call("session.wait", {
+      session: "where",
+      regex: `^${process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`,
+      timeout_ms: 10_000,
+    });
     expect(await c.ask({ cmd: "remove", key: "where", force: true })).toEqual({ ok: true });
     c.close();
   });
 
   test("kill is SIGTERM, then SIGKILL after 100 ms: it answers well within the client's 5 s read timeout", async () => {
     const c = await Lines.open(d.socket);
-    expect((await c.ask({ cmd: "create", key: "stubborn", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: join(dir, "stubborn.log") })).ok).toBe(true);
+    expect(
+      (
+        await c.ask({
+          cmd: "create",
+          key: "stubborn",
+          command: "trap '' TERM HUP; echo armed; exec sleep 100",
+          log_path: join(dir, "stubborn.log"),
+        })
+      ).ok,
+    ).toBe(true);
     await native.call("session.wait", { session: "stubborn", text: "armed", timeout_ms: 10_000 });
     const t0 = performance.now();
     expect(await c.ask({ cmd: "kill", key: "stubborn" })).toEqual({ ok: true });
@@ -158,7 +169,9 @@ describe("as context-pilot relies on it", () => {
     expect(performance.now() - t0).toBeLessThan(900);
     expect(await c.ask({ cmd: "status", key: "stubborn" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
     // A program that heeds SIGTERM ends by it (or by the SIGHUP termd sends beside it).
-    expect((await c.ask({ cmd: "create", key: "polite", command: "echo armed; exec sleep 100", log_path: join(dir, "polite.log") })).ok).toBe(true);
+    expect(
+      (await c.ask({ cmd: "create", key: "polite", command: "echo armed; exec sleep 100", log_path: join(dir, "polite.log") })).ok,
+    ).toBe(true);
     await native.call("session.wait", { session: "polite", text: "armed", timeout_ms: 10_000 });
     expect(await c.ask({ cmd: "kill", key: "polite" })).toEqual({ ok: true });
     expect((await c.ask({ cmd: "status", key: "polite" })).status).toMatch(/^exited\((143|129)\)$/);
@@ -173,8 +186,14 @@ describe("as context-pilot relies on it", () => {
     const list = await c.ask({ cmd: "list" });
     expect(list.sessions.map((s: { key: string }) => s.key)).not.toContain("not-consoles");
     expect(await c.ask({ cmd: "status", key: "not-consoles" })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
-    expect(await c.ask({ cmd: "send", key: "not-consoles", input: "x\n" })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
-    expect(await c.ask({ cmd: "kill", key: "not-consoles", force: true })).toEqual({ ok: false, error: "Session 'not-consoles' not found" });
+    expect(await c.ask({ cmd: "send", key: "not-consoles", input: "x\n" })).toEqual({
+      ok: false,
+      error: "Session 'not-consoles' not found",
+    });
+    expect(await c.ask({ cmd: "kill", key: "not-consoles", force: true })).toEqual({
+      ok: false,
+      error: "Session 'not-consoles' not found",
+    });
     expect(await c.ask({ cmd: "remove", key: "not-consoles", force: true })).toEqual({ ok: true });
     const taken = await c.ask({ cmd: "create", key: "not-consoles", command: "cat", log_path: join(dir, "taken.log") });
     expect(taken.ok).toBe(false);
@@ -219,7 +238,9 @@ describe("bad input gets the server's error shape", () => {
 test("a client that disconnects mid-request: the request completes, the daemon serves on", async () => {
   const c = await Lines.open(d.socket);
   const log = join(dir, "gone.log");
-  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
+  expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: log })).ok).toBe(
+    true,
+  );
   await native.call("session.wait", { session: "gone", text: "armed", timeout_ms: 10_000 });
   // kill waits out the grace (the program ignores SIGTERM); the client leaves before the reply.
   await c.sendAndDrop({ cmd: "kill", key: "gone" });

@@ -43,8 +43,10 @@ function rpc(c: Lines, method: string, params?: unknown): Promise<Msg> {
   return c.ask({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) }, (m) => m.id === id);
 }
 
-const isEvent = (type: string, pred: (data: Msg) => boolean = () => true) => (m: Msg) =>
-  m.method === "event" && m.params?.type === type && pred(m.params.data);
+const isEvent =
+  (type: string, pred: (data: Msg) => boolean = () => true) =>
+  (m: Msg) =>
+    m.method === "event" && m.params?.type === type && pred(m.params.data);
 
 /** ralph's timestamps: local time, microseconds, no zone (Python's isoformat()). */
 const RALPH_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
@@ -99,7 +101,11 @@ describe("the document's examples, as written", () => {
     });
     // ls -la's listing comes back as output lines, escape sequences taken out.
     const total = await c.next(isEvent("output", (data) => /^total \d+$/.test(data.line)));
-    expect(total).toEqual({ jsonrpc: "2.0", method: "event", params: { type: "output", timestamp: expect.stringMatching(RALPH_TIME), data: { line: expect.any(String) } } });
+    expect(total).toEqual({
+      jsonrpc: "2.0",
+      method: "event",
+      params: { type: "output", timestamp: expect.stringMatching(RALPH_TIME), data: { line: expect.any(String) } },
+    });
     expect("id" in total).toBe(false);
     expect(await c.ask({ jsonrpc: "2.0", id: 4, method: "unsubscribe", params: { events: ["output"] } })).toEqual({
       jsonrpc: "2.0",
@@ -123,14 +129,27 @@ describe("the document's examples, as written", () => {
     await rpc(c, "set_interactive_mode", { enabled: true });
     await rpc(c, "write_pty", { data: "echo ralph-$((6*7))\n" });
     await c.next(isEvent("output", (data) => data.line === "ralph-42"));
-    expect(await c.ask({ jsonrpc: "2.0", id: 9, method: "stop", params: {} })).toEqual({ jsonrpc: "2.0", id: 9, result: { status: "stop_requested" } });
+    expect(await c.ask({ jsonrpc: "2.0", id: 9, method: "stop", params: {} })).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      result: { status: "stop_requested" },
+    });
     const change = await c.next(isEvent("state_change", (data) => "status" in data));
-    expect(change.params).toEqual({ type: "state_change", timestamp: expect.stringMatching(RALPH_TIME), data: { status: "stopped", exit_code: expect.any(Number) } });
+    expect(change.params).toEqual({
+      type: "state_change",
+      timestamp: expect.stringMatching(RALPH_TIME),
+      data: { status: "stopped", exit_code: expect.any(Number) },
+    });
     // The session is over: its socket's connections are closed and the file is gone, so a
     // re-attach finds no session rather than one that never answers.
     await c.closed;
     expect(existsSync(sock)).toBe(false);
-    expect(await Lines.open(sock).then(() => "connected", (e: NodeJS.ErrnoException) => e.code)).toBe("ENOENT");
+    expect(
+      await Lines.open(sock).then(
+        () => "connected",
+        (e: NodeJS.ErrnoException) => e.code,
+      ),
+    ).toBe("ENOENT");
     expect((await native.call("session.info", { session: "my-feature" })).state).toBe("stopped");
     await native.call("session.remove", { session: "my-feature" });
   });
@@ -143,7 +162,12 @@ describe("the document's examples, as written", () => {
       id: 1,
       error: { code: -32601, message: "Method not found: checkpoint", data: { code: "METHOD_NOT_FOUND", method: "checkpoint" } },
     });
-    const inject = await c.ask({ jsonrpc: "2.0", id: 2, method: "inject_prompt", params: { prompt: "Focus on fixing the type errors first before adding new features." } });
+    const inject = await c.ask({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "inject_prompt",
+      params: { prompt: "Focus on fixing the type errors first before adding new features." },
+    });
     expect(inject.error.code).toBe(-32601);
     c.close();
     await native.call("session.remove", { session: "loopless", force: true });
@@ -170,7 +194,10 @@ describe("interactive mode and the session's end, as attach.py relies on them", 
     await rpc(a, "subscribe", { events: ["state_change"] });
     await rpc(b, "subscribe", { events: ["*"] });
     // Autonomous: attach.py's hotkeys are not typed into the agent.
-    expect((await rpc(a, "write_pty", { data: "echo typed-$((2+2))\n" })).result).toEqual({ status: "ignored", reason: "not in interactive mode" });
+    expect((await rpc(a, "write_pty", { data: "echo typed-$((2+2))\n" })).result).toEqual({
+      status: "ignored",
+      reason: "not in interactive mode",
+    });
     expect((await rpc(a, "set_interactive_mode", { enabled: true })).result).toEqual({ interactive_mode: true });
     for (const c of [a, b]) {
       const e = await c.next(isEvent("state_change", (data) => "interactive_mode" in data));
@@ -181,7 +208,9 @@ describe("interactive mode and the session's end, as attach.py relies on them", 
     expect((await rpc(b, "write_pty", { data: "echo typed-$((3+3))\n" })).result).toEqual({ status: "forwarded" });
     await b.next(isEvent("output", (data) => data.line === "typed-6"));
     expect((await rpc(b, "set_interactive_mode", { enabled: false })).result).toEqual({ interactive_mode: false });
-    expect((await a.next(isEvent("state_change", (data) => data.interactive_mode === false))).params.data).toEqual({ interactive_mode: false });
+    expect((await a.next(isEvent("state_change", (data) => data.interactive_mode === false))).params.data).toEqual({
+      interactive_mode: false,
+    });
     expect((await rpc(a, "get_status")).result).toMatchObject({ interactive_mode: false, mode_indicator: "autonomous" });
     expect((await rpc(a, "write_pty", { data: "x" })).result.status).toBe("ignored");
     // The ignored line never reached the shell.
@@ -212,7 +241,7 @@ describe("interactive mode and the session's end, as attach.py relies on them", 
 });
 
 describe("bad input gets JSON-RPC's error codes", () => {
-  test("a first line without \"jsonrpc\" on a ralph socket: -32600", async () => {
+  test('a first line without "jsonrpc" on a ralph socket: -32600', async () => {
     const sock = await start("strict", ["cat"]);
     const c = await Lines.open(sock);
     c.send({ id: 5, method: "get_status", params: {} });
@@ -283,7 +312,9 @@ test("output lines are the session's plain text: colours and titles gone, line e
   await rpc(c, "subscribe", { events: ["output"] });
   await rpc(c, "set_interactive_mode", { enabled: true });
   // Two printfs with a sleep between: the line reaches the daemon in two reads, a colour open across them.
-  await rpc(c, "write_pty", { data: "printf '\\033]2;t\\007\\033[1;31mre'; sleep 0.2; printf 'd\\033[0m \\033[Kdone-%s\\b\\b-%s\\n' $((3*3)) 8\n" });
+  await rpc(c, "write_pty", {
+    data: "printf '\\033]2;t\\007\\033[1;31mre'; sleep 0.2; printf 'd\\033[0m \\033[Kdone-%s\\b\\b-%s\\n' $((3*3)) 8\n",
+  });
   await c.next(isEvent("output", (data) => data.line === "red done-8"));
   c.close();
   await native.call("session.remove", { session: "plain", force: true });

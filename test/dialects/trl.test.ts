@@ -76,11 +76,21 @@ describe("the document's examples", () => {
     expect(r).toEqual({
       id: "req-001b",
       ok: true,
-      data: { session_id: expect.any(String), shell: "/bin/sh", working_dir: dir, state: "idle", created_at: expect.any(String), name: null },
+      data: {
+        session_id: expect.any(String),
+        shell: "/bin/sh",
+        working_dir: dir,
+        state: "idle",
+        created_at: expect.any(String),
+        name: null,
+      },
     });
     const run = await call("exec.run", { session_id: r.data.session_id, command: 'echo "$MY_VAR"' });
     expect(run.data.stdout).toBe("value\n");
-    expect((await call("session.destroy", { session_id: r.data.session_id })).data).toEqual({ session_id: r.data.session_id, state: "terminated" });
+    expect((await call("session.destroy", { session_id: r.data.session_id })).data).toEqual({
+      session_id: r.data.session_id,
+      state: "terminated",
+    });
   });
 
   test("the error example: SESSION_NOT_FOUND", async () => {
@@ -188,14 +198,20 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
   for (const sh of ["/bin/sh", "/bin/bash"]) {
     test(`${sh}: nothing persists between calls; stdout and stderr apart; exit codes; exit 3 leaves the session usable`, async () => {
       const id = await shell({ shell: sh });
-      const first = await call("exec.run", { session_id: id, command: `mkdir -p sub && cd sub; export GREETING=hello; set -eu; trap 'echo trapped' EXIT; alias ll=ls` });
+      const first = await call("exec.run", {
+        session_id: id,
+        command: `mkdir -p sub && cd sub; export GREETING=hello; set -eu; trap 'echo trapped' EXIT; alias ll=ls`,
+      });
       expect(first).toEqual({
         id: first.id,
         ok: true,
         data: { stdout: "trapped\n", stderr: "", exit_code: 0, duration_ms: expect.any(Number), timed_out: false, cancelled: false },
       });
       // The next call starts afresh in working_dir: no cd, no variable, no set -u, no trap.
-      const second = await call("exec.run", { session_id: id, command: 'pwd; echo "[${GREETING-unset}] $UNDEFINED_X"; echo oops >&2; printf "no newline"; false' });
+      const second = await call("exec.run", {
+        session_id: id,
+        command: 'pwd; echo "[${GREETING-unset}] $UNDEFINED_X"; echo oops >&2; printf "no newline"; false',
+      });
       expect(second.data).toMatchObject({ stdout: `${dir}\n[unset] \nno newline`, stderr: "oops\n", exit_code: 1 });
       expect((await call("exec.run", { session_id: id, command: "(exit 7)" })).data.exit_code).toBe(7);
       const bye = await call("exec.run", { session_id: id, command: "echo bye; exit 3" });
@@ -205,7 +221,7 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
       const broken = await call("exec.run", { session_id: id, command: "echo 'unbalanced" });
       expect(broken.data.exit_code).not.toBe(0);
       expect(broken.data.stderr).not.toBe("");
-      const multi = await call("exec.run", { session_id: id, command: "for i in 1 2 3; do\n  printf '%s|' \"$i\"\ndone\necho \"it's\"" });
+      const multi = await call("exec.run", { session_id: id, command: 'for i in 1 2 3; do\n  printf \'%s|\' "$i"\ndone\necho "it\'s"' });
       expect(multi.data.stdout).toBe("1|2|3|it's\n");
       // Not a terminal: the command's output is a pipe.
       expect((await call("exec.run", { session_id: id, command: "[ -t 1 ] && echo tty || echo pipe" })).data.stdout).toBe("pipe\n");
@@ -216,7 +232,11 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
   test("stdin, the session's env and the call's env", async () => {
     const id = await shell({ env: { FROM_SESSION: "s", BOTH: "session" } });
     expect((await call("exec.run", { session_id: id, command: "tr a-z A-Z", stdin: "shout\n" })).data.stdout).toBe("SHOUT\n");
-    const r = await call("exec.run", { session_id: id, command: 'echo "$FROM_SESSION $BOTH $ONLY"; sh -c \'echo "$ONLY"\'', env: { BOTH: "cmd", ONLY: "once" } });
+    const r = await call("exec.run", {
+      session_id: id,
+      command: 'echo "$FROM_SESSION $BOTH $ONLY"; sh -c \'echo "$ONLY"\'',
+      env: { BOTH: "cmd", ONLY: "once" },
+    });
     expect(r.data.stdout).toBe("s cmd once\nonce\n");
     expect((await call("exec.run", { session_id: id, command: 'echo "$BOTH [${ONLY-unset}]"' })).data.stdout).toBe("session [unset]\n");
     // Without stdin the command reads end of file at once.
@@ -310,7 +330,11 @@ describe("bad input gets TRL's error shape", () => {
     const own = await Lines.open(d.socket);
     expect((await call("system.ping", undefined, own)).ok).toBe(true);
     own.write("{nope\n");
-    expect(await own.next()).toEqual({ id: "unknown", ok: false, error: { code: "INVALID_PARAMS", message: expect.stringMatching(/^invalid JSON request/) } });
+    expect(await own.next()).toEqual({
+      id: "unknown",
+      ok: false,
+      error: { code: "INVALID_PARAMS", message: expect.stringMatching(/^invalid JSON request/) },
+    });
     for (const method of ["nope.nothing", "exec.stream"]) {
       const r = await call(method, {}, own);
       expect(r).toEqual({ id: r.id, ok: false, error: { code: "INVALID_PARAMS", message: `unsupported method: ${method}` } });
@@ -352,7 +376,15 @@ describe("native exec.run underneath", () => {
     await native.call("session.remove", { session: "not-shell", force: true });
     await native.call("session.create", { name: "native-sh", command: ["sh"], cwd: dir });
     const r = await native.call("exec.run", { session: "native-sh", command: "echo out; echo err >&2; exit_code=4; (exit $exit_code)" });
-    expect(r).toEqual({ output: "out\n", stderr: "err\n", exit_code: 4, duration_ms: expect.any(Number), timed_out: false, cancelled: false, truncated: false });
+    expect(r).toEqual({
+      output: "out\n",
+      stderr: "err\n",
+      exit_code: 4,
+      duration_ms: expect.any(Number),
+      timed_out: false,
+      cancelled: false,
+      truncated: false,
+    });
     expect((await native.call("session.info", { session: "native-sh" })).busy).toBe(false);
     const timed = await native.call("exec.run", { session: "native-sh", command: "sleep 30", timeout_ms: 200 });
     expect(timed).toMatchObject({ timed_out: true, exit_code: 130 });
@@ -363,8 +395,20 @@ describe("native exec.run underneath", () => {
     await native.call("session.create", { name: "fresh-sh", command: ["bash"], cwd: dir, env: { FROM_CREATE: "yes" } });
     await native.call("session.wait", { session: "fresh-sh", regex: "[#$] $", timeout_ms: 10_000 });
     await native.call("exec.run", { session: "fresh-sh", command: "cd /; export LIVE=1" });
-    const r = await native.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$FROM_CREATE [${LIVE-unset}]"; exit 3', fresh: true });
-    expect(r).toEqual({ output: `${dir}\nyes [unset]\n`, stderr: "", exit_code: 3, duration_ms: expect.any(Number), timed_out: false, cancelled: false, truncated: false });
+    const r = await native.call("exec.run", {
+      session: "fresh-sh",
+      command: 'pwd; echo "$FROM_CREATE [${LIVE-unset}]"; exit 3',
+      fresh: true,
+    });
+    expect(r).toEqual({
+      output: `${dir}\nyes [unset]\n`,
+      stderr: "",
+      exit_code: 3,
+      duration_ms: expect.any(Number),
+      timed_out: false,
+      cancelled: false,
+      truncated: false,
+    });
     // The live shell kept its own state and is still there.
     expect((await native.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$LIVE"' })).output).toBe("/\n1\n");
     const killed = await native.call("exec.run", { session: "fresh-sh", command: "kill -TERM $$", fresh: true });

@@ -55,7 +55,13 @@ export async function signIn(rig: PageRig, path = "/"): Promise<void> {
 
 /** Waits until the page's terminal shows `text`. */
 export const untilShown = (page: Page, text: string) =>
-  page.waitForFunction((t) => String(document.querySelector(".xterm-rows")?.innerText ?? "").replace(/\u00a0/g, " ").includes(t), text);
+  page.waitForFunction(
+    (t) =>
+      String(document.querySelector(".xterm-rows")?.innerText ?? "")
+        .replace(/\u00a0/g, " ")
+        .includes(t),
+    text,
+  );
 
 /** Keeps a screenshot of the whole window as test-results/page/NAME.png. */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {

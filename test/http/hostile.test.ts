@@ -45,7 +45,11 @@ function raw(lines: string[]): Promise<{ status: number; head: string; body: str
 describe("malformed requests get 400 in the JSON error shape, and no stack in the log", () => {
   test("an empty Host, and HTTP/1.0 without one", async () => {
     const logged = d.daemon.log.length;
-    for (const lines of [["GET / HTTP/1.1", "Host:", "Connection: close"], ["GET / HTTP/1.0"], ["POST /rpc HTTP/1.0", "Content-Length: 2", "", "{}"]]) {
+    for (const lines of [
+      ["GET / HTTP/1.1", "Host:", "Connection: close"],
+      ["GET / HTTP/1.0"],
+      ["POST /rpc HTTP/1.0", "Content-Length: 2", "", "{}"],
+    ]) {
       const r = await raw(lines);
       expect(r.status).toBe(400);
       expect(JSON.parse(r.body)).toEqual({ error: { code: "BAD_REQUEST", message: expect.stringContaining("Host") } });
@@ -88,7 +92,8 @@ describe("sign-in", () => {
     expect(r.status).toBe(303);
     return r.headers.get("set-cookie")!;
   };
-  const pinged = async (cookie: string) => (await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: cookie }, body: ping })).status;
+  const pinged = async (cookie: string) =>
+    (await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: cookie }, body: ping })).status;
 
   test("each sign-in is the daemon's own, expires, and signing out ends it", async () => {
     const first = await signIn();

@@ -21,7 +21,11 @@ export async function startHttpDaemon(opts: { bin?: string[]; args?: string[] } 
   const auth = { Authorization: `Bearer ${token}` };
   let id = 0;
   const rpc = async (method: string, params: unknown = {}) => {
-    const r = await fetch(`${url}/rpc`, { method: "POST", headers: auth, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) });
+    const r = await fetch(`${url}/rpc`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
     const body = (await r.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
@@ -41,7 +45,7 @@ export class WsRpc {
       const msg = JSON.parse(String(m.data));
       if (msg.method === "event") {
         this.events.push(msg.params);
-        for (const w of [...this.waiters]) if (w.pred(msg.params)) (this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve(msg.params));
+        for (const w of [...this.waiters]) if (w.pred(msg.params)) this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve(msg.params);
         return;
       }
       const p = this.pending.get(msg.id);

@@ -68,7 +68,8 @@ test("emoji and CJK fill exactly their two cells, in the shipped fonts", async (
         range.setEnd(span.firstChild, i + ch.length);
         const box = range.getBoundingClientRect();
         const m = ctx.measureText(ch);
-        if (ch.trim()) out.push({ ch, x: box.left - left, advance: box.width, inkLeft: -m.actualBoundingBoxLeft, inkRight: m.actualBoundingBoxRight });
+        if (ch.trim())
+          out.push({ ch, x: box.left - left, advance: box.width, inkLeft: -m.actualBoundingBoxLeft, inkRight: m.actualBoundingBoxRight });
         i += ch.length;
       }
     }
@@ -77,7 +78,11 @@ test("emoji and CJK fill exactly their two cells, in the shipped fonts", async (
   // The width of "a", the first cell.
   const cellWidth = out[0]!.advance;
   // The daemon's columns for the same line.
-  const cells = (await d.rpc("session.screen", { session: "wide", format: "cells" })).cells[0] as { col: number; text: string; cluster?: boolean }[];
+  const cells = (await d.rpc("session.screen", { session: "wide", format: "cells" })).cells[0] as {
+    col: number;
+    text: string;
+    cluster?: boolean;
+  }[];
   const colOf = new Map<string, number>();
   for (const run of cells) for (const [i, ch] of [...run.text].entries()) colOf.set(ch, run.cluster ? run.col : run.col + i);
   expect(out.map((c) => c.ch).join("")).toBe(line);
@@ -114,7 +119,13 @@ const windowOf = (width: number) => ({ width, height: width < 600 ? 844 : width 
 const insideWindow = (selector: string) =>
   rig.page.evaluate((sel: string) => {
     const r = document.querySelector(sel).getBoundingClientRect();
-    return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= document.documentElement.clientWidth + 0.5 && r.bottom <= document.documentElement.clientHeight + 0.5;
+    return (
+      r.width > 0 &&
+      r.left >= 0 &&
+      r.top >= 0 &&
+      r.right <= document.documentElement.clientWidth + 0.5 &&
+      r.bottom <= document.documentElement.clientHeight + 0.5
+    );
   }, selector);
 
 test("before a session is chosen, the page shows no toolbar", async () => {
@@ -135,7 +146,12 @@ test("a held session's row keeps its name whole, and says who holds it on a line
   await d.rpc("session.create", { name: "agent-shell", command: ["sh", "-c", "exec cat"], meta: { owner: "agent-7" } });
   const holder = await d.daemon.client();
   try {
-    await holder.call("session.subscribe", { session: "agent-shell", events: ["state"], take_over: true, holder: "a person at the browser page" });
+    await holder.call("session.subscribe", {
+      session: "agent-shell",
+      events: ["state"],
+      take_over: true,
+      holder: "a person at the browser page",
+    });
     for (const width of WIDTHS) {
       await page.setViewportSize(windowOf(width));
       await page.goto(`${d.url}/`);
@@ -160,20 +176,34 @@ test("attached, the page fits the window at each width: nothing off-screen, a te
     await page.goto(`${d.url}/#shell`);
     await untilShown(page, "web$");
     // The page is the only terminal attached: the session takes its size.
-    const size = await page.waitForFunction(
-      async () => {
-        const r = await fetch("/rpc", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.info", params: { session: "shell" } }) });
-        const s = ((await r.json()) as any).result.size;
-        const screen = document.querySelector(".xterm-rows").children.length;
-        return s.rows === screen ? s : null;
-      },
-      undefined,
-      { polling: 100 },
-    ).then((h) => h.jsonValue());
+    const size = await page
+      .waitForFunction(
+        async () => {
+          const r = await fetch("/rpc", {
+            method: "POST",
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.info", params: { session: "shell" } }),
+          });
+          const s = ((await r.json()) as any).result.size;
+          const screen = document.querySelector(".xterm-rows").children.length;
+          return s.rows === screen ? s : null;
+        },
+        undefined,
+        { polling: 100 },
+      )
+      .then((h) => h.jsonValue());
     expect(size.cols).toBeGreaterThanOrEqual(40);
     expect(size.rows).toBeGreaterThanOrEqual(10);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    for (const sel of ["#current", "label:has(#read-only)", "#download", "#stop", "#remove", ".xterm-screen", 'tr[data-session="shell"]', "#new-session"]) {
+    for (const sel of [
+      "#current",
+      "label:has(#read-only)",
+      "#download",
+      "#stop",
+      "#remove",
+      ".xterm-screen",
+      'tr[data-session="shell"]',
+      "#new-session",
+    ]) {
       expect({ sel, inside: await insideWindow(sel) }).toEqual({ sel, inside: true });
     }
     await page.keyboard.type(`echo at-${width}`);
@@ -193,7 +223,9 @@ test("a smaller terminal attached elsewhere is shown to limit the session's size
       await page.reload();
       await untilShown(page, "web$");
       await page.locator("#limited").waitFor();
-      expect(await page.innerText("#limited")).toStartWith("30×8: a smaller terminal attached to this session limits its size (this window fits ");
+      expect(await page.innerText("#limited")).toStartWith(
+        "30×8: a smaller terminal attached to this session limits its size (this window fits ",
+      );
       expect(await page.evaluate(() => document.querySelector(".xterm-rows").children.length)).toBe(8);
       expect(await insideWindow("#limited")).toBe(true);
       await keepScreenshot(page, `limited-${width}`);
@@ -208,7 +240,10 @@ test("a smaller terminal attached elsewhere is shown to limit the session's size
 test("the page has a favicon", async () => {
   const { page } = rig;
   const href = await page.getAttribute("link[rel=icon]", "href");
-  const icon = await page.evaluate((h) => fetch(h!).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), body: await r.text() })), href);
+  const icon = await page.evaluate(
+    (h) => fetch(h!).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), body: await r.text() })),
+    href,
+  );
   expect(icon.status).toBe(200);
   expect(icon.type).toStartWith("image/svg+xml");
   expect(icon.body).toStartWith("<svg");

@@ -36,7 +36,9 @@ async function rowsFromTop(): Promise<string[]> {
   let first = "";
   for (;;) {
     await page.mouse.wheel(0, -1_000_000);
-    const rows: string[] = await page.evaluate(() => [...document.querySelectorAll(".xterm-rows > div")].map((r: any) => r.textContent.replace(/\u00a0/g, " ").trimEnd()));
+    const rows: string[] = await page.evaluate(() =>
+      [...document.querySelectorAll(".xterm-rows > div")].map((r: any) => r.textContent.replace(/\u00a0/g, " ").trimEnd()),
+    );
     if (rows[0] === first) return rows;
     first = rows[0]!;
   }

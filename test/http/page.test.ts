@@ -21,7 +21,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, "poem.txt"), "roses are red\nviolets are blue\n");
   rig = await startPage();
   ({ d, page } = rig);
-  await d.rpc("session.create", { name: "poem", command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "poem.txt"], cwd: dir, meta: { owner: "agent-7" } });
+  await d.rpc("session.create", {
+    name: "poem",
+    command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "poem.txt"],
+    cwd: dir,
+    meta: { owner: "agent-7" },
+  });
   await d.rpc("session.wait", { session: "poem", text: "violets are blue" });
   await d.rpc("session.create", { name: "shell", command: ["bash", "--norc", "--noprofile"], env: { PS1: "web$ " } });
   await d.rpc("session.wait", { session: "shell", text: "web$" });
@@ -33,7 +38,11 @@ afterAll(async () => {
 });
 
 /** The terminal's text as the page shows it, one line per row. */
-const terminalText = () => page.locator(".xterm-rows").innerText().then((t) => t.replace(/\u00a0/g, " "));
+const terminalText = () =>
+  page
+    .locator(".xterm-rows")
+    .innerText()
+    .then((t) => t.replace(/\u00a0/g, " "));
 
 // These run in the page (the suite compiles without DOM types); strings would be eval, which the
 // page's Content-Security-Policy forbids.
@@ -42,7 +51,13 @@ declare const localStorage: Record<string, string>;
 
 /** Waits until the page's terminal shows `text`. */
 const untilShown = (text: string) =>
-  page.waitForFunction((t) => String(document.querySelector(".xterm-rows")?.innerText ?? "").replace(/\u00a0/g, " ").includes(t), text);
+  page.waitForFunction(
+    (t) =>
+      String(document.querySelector(".xterm-rows")?.innerText ?? "")
+        .replace(/\u00a0/g, " ")
+        .includes(t),
+    text,
+  );
 
 const untilButtonSays = (text: string) => page.waitForFunction((t) => document.getElementById("take-over")?.textContent === t, text);
 
@@ -155,8 +170,16 @@ test("the session follows the window's size, and the recording downloads", async
   const href = await page.getAttribute("#download", "href");
   expect(href).toMatch(/^\/sessions\/[^/]+\.cast$/);
   const cast = await page.evaluate((h) => fetch(h!).then((r) => r.text()), href);
-  const [header, ...events] = cast.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const [header, ...events] = cast
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(header.version).toBe(2);
-  expect(events.filter((e: unknown[]) => e[1] === "o").map((e: unknown[]) => e[2]).join("")).toContain("typed-42");
+  expect(
+    events
+      .filter((e: unknown[]) => e[1] === "o")
+      .map((e: unknown[]) => e[2])
+      .join(""),
+  ).toContain("typed-42");
   await keepScreenshot(page, "attach-page");
 });

@@ -82,7 +82,11 @@ test("termd attach --url: the screen painted at once, typing reaches the session
   await c.call("session.input", { session: "target", text: "echo painted-first\r" });
   await c.call("session.wait", { session: "target", regex: "^painted-first$" });
   // The outer terminal: a real PTY running bash, in which a person runs `termd attach --url`.
-  await c.call("session.create", { name: "outer", command: ["bash", "--norc", "--noprofile"], env: { PS1: "outer$ ", TERMD_TOKEN: d.token, TERMD_SOCKET: "/nonexistent/termd.sock" } });
+  await c.call("session.create", {
+    name: "outer",
+    command: ["bash", "--norc", "--noprofile"],
+    env: { PS1: "outer$ ", TERMD_TOKEN: d.token, TERMD_SOCKET: "/nonexistent/termd.sock" },
+  });
   await c.call("session.wait", { session: "outer", text: "outer$ " });
   const attach = SOURCE_BIN.map((a) => `'${a}'`).join(" ") + ` attach --url ${d.url} target`;
   await c.call("session.input", { session: "outer", text: attach });

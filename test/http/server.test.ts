@@ -26,7 +26,11 @@ describe("the token", () => {
   });
 
   test("a request without it, or with a wrong one, gets 401 and a JSON error", async () => {
-    for (const headers of [{} as Record<string, string>, { Authorization: "Bearer not-the-token" }, { Authorization: `Basic ${d.token}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: "Bearer not-the-token" },
+      { Authorization: `Basic ${d.token}` },
+    ]) {
       const r = await fetch(`${d.url}/rpc`, { method: "POST", headers, body: JSON.stringify(ping) });
       expect(r.status).toBe(401);
       expect(await r.json()).toMatchObject({ error: { code: "UNAUTHORIZED" } });
@@ -69,18 +73,30 @@ describe("the token", () => {
     const basic = { Cookie: pair, Authorization: `Basic ${btoa("ops:secret")}` };
     const proxied = await fetch(`${d.url}/rpc`, { method: "POST", headers: basic, body: JSON.stringify(ping) });
     expect(((await proxied.json()) as any).result.pid).toBe(d.daemon.proc.pid);
-    const wrongBearer = await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: pair, Authorization: "Bearer nope" }, body: JSON.stringify(ping) });
+    const wrongBearer = await fetch(`${d.url}/rpc`, {
+      method: "POST",
+      headers: { Cookie: pair, Authorization: "Bearer nope" },
+      body: JSON.stringify(ping),
+    });
     expect(wrongBearer.status).toBe(401);
   });
 });
 
 describe("Host and Origin", () => {
   test("a Host the daemon does not answer to is refused, even with the token", async () => {
-    const r = await fetch(`${d.url}/rpc`, { method: "POST", headers: { ...d.auth, Host: "rebound.example:80" }, body: JSON.stringify(ping) });
+    const r = await fetch(`${d.url}/rpc`, {
+      method: "POST",
+      headers: { ...d.auth, Host: "rebound.example:80" },
+      body: JSON.stringify(ping),
+    });
     expect(r.status).toBe(403);
     expect(await r.json()).toMatchObject({ error: { code: "FORBIDDEN_HOST" } });
     const port = new URL(d.url).port;
-    const local = await fetch(`${d.url}/rpc`, { method: "POST", headers: { ...d.auth, Host: `localhost:${port}` }, body: JSON.stringify(ping) });
+    const local = await fetch(`${d.url}/rpc`, {
+      method: "POST",
+      headers: { ...d.auth, Host: `localhost:${port}` },
+      body: JSON.stringify(ping),
+    });
     expect(local.status).toBe(200);
   });
 
@@ -92,7 +108,11 @@ describe("Host and Origin", () => {
   });
 
   test("a state-changing request from another origin is refused", async () => {
-    const r = await fetch(`${d.url}/rpc`, { method: "POST", headers: { ...d.auth, Origin: "http://evil.example" }, body: JSON.stringify(ping) });
+    const r = await fetch(`${d.url}/rpc`, {
+      method: "POST",
+      headers: { ...d.auth, Origin: "http://evil.example" },
+      body: JSON.stringify(ping),
+    });
     expect(r.status).toBe(403);
     expect(await r.json()).toMatchObject({ error: { code: "FORBIDDEN_ORIGIN" } });
   });
@@ -106,7 +126,11 @@ describe("POST /rpc", () => {
     const replies = (await r.json()) as any[];
     expect(replies.map((x) => x.id)).toEqual([1, 2]);
     expect(replies[1].error.data.code).toBe("METHOD_NOT_FOUND");
-    const n = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: JSON.stringify({ jsonrpc: "2.0", method: "system.ping" }) });
+    const n = await fetch(`${d.url}/rpc`, {
+      method: "POST",
+      headers: d.auth,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "system.ping" }),
+    });
     expect(n.status).toBe(204);
     const bad = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: "{not json" });
     expect(((await bad.json()) as any).error.data.code).toBe("PARSE_ERROR");
@@ -133,7 +157,11 @@ describe("POST /rpc", () => {
 
   test("params that write files on the daemon's machine are refused", async () => {
     for (const p of [{ log_path: "/tmp/termd-http-should-not-exist.log" }, { record: "/tmp/x.cast" }, { socket: "/tmp/x.sock" }]) {
-      const r = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["true"], ...p } }) });
+      const r = await fetch(`${d.url}/rpc`, {
+        method: "POST",
+        headers: d.auth,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["true"], ...p } }),
+      });
       const body = (await r.json()) as any;
       expect(body.error.data).toMatchObject({ code: "UNAUTHORIZED", params: Object.keys(p) });
     }
@@ -146,7 +174,8 @@ describe("POST /rpc", () => {
 });
 
 test("POST /trl speaks TRL's dialect", async () => {
-  const post = async (msg: unknown) => (await fetch(`${d.url}/trl`, { method: "POST", headers: d.auth, body: JSON.stringify(msg) })).json() as Promise<any>;
+  const post = async (msg: unknown) =>
+    (await fetch(`${d.url}/trl`, { method: "POST", headers: d.auth, body: JSON.stringify(msg) })).json() as Promise<any>;
   const created = await post({ id: "c1", method: "session.create", params: { shell: "/bin/bash" } });
   expect(created).toMatchObject({ id: "c1", ok: true, data: { state: "idle" } });
   const ran = await post({ id: "r1", method: "exec.run", params: { session_id: created.data.session_id, command: "echo $((40+2))" } });
@@ -165,7 +194,11 @@ test("attach over WebSocket: subscribe with replay, input and resize as on the s
     expect(snap.size).toEqual({ rows: 20, cols: 70 });
     await c.call("session.subscribe", { session: "ws-attach", events: ["output", "exit"], replay: snap.offset });
     await c.call("session.input", { session: "ws-attach", text: "echo $((6*7)) $(tput cols)\r" });
-    const out = () => c.events.filter((e) => e.type === "output").map((e) => Buffer.from(e.data.base64, "base64").toString()).join("");
+    const out = () =>
+      c.events
+        .filter((e) => e.type === "output")
+        .map((e) => Buffer.from(e.data.base64, "base64").toString())
+        .join("");
     await c.event(() => out().includes("42 70"));
     await c.call("session.resize", { session: "ws-attach", rows: 30, cols: 90 });
     expect((await c.call("session.info", { session: "ws-attach" })).size).toEqual({ rows: 30, cols: 90 });
@@ -189,10 +222,16 @@ describe("asciicast", () => {
     const r = await fetch(`${d.url}/sessions/castme.cast`, { headers: d.auth });
     expect(r.headers.get("content-type")).toBe("application/x-asciicast");
     expect(r.headers.get("content-disposition")).toContain('filename="castme.cast"');
-    const [header, ...events] = (await r.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+    const [header, ...events] = (await r.text())
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(header).toMatchObject({ version: 2, width: 80, height: 24 });
     expect(events.every((e: any) => typeof e[0] === "number" && ["o", "i", "r"].includes(e[1]))).toBe(true);
-    const text = events.filter((e: any) => e[1] === "o").map((e: any) => e[2]).join("");
+    const text = events
+      .filter((e: any) => e[1] === "o")
+      .map((e: any) => e[2])
+      .join("");
     expect(text).toContain("one");
     expect(text).toContain("two");
     const missing = await fetch(`${d.url}/sessions/nope.cast`, { headers: d.auth });
@@ -218,21 +257,32 @@ describe("asciicast", () => {
     expect(lines[1][2]).toContain("before");
     await d.rpc("session.input", { session: "live", text: "later\r" });
     expect(await closed.promise).toBe(1000);
-    expect(lines.slice(2).map((e) => e[2]).join("")).toContain("after later");
+    expect(
+      lines
+        .slice(2)
+        .map((e) => e[2])
+        .join(""),
+    ).toContain("after later");
   });
 });
 
 describe("the daemon's HTTP flags", () => {
   test("--allow-host, --allow-origin and --http-allow-files widen what the daemon accepts", async () => {
-    const w = await startHttpDaemon({ args: ["--allow-host", "termd.example.com", "--allow-origin", "https://ops.example.com", "--http-allow-files"] });
+    const w = await startHttpDaemon({
+      args: ["--allow-host", "termd.example.com", "--allow-origin", "https://ops.example.com", "--http-allow-files"],
+    });
     try {
-      const post = (headers: Record<string, string>, body: unknown = ping) => fetch(`${w.url}/rpc`, { method: "POST", headers: { ...w.auth, ...headers }, body: JSON.stringify(body) });
+      const post = (headers: Record<string, string>, body: unknown = ping) =>
+        fetch(`${w.url}/rpc`, { method: "POST", headers: { ...w.auth, ...headers }, body: JSON.stringify(body) });
       expect((await post({ Host: "termd.example.com" })).status).toBe(200);
       expect((await post({ Host: "other.example.com" })).status).toBe(403);
       expect((await post({ Origin: "https://ops.example.com" })).status).toBe(200);
       expect((await post({ Origin: "https://evil.example.com" })).status).toBe(403);
       const log = join(w.daemon.dir, "copied.log");
-      const created = await post({}, { jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["bash", "-c", "echo into-the-log"], log_path: log } });
+      const created = await post(
+        {},
+        { jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["bash", "-c", "echo into-the-log"], log_path: log } },
+      );
       expect(((await created.json()) as any).result.name).toBeString();
       await w.rpc("session.wait", { session: ((await w.rpc("session.list")).sessions[0] as any).id, exit: true });
       expect(readFileSync(log, "utf8")).toContain("into-the-log");

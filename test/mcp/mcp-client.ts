@@ -9,11 +9,17 @@ import type { TestDaemon } from "../harness.ts";
 export interface McpHandle {
   client: Client;
   /** A tool call's result; its text content joined. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured: Record<string, unknown> | undefined; result: CallToolResult }>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ text: string; isError: boolean; structured: Record<string, unknown> | undefined; result: CallToolResult }>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-export async function mcpClient(d: TestDaemon, opts: { name?: string; bin?: string[]; capabilities?: Record<string, unknown> } = {}): Promise<McpHandle> {
+export async function mcpClient(
+  d: TestDaemon,
+  opts: { name?: string; bin?: string[]; capabilities?: Record<string, unknown> } = {},
+): Promise<McpHandle> {
   const [command, ...args] = opts.bin ?? d.bin;
   const transport = new StdioClientTransport({ command: command!, args: [...args, "mcp"], env: d.env, stderr: "inherit" });
   const client = new Client({ name: opts.name ?? "test-agent", version: "1.0.0" }, { capabilities: opts.capabilities ?? {} });
@@ -23,7 +29,12 @@ export async function mcpClient(d: TestDaemon, opts: { name?: string; bin?: stri
     async call(name, a = {}) {
       const result = (await client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 })) as CallToolResult;
       const text = result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
-      return { text, isError: result.isError === true, structured: result.structuredContent as Record<string, unknown> | undefined, result };
+      return {
+        text,
+        isError: result.isError === true,
+        structured: result.structuredContent as Record<string, unknown> | undefined,
+        result,
+      };
     },
     async [Symbol.asyncDispose]() {
       await client.close();

@@ -17,11 +17,29 @@ test("initialize, then list the tools with their JSON Schemas and descriptions",
   expect(m.client.getServerVersion()?.name).toBe("termd");
   const { tools } = await m.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  expect(names).toEqual(["click", "list_sessions", "press_keys", "read_output", "read_screen", "resize", "run_command", "screenshot", "signal", "start_session", "stop_session", "submit", "type_secret", "type_text", "wait_for"]);
+  expect(names).toEqual([
+    "click",
+    "list_sessions",
+    "press_keys",
+    "read_output",
+    "read_screen",
+    "resize",
+    "run_command",
+    "screenshot",
+    "signal",
+    "start_session",
+    "stop_session",
+    "submit",
+    "type_secret",
+    "type_text",
+    "wait_for",
+  ]);
   const wait = tools.find((t) => t.name === "wait_for")!;
   expect(wait.inputSchema.type).toBe("object");
   expect(wait.inputSchema.required).toEqual(["session"]);
-  expect(Object.keys(wait.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["text", "regex", "gone", "idle_ms", "exit", "timeout_ms"]));
+  expect(Object.keys(wait.inputSchema.properties ?? {})).toEqual(
+    expect.arrayContaining(["text", "regex", "gone", "idle_ms", "exit", "timeout_ms"]),
+  );
   expect((wait.inputSchema.properties as Record<string, { description?: string }>).gone!.description).toContain("no longer on the screen");
   for (const t of tools) expect(t.description!.length).toBeGreaterThan(60);
   // Hints a host may use to ask the user less: reading never changes anything.
@@ -127,7 +145,12 @@ test("wait for a command done in a shell: its exit code and output", async () =>
   await m.call("submit", { session: "sh", text: "sleep 0.2; echo finished; false" });
   const done = await m.call("wait_for", { session: "sh", command_done: true });
   expect(done.text.split("\n")[0]).toBe("command_done");
-  expect(done.structured).toMatchObject({ outcome: "command_done", exit_code: 1, command: "sleep 0.2; echo finished; false", output: "finished\n" });
+  expect(done.structured).toMatchObject({
+    outcome: "command_done",
+    exit_code: 1,
+    command: "sleep 0.2; echo finished; false",
+    output: "finished\n",
+  });
   expect(done.text).toContain("finished with exit code 1");
 });
 
@@ -156,7 +179,7 @@ test("an unknown session is an error result that names the running ones and what
   // A tool that needs a shell, in a session that is not one, says what to use instead.
   const notShell = await m.call("run_command", { session: "alpha", command: "true" });
   expect(notShell.isError).toBe(true);
-  expect(notShell.text).toContain("start_session with command [\"bash\"]");
+  expect(notShell.text).toContain('start_session with command ["bash"]');
   // Bad arguments name the field.
   const bad = await m.call("wait_for", { session: "alpha", timeout_ms: -1 });
   expect(bad.isError).toBe(true);
@@ -166,7 +189,10 @@ test("an unknown session is an error result that names the running ones and what
 test("click sends the mouse report the program asked for; a program without mouse mode gets advice", async () => {
   await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
-  await m.call("start_session", { name: "mouse", command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"] });
+  await m.call("start_session", {
+    name: "mouse",
+    command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"],
+  });
   await m.call("wait_for", { session: "mouse", text: "ready" });
   expect((await m.call("click", { session: "mouse", row: 2, col: 4 })).isError).toBe(false);
   // SGR reports are 1-based: press and release of the left button at column 5, row 3.
@@ -214,7 +240,11 @@ test("type_secret: with elicitation, the user's answer goes to the program, not 
   });
   // Recorded with its input: the secret stays out of the recording.
   const cast = join(d.dir, "login.cast");
-  await (await d.client()).call("session.create", { name: "login", record: cast, command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'] });
+  await (await d.client()).call("session.create", {
+    name: "login",
+    record: cast,
+    command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'],
+  });
   await m.call("wait_for", { session: "login", text: "Password:" });
   const r = await m.call("type_secret", { session: "login", prompt: "sudo password" });
   expect(r.isError).toBe(false);
@@ -238,7 +268,11 @@ test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary serves MCP too (the 
 
 test("with no daemon running, the first tool call starts the user's daemon, as the CLI does", async () => {
   const dir = mkdtempSync(join(tmpdir(), "termd-mcp-auto-"));
-  const env = { ...(process.env as Record<string, string>), TERMD_SOCKET: join(dir, "run", "auto.sock"), TERMD_STATE_DIR: join(dir, "state") };
+  const env = {
+    ...(process.env as Record<string, string>),
+    TERMD_SOCKET: join(dir, "run", "auto.sock"),
+    TERMD_STATE_DIR: join(dir, "state"),
+  };
   const stop = () => Bun.spawn([...SOURCE_BIN, "daemon", "stop", "--grace", "500"], { env, stdout: "ignore", stderr: "ignore" }).exited;
   try {
     const fake = { bin: SOURCE_BIN, env } as unknown as TestDaemon;
@@ -266,7 +300,10 @@ test("wait_for counts only text new since the agent's last input, or since the c
   expect(w.structured).toMatchObject({ outcome: "matched", match: { col: 0, text: "done" } });
   expect(w.text).toMatch(/^\s*\d+│done$/m);
   expect((await m.call("wait_for", { session: "w1", text: "first; done", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
-  expect((await m.call("wait_for", { session: "w1", text: "first; done", anywhere: true })).structured).toMatchObject({ outcome: "matched", match: { row: 0, text: "first; done" } });
+  expect((await m.call("wait_for", { session: "w1", text: "first; done", anywhere: true })).structured).toMatchObject({
+    outcome: "matched",
+    match: { row: 0, text: "first; done" },
+  });
 
   // A session the agent never typed into: what was there before the call is old.
   await m.call("start_session", { name: "c1", command: ["cat"] });
@@ -313,7 +350,10 @@ test("start_session returns once the program is ready, with that screen; submit 
   const sh = await m.call("start_session", { name: "b", command: SHELL, env: { PS1: "$ " } });
   expect(sh.text).toMatch(/^\s*0│\$ ▮$/m);
   // Another program: its screen once it shows something and settled (here after a moment's work).
-  const other = await m.call("start_session", { name: "o", command: ["sh", "-c", "i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; printf 'ready> '; read x"] });
+  const other = await m.call("start_session", {
+    name: "o",
+    command: ["sh", "-c", "i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; printf 'ready> '; read x"],
+  });
   expect(other.text).toMatch(/^\s*0│ready> ▮$/m);
   await m.call("start_session", { name: "py", command: ["python3", "-q"] });
   await m.call("wait_for", { session: "py", text: ">>> ", anywhere: true });
@@ -346,7 +386,10 @@ test("resize, signal, read_output, and press_keys returning the change it made",
   await m.call("wait_for", { session: "t", regex: "^started$" });
   const sent = await m.call("signal", { session: "t", signal: "INT" });
   expect(sent.structured).toMatchObject({ signal_sent: "SIGINT" });
-  expect((await m.call("wait_for", { session: "t", command_done: true })).structured).toMatchObject({ outcome: "command_done", exit_code: 130 });
+  expect((await m.call("wait_for", { session: "t", command_done: true })).structured).toMatchObject({
+    outcome: "command_done",
+    exit_code: 130,
+  });
   expect((await m.call("signal", { session: "t", signal: "NOPE" })).isError).toBe(true);
 
   // Output as text with its line edits applied, each read going on from the last.
@@ -361,7 +404,11 @@ test("resize, signal, read_output, and press_keys returning the change it made",
   expect(next.text).not.toContain("\x1b");
   expect((await m.call("read_output", { session: "t", max_chars: 100 })).text).toContain("no new output");
 
-  const pressed = await m.call("press_keys", { session: "t", keys: ["e", "c", "h", "o", "Space", "k", "e", "y", "s", "Enter"], show_change: true });
+  const pressed = await m.call("press_keys", {
+    session: "t",
+    keys: ["e", "c", "h", "o", "Space", "k", "e", "y", "s", "Enter"],
+    show_change: true,
+  });
   expect(pressed.text).toMatch(/^\s*\d+│keys$/m);
 });
 
@@ -373,7 +420,9 @@ test("run_command leaves nothing of its plumbing on the screen or in the history
   await m.call("wait_for", { session: "r", command_done: true });
   expect((await m.call("run_command", { session: "r", command: "echo from-agent" })).structured?.stdout).toBe("from-agent\n");
   // Interrupted by its timeout: the line that asks for the mark goes the same way.
-  expect((await m.call("run_command", { session: "r", command: "sleep 30", timeout_ms: 300 })).structured).toMatchObject({ timed_out: true });
+  expect((await m.call("run_command", { session: "r", command: "sleep 30", timeout_ms: 300 })).structured).toMatchObject({
+    timed_out: true,
+  });
   const person = await d.client();
   const screen = (await person.call("session.screen", { session: "r" })).lines.join("\n");
   expect(screen).not.toContain("termd-exec");

@@ -10,6 +10,7 @@ export const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
 export function qemuArm64(): { run: string[] } | { missing: string } {
   const qemu = Bun.which("qemu-aarch64-static") ?? Bun.which("qemu-aarch64");
   if (!qemu) return { missing: "no qemu-aarch64-static (Debian: apt-get install qemu-user-static)" };
-  if (!existsSync(`${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1`)) return { missing: `no arm64 glibc in ${ARM64_SYSROOT} (Debian: apt-get install libc6-arm64-cross)` };
+  if (!existsSync(`${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1`))
+    return { missing: `no arm64 glibc in ${ARM64_SYSROOT} (Debian: apt-get install libc6-arm64-cross)` };
   return { run: [qemu, "-L", ARM64_SYSROOT] };
 }

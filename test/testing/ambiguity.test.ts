@@ -24,7 +24,9 @@ test("strict: text in two places fails at once, naming and showing both; in one 
   expect(await t.waitForText("done", { strict: false })).toMatchObject({ row: 0, col: 0 });
 
   // The matcher itself, through expectTerminal: bun's expect reports a failed custom matcher to the test, not to a catch.
-  const failed = await expectTerminal(t).toShowText("done", { timeout: 5000 }).catch((e: unknown) => e as Error);
+  const failed = await expectTerminal(t)
+    .toShowText("done", { timeout: 5000 })
+    .catch((e: unknown) => e as Error);
   expect(failed?.message).toContain('expected the screen to show "done"');
   expect(failed?.message).toContain('"done" is on the screen in 2 places (strict): row 0 col 0, row 1 col 7');
   await expect(t).toShowText("done", { row: 1 });

@@ -6,7 +6,10 @@ import { TestProject } from "./subprocess.ts";
 
 test("package.json's termd.testing, then configure(), then launch's options set a terminal's size, env, shell and timeout", async () => {
   using project = new TestProject();
-  project.write("package.json", JSON.stringify({ name: "p", termd: { testing: { rows: 7, cols: 33, env: { FROM: "package" }, shell: "bash" } } }));
+  project.write(
+    "package.json",
+    JSON.stringify({ name: "p", termd: { testing: { rows: 7, cols: 33, env: { FROM: "package" }, shell: "bash" } } }),
+  );
   project.write(
     "defaults.test.ts",
     `import { test, expect } from "bun:test";

@@ -6,9 +6,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
+const docs = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+];
 const blocks = docs.flatMap((doc) =>
-  [...readFileSync(join(ROOT, doc), "utf8").matchAll(/<!-- (test\/testing\/examples\/[\w.-]+\.test\.ts) -->\n```ts\n([\s\S]*?)```\n/g)].map(([, file, code]) => ({ doc, file: file!, code: code! })),
+  [...readFileSync(join(ROOT, doc), "utf8").matchAll(/<!-- (test\/testing\/examples\/[\w.-]+\.test\.ts) -->\n```ts\n([\s\S]*?)```\n/g)].map(
+    ([, file, code]) => ({ doc, file: file!, code: code! }),
+  ),
 );
 
 test("docs/testing.md shows the issue's example and three of tui-test's, each marked with its test file", () => {

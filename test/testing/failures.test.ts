@@ -43,14 +43,28 @@ test("fails to find text", async () => {
   expect(r.output).toContain("test-results/fails-to-find-text/terminal.cast");
   // Only the failing test has a folder; its files are the recording, the screen, the timed-out waits.
   expect(readdirSync(join(project.dir, "test-results"))).toEqual(["fails-to-find-text"]);
-  expect(readdirSync(dir).sort()).toEqual(["terminal.cast", "terminal.png", "terminal.screen.txt", "terminal.svg", "terminal.wait-1.txt", "terminal.wait-2.txt"]);
+  expect(readdirSync(dir).sort()).toEqual([
+    "terminal.cast",
+    "terminal.png",
+    "terminal.screen.txt",
+    "terminal.svg",
+    "terminal.wait-1.txt",
+    "terminal.wait-2.txt",
+  ]);
   const cast = readFileSync(join(dir, "terminal.cast"), "utf8").trim().split("\n");
   expect(JSON.parse(cast[0]!)).toMatchObject({ version: 2, width: 30, height: 5 });
-  expect(cast.slice(1).map((l) => JSON.parse(l)[2]).join("")).toContain("second line");
+  expect(
+    cast
+      .slice(1)
+      .map((l) => JSON.parse(l)[2])
+      .join(""),
+  ).toContain("second line");
   expect(readFileSync(join(dir, "terminal.svg"), "utf8")).toContain(">secondline</text>"); // spaces are positions in SVG
   expect(readPng(readFileSync(join(dir, "terminal.png")))).toMatchObject({ width: 30 * CELL_W, height: 5 * CELL_H });
   expect(readFileSync(join(dir, "terminal.screen.txt"), "utf8")).toBe("# termd screen 5x30, cursor 1,11\nfirst line\nsecond line\n\n\n\n");
-  expect(readFileSync(join(dir, "terminal.wait-1.txt"), "utf8")).toStartWith('# timed out after 200 ms waiting for "third"\n# termd screen 5x30');
+  expect(readFileSync(join(dir, "terminal.wait-1.txt"), "utf8")).toStartWith(
+    '# timed out after 200 ms waiting for "third"\n# termd screen 5x30',
+  );
   expect(readFileSync(join(dir, "terminal.wait-2.txt"), "utf8")).toStartWith('# expected the screen to show "third"');
 }, 20_000);
 
@@ -99,7 +113,12 @@ test("a test that throws or times out still removes its session and ends its pro
   const c = await d.client();
   expect((await c.call("session.list")).sessions).toEqual([]);
   // The timed-out test's terminal was closed after the test, with its artifacts.
-  expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual(["terminal.cast", "terminal.png", "terminal.screen.txt", "terminal.svg"]);
+  expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual([
+    "terminal.cast",
+    "terminal.png",
+    "terminal.screen.txt",
+    "terminal.svg",
+  ]);
   expect(readFileSync(join(project.dir, "test-results", "times-out", "terminal.screen.txt"), "utf8")).toContain("\nwaiting\n");
 }, 20_000);
 
@@ -110,7 +129,9 @@ test("the private daemon serves each session on a temp socket (TERMD_DEBUG says 
   expect(r.output).toContain("(pass) the sessions of both are gone, their programs too");
   const socket = /private daemon on (\S+)/.exec(r.output)?.[1];
   expect(socket).toBeDefined();
-  expect(r.output).toMatch(new RegExp(`session throws-[0-9a-f]{8} on ${socket!.replaceAll(".", "\\.")} \\(watch: termd attach throws-[0-9a-f]{8} --socket`));
+  expect(r.output).toMatch(
+    new RegExp(`session throws-[0-9a-f]{8} on ${socket!.replaceAll(".", "\\.")} \\(watch: termd attach throws-[0-9a-f]{8} --socket`),
+  );
   // Once the process is gone its daemon stops and its temp folder goes.
   expect(await eventually(() => !existsSync(join(socket!, "..")))).toBe(true);
   expect(alive(Number(/PID (\d+)/.exec(r.output)?.[1]))).toBe(false);

@@ -76,7 +76,16 @@ test("bash: screen, cell styles, title, resize and waits", async () => {
   await expect(t).toShowText("blue", { bg: 4 });
   await expect(t).not.toShowText("blue", { bold: true, timeout: 300 });
   const row = (await t.screen()).lines.findIndex((l) => l.startsWith("RED"));
-  expect(await t.cell(row, 0)).toEqual({ char: "R", width: 1, fg: 1, bg: null, bold: true, italic: false, underline: false, inverse: false });
+  expect(await t.cell(row, 0)).toEqual({
+    char: "R",
+    width: 1,
+    fg: 1,
+    bg: null,
+    bold: true,
+    italic: false,
+    underline: false,
+    inverse: false,
+  });
   expect(await t.cell(row, 4)).toMatchObject({ char: "b", bg: 4, bold: false });
   expect(await t.cell(row, 9)).toMatchObject({ char: "界", width: 2 });
   await t.waitForIdle(100);

@@ -45,7 +45,9 @@ test("throws its own error", async () => {
   obsoleteSnapshot(project.dir, "screen.test.ts");
   const r = await project.vitest("screen.test.ts");
   expect(r.code).toBe(1);
-  expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe("# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n");
+  expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
+    "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
+  );
   expect(r.output).toContain("1 obsolete snapshot in __screens__/screen.test.ts (no test of screen.test.ts compared it): gone.txt");
   expect(r.output).toMatch(/✓ passes/);
   expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
@@ -60,9 +62,10 @@ test("throws its own error", async () => {
 
 test("under node:test expectTerminal asserts, and termd/testing/node's test keeps a failed test's artifacts however it failed", async () => {
   using project = new TestProject();
-  const source = readFileSync(project.write(
-    "screen.test.mjs",
-    `import { test, launch, expectTerminal } from "./lib/testing.mjs";
+  const source = readFileSync(
+    project.write(
+      "screen.test.mjs",
+      `import { test, launch, expectTerminal } from "./lib/testing.mjs";
 
 test("passes", async () => {
   const t = await launch(["sh", "-c", "echo hello; exec cat"], { rows: 5, cols: 30 });
@@ -86,11 +89,15 @@ test("throws its own error", async () => {
   throw new Error("my own");
 });
 `,
-  ), "utf8");
+    ),
+    "utf8",
+  );
   obsoleteSnapshot(project.dir, "screen.test.mjs");
   const r = await project.nodeTest("screen.test.mjs");
   expect(r.code).toBe(1);
-  expect(readFileSync(join(project.dir, "__screens__", "screen.test.mjs", "passes.txt"), "utf8")).toBe("# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n");
+  expect(readFileSync(join(project.dir, "__screens__", "screen.test.mjs", "passes.txt"), "utf8")).toBe(
+    "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
+  );
   expect(r.output).toContain("1 obsolete snapshot in __screens__/screen.test.mjs (no test of screen.test.mjs compared it): gone.txt");
   expect(r.output).toContain("ok 1 - passes");
   expect(r.output).toContain("not ok 2 - fails an assertion");

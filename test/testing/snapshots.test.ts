@@ -101,7 +101,8 @@ test("a snapshot no test of its file compared is reported once the whole file ra
 
   let r = await project.bunTest("obsolete.test.ts", { env });
   expect(r.code).toBe(0);
-  const report = "termd/testing: 1 obsolete snapshot in __screens__/obsolete.test.ts (no test of obsolete.test.ts compared it): renamed-test.txt; remove it, or run with -u (or TERMD_UPDATE_SNAPSHOTS=1)";
+  const report =
+    "termd/testing: 1 obsolete snapshot in __screens__/obsolete.test.ts (no test of obsolete.test.ts compared it): renamed-test.txt; remove it, or run with -u (or TERMD_UPDATE_SNAPSHOTS=1)";
   expect(r.output).toContain(report);
   expect(r.output).not.toContain("theirs.txt");
 

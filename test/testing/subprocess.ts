@@ -40,7 +40,10 @@ export class TestProject {
   /** `vitest run FILE` under Node, with this checkout's vitest (the project's node_modules is a link to it). */
   vitest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
     symlinkSync(join(ROOT, "node_modules"), join(this.dir, "node_modules"));
-    return this.run(["node", join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", ".", `./${file}`, ...(opts.args ?? [])], { ...opts, env: { TERMD_BIN, ...opts.env } });
+    return this.run(["node", join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", ".", `./${file}`, ...(opts.args ?? [])], {
+      ...opts,
+      env: { TERMD_BIN, ...opts.env },
+    });
   }
 
   /**
@@ -49,14 +52,34 @@ export class TestProject {
    */
   async nodeTest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
     mkdirSync(join(this.dir, "lib"));
-    const built = await this.run([BUN, "build", join(ROOT, "src", "testing", "node.ts"), "--target=node", "--format=esm", "--external", "vitest", "--external", "bun:test", "--outfile", join(this.dir, "lib", "testing.mjs")]);
+    const built = await this.run([
+      BUN,
+      "build",
+      join(ROOT, "src", "testing", "node.ts"),
+      "--target=node",
+      "--format=esm",
+      "--external",
+      "vitest",
+      "--external",
+      "bun:test",
+      "--outfile",
+      join(this.dir, "lib", "testing.mjs"),
+    ]);
     if (built.code !== 0) throw new Error(`bun build failed: ${built.output}`);
     return this.run(["node", "--test", ...(opts.args ?? []), `./${file}`], { ...opts, env: { TERMD_BIN, ...opts.env } });
   }
 
   private async run(argv: string[], opts: RunOptions = {}): Promise<BunTestRun> {
     // CI is the child's to be told: it makes missing snapshots fail.
-    const env: Record<string, string | undefined> = { ...process.env, TERMD_SOCKET: undefined, TERMD_DEBUG: undefined, TERMD_UPDATE_SNAPSHOTS: undefined, TERMD_BIN: undefined, CI: undefined, ...opts.env };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      TERMD_SOCKET: undefined,
+      TERMD_DEBUG: undefined,
+      TERMD_UPDATE_SNAPSHOTS: undefined,
+      TERMD_BIN: undefined,
+      CI: undefined,
+      ...opts.env,
+    };
     const p = Bun.spawn(argv, {
       cwd: this.dir,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),

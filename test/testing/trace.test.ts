@@ -46,10 +46,17 @@ test("trace on keeps a passing test's artifacts, off keeps none, a plain throw k
   expect(r.output).toContain("(fail) throws its own error");
   expect(r.output).toContain("(pass) passes [");
   expect(r.output).not.toContain("fails-with-its-trace-off");
-  expect(r.output).toContain('"throws its own error" failed; terminal\'s artifacts (termd show-trace test-results/throws-its-own-error replays it)');
+  expect(r.output).toContain(
+    '"throws its own error" failed; terminal\'s artifacts (termd show-trace test-results/throws-its-own-error replays it)',
+  );
   const results = join(project.dir, "test-results");
   expect(readdirSync(results).sort()).toEqual(["passes-with-its-trace-on", "throws-its-own-error"]);
-  expect(readdirSync(join(results, "passes-with-its-trace-on")).sort()).toEqual(["terminal.cast", "terminal.png", "terminal.screen.txt", "terminal.svg"]);
+  expect(readdirSync(join(results, "passes-with-its-trace-on")).sort()).toEqual([
+    "terminal.cast",
+    "terminal.png",
+    "terminal.screen.txt",
+    "terminal.svg",
+  ]);
 
   const shown = await termd(["show-trace", join(results, "throws-its-own-error"), "--max-idle", "0"]);
   expect(shown.code).toBe(0);

@@ -78,7 +78,17 @@ export default cliCommand({
     };
     let chain = Promise.resolve();
     const { promise: finished, resolve: finish } = deferred<string>();
-    await client.subscribe({ session, events: ["title"], size: size(), read_only: readOnly, strip_queries: true, ...(takeOver ? { take_over: true, holder: await holderName() } : {}) }, onEvent);
+    await client.subscribe(
+      {
+        session,
+        events: ["title"],
+        size: size(),
+        read_only: readOnly,
+        strip_queries: true,
+        ...(takeOver ? { take_over: true, holder: await holderName() } : {}),
+      },
+      onEvent,
+    );
     const snap = await client.call("session.screen", { session, format: "ansi" });
 
     const onResize = () => void client.call("session.resize", { session, ...size() }).catch(() => {});
@@ -112,4 +122,3 @@ export default cliCommand({
     }
   },
 });
-

@@ -32,7 +32,12 @@ async function httpSettings(a: Parameters<typeof num>[0], host: Host): Promise<H
     return undefined;
   }
   try {
-    return { listen: host.parseListen(listen), allowOrigins: strs(a, "allow-origin"), allowHosts: strs(a, "allow-host"), allowFiles: bool(a, "http-allow-files") };
+    return {
+      listen: host.parseListen(listen),
+      allowOrigins: strs(a, "allow-origin"),
+      allowHosts: strs(a, "allow-host"),
+      allowFiles: bool(a, "http-allow-files"),
+    };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -40,7 +45,8 @@ async function httpSettings(a: Parameters<typeof num>[0], host: Host): Promise<H
 
 function workers(a: Parameters<typeof num>[0], flag: string): number | undefined {
   const n = num(a, flag);
-  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS)) throw new UsageError(`--${flag} is a whole number from 1 to ${MAX_WORKERS}`);
+  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS))
+    throw new UsageError(`--${flag} is a whole number from 1 to ${MAX_WORKERS}`);
   return n;
 }
 
@@ -65,34 +71,69 @@ const RESTART_HELP = [
 /** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
 const DAEMON_FLAGS: Record<string, FlagSpec> = {
   "state-dir": { kind: "string", value: "DIR", help: "session records and output logs (default $TERMD_STATE_DIR or ~/.local/state/termd)" },
-  "stop-grace": { kind: "number", value: "MS", help: "grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)" },
+  "stop-grace": {
+    kind: "number",
+    value: "MS",
+    help: "grace between SIGHUP/SIGTERM and SIGKILL of session.stop and shutdown (default 5000)",
+  },
   ttl: { kind: "string", value: "DURATION", help: "how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)" },
   "debug-buffer": { kind: "number", help: "unhandled escape sequences kept per session for `termd debug` (default 10)" },
   "screen-workers": { kind: "number", help: "threads that parse the sessions' screens (default: one per core)" },
-  "screen-park": { kind: "number", value: "MS", help: "quiet time after which a session with little output has its screen parked, freeing its emulator until needed (default 5000; 0: never)" },
+  "screen-park": {
+    kind: "number",
+    value: "MS",
+    help: "quiet time after which a session with little output has its screen parked, freeing its emulator until needed (default 5000; 0: never)",
+  },
   "pty-workers": { kind: "number", help: "threads that run the sessions' programs and read their output (default: one per core)" },
-  "max-sessions": { kind: "number", help: "sessions held at most, ended ones included (default 10000); past it session.create fails with LIMIT_REACHED" },
+  "max-sessions": {
+    kind: "number",
+    help: "sessions held at most, ended ones included (default 10000); past it session.create fails with LIMIT_REACHED",
+  },
   "max-waits": {
     kind: "number",
     help: "waits one connection may have pending, session.wait calls and session.input calls with wait (default 4096); past it they fail with LIMIT_REACHED",
   },
-  "max-subscriptions": { kind: "number", help: "sessions one connection may be subscribed to (default 10000); past it session.subscribe fails with LIMIT_REACHED" },
+  "max-subscriptions": {
+    kind: "number",
+    help: "sessions one connection may be subscribed to (default 10000); past it session.subscribe fails with LIMIT_REACHED",
+  },
   "max-connections": {
     kind: "number",
     help: "connections served at once, over the sockets and HTTP (default 4096); past it a new one gets a LIMIT_REACHED error and is closed (HTTP: 503)",
   },
-  "pid-file": { kind: "string", value: "PATH", help: "write the daemon's pid there while it runs (removed on exit), like the console server's server.pid" },
+  "pid-file": {
+    kind: "string",
+    value: "PATH",
+    help: "write the daemon's pid there while it runs (removed on exit), like the console server's server.pid",
+  },
   http: {
     kind: "string",
     value: "HOST:PORT",
     help: "also serve the protocol over HTTP and WebSocket, and the attach page at / (a bare PORT binds 127.0.0.1; port 0 picks a free one, logged at start). Every request needs the token: TERMD_TOKEN, or `termd token`",
   },
-  "allow-origin": { kind: "string", repeat: true, value: "URL", help: "with --http: an origin whose pages may also call it, e.g. https://ops.example.com (* allows any)" },
-  "allow-host": { kind: "string", repeat: true, value: "NAME", help: "with --http: a Host name the HTTP server also answers to, e.g. a reverse proxy's public name (* allows any)" },
-  "http-allow-files": { kind: "boolean", help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)" },
+  "allow-origin": {
+    kind: "string",
+    repeat: true,
+    value: "URL",
+    help: "with --http: an origin whose pages may also call it, e.g. https://ops.example.com (* allows any)",
+  },
+  "allow-host": {
+    kind: "string",
+    repeat: true,
+    value: "NAME",
+    help: "with --http: a Host name the HTTP server also answers to, e.g. a reverse proxy's public name (* allows any)",
+  },
+  "http-allow-files": {
+    kind: "boolean",
+    help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)",
+  },
 };
 
-const GRACE: FlagSpec = { kind: "number", value: "MS", help: "stop and restart: how long the sessions get between SIGTERM and SIGKILL (default: the daemon's --stop-grace)" };
+const GRACE: FlagSpec = {
+  kind: "number",
+  value: "MS",
+  help: "stop and restart: how long the sessions get between SIGTERM and SIGKILL (default: the daemon's --stop-grace)",
+};
 
 /** Stops the daemon `client` is connected to and returns once its process is gone (at most 5 s after it closes the connection). */
 async function stopDaemon(client: Client, socketPath: string, graceMs: number | undefined): Promise<{ gone: boolean; pid: number }> {
@@ -110,112 +151,135 @@ async function stopDaemon(client: Client, socketPath: string, graceMs: number | 
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 /** What a restart does to the sessions, said before it acts. */
-function restartNotice(stats: { pid: number; sessions: number; running: number } & Parameters<typeof describeBuild>[0], socketPath: string, graceMs: number | undefined): string {
+function restartNotice(
+  stats: { pid: number; sessions: number; running: number } & Parameters<typeof describeBuild>[0],
+  socketPath: string,
+  graceMs: number | undefined,
+): string {
   const who = `the daemon on ${socketPath} (pid ${stats.pid}, ${describeBuild(stats)})`;
   const ended = stats.sessions - stats.running;
-  const kept = ended === 0 ? "" : ` ${plural(ended, "Its 1 ended session is kept as it is.", `Its ${ended} ended sessions are kept as they are.`)}`;
+  const kept =
+    ended === 0 ? "" : ` ${plural(ended, "Its 1 ended session is kept as it is.", `Its ${ended} ended sessions are kept as they are.`)}`;
   if (stats.running === 0) return `termd daemon restart: ${who} has no running sessions.${kept}`;
-  const running = plural(stats.running, "1 running session: restarting ends its program", `${stats.running} running sessions: restarting ends their programs`);
+  const running = plural(
+    stats.running,
+    "1 running session: restarting ends its program",
+    `${stats.running} running sessions: restarting ends their programs`,
+  );
   const grace = graceMs !== undefined ? `${graceMs} ms` : "the daemon's --stop-grace (5000 ms unless it was given)";
-  const after = plural(stats.running, "Its output, final screen and record are kept: the new daemon lists it", "Their output, final screens and records are kept: the new daemon lists them");
+  const after = plural(
+    stats.running,
+    "Its output, final screen and record are kept: the new daemon lists it",
+    "Their output, final screens and records are kept: the new daemon lists them",
+  );
   return `termd daemon restart: ${who} has ${running} (SIGHUP and SIGTERM, then SIGKILL after ${grace}). ${after} as ended (termd ls, termd logs).${kept}`;
 }
 
 /** `load` brings what hosts the daemon in this process; the Node client stub has none and only stops / queries. */
 export const daemonCommand = (load?: () => Promise<Host>) =>
   cliCommand({
-  name: "daemon",
-  // The Node stub cannot host a daemon: its help offers only what it can do.
-  summary: load ? "run the daemon in the foreground, or stop / query it" : "stop or query the running daemon (the termd executable runs one)",
-  args: load ? "[stop|restart|status]" : "stop|status",
-  json: true,
-  help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
-  flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
-  async run(a, ctx) {
-    const action = a.positional[0];
-    if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
-    if (action === "restart") {
-      if (!load) {
-        ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
-        return EXIT.FAILURE;
-      }
-      if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon restart replaces a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
-      const grace = num(a, "grace");
-      let stateDir = defaultStateDir();
-      let client: Client | undefined;
-      try {
-        client = await connect(ctx.socketPath);
-      } catch {
-        ctx.err(`termd daemon restart: no daemon answers on ${ctx.socketPath}; starting one`);
-      }
-      if (client) {
-        const stats = { ...(await client.call("system.ping")), ...(await client.call("system.stats")) };
-        stateDir = stats.state_dir ?? stateDir;
-        ctx.err(restartNotice(stats, ctx.socketPath, grace));
-        const { gone, pid } = await stopDaemon(client, ctx.socketPath, grace);
-        if (!gone) {
-          ctx.err(`termd daemon restart: the old daemon (pid ${pid}) has not exited yet; not starting another`);
+    name: "daemon",
+    // The Node stub cannot host a daemon: its help offers only what it can do.
+    summary: load
+      ? "run the daemon in the foreground, or stop / query it"
+      : "stop or query the running daemon (the termd executable runs one)",
+    args: load ? "[stop|restart|status]" : "stop|status",
+    json: true,
+    help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
+    flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
+    async run(a, ctx) {
+      const action = a.positional[0];
+      if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+      if (action === "restart") {
+        if (!load) {
+          ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
           return EXIT.FAILURE;
         }
-      }
-      const fresh = await startDaemon(ctx.socketPath, { stateDir });
-      const ping = await fresh.call("system.ping");
-      fresh.close();
-      ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})`);
-      return EXIT.OK;
-    }
-    if (action === "stop" || action === "status") {
-      let client: Client;
-      try {
-        client = await connect(ctx.socketPath);
-      } catch {
-        ctx.err(`termd: no daemon answers on ${ctx.socketPath}`);
-        return EXIT.FAILURE;
-      }
-      if (action === "status") {
-        const [ping, stats] = await Promise.all([client.call("system.ping"), client.call("system.stats")]);
-        if (ctx.json) printJson(ctx, { ...ping, ...stats, socket: ctx.socketPath });
-        else ctx.out(`${describeBuild(ping)} pid ${ping.pid} up ${ping.uptime_s}s, ${stats.running}/${stats.sessions} sessions running, socket ${ctx.socketPath}`);
-        client.close();
+        if (isDaemonUrl(ctx.socketPath))
+          throw new UsageError(
+            "termd daemon restart replaces a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)",
+          );
+        const grace = num(a, "grace");
+        let stateDir = defaultStateDir();
+        let client: Client | undefined;
+        try {
+          client = await connect(ctx.socketPath);
+        } catch {
+          ctx.err(`termd daemon restart: no daemon answers on ${ctx.socketPath}; starting one`);
+        }
+        if (client) {
+          const stats = { ...(await client.call("system.ping")), ...(await client.call("system.stats")) };
+          stateDir = stats.state_dir ?? stateDir;
+          ctx.err(restartNotice(stats, ctx.socketPath, grace));
+          const { gone, pid } = await stopDaemon(client, ctx.socketPath, grace);
+          if (!gone) {
+            ctx.err(`termd daemon restart: the old daemon (pid ${pid}) has not exited yet; not starting another`);
+            return EXIT.FAILURE;
+          }
+        }
+        const fresh = await startDaemon(ctx.socketPath, { stateDir });
+        const ping = await fresh.call("system.ping");
+        fresh.close();
+        ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})`);
         return EXIT.OK;
       }
-      await stopDaemon(client, ctx.socketPath, num(a, "grace"));
-      return EXIT.OK;
-    }
-    if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, restart, status)`);
-    if (!load) {
-      ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
-      return EXIT.FAILURE;
-    }
-    if (isDaemonUrl(ctx.socketPath)) throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
-    const debugBuffer = num(a, "debug-buffer");
-    if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER) throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
-    // Loaded here, by the command that needs them, not by every command at start-up.
-    const [{ resolve }, host] = await Promise.all([import("node:path"), load()]);
-    const opts = {
-      // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
-      socketPath: resolve(ctx.socketPath),
-      stateDir: resolve(str(a, "state-dir") ?? defaultStateDir()),
-      stopGraceMs: num(a, "stop-grace") ?? 5000,
-      ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
-      debugBuffer,
-      screenWorkers: workers(a, "screen-workers"),
-      screenParkMs: num(a, "screen-park"),
-      ptyWorkers: workers(a, "pty-workers"),
-      maxSessions: limit(a, "max-sessions"),
-      maxWaits: limit(a, "max-waits"),
-      maxSubscriptions: limit(a, "max-subscriptions"),
-      maxConnections: limit(a, "max-connections"),
-      pidFile: str(a, "pid-file"),
-      http: await httpSettings(a, host),
-    };
-    try {
-      return await host.runDaemon(opts);
-    } catch (err) {
-      // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
-      if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
-      ctx.err(`termd daemon: ${err.message}`);
-      return EXIT.DAEMON_RUNNING;
-    }
-  },
+      if (action === "stop" || action === "status") {
+        let client: Client;
+        try {
+          client = await connect(ctx.socketPath);
+        } catch {
+          ctx.err(`termd: no daemon answers on ${ctx.socketPath}`);
+          return EXIT.FAILURE;
+        }
+        if (action === "status") {
+          const [ping, stats] = await Promise.all([client.call("system.ping"), client.call("system.stats")]);
+          if (ctx.json) printJson(ctx, { ...ping, ...stats, socket: ctx.socketPath });
+          else
+            ctx.out(
+              `${describeBuild(ping)} pid ${ping.pid} up ${ping.uptime_s}s, ${stats.running}/${stats.sessions} sessions running, socket ${ctx.socketPath}`,
+            );
+          client.close();
+          return EXIT.OK;
+        }
+        await stopDaemon(client, ctx.socketPath, num(a, "grace"));
+        return EXIT.OK;
+      }
+      if (action !== undefined) throw new UsageError(`unknown daemon action ${action} (stop, restart, status)`);
+      if (!load) {
+        ctx.err("termd: this client cannot host a daemon; run the termd executable's `termd daemon`");
+        return EXIT.FAILURE;
+      }
+      if (isDaemonUrl(ctx.socketPath))
+        throw new UsageError("termd daemon runs a daemon on this machine: give it --socket PATH, not a URL (is TERMD_URL set?)");
+      const debugBuffer = num(a, "debug-buffer");
+      if (debugBuffer !== undefined && debugBuffer > MAX_DEBUG_BUFFER)
+        throw new UsageError(`--debug-buffer is at most ${MAX_DEBUG_BUFFER}`);
+      // Loaded here, by the command that needs them, not by every command at start-up.
+      const [{ resolve }, host] = await Promise.all([import("node:path"), load()]);
+      const opts = {
+        // Absolute: sessions (their shell hooks, `termd` run inside them) start in other folders.
+        socketPath: resolve(ctx.socketPath),
+        stateDir: resolve(str(a, "state-dir") ?? defaultStateDir()),
+        stopGraceMs: num(a, "stop-grace") ?? 5000,
+        ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
+        debugBuffer,
+        screenWorkers: workers(a, "screen-workers"),
+        screenParkMs: num(a, "screen-park"),
+        ptyWorkers: workers(a, "pty-workers"),
+        maxSessions: limit(a, "max-sessions"),
+        maxWaits: limit(a, "max-waits"),
+        maxSubscriptions: limit(a, "max-subscriptions"),
+        maxConnections: limit(a, "max-connections"),
+        pidFile: str(a, "pid-file"),
+        http: await httpSettings(a, host),
+      };
+      try {
+        return await host.runDaemon(opts);
+      } catch (err) {
+        // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
+        if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
+        ctx.err(`termd daemon: ${err.message}`);
+        return EXIT.DAEMON_RUNNING;
+      }
+    },
   });

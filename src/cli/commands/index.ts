@@ -19,4 +19,23 @@ import screenshot from "./screenshot.ts";
 import token from "./token.ts";
 import showTrace from "./show-trace.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [start, ls, info, send, screen, wait, resize, signal, stop, rm, rename, restart, logs, attach, debug, screenshot, token, showTrace];
+export const CLIENT_COMMANDS: CliCommand[] = [
+  start,
+  ls,
+  info,
+  send,
+  screen,
+  wait,
+  resize,
+  signal,
+  stop,
+  rm,
+  rename,
+  restart,
+  logs,
+  attach,
+  debug,
+  screenshot,
+  token,
+  showTrace,
+];

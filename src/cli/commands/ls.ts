@@ -18,7 +18,15 @@ export default cliCommand({
       ctx.out(
         table([
           ["NAME", "ID", "STATE", "PID", "OWNER", "SIZE", "COMMAND"],
-          ...sessions.map((s) => [s.name, s.id, statusOf(s), String(s.pid ?? "-"), ownerOf(s) ?? "-", `${s.size.rows}x${s.size.cols}`, s.command.join(" ")]),
+          ...sessions.map((s) => [
+            s.name,
+            s.id,
+            statusOf(s),
+            String(s.pid ?? "-"),
+            ownerOf(s) ?? "-",
+            `${s.size.rows}x${s.size.cols}`,
+            s.command.join(" "),
+          ]),
         ]),
       );
     return EXIT.OK;

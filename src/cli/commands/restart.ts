@@ -16,7 +16,10 @@ export default cliCommand({
   ].join("\n"),
   flags: {
     grace: { kind: "number", value: "MS", help: "as termd stop's, for a running session" },
-    "all-lost": { kind: "boolean", help: "instead of SESSION: restart every lost session (one whose daemon ended while it ran, as after a reboot)" },
+    "all-lost": {
+      kind: "boolean",
+      help: "instead of SESSION: restart every lost session (one whose daemon ended while it ran, as after a reboot)",
+    },
   },
   async run(a, ctx) {
     const client = await ctx.client();

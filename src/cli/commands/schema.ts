@@ -8,14 +8,17 @@ export default cliCommand({
   summary: "print the JSON Schema of every native method's params",
   args: "[METHOD]",
   help: [
-    "Prints {\"METHOD\": {JSON Schema of its params}, …} for every native JSON-RPC method (draft-07),",
-    "or one method's schema. Checks across fields (\"exactly one of text, keys, paste, base64\") have",
+    'Prints {"METHOD": {JSON Schema of its params}, …} for every native JSON-RPC method (draft-07),',
+    'or one method\'s schema. Checks across fields ("exactly one of text, keys, paste, base64") have',
     "no JSON Schema form: the daemon still enforces them and says so in INVALID_PARAMS.",
   ].join("\n"),
   flags: {},
   async run(a, ctx) {
     // Loaded when used: the method table brings the whole daemon with it.
-    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([import("../../server/methods.ts"), import("../../protocol/json-schema.ts")]);
+    const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([
+      import("../../server/methods.ts"),
+      import("../../protocol/json-schema.ts"),
+    ]);
     const [only] = a.positional;
     if (only !== undefined) {
       const c = COMMANDS.get(only);

@@ -23,7 +23,8 @@ export default cliCommand({
     if (ctx.json) printJson(ctx, snap);
     else {
       ctx.out(bool(a, "ansi") ? snap.ansi! : snap.lines.join("\n"));
-      if (bool(a, "cursor")) ctx.out(`cursor ${snap.cursor.row},${snap.cursor.col}${snap.cursor.visible ? "" : " hidden"}  hash ${snap.hash}`);
+      if (bool(a, "cursor"))
+        ctx.out(`cursor ${snap.cursor.row},${snap.cursor.col}${snap.cursor.visible ? "" : " hidden"}  hash ${snap.hash}`);
     }
     return EXIT.OK;
   },

@@ -36,9 +36,11 @@ export default cliCommand({
     const format = formatOf(output, str(a, "format"));
     const scaleText = str(a, "scale");
     const scale = scaleText === undefined ? undefined : Number(scaleText);
-    if (scale !== undefined && !(scale >= 0.25 && scale <= 4)) throw new UsageError(`--scale is a number from 0.25 to 4, not ${JSON.stringify(scaleText)}`);
+    if (scale !== undefined && !(scale >= 0.25 && scale <= 4))
+      throw new UsageError(`--scale is a number from 0.25 to 4, not ${JSON.stringify(scaleText)}`);
     const toStdout = output === undefined || output === "-";
-    if (toStdout && format === "png" && process.stdout.isTTY) throw new UsageError("a PNG would garble the terminal: give -o FILE.png or redirect standard output");
+    if (toStdout && format === "png" && process.stdout.isTTY)
+      throw new UsageError("a PNG would garble the terminal: give -o FILE.png or redirect standard output");
     const shot = await (await ctx.client()).call("session.screenshot", { session, format, scale });
     const bytes = shot.format === "png" ? Buffer.from(shot.base64!, "base64") : Buffer.from(shot.svg!, "utf8");
     if (toStdout) await writeOut(bytes);

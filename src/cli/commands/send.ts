@@ -33,7 +33,12 @@ export default cliCommand({
   ].join("\n"),
   flags: {
     text: { kind: "string", repeat: true, value: "TEXT", help: "the text as typed (no Enter added)" },
-    keys: { kind: "string", repeat: true, value: "'KEY ...'", help: "key tokens separated by spaces: Enter Escape Tab Up F5 C-c M-x <C-w> Ctrl+Alt+Delete ..." },
+    keys: {
+      kind: "string",
+      repeat: true,
+      value: "'KEY ...'",
+      help: "key tokens separated by spaces: Enter Escape Tab Up F5 C-c M-x <C-w> Ctrl+Alt+Delete ...",
+    },
     paste: { kind: "string", repeat: true, value: "TEXT", help: "a paste, bracketed when the program asked for bracketed paste" },
     submit: {
       kind: "string",
@@ -41,7 +46,12 @@ export default cliCommand({
       value: "TEXT",
       help: "the text (a bracketed paste when the program asked for that), then Enter once the screen settled showing it, at least 150 ms later; Enter again if the first changed nothing (a note on stderr says so, and when the text never showed)",
     },
-    file: { kind: "string", repeat: true, value: "PATH", help: "the file's contents as typed text (as --text); for input larger than an argument holds" },
+    file: {
+      kind: "string",
+      repeat: true,
+      value: "PATH",
+      help: "the file's contents as typed text (as --text); for input larger than an argument holds",
+    },
     click: { kind: "string", repeat: true, value: "ROW,COL", help: "press and release a button there" },
     press: { kind: "string", repeat: true, value: "ROW,COL", help: "press a button there" },
     release: { kind: "string", repeat: true, value: "ROW,COL", help: "release a button there" },
@@ -55,11 +65,14 @@ export default cliCommand({
     const session = sessionArg(a);
     // Only the input flags, in order (global flags such as --json or --socket are not input).
     const items = a.ordered.filter((f) => INPUT_FLAGS.has(f.name));
-    if (items.length === 0) throw new UsageError("nothing to send: give --text, --keys, --paste, --submit, --file or a mouse event (--click …)");
+    if (items.length === 0)
+      throw new UsageError("nothing to send: give --text, --keys, --paste, --submit, --file or a mouse event (--click …)");
     // Mouse flags are parsed up front as key tokens are below: a bad one must not leave half a command.
     const held = modifiers(str(a, "modifiers"));
     const button = buttonOf(str(a, "button"));
-    const mouse = new Map(items.filter((f) => MOUSE_FLAGS.has(f.name)).map((f) => [f, mouseEvent(f.name, String(f.value), button, held)] as const));
+    const mouse = new Map(
+      items.filter((f) => MOUSE_FLAGS.has(f.name)).map((f) => [f, mouseEvent(f.name, String(f.value), button, held)] as const),
+    );
     // Every key token is checked before anything is typed: a bad one must not leave half a command.
     for (const { name, value } of items) {
       if (name !== "keys") continue;
@@ -99,8 +112,10 @@ export default cliCommand({
               : { session, [name]: v };
       const r = await client.call("session.input", params);
       bytes += r.bytes;
-      if (r.submit && !r.submit.shown && v.trim() !== "") ctx.err(`termd send: the submitted text never showed on the screen; Enter went after 3 s anyway`);
-      if (r.submit?.enter_presses === 2) ctx.err(`termd send: the first Enter changed nothing on the screen, so Enter was pressed once more`);
+      if (r.submit && !r.submit.shown && v.trim() !== "")
+        ctx.err(`termd send: the submitted text never showed on the screen; Enter went after 3 s anyway`);
+      if (r.submit?.enter_presses === 2)
+        ctx.err(`termd send: the first Enter changed nothing on the screen, so Enter was pressed once more`);
     }
     if (ctx.json) printJson(ctx, { bytes });
     return EXIT.OK;
@@ -122,7 +137,10 @@ function buttonOf(text: string | undefined): "left" | "middle" | "right" {
 
 function modifiers(text: string | undefined): { shift?: true; alt?: true; ctrl?: true } {
   const out: { shift?: true; alt?: true; ctrl?: true } = {};
-  for (const m of (text ?? "").split(",").map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+  for (const m of (text ?? "")
+    .split(",")
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean)) {
     if (m === "shift" || m === "alt" || m === "ctrl") out[m] = true;
     else throw new UsageError(`--modifiers takes shift, alt and ctrl separated by commas, not ${JSON.stringify(m)}`);
   }
@@ -139,7 +157,8 @@ function mouseEvent(flag: string, text: string, button: "left" | "middle" | "rig
     const [at, direction, n, extra] = text.split(":");
     if (direction !== "up" && direction !== "down" && direction !== "left" && direction !== "right")
       throw new UsageError(`--scroll needs ROW,COL:up|down|left|right[:N], not ${JSON.stringify(text)}`);
-    if (extra !== undefined || (n !== undefined && !/^[1-9]\d*$/.test(n))) throw new UsageError(`--scroll's N is a whole number of notches, in ${JSON.stringify(text)}`);
+    if (extra !== undefined || (n !== undefined && !/^[1-9]\d*$/.test(n)))
+      throw new UsageError(`--scroll's N is a whole number of notches, in ${JSON.stringify(text)}`);
     return { action: "scroll", ...point(at!, flag), direction, count: n === undefined ? 1 : Number(n), ...held };
   }
   if (flag === "move") return { action: "move", ...point(text, flag), ...held };

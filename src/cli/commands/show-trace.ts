@@ -17,7 +17,9 @@ function recordings(path: string): string[] {
     throw new UsageError(`${path}: no such file or folder`);
   }
   if (!dir) return [path];
-  const casts = readdirSync(path).filter((f) => f.endsWith(".cast")).sort();
+  const casts = readdirSync(path)
+    .filter((f) => f.endsWith(".cast"))
+    .sort();
   if (casts.length === 0) throw new UsageError(`${path} holds no recording (.cast): was the test's trace kept?`);
   return casts.map((f) => join(path, f));
 }

@@ -10,7 +10,10 @@ export default cliCommand({
   json: true,
   help: "SIGNAL is a name (SIGINT, INT, int) or a number (2). By default it goes to the session's program (a shell, say).",
   flags: {
-    foreground: { kind: "boolean", help: "to the terminal's foreground process group instead: the job a shell is running, as Ctrl-C would" },
+    foreground: {
+      kind: "boolean",
+      help: "to the terminal's foreground process group instead: the job a shell is running, as Ctrl-C would",
+    },
     all: { kind: "boolean", help: "to every process of the terminal's session instead, background jobs included" },
   },
   async run(a, ctx) {

@@ -24,7 +24,10 @@ export default cliCommand({
     },
     "log-path": { kind: "string", value: "FILE", help: "also copy every output byte to FILE (truncated first)" },
     record: { kind: "string", value: "FILE.cast", help: "record output, input and resizes as asciicast v2 (asciinema plays it)" },
-    replace: { kind: "boolean", help: "with --name: an ended session holding that name is removed first (a running one is not: stop it, or pick another name)" },
+    replace: {
+      kind: "boolean",
+      help: "with --name: an ended session holding that name is removed first (a running one is not: stop it, or pick another name)",
+    },
     "no-shell-integration": {
       kind: "boolean",
       help: "start bash, zsh or fish without termd's hooks (OSC 133 prompt and command marks, OSC 7 directory), which termd wait --command-done relies on",

@@ -27,7 +27,11 @@ export default cliCommand({
       help: "until the command typed at the shell's prompt is done (shell integration); prints command_done (code N): COMMAND, then what the command printed. It is the first command to finish after the session's last input (or --since)",
     },
     prompt: { kind: "boolean", help: "until the shell (with shell integration) has drawn its prompt after the last input (or --since)" },
-    fresh: { kind: "string", value: "call|input", help: "--text and --regex count only where they did not match already, at the call or just before the session's last input" },
+    fresh: {
+      kind: "string",
+      value: "call|input",
+      help: "--text and --regex count only where they did not match already, at the call or just before the session's last input",
+    },
     since: { kind: "number", value: "OFFSET", help: "--command-done and --prompt count from this output offset instead of the last input" },
     timeout: { kind: "number", value: "MS", help: "give up after MS (default 10000): outcome timeout, exit code 3" },
     screen: { kind: "boolean", help: "also print the screen" },

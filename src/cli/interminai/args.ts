@@ -30,7 +30,6 @@ export interface Args {
   trailing: string[];
 }
 
-
 /** A failure after parsing: printed to stderr as is, exit status `code` (1, as anyhow's main). */
 export class Failure extends Error {
   constructor(

@@ -57,7 +57,11 @@ function parseReply(line: string, resolve: (r: Reply) => void, reject: (e: Error
     if (typeof r !== "object" || r === null || (r.status !== "ok" && r.status !== "error")) throw new Error("not a reply");
     resolve(r);
   } catch {
-    reject(new Failure(line.trim() === "" ? "Error: EOF while parsing a value at line 1 column 0" : `Error: invalid reply from daemon: ${line.trim()}`));
+    reject(
+      new Failure(
+        line.trim() === "" ? "Error: EOF while parsing a value at line 1 column 0" : `Error: invalid reply from daemon: ${line.trim()}`,
+      ),
+    );
   }
 }
 

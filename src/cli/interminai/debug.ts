@@ -22,7 +22,9 @@ function termiosLines(t: Termios): string[] {
   }
   if (t.c_cc) {
     const c = (k: string) => t.c_cc![k] ?? "?";
-    lines.push(`  c_cc: VINTR=${c("VINTR")} VEOF=${c("VEOF")} VERASE=${c("VERASE")} VKILL=${c("VKILL")} VSUSP=${c("VSUSP")} VQUIT=${c("VQUIT")}`);
+    lines.push(
+      `  c_cc: VINTR=${c("VINTR")} VEOF=${c("VEOF")} VERASE=${c("VERASE")} VKILL=${c("VKILL")} VSUSP=${c("VSUSP")} VQUIT=${c("VQUIT")}`,
+    );
   }
   return lines;
 }

@@ -3,7 +3,18 @@
 // 0x80 and above is sent as the UTF-8 of U+00HH (interminai pushes the byte as a char).
 import { Failure } from "./args.ts";
 
-const SIMPLE: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", e: "\x1b", E: "\x1b" };
+const SIMPLE: Record<string, string> = {
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  e: "\x1b",
+  E: "\x1b",
+};
 
 export function expandEscapes(s: string): string {
   const chars = [...s];

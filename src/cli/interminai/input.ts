@@ -70,7 +70,11 @@ export const input: Subcommand = {
   about: "Send input to running session",
   opts: [
     SOCKET,
-    { long: "text", value: "TEXT", help: "Input text with escape sequences (alternative to stdin). Supports: \\n \\r \\t \\a \\b \\f \\v \\\\ \\e \\xHH" },
+    {
+      long: "text",
+      value: "TEXT",
+      help: "Input text with escape sequences (alternative to stdin). Supports: \\n \\r \\t \\a \\b \\f \\v \\\\ \\e \\xHH",
+    },
     { long: "password", help: "Read password from terminal with echo disabled. Automatically appends \\r (Enter) after input" },
   ],
   async run(a) {

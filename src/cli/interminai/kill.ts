@@ -5,7 +5,14 @@ import { call } from "./client.ts";
 export const kill: Subcommand = {
   name: "kill",
   about: "Send signal to running process",
-  opts: [SOCKET, { long: "signal", value: "SIGNAL", help: "Signal to send (named like SIGTERM, SIGKILL, SIGINT or numeric like 9, 15, 2) [default: SIGTERM]" }],
+  opts: [
+    SOCKET,
+    {
+      long: "signal",
+      value: "SIGNAL",
+      help: "Signal to send (named like SIGTERM, SIGKILL, SIGINT or numeric like 9, 15, 2) [default: SIGTERM]",
+    },
+  ],
   async run(a) {
     await call(a.values.get("socket")!, { type: "KILL", signal: a.values.get("signal") ?? "SIGTERM" });
     return 0;

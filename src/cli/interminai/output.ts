@@ -10,13 +10,19 @@ import { writeOut } from "../closed-stdout.ts";
 /** --from: an integer (negative: scrollback) or "-" (all of it). */
 function parseFrom(v: string | undefined): number | "-" | undefined {
   if (v === undefined || v === "-") return v;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`error: invalid value '${v}' for '--from <FROM>': expected an integer or '-'\n\nFor more information, try '--help'.\n`);
+  if (!/^-?\d+$/.test(v))
+    throw new UsageError(
+      `error: invalid value '${v}' for '--from <FROM>': expected an integer or '-'\n\nFor more information, try '--help'.\n`,
+    );
   return Number(v);
 }
 
 function parseTo(v: string | undefined): number | null {
   if (v === undefined) return null;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`error: invalid value '${v}' for '--to <TO>': invalid digit found in string\n\nFor more information, try '--help'.\n`);
+  if (!/^-?\d+$/.test(v))
+    throw new UsageError(
+      `error: invalid value '${v}' for '--to <TO>': invalid digit found in string\n\nFor more information, try '--help'.\n`,
+    );
   return Number(v);
 }
 

@@ -40,7 +40,10 @@ function autoSocket(): { dir: string; path: string } {
 
 function scrollbackOf(v: string | undefined): number {
   if (v === undefined) return 10_000;
-  if (!/^\d+$/.test(v) || Number(v) > 1_000_000) throw new UsageError(`error: invalid value '${v}' for '--scrollback <LINES>': expected a number of lines up to 1000000\n\nFor more information, try '--help'.\n`);
+  if (!/^\d+$/.test(v) || Number(v) > 1_000_000)
+    throw new UsageError(
+      `error: invalid value '${v}' for '--scrollback <LINES>': expected a number of lines up to 1000000\n\nFor more information, try '--help'.\n`,
+    );
   return Number(v);
 }
 
@@ -102,7 +105,12 @@ export const start: Subcommand = {
   opts: [
     { long: "socket", value: "SOCKET", help: "Unix socket path (auto-generated if not specified)" },
     { long: "size", value: "SIZE", help: "Terminal size, columns first (e.g., 80x24) [default: 80x24]" },
-    { long: "emulator", value: "EMULATOR", help: "Terminal emulator: xterm (full, TERM=xterm-256color) or custom (TERM=ansi, no colour) [default: xterm]", possible: ["xterm", "custom"] },
+    {
+      long: "emulator",
+      value: "EMULATOR",
+      help: "Terminal emulator: xterm (full, TERM=xterm-256color) or custom (TERM=ansi, no colour) [default: xterm]",
+      possible: ["xterm", "custom"],
+    },
     { long: "no-daemon", help: "Run in foreground (for debugging/testing, default: daemon mode)" },
     { long: "pty-dump", value: "FILE", help: "Dump all raw PTY output to this file (for debugging)" },
     { long: "scrollback", value: "LINES", help: "Scrollback capacity in lines [default: 10000]" },

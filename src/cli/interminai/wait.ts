@@ -49,12 +49,14 @@ export const wait: Subcommand = {
     const socket = a.values.get("socket")!;
     const lineArg = a.values.get("line");
     if (lineArg !== undefined) {
-      if (!/^\d+$/.test(lineArg)) throw new Failure(`error: invalid value '${lineArg}' for '--line <LINE>': invalid digit found in string`, 2);
+      if (!/^\d+$/.test(lineArg))
+        throw new Failure(`error: invalid value '${lineArg}' for '--line <LINE>': invalid digit found in string`, 2);
       const line = Number(lineArg);
       if (line === 0) throw new Failure("Error: line number must be 1 or greater (1-based)");
       const contains = a.values.get("contains");
       const notContains = a.values.get("not-contains");
-      if (contains !== undefined && notContains !== undefined) throw new Failure("Error: --not-contains and --contains are mutually exclusive");
+      if (contains !== undefined && notContains !== undefined)
+        throw new Failure("Error: --not-contains and --contains are mutually exclusive");
       return waitForLine(socket, line, contains, notContains);
     }
     const quiet = a.flags.has("quiet");

@@ -15,7 +15,13 @@ export default sessionCommand({
     const page = castPage(journal, (from, max) => s.readOutput(from, max), p.from, p.max_bytes);
     const header =
       p.from === 0
-        ? castHeader({ size: first?.kind === "r" ? first.size : s.size, term: s.term, command: s.command, startedAt: s.createdAt, title: s.tap.title || undefined })
+        ? castHeader({
+            size: first?.kind === "r" ? first.size : s.size,
+            term: s.term,
+            command: s.command,
+            startedAt: s.createdAt,
+            title: s.tap.title || undefined,
+          })
         : undefined;
     return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= s.output.end && !s.running };
   },

@@ -13,7 +13,8 @@ async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ 
     return { bytes, submit };
   }
   let data: string | Uint8Array;
-  if (p.keys !== undefined) data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
+  if (p.keys !== undefined)
+    data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
   else if (p.paste !== undefined) data = pasteBytes(p.paste, s.modes.bracketed_paste);
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
   else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
@@ -38,7 +39,11 @@ export default sessionCommand({
       const baseline = baselineOf(s, rest);
       // command_done, prompt: a command that ends (a prompt drawn) after this input's first byte, not before it.
       const since = rest.command_done || rest.prompt ? { since: s.output.end } : {};
-      const wait = s.waits.prepare({ session: p.session, ...rest, ...since, ...(changed ? { changed_from: baseline.hash } : {}) }, signal, baseline);
+      const wait = s.waits.prepare(
+        { session: p.session, ...rest, ...since, ...(changed ? { changed_from: baseline.hash } : {}) },
+        signal,
+        baseline,
+      );
       let written: Awaited<ReturnType<typeof write>>;
       try {
         written = await write(s, p, signal);

@@ -8,7 +8,8 @@ export default sessionCommand({
   params: RemoveSchema,
   target: {},
   exec: async (p, { daemon }, s) => {
-    if (s.running && !p.force) throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or remove it with force (termd rm --force)`);
+    if (s.running && !p.force)
+      throw new RpcError("INVALID_PARAMS", `session ${s.name} is still running: stop it first, or remove it with force (termd rm --force)`);
     // The socket first: it refuses new clients at once, however long the program takes to stop.
     daemon.closeSessionSocket(s.id);
     if (s.running) await s.stop(daemon.options.stopGraceMs);

@@ -16,8 +16,10 @@ export default sessionCommand({
     const { daemon, client } = ctx;
     const sessions = s ? [s] : daemon.store.list();
     const events = expandEvents(p.events);
-    if (p.take_over !== undefined && p.session === undefined) throw new RpcError("INVALID_PARAMS", "take_over needs a session: one connection takes over one session");
-    if (p.take_over && p.read_only) throw new RpcError("INVALID_PARAMS", "take_over and read_only together: a connection takes a session over to type into it");
+    if (p.take_over !== undefined && p.session === undefined)
+      throw new RpcError("INVALID_PARAMS", "take_over needs a session: one connection takes over one session");
+    if (p.take_over && p.read_only)
+      throw new RpcError("INVALID_PARAMS", "take_over and read_only together: a connection takes a session over to type into it");
     // All or nothing: a subscribe to every session is refused whole rather than cut short.
     checkSubscriptions(ctx, sessions.filter((s) => !client.subscription(s)).length);
     let from: number | undefined;

@@ -19,9 +19,13 @@ export default tool({
     row: Row,
     col: Col,
     button: v.optional(v.pipe(v.picklist(["left", "middle", "right"]), v.description("Default left."))),
-    count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.description("2 for a double click; with scroll, wheel notches."))),
+    count: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.description("2 for a double click; with scroll, wheel notches.")),
+    ),
     scroll: v.optional(v.pipe(v.picklist(["up", "down"]), v.description("Turn the wheel instead of clicking."))),
-    drag_to: v.optional(v.pipe(v.object({ row: Row, col: Col }), v.description("Press at row/col, move here with the button held, release."))),
+    drag_to: v.optional(
+      v.pipe(v.object({ row: Row, col: Col }), v.description("Press at row/col, move here with the button held, release.")),
+    ),
   }),
   async run(p, ctx) {
     const at = { row: p.row, col: p.col };
@@ -32,7 +36,11 @@ export default tool({
         : { action: "click" as const, ...at, button: p.button, count: p.count };
     ctx.typedInto.add(p.session);
     await ctx.call("session.input", { session: p.session, mouse });
-    const what = p.scroll ? `scrolled ${p.scroll}` : p.drag_to ? `dragged to row ${p.drag_to.row}, col ${p.drag_to.col} from` : `${p.count === 2 ? "double-" : ""}clicked ${p.button ?? "left"}`;
+    const what = p.scroll
+      ? `scrolled ${p.scroll}`
+      : p.drag_to
+        ? `dragged to row ${p.drag_to.row}, col ${p.drag_to.col} from`
+        : `${p.count === 2 ? "double-" : ""}clicked ${p.button ?? "left"}`;
     return text(`${what} at row ${p.row}, col ${p.col} in ${p.session}; use read_screen or wait_for to see what it did`);
   },
 });

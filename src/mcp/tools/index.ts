@@ -16,4 +16,20 @@ import resize from "./resize.ts";
 import signal from "./signal.ts";
 import readOutput from "./read_output.ts";
 
-export const TOOLS: readonly Tool<any>[] = [startSession, typeText, pressKeys, submit, click, readScreen, readOutput, screenshot, waitFor, runCommand, listSessions, stopSession, typeSecret, resize, signal];
+export const TOOLS: readonly Tool<any>[] = [
+  startSession,
+  typeText,
+  pressKeys,
+  submit,
+  click,
+  readScreen,
+  readOutput,
+  screenshot,
+  waitFor,
+  runCommand,
+  listSessions,
+  stopSession,
+  typeSecret,
+  resize,
+  signal,
+];

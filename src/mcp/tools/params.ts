@@ -8,14 +8,30 @@ export const Session = v.pipe(
 );
 
 export const TimeoutMs = (what: string, dflt: number) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000), v.description(`${what} (milliseconds, default ${dflt}).`)), dflt);
+  v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000), v.description(`${what} (milliseconds, default ${dflt}).`)),
+    dflt,
+  );
 
 /** submit's and press_keys' way to return what their input did, in the same call. */
 export const ShowChange = {
   show_change: v.optional(
-    v.pipe(v.boolean(), v.description("Also wait until the screen has been idle for idle_ms (at most 10 s) and return the rows the input changed: one call instead of this and wait_for.")),
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Also wait until the screen has been idle for idle_ms (at most 10 s) and return the rows the input changed: one call instead of this and wait_for.",
+      ),
+    ),
   ),
-  idle_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000), v.description("With show_change: how long the screen must stay unchanged (default 300)."))),
+  idle_ms: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(10_000),
+      v.description("With show_change: how long the screen must stay unchanged (default 300)."),
+    ),
+  ),
 };
 
 /** session.input's `wait` for ShowChange: the screen idle after the input (or 10 s). */

@@ -14,11 +14,15 @@ export default tool({
     "Presses keys in order, encoded the way the program expects (application cursor keys, kitty keyboard protocol).",
     "Key names: Enter Escape Tab Backspace Delete Insert Space Up Down Left Right Home End PageUp PageDown F1-F12,",
     "with modifiers Ctrl+C Alt+x Shift+Tab Shift+Enter Ctrl+Alt+Delete; tmux (C-c, M-x) and vim (<C-c>, <CR>, <Esc>) names work too.",
-    "A single printable character is that character (\"y\", \"q\", \":\"). Use type_text for words.",
+    'A single printable character is that character ("y", "q", ":"). Use type_text for words.',
   ].join(" "),
   params: v.object({
     session: Session,
-    keys: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Key names, e.g. ["Escape", ":", "w", "q", "Enter"] or ["Ctrl+C"].')),
+    keys: v.pipe(
+      v.array(v.pipe(v.string(), v.minLength(1))),
+      v.minLength(1),
+      v.description('Key names, e.g. ["Escape", ":", "w", "q", "Enter"] or ["Ctrl+C"].'),
+    ),
     ...ShowChange,
   }),
   async run(p, ctx) {

@@ -17,7 +17,15 @@ export default tool({
   ].join(" "),
   params: v.object({
     session: Session,
-    max_chars: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(15_000), v.description("The most text to return (default 8000): the end of the new output."))),
+    max_chars: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(100),
+        v.maxValue(15_000),
+        v.description("The most text to return (default 8000): the end of the new output."),
+      ),
+    ),
   }),
   async run(p, ctx) {
     const max = p.max_chars ?? 8000;
@@ -36,7 +44,10 @@ export default tool({
     const all = plainText(Buffer.concat(chunks));
     const shown = all.length > max ? all.slice(-max) : all;
     const truncated = start > last || shown.length < all.length;
-    const state = info.state === "running" ? "" : ` The session has ended (${info.state}${info.exit_code !== null ? `, exit code ${info.exit_code}` : ""}).`;
+    const state =
+      info.state === "running"
+        ? ""
+        : ` The session has ended (${info.state}${info.exit_code !== null ? `, exit code ${info.exit_code}` : ""}).`;
     const head =
       shown === ""
         ? `no new output from ${info.name} since your last read (${from} bytes so far).${state}`

@@ -14,8 +14,12 @@ export default tool({
   ].join(" "),
   params: v.object({
     session: Session,
-    changes_only: v.optional(v.pipe(v.boolean(), v.description("Only rows changed since your last read of this session (the first read gives all)."))),
-    scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description("Lines of scrollback above the screen to include."))),
+    changes_only: v.optional(
+      v.pipe(v.boolean(), v.description("Only rows changed since your last read of this session (the first read gives all).")),
+    ),
+    scrollback: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description("Lines of scrollback above the screen to include.")),
+    ),
   }),
   async run(p, ctx) {
     const since = ctx.lastRead.get(p.session);

@@ -31,7 +31,16 @@ export default tool({
   params: v.object({
     session: Session,
     command: v.pipe(v.string(), v.minLength(1), v.description("Shell text, may span lines, e.g. 'make test 2>&1 | tail -20'.")),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000), v.description("Interrupt it (Ctrl+C) after this long; default 120000; 0: no limit.")), 120_000),
+    timeout_ms: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(3_600_000),
+        v.description("Interrupt it (Ctrl+C) after this long; default 120000; 0: no limit."),
+      ),
+      120_000,
+    ),
     stdin: v.optional(v.pipe(v.string(), v.description("Fed to the command's standard input."))),
   }),
   async run(p, ctx) {
@@ -42,12 +51,26 @@ export default tool({
     // A command that ended the shell (exit, exec of something that finished) ended the session with it.
     const info = await ctx.call("session.info", { session: p.session });
     const ended = info.state !== "running";
-    const status = r.timed_out ? `timed out after ${p.timeout_ms} ms (interrupted)` : r.exit_code === null ? "did not finish" : `exit code ${r.exit_code}`;
+    const status = r.timed_out
+      ? `timed out after ${p.timeout_ms} ms (interrupted)`
+      : r.exit_code === null
+        ? "did not finish"
+        : `exit code ${r.exit_code}`;
     const parts = [`${status} (${r.duration_ms} ms)`];
-    if (ended) parts.push(`the shell exited, so session ${info.name} has ended (${info.state}${info.exit_code !== null ? `, exit code ${info.exit_code}` : ""}); start_session to start another`);
+    if (ended)
+      parts.push(
+        `the shell exited, so session ${info.name} has ended (${info.state}${info.exit_code !== null ? `, exit code ${info.exit_code}` : ""}); start_session to start another`,
+      );
     parts.push(output ? `stdout:\n${clip(output)}` : "stdout: (empty)");
     if (stderr) parts.push(`stderr:\n${clip(stderr)}`);
     if (r.truncated) parts.push("(output was cut at 4 MiB)");
-    return text(parts.join("\n"), { exit_code: r.exit_code, timed_out: r.timed_out, duration_ms: r.duration_ms, stdout: clip(output), stderr: clip(stderr), session_ended: ended });
+    return text(parts.join("\n"), {
+      exit_code: r.exit_code,
+      timed_out: r.timed_out,
+      duration_ms: r.duration_ms,
+      stdout: clip(output),
+      stderr: clip(stderr),
+      session_ended: ended,
+    });
   },
 });

@@ -12,7 +12,9 @@ export default tool({
   ].join(" "),
   params: v.object({
     session: Session,
-    scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(2), v.description("Pixels per cell pixel (a cell is 9x18 at 1); default 1."))),
+    scale: v.optional(
+      v.pipe(v.number(), v.minValue(0.25), v.maxValue(2), v.description("Pixels per cell pixel (a cell is 9x18 at 1); default 1.")),
+    ),
   }),
   async run(p, ctx) {
     const shot = await ctx.call("session.screenshot", { session: p.session, format: "png", scale: p.scale });

@@ -20,7 +20,11 @@ async function ready(ctx: ToolContext, session: string, shell: boolean): Promise
   const started = performance.now();
   const first = await ctx.call("session.wait", { session, regex: "\\S", settle_ms: BLANK_QUIET_MS, timeout_ms: FIRST_SCREEN_MS });
   if (first.outcome !== "matched") return first;
-  return ctx.call("session.wait", { session, settle_ms: 200, timeout_ms: Math.max(1, Math.round(FIRST_SCREEN_MS - (performance.now() - started))) });
+  return ctx.call("session.wait", {
+    session,
+    settle_ms: 200,
+    timeout_ms: Math.max(1, Math.round(FIRST_SCREEN_MS - (performance.now() - started))),
+  });
 }
 
 export default tool({
@@ -34,8 +38,19 @@ export default tool({
     "Use a shell session (bash) to run commands with run_command and wait_for command_done; start a TUI (vim, python3, an agent CLI) by naming it in `command`.",
   ].join(" "),
   params: v.object({
-    name: v.optional(v.pipe(SessionName, v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -, not starting with -, not . or ..); default: generated."))),
-    command: v.optional(v.pipe(v.array(v.string()), v.minLength(1), v.description('The program and its arguments, e.g. ["bash"] or ["python3", "-q"]; default: the user\'s shell.'))),
+    name: v.optional(
+      v.pipe(
+        SessionName,
+        v.description("A name to address it by (1-64 of A-Z a-z 0-9 _ . @ : + -, not starting with -, not . or ..); default: generated."),
+      ),
+    ),
+    command: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.minLength(1),
+        v.description('The program and its arguments, e.g. ["bash"] or ["python3", "-q"]; default: the user\'s shell.'),
+      ),
+    ),
     cwd: v.optional(v.pipe(v.string(), v.description("Working directory; default: where the MCP server runs (the project)."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Extra environment variables."))),
     rows: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000), v.description("Screen rows (default 24)."))),
@@ -61,11 +76,14 @@ export default tool({
           : w.outcome === "settled" && w.screen.lines.every((l) => l.trim() === "")
             ? ` Its screen is blank and it has been quiet for ${BLANK_QUIET_MS / 1000} s: it may wait for input without a prompt (cat), or be slow to start; wait_for what you expect before typing.`
             : "";
-    return text(`started session ${info.name} (id ${info.id}) running ${info.command.join(" ")} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`, {
-      name: info.name,
-      id: info.id,
-      command: info.command,
-      state: w.outcome === "exited" ? "exited" : "running",
-    });
+    return text(
+      `started session ${info.name} (id ${info.id}) running ${info.command.join(" ")} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`,
+      {
+        name: info.name,
+        id: info.id,
+        command: info.command,
+        state: w.outcome === "exited" ? "exited" : "running",
+      },
+    );
   },
 });

@@ -11,7 +11,9 @@ export default tool({
   params: v.object({
     session: Session,
     remove: v.optional(v.pipe(v.boolean(), v.description("Also forget the session and free its name."))),
-    grace_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000), v.description("Time before SIGKILL (default 5000)."))),
+    grace_ms: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000), v.description("Time before SIGKILL (default 5000).")),
+    ),
   }),
   async run(p, ctx) {
     const info = await ctx.call("session.info", { session: p.session });
@@ -19,6 +21,9 @@ export default tool({
     if (p.remove) await ctx.call("session.remove", { session: info.id });
     ctx.lastRead.delete(p.session);
     const how = after.signal ? `${after.state} (${after.signal})` : `${after.state} (exit code ${after.exit_code})`;
-    return text(`session ${info.name} ${info.state === "running" ? "stopped" : "had already ended"}: ${how}${p.remove ? "; removed" : ""}`, { name: info.name, state: after.state, exit_code: after.exit_code });
+    return text(
+      `session ${info.name} ${info.state === "running" ? "stopped" : "had already ended"}: ${how}${p.remove ? "; removed" : ""}`,
+      { name: info.name, state: after.state, exit_code: after.exit_code },
+    );
   },
 });

@@ -21,7 +21,14 @@ export default tool({
   params: v.object({
     session: Session,
     text: v.pipe(v.string(), v.description("The line or prompt, without a trailing newline (may be empty: Enter alone).")),
-    clear_line: v.optional(v.pipe(v.boolean(), v.description("Default true: clear a shell's input line first, refuse where text you typed is still on the line. false: type onto whatever is there."))),
+    clear_line: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Default true: clear a shell's input line first, refuse where text you typed is still on the line. false: type onto whatever is there.",
+        ),
+      ),
+    ),
     ...ShowChange,
   }),
   async run(p, ctx) {
@@ -44,7 +51,8 @@ export default tool({
     ctx.typedInto.add(p.session);
     ctx.pendingLine.delete(p.session);
     const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true, wait: showChangeWait(p) });
-    if (r.submit && !r.submit.shown && p.text.trim() !== "") notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
+    if (r.submit && !r.submit.shown && p.text.trim() !== "")
+      notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
     if (r.submit?.enter_presses === 2) notes.push("the first Enter changed nothing on the screen, so Enter was pressed once more");
     const what = JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text);
     const done = `submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}`;

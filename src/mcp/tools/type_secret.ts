@@ -27,9 +27,14 @@ export default tool({
       required: ["secret"],
     });
     if (answer.action !== "accept" || typeof answer.content?.secret !== "string")
-      return text(`the user did not give it (${answer.action}); nothing was typed. The program still waits at its prompt: ask the user how to go on, or press_keys ["Ctrl+C"]`, { typed: false, action: answer.action });
+      return text(
+        `the user did not give it (${answer.action}); nothing was typed. The program still waits at its prompt: ask the user how to go on, or press_keys ["Ctrl+C"]`,
+        { typed: false, action: answer.action },
+      );
     ctx.typedInto.add(p.session);
     await ctx.call("session.input", { session: info.id, text: answer.content.secret + "\r", secret: true });
-    return text(`the user's answer was typed into ${info.name}, followed by Enter; use wait_for to see what the program does next`, { typed: true });
+    return text(`the user's answer was typed into ${info.name}, followed by Enter; use wait_for to see what the program does next`, {
+      typed: true,
+    });
   },
 });

@@ -45,13 +45,39 @@ export default tool({
   params: v.object({
     session: Session,
     text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Text to wait for (a substring of a row)."))),
-    regex: v.optional(v.pipe(v.string(), v.minLength(1), v.description("RE2 regular expression matched against each row, e.g. '^\\\\$ $' or 'error|failed'."))),
-    anywhere: v.optional(v.pipe(v.boolean(), v.description("text and regex match anywhere on the screen, also what was there before your last input (default false: only what is new)."))),
+    regex: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description("RE2 regular expression matched against each row, e.g. '^\\\\$ $' or 'error|failed'."),
+      ),
+    ),
+    anywhere: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "text and regex match anywhere on the screen, also what was there before your last input (default false: only what is new).",
+        ),
+      ),
+    ),
     gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Wait until this text is no longer on the screen."))),
-    idle_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000), v.description("Wait until no output and no screen change for this long (e.g. 500)."))),
+    idle_ms: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(600_000),
+        v.description("Wait until no output and no screen change for this long (e.g. 500)."),
+      ),
+    ),
     exit: v.optional(v.pipe(v.boolean(), v.description("Wait for the program to exit."))),
     command_done: v.optional(
-      v.pipe(v.boolean(), v.description("In a shell session: wait until the command last submitted at the prompt is done; returns its exit code and output (at once if it already finished).")),
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "In a shell session: wait until the command last submitted at the prompt is done; returns its exit code and output (at once if it already finished).",
+        ),
+      ),
     ),
     timeout_ms: TimeoutMs("Give up after this long", 10_000),
   }),
@@ -75,7 +101,9 @@ export default tool({
     const structured: Record<string, unknown> = { outcome, seq: s.seq };
     if (r.command) {
       const c = r.command;
-      lines.push(`${c.command ?? "the command"} finished with exit code ${c.exit_code ?? "unknown"} after ${c.duration_ms} ms; its output${c.truncated ? " (the last 1 MiB)" : ""}:`);
+      lines.push(
+        `${c.command ?? "the command"} finished with exit code ${c.exit_code ?? "unknown"} after ${c.duration_ms} ms; its output${c.truncated ? " (the last 1 MiB)" : ""}:`,
+      );
       lines.push(c.output === "" ? "(none)" : c.output.replace(/\n$/, ""));
       Object.assign(structured, { exit_code: c.exit_code, command: c.command, output: c.output, duration_ms: c.duration_ms });
     } else if (r.match) {
@@ -91,7 +119,9 @@ export default tool({
         if (r.signal) structured.signal = r.signal;
       } else if (outcome === "timeout") {
         const still = p.gone !== undefined ? s.lines.findIndex((l) => l.includes(p.gone!)) : -1;
-        lines.push(`nothing asked for happened within ${p.timeout_ms} ms${still >= 0 ? `; ${JSON.stringify(p.gone)} is still on row ${still}` : ""}; the screen now:`);
+        lines.push(
+          `nothing asked for happened within ${p.timeout_ms} ms${still >= 0 ? `; ${JSON.stringify(p.gone)} is still on row ${still}` : ""}; the screen now:`,
+        );
       }
       lines.push(await screenReply(ctx, p.session, s, (x) => tail(x, CONTEXT_ROWS)));
     }

@@ -18,7 +18,8 @@ function noteFailure(err: unknown, site: Error): void {
   const run = registeredRunAt(site.stack ?? "");
   if (!run) return;
   run.fail(err instanceof Error ? err.message : String(err));
-  if (err instanceof Error && !err.message.includes("test-results/")) err.message += `\n\nartifacts (if the test fails): ${run.artifactDir}/`;
+  if (err instanceof Error && !err.message.includes("test-results/"))
+    err.message += `\n\nartifacts (if the test fails): ${run.artifactDir}/`;
 }
 
 export function wrapBuiltinMatchers(expect: typeof bunExpect): void {

@@ -53,6 +53,7 @@ export async function vitestRunner(): Promise<Runner> {
       }
     },
     tellsOutcome: true,
-    updateSnapshots: () => (expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined)?._updateSnapshot === "all",
+    updateSnapshots: () =>
+      (expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined)?._updateSnapshot === "all",
   };
 }

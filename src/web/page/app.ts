@@ -136,7 +136,12 @@ class Attachment {
   private async attach(rpc: Rpc, params: Record<string, unknown>): Promise<void> {
     const session = this.info.id;
     try {
-      await rpc.call("session.subscribe", { session, read_only: this.readOnly, ...(this.takesOver ? { take_over: true, holder: HOLDER } : {}), ...params });
+      await rpc.call("session.subscribe", {
+        session,
+        read_only: this.readOnly,
+        ...(this.takesOver ? { take_over: true, holder: HOLDER } : {}),
+        ...params,
+      });
     } catch (err) {
       if (!(err instanceof RpcError) || err.code !== "SESSION_HELD") throw err;
       this.readOnly = true;
@@ -192,10 +197,10 @@ class Attachment {
     else if (e.type === "hold") {
       this.info.held_by = e.data.held_by as string | null;
       this.info.held_since = e.data.held_since as string | null;
-      if (e.data.held_by && !this.takesOver) showStatus(`held by ${e.data.held_by} since ${e.data.held_since}: only they type until they give it back`);
+      if (e.data.held_by && !this.takesOver)
+        showStatus(`held by ${e.data.held_by} since ${e.data.held_since}: only they type until they give it back`);
       else if (!e.data.held_by) showStatus("live");
-    }
-    else if (e.type === "exit") {
+    } else if (e.type === "exit") {
       showStatus(e.data.signal ? `ended by ${e.data.signal}` : `exited with code ${e.data.exit_code}`);
       void refreshList();
     }
@@ -255,7 +260,9 @@ class Attachment {
     termEl.classList.toggle("limited", limited);
     const note = $("limited");
     note.hidden = !limited;
-    note.textContent = limited ? `${size.cols}×${size.rows}: a smaller terminal attached to this session limits its size (this window fits ${w.cols}×${w.rows})` : "";
+    note.textContent = limited
+      ? `${size.cols}×${size.rows}: a smaller terminal attached to this session limits its size (this window fits ${w.cols}×${w.rows})`
+      : "";
   }
 
   dispose(): void {
@@ -394,7 +401,12 @@ $("new-session").onclick = () =>
 
 $("stop").onclick = async () => {
   const a = current;
-  const yes = a && (await confirmAction(`Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL if it is still running after a grace period.`, "Stop"));
+  const yes =
+    a &&
+    (await confirmAction(
+      `Stop ${a.info.name}? Its program gets SIGTERM, then SIGKILL if it is still running after a grace period.`,
+      "Stop",
+    ));
   term.focus();
   if (!yes) return;
   await (await daemon()).call("session.stop", { session: a.info.id }).catch((err) => showStatus(err.message));

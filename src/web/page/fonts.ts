@@ -22,7 +22,8 @@ const FACES: [family: string, file: string, descriptors: FontFaceDescriptors][] 
  * text face is there, so the terminal measures its cells in it.
  */
 export async function loadFonts(size: number): Promise<void> {
-  for (const [family, file, descriptors] of FACES) document.fonts.add(new FontFace(family, `url(/fonts/${file}) format("truetype")`, descriptors));
+  for (const [family, file, descriptors] of FACES)
+    document.fonts.add(new FontFace(family, `url(/fonts/${file}) format("truetype")`, descriptors));
   await document.fonts.load(`${size}px 'DejaVu Sans Mono'`).catch(() => {});
 }
 

@@ -107,6 +107,8 @@ function firstPrompt(s: ProgramStream, commands: ShellCommands): Promise<void> {
 
 export class ExecRunner {
   private current: Run | FreshRun | null = null;
+  /** A run waits for the shell's first prompt before it is `current`: the shell is taken already. */
+  private starting = false;
   /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
   markEnd = 0;
   /** exec.run calls that ran a command in this session. */
@@ -125,7 +127,7 @@ export class ExecRunner {
 
   /** A command is running. */
   get busy(): boolean {
-    return this.current !== null;
+    return this.current !== null || this.starting;
   }
 
   /**
@@ -136,8 +138,13 @@ export class ExecRunner {
     const s = this.s;
     if (p.fresh) return this.runFresh(p);
     checkShell(s);
-    if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
-    await firstPrompt(s, this.commands);
+    this.assertFree();
+    this.starting = true;
+    try {
+      await firstPrompt(s, this.commands);
+    } finally {
+      this.starting = false;
+    }
     const pid = s.pid;
     const fg = foregroundGroup(pid);
     if (fg !== null && fg !== pid) {
@@ -157,10 +164,14 @@ export class ExecRunner {
     }
   }
 
+  private assertFree(): void {
+    if (this.busy) throw new TermdError("SESSION_BUSY", `session ${this.s.name} is already running a command`, { session: this.s.name });
+  }
+
   /** `fresh: true`: a new `SHELL -c COMMAND` over pipes (fresh-exec.ts); one at a time, as in the shell. */
   private async runFresh(p: ExecRunInput): Promise<ExecResult> {
     const s = this.s;
-    if (this.current) throw new TermdError("SESSION_BUSY", `session ${s.name} is already running a command`, { session: s.name });
+    this.assertFree();
     const shell = s.command[0];
     if (shell === undefined)
       throw new TermdError("NOT_A_SHELL", `session ${s.name} has no program to run a command with`, { session: s.name });

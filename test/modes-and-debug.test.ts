@@ -16,7 +16,7 @@ const BASH = ["bash", "--norc", "--noprofile"];
 const SHELL_ENV = { PS1: "$ " };
 const VIM = ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE"];
 
-const tmp = mkdtempSync(join(tmpdir(), "termd-vt-tap-"));
+const tmp = mkdtempSync(join(tmpdir(), "termd-modes-debug-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /**

@@ -24,10 +24,11 @@ const ALLOWED: Record<string, string[]> = {
   session: ["terminal", "vt", "protocol", "platform"],
   // Dialects reach the daemon only through the NativeCaller the daemon gives them.
   dialects: ["protocol", "render", "session"],
-  // The daemon composes sessions, dialects and (for now, issue 26) the HTTP transport.
-  daemon: ["protocol", "session", "terminal", "platform", "render", "dialects", "web"],
-  // The HTTP transport: for now (issue 26) it reaches into the daemon's connections and dispatch.
-  web: ["protocol", "render", "daemon", "dialects", "session", "web/page"],
+  // The daemon composes sessions and the dialects it is given; it knows no transport but its sockets.
+  daemon: ["protocol", "session", "terminal", "platform", "render", "dialects"],
+  // The HTTP transport reaches a daemon only through the WebHost it declares (web/host.ts), which
+  // server/ makes from one: no daemon module.
+  web: ["protocol", "render", "session", "web/page"],
   // The attach page runs in a browser: only pure shared modules.
   "web/page": ["protocol"],
   client: ["protocol"],
@@ -35,7 +36,7 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ["client", "protocol", "render"],
   package: ["protocol"],
   // The composition root of a process that hosts a daemon: the one place the command line meets
-  // the daemon, its dialects and the HTTP transport.
+  // the daemon, its dialects and the HTTP transport (server/web-host.ts joins the last two).
   server: ["daemon", "dialects", "web", "protocol"],
   // The command line reaches a daemon only through client/; it hosts one only through server/.
   cli: ["client", "protocol", "platform", "mcp", "server"],
@@ -63,8 +64,7 @@ function sources(): string[] {
 }
 
 /** Each relative import of `file` into another folder of src/ that its rules do not allow. */
-function breaches(file: string): string[] {
-  const text = readFileSync(join(SRC, file), "utf8");
+function breaches(file: string, text = readFileSync(join(SRC, file), "utf8")): string[] {
   const from = folderOf(file);
   const allowed = new Set([from, ...(ALLOWED[from] ?? []), ...(EXCEPTIONS[file]?.folders ?? [])]);
   const out: string[] = [];
@@ -86,7 +86,7 @@ test("every folder of src/ has its rule", () => {
 });
 
 test("every import in src/ follows its folder's rule", () => {
-  expect(sources().flatMap(breaches)).toEqual([]);
+  expect(sources().flatMap((f) => breaches(f))).toEqual([]);
 });
 
 test("the scan sees imports of every form, and a breach is named", () => {
@@ -98,4 +98,14 @@ test("the scan sees imports of every form, and a breach is named", () => {
     "../session/z.ts",
     "../dialects/w.ts",
   ]);
+});
+
+test("the edges stay apart: web reaches no daemon module, the daemon no web one", () => {
+  expect(breaches("web/server.ts", 'import { run } from "../daemon/dispatch.ts";\n')).toEqual([
+    "web/server.ts imports ../daemon/dispatch.ts: web/ may import protocol, render, session, web/page",
+  ]);
+  expect(breaches("daemon/main.ts", 'import { serveHttp } from "../web/server.ts";\n')).toHaveLength(1);
+  expect(
+    breaches("server/web-host.ts", 'import { run } from "../daemon/dispatch.ts";\nimport type { WebHost } from "../web/host.ts";\n'),
+  ).toEqual([]);
 });

@@ -20,7 +20,6 @@ import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, Daemon
 import { LockHeld, takeFileLock } from "./file-lock.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
-import type { HttpSettings } from "../web/server.ts";
 
 /** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
 export interface SessionSocketOptions {
@@ -59,8 +58,6 @@ export interface DaemonOptions {
   maxSubscriptions?: number;
   /** Connections served at once, over every socket and HTTP (default MAX_CONNECTIONS). */
   maxConnections?: number;
-  /** Also serve the protocol over HTTP and WebSocket (termd daemon --http). */
-  http?: HttpSettings;
   /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
   listenFd?: number | null;
 }

@@ -3,8 +3,6 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
-import { serveHttp } from "../web/server.ts";
-import { loadToken } from "../protocol/token.ts";
 import { clientLog } from "../session/client-log.ts";
 import { startOrphanReaper } from "../platform/reaper.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
@@ -40,21 +38,22 @@ async function start(opts: DaemonOptions): Promise<Daemon> {
   }
 }
 
-export async function runDaemon(opts: DaemonOptions, onReady?: () => void): Promise<never> {
+/** Something more the daemon is served over (HTTP): started once it listens, stopped when it stops. */
+export type Transport = (daemon: Daemon) => { stop(): void };
+
+export async function runDaemon(opts: DaemonOptions, transport?: Transport, onReady?: () => void): Promise<never> {
   // Taken before the daemon copies the environment for its sessions.
   const listenFd = opts.listenFd ?? takeInheritedSocket();
   const daemon = await start({ ...opts, listenFd });
-  if (opts.http) {
-    let http: ReturnType<typeof serveHttp>;
+  if (transport) {
+    let served: ReturnType<Transport>;
     try {
-      const token = loadToken(opts.stateDir);
-      http = serveHttp(daemon, opts.http, token);
-      console.error(`termd: http on ${http.url} (token from ${token.source})`);
+      served = transport(daemon);
     } catch (err) {
       daemon.close();
       throw err;
     }
-    void daemon.stopped.promise.then(() => http.stop());
+    void daemon.stopped.promise.then(() => served.stop());
   }
   // A client's request is what usually sets these off: rate limited with the lines clients cause.
   process.on("uncaughtException", (err) => clientLog.log("termd: uncaught exception (still serving):", err));

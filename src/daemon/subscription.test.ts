@@ -53,3 +53,24 @@ test("while its sink is full a subscriber keeps only the latest title; its outpu
   expect(sub.delivered).toBe(true);
   sub.dispose();
 });
+
+test("a sink that takes raw bytes gets each output event's bytes themselves, the same bytes a base64 sink gets", async () => {
+  const s = await run("printf 'caf\\303\\251 \\033[1mbold\\033[m'; exit 0");
+  await s.ended;
+  const raw: EventMessage[] = [];
+  const encoded: EventMessage[] = [];
+  const subs = [
+    new Subscription(s, { writable: true, rawBytes: true, sendEvent: (e) => raw.push(e) }, 0),
+    new Subscription(s, { writable: true, sendEvent: (e) => encoded.push(e) }, 0),
+  ];
+  for (const sub of subs) sub.add(["output", "exit"]);
+  const rawOut = raw.filter((e) => e.type === "output");
+  expect(rawOut.length).toBeGreaterThan(0);
+  expect(rawOut.every((e) => e.data.bytes instanceof Uint8Array && e.data.base64 === undefined)).toBe(true);
+  const bytes = Buffer.concat(rawOut.map((e) => e.data.bytes as Uint8Array));
+  const fromBase64 = Buffer.concat(encoded.filter((e) => e.type === "output").map((e) => Buffer.from(String(e.data.base64), "base64")));
+  expect(bytes.toString()).toBe("café \x1b[1mbold\x1b[m");
+  expect(bytes.equals(fromBase64)).toBe(true);
+  expect(raw.at(-1)).toMatchObject({ type: "exit", data: { exit_code: 0 } });
+  for (const sub of subs) sub.dispose();
+});

@@ -18,6 +18,8 @@ export interface EventSink {
   readonly writable: boolean;
   /** Output goes to an in-process listener that wants plain text (`data.text`), not base64 bytes. */
   readonly plainText?: boolean;
+  /** Output goes to an in-process subscriber that takes the bytes (`data.bytes`) as they are, not base64. */
+  readonly rawBytes?: boolean;
   sendEvent(e: EventMessage): void;
 }
 
@@ -165,7 +167,7 @@ export class Subscription {
       // The stream ended inside a sequence: what the filter held back is still output.
       const held = this.stripped?.flush();
       if (held?.length && wantOutput) {
-        this.emit("output", { from: this.sent, to: this.sent, base64: Buffer.from(held).toString("base64") });
+        this.emitBytes(this.sent, this.sent, held);
       }
       // Kept until someone asks for it: attach subscribes to exit only after painting.
       if (this.events.has("exit")) {
@@ -190,14 +192,19 @@ export class Subscription {
       const o = this.stripped.next(from, end, CATCH_UP_CHUNK, !this.session.running);
       if (!o) return false;
       this.sent = o.to;
-      this.emit("output", { from, to: o.to, base64: Buffer.from(o.bytes).toString("base64") });
+      this.emitBytes(from, o.to, o.bytes);
       return true;
     }
     const bytes = this.session.readOutput(from, CATCH_UP_CHUNK);
     if (bytes.length === 0) return false;
     this.sent += bytes.length;
-    this.emit("output", { from, to: this.sent, base64: Buffer.from(bytes).toString("base64") });
+    this.emitBytes(from, this.sent, bytes);
     return true;
+  }
+
+  /** An output event of bytes: base64 on the wire, the bytes themselves for a sink that takes them. */
+  private emitBytes(from: number, to: number, bytes: Uint8Array): void {
+    this.emit("output", this.sink.rawBytes ? { from, to, bytes } : { from, to, base64: Buffer.from(bytes).toString("base64") });
   }
 
   /** Records this attached terminal's size; the session resizes to the smallest one. */

@@ -2,15 +2,14 @@
 // commands/ implement exactly these names; the client's call() is typed by this map.
 import type * as v from "valibot";
 import type * as S from "./schemas.ts";
-import type { BuildInfo } from "./version.ts";
 
 type In<T extends v.GenericSchema> = v.InferInput<T>;
 
 export interface Methods {
-  "system.ping": { params: Record<string, never> | undefined; result: BuildInfo & { protocol: number; pid: number; uptime_s: number } };
+  "system.ping": { params: Record<string, never> | undefined; result: S.BuildInfo & { protocol: number; pid: number; uptime_s: number } };
   "system.stats": {
     params: Record<string, never> | undefined;
-    result: BuildInfo & {
+    result: S.BuildInfo & {
       state_dir: string;
       sessions: number;
       running: number;

@@ -330,6 +330,17 @@ export interface Size {
   cols: number;
 }
 
+/** Which build this is (a wire shape: system.ping reports it): what `termd --version` prints and the daemon reports. */
+export interface BuildInfo {
+  version: string;
+  /** The git commit it was built from ("+dirty" when the tree had changes); "dev" run from source. */
+  commit: string;
+  /** The target it was compiled for (linux-x64-musl); "source" run from source. */
+  target: string;
+  /** The Bun inside (or running it); null under Node. */
+  bun: string | null;
+}
+
 export interface SessionInfo {
   id: string;
   name: string;

@@ -1,6 +1,9 @@
 // One place for the numbers a client and a daemon compare. Bump PROTOCOL_VERSION when a method's
 // params or result change in a way an older client would misread.
 import pkg from "../../package.json" with { type: "json" };
+import type { BuildInfo } from "./schemas.ts";
+
+export type { BuildInfo };
 
 export const VERSION: string = pkg.version;
 export const PROTOCOL_VERSION = 1;
@@ -8,17 +11,6 @@ export const PROTOCOL_VERSION = 1;
 // Set by `bun build --define` (scripts/compile.ts); absent when run from source.
 declare const TERMD_BUILD_COMMIT: string | undefined;
 declare const TERMD_BUILD_TARGET: string | undefined;
-
-/** Which build this is: what `termd --version` prints and the daemon reports. */
-export interface BuildInfo {
-  version: string;
-  /** The git commit it was built from ("+dirty" when the tree had changes); "dev" run from source. */
-  commit: string;
-  /** The target it was compiled for (linux-x64-musl); "source" run from source. */
-  target: string;
-  /** The Bun inside (or running it); null under Node. */
-  bun: string | null;
-}
 
 export const BUILD: BuildInfo = {
   version: VERSION,

@@ -3,18 +3,16 @@
 // message as ht and asciinema's live streams do: the header, the current screen painted at time 0,
 // then output and resizes as they happen; the socket closes when the session ends.
 import type { ServerWebSocket } from "bun";
-import type { CallContext } from "../daemon/command.ts";
-import { run } from "../daemon/dispatch.ts";
-import { Subscription, type EventSink } from "../daemon/subscription.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 import { castEvent, castHeader, CastText } from "../session/cast.ts";
+import type { EventSink, HostSubscription, WebHost } from "./host.ts";
 import { HIGH_WATER } from "./ws-sink.ts";
 
 const PAGE_BYTES = 1024 * 1024;
 
 /** The recording's lines, page by page: up to the end of the output when the download began. */
-export function castDownload(session: string, ctx: CallContext): ReadableStream<Uint8Array> {
+export function castDownload(host: WebHost, session: string, signal: AbortSignal): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let from = 0;
   // A running session has no end: the download stops where its output stood when it began, even
@@ -23,13 +21,8 @@ export function castDownload(session: string, ctx: CallContext): ReadableStream<
   return new ReadableStream({
     async pull(controller) {
       try {
-        until ??= ctx.daemon.store.get(session).output.end;
-        const page = (await run("session.cast", { session, from, max_bytes: PAGE_BYTES }, ctx)) as {
-          header?: string;
-          lines: string[];
-          to: number;
-          eof: boolean;
-        };
+        until ??= host.session(session).output.end;
+        const page = await host.call("session.cast", { session, from, max_bytes: PAGE_BYTES }, signal);
         const text = [...(page.header ? [page.header] : []), ...page.lines].map((l) => l + "\n").join("");
         if (text) controller.enqueue(encoder.encode(text));
         if (page.eof || page.to === from || page.to >= until) controller.close();
@@ -41,8 +34,10 @@ export function castDownload(session: string, ctx: CallContext): ReadableStream<
   });
 }
 
+/** A subscriber like any other, that takes its output as bytes and sends it on as cast events. */
 export class LiveCast implements EventSink {
-  private sub: Subscription | null = null;
+  readonly rawBytes = true;
+  private sub: HostSubscription | null = null;
   private offResize: (() => void) | null = null;
   private readonly text = new CastText();
   private startedAt = 0;
@@ -50,6 +45,7 @@ export class LiveCast implements EventSink {
 
   constructor(
     private readonly ws: ServerWebSocket<unknown>,
+    private readonly host: WebHost,
     private readonly session: Session,
   ) {}
 
@@ -74,14 +70,13 @@ export class LiveCast implements EventSink {
       if (e.type === "resize" && !this.closed) this.ws.sendText(castEvent(this.seconds(), "r", `${e.size.cols}x${e.size.rows}`));
     });
     // From the offset the painted screen reflects; the daemon's own queries stay out of it.
-    this.sub = new Subscription(s, this, snap.offset);
-    this.sub.add(["output", "exit"], { stripQueries: true });
+    this.sub = this.host.subscribe(s, this, snap.offset, ["output", "exit"], { stripQueries: true });
   }
 
   sendEvent(e: EventMessage): void {
     if (this.closed) return;
     if (e.type === "output") {
-      const data = this.text.push(Buffer.from(String(e.data.base64), "base64"));
+      const data = this.text.push(e.data.bytes as Uint8Array);
       if (data) this.ws.sendText(castEvent(this.seconds(), "o", data));
     } else if (e.type === "exit") {
       this.ws.close(1000, "the session ended");

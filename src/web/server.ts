@@ -2,24 +2,20 @@
 // socket behind a bearer token, for remote clients, sandboxes and the attach page. Every request's
 // Host must be one the daemon answers to; WebSocket upgrades and state-changing requests must come
 // from its own origin (or an allowed one). Everything else goes through the daemon's own
-// Connection and dispatch; errors become one JSON shape here: {error: {code, message}}.
+// connections and dispatch, reached through a WebHost (host.ts); errors become one JSON shape
+// here: {error: {code, message}}.
 import type { Server, ServerWebSocket } from "bun";
-import { Client, NO_OUTLET } from "../daemon/client.ts";
-import { Connection } from "../daemon/connection.ts";
-import type { Daemon } from "../daemon/daemon.ts";
-import { connectionRefusal } from "../daemon/connection-limits.ts";
-import { logFault, replyError } from "../daemon/errors.ts";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { Session } from "../session/session.ts";
 import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
 import { formField, readBody } from "./body.ts";
+import type { HostConnection, WebHost } from "./host.ts";
 import { HttpError } from "./http-error.ts";
 import { loginPage } from "./login.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.ts";
-import { rpcRequest, trlRequest, type RequestScope } from "./requests.ts";
 import { SIGN_IN_TTL_S, SignIns } from "./sign-ins.ts";
 import type { Token } from "../protocol/token.ts";
 import { sameSecret } from "./token.ts";
@@ -59,19 +55,18 @@ const PAGE_HEADERS = {
   "Referrer-Policy": "same-origin",
 };
 
-type WsData = { kind: "rpc"; conn?: Connection } | { kind: "cast"; session: Session; cast?: LiveCast };
+type WsData = { kind: "rpc"; conn?: HostConnection } | { kind: "cast"; session: Session; cast?: LiveCast };
 
 const STATUS_OF: Record<string, number> = { SESSION_NOT_FOUND: 404, INVALID_PARAMS: 400, UNAUTHORIZED: 403, PAYLOAD_TOO_LARGE: 413 };
 
 /** The one place an HTTP request's failure becomes a response. */
-function errorResponse(err: unknown): Response {
+function errorResponse(host: WebHost, err: unknown): Response {
   if (err instanceof HttpError) {
     const headers: Record<string, string> =
       err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="termd"', ...err.headers } : err.headers;
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status, headers });
   }
-  const e = replyError(err);
-  logFault("an HTTP request", err);
+  const e = host.wireError("an HTTP request", err);
   return Response.json({ error: { code: e.name, message: e.message } }, { status: STATUS_OF[e.name] ?? 500 });
 }
 
@@ -107,7 +102,7 @@ function subprotocols(req: Request): string[] {
     .filter(Boolean);
 }
 
-export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token): HttpServer {
+export function serveHttp(host: WebHost, settings: HttpSettings, token: Token): HttpServer {
   const policy: AddressPolicy = { listen: settings.listen, allowHosts: settings.allowHosts, allowOrigins: settings.allowOrigins };
   const signIns = new SignIns();
   const throttle = new LoginThrottle();
@@ -174,28 +169,33 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     throw new HttpError(400, "NOT_A_WEBSOCKET", `${urlOf(req).pathname} takes a WebSocket upgrade`);
   }
 
-  const scope = (req: Request): RequestScope => ({ daemon, refusesFileParams: !settings.allowFiles, signal: req.signal });
+  /** POST /rpc and /trl: the reply (or a batch's replies) as JSON; 204 when everything was a notification. */
+  async function request(req: Request, dialect: "native" | "trl"): Promise<Response> {
+    const body = await readBody(req, MAX_LINE_BYTES);
+    const json = await host.answer(dialect, body, { refusesFileParams: !settings.allowFiles, signal: req.signal });
+    return json === null ? new Response(null, { status: 204 }) : new Response(json, { headers: { "content-type": "application/json" } });
+  }
 
   async function handle(req: Request, server: Server<WsData>): Promise<Response | undefined> {
     const url = urlOf(req);
     // An orchestrator's liveness probe: no token, and any Host (a probe names the pod by address
     // or by a service name the daemon was not told of); it says nothing but whether it serves.
     if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
-      return daemon.stopping
+      return host.stopping
         ? new Response("stopping\n", { status: 503 })
         : new Response("ok\n", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
-    const host = req.headers.get("host");
-    if (!hostAllowed(host, policy)) {
+    const hostHeader = req.headers.get("host");
+    if (!hostAllowed(hostHeader, policy)) {
       throw new HttpError(
         403,
         "FORBIDDEN_HOST",
-        `Host ${JSON.stringify(host ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`,
+        `Host ${JSON.stringify(hostHeader ?? "")} is not a name this daemon answers to (termd daemon --allow-host adds one)`,
       );
     }
     const isUpgrade = req.headers.get("upgrade")?.toLowerCase() === "websocket";
     const changesState = req.method !== "GET" && req.method !== "HEAD";
-    if ((isUpgrade || changesState) && !originAllowed(req.headers.get("origin"), host, policy)) {
+    if ((isUpgrade || changesState) && !originAllowed(req.headers.get("origin"), hostHeader, policy)) {
       throw new HttpError(
         403,
         "FORBIDDEN_ORIGIN",
@@ -213,7 +213,7 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     const only = (method: string) => {
       if (req.method !== method) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${path} takes ${method}`);
       // What follows opens a connection of the daemon's.
-      const refused = path === "/rpc" || path === "/trl" || path === "/ws" ? connectionRefusal(daemon) : null;
+      const refused = path === "/rpc" || path === "/trl" || path === "/ws" ? host.connectionRefusal() : null;
       if (refused) throw new HttpError(503, refused.name, refused.message);
     };
     // A request may rightly take long (session.wait, exec.run, a big download): no idle timeout.
@@ -222,17 +222,17 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
       case "/rpc":
         only("POST");
         long();
-        return rpcRequest(await readBody(req, MAX_LINE_BYTES), scope(req));
+        return request(req, "native");
       case "/trl":
         only("POST");
         long();
-        return trlRequest(await readBody(req, MAX_LINE_BYTES), scope(req));
+        return request(req, "trl");
       case "/ws":
         only("GET");
         return upgrade(req, server, { kind: "rpc" });
       case "/metrics":
         only("GET");
-        return new Response(metricsText(daemon), { headers: { "Content-Type": METRICS_CONTENT_TYPE } });
+        return new Response(metricsText(host.metrics()), { headers: { "Content-Type": METRICS_CONTENT_TYPE } });
       case "/logout":
         only("POST");
         return logout(req);
@@ -240,14 +240,14 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     const live = /^\/ws\/cast\/([^/]+)$/.exec(path);
     if (live) {
       only("GET");
-      return upgrade(req, server, { kind: "cast", session: daemon.store.get(segment(live[1]!)) });
+      return upgrade(req, server, { kind: "cast", session: host.session(segment(live[1]!)) });
     }
     const cast = /^\/sessions\/([^/]+)\.cast$/.exec(path);
     if (cast) {
       only("GET");
-      const s = daemon.store.get(segment(cast[1]!));
+      const s = host.session(segment(cast[1]!));
       long();
-      const body = castDownload(s.id, { daemon, client: new Client(NO_OUTLET), signal: req.signal });
+      const body = castDownload(host, s.id, req.signal);
       const filename = `${s.name.replace(/[^A-Za-z0-9_.@:+-]/g, "_")}.cast`;
       return new Response(body, {
         headers: { "Content-Type": "application/x-asciicast", "Content-Disposition": `attachment; filename="${filename}"` },
@@ -265,15 +265,15 @@ export function serveHttp(daemon: Daemon, settings: HttpSettings, token: Token):
     hostname: settings.listen.hostname,
     port: settings.listen.port,
     maxRequestBodySize: BUN_BODY_LIMIT,
-    fetch: (req, server) => handle(req, server).catch(errorResponse),
+    fetch: (req, server) => handle(req, server).catch((err) => errorResponse(host, err)),
     websocket: {
       backpressureLimit: WS_BACKPRESSURE_LIMIT,
       open(ws) {
         const d = ws.data;
         if (d.kind === "rpc") {
-          d.conn = new Connection(new WebSocketSink(ws as ServerWebSocket<unknown>), daemon, undefined, null, !settings.allowFiles);
+          d.conn = host.connect(new WebSocketSink(ws as ServerWebSocket<unknown>), !settings.allowFiles);
         } else {
-          d.cast = new LiveCast(ws as ServerWebSocket<unknown>, d.session);
+          d.cast = new LiveCast(ws as ServerWebSocket<unknown>, host, d.session);
           d.cast.start().catch((err) => ws.close(1011, String((err as Error).message).slice(0, 120)));
         }
       },

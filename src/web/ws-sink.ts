@@ -3,7 +3,7 @@
 // the socket's buffered amount: past HIGH_WATER the channel's queue waits for `drain`, as it
 // waits for a Unix socket's.
 import type { ServerWebSocket } from "bun";
-import type { ByteSink } from "../daemon/line-channel.ts";
+import type { ByteSink } from "./host.ts";
 
 /** Bytes a WebSocket may hold unsent before what writes to it waits for `drain`. */
 export const HIGH_WATER = 1024 * 1024;

@@ -11,27 +11,9 @@ import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { askNewSession, confirmAction } from "./dialogs.ts";
 import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
-import { Rpc, RpcError, type TermdEvent } from "./rpc.ts";
+import { Rpc, RpcError } from "./rpc.ts";
+import type { EventMessage, SessionInfo, Size } from "../../protocol/schemas.ts";
 import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
-
-interface Size {
-  rows: number;
-  cols: number;
-}
-
-interface SessionInfo {
-  id: string;
-  name: string;
-  state: string;
-  title: string;
-  command: string[];
-  exit_code: number | null;
-  signal: string | null;
-  size: Size;
-  meta?: Record<string, unknown>;
-  held_by: string | null;
-  held_since: string | null;
-}
 
 const LIST_EVERY_MS = 2000;
 const RESIZE_DEBOUNCE_MS = 150;
@@ -191,7 +173,7 @@ class Attachment {
     term.focus();
   }
 
-  private onEvent(e: TermdEvent): void {
+  private onEvent(e: EventMessage): void {
     if (e.type === "output") term.write(base64ToBytes(String(e.data.base64)));
     else if (e.type === "title") document.title = `${e.data.title || this.info.name} · termd`;
     else if (e.type === "hold") {
@@ -216,7 +198,7 @@ class Attachment {
   resize(size: Size): void {
     this.wanted = size;
     this.rpc
-      ?.call<{ size: Size }>("session.resize", { session: this.info.id, ...size })
+      ?.call("session.resize", { session: this.info.id, ...size })
       .then((r) => this.follow(r.size))
       .catch(() => {});
   }
@@ -233,7 +215,7 @@ class Attachment {
       try {
         await this.attach(this.rpc, { events: ["title"], size });
         this.wanted = size;
-        this.follow((await this.rpc.call<SessionInfo>("session.info", { session: this.info.id })).size);
+        this.follow((await this.rpc.call("session.info", { session: this.info.id })).size);
       } catch (err) {
         showStatus((err as Error).message);
       }
@@ -363,7 +345,7 @@ async function daemon(): Promise<Rpc> {
 }
 
 async function refreshList(): Promise<void> {
-  sessions = (await (await daemon()).call<{ sessions: SessionInfo[] }>("session.list")).sessions;
+  sessions = (await (await daemon()).call("session.list", {})).sessions;
   const now = sessions.find((x) => x.id === current?.info.id);
   if (now && current) {
     current.follow(now.size);
@@ -392,7 +374,7 @@ async function followHash(): Promise<void> {
 
 $("new-session").onclick = () =>
   askNewSession(
-    (params) => daemon().then((rpc) => rpc.call<SessionInfo>("session.create", { ...params })),
+    (params) => daemon().then((rpc) => rpc.call("session.create", { ...params })),
     async (s) => {
       await refreshList();
       await choose(sessions.find((x) => x.id === s.id) ?? s);

@@ -1,11 +1,9 @@
 // The page's JSON-RPC client: the daemon's protocol over GET /ws, authenticated by the cookie the
 // sign-in form set (a browser cannot put a header on a WebSocket). One message each way per call.
-
-export interface TermdEvent {
-  type: string;
-  session: string;
-  data: Record<string, unknown>;
-}
+// Its calls and events are typed by protocol/'s method table, as client/'s are; the imports are of
+// types only, so nothing of the daemon's (valibot's schemas) goes into the page's bundle.
+import type { MethodName, ParamsOf, ResultOf } from "../../protocol/methods.ts";
+import type { EventMessage } from "../../protocol/schemas.ts";
 
 export class RpcError extends Error {
   constructor(
@@ -19,7 +17,7 @@ export class RpcError extends Error {
 export class Rpc {
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
-  onEvent: (e: TermdEvent) => void = () => {};
+  onEvent: (e: EventMessage) => void = () => {};
   /** Called once when the socket closes, unless close() closed it. */
   onLost: () => void = () => {};
   private closing = false;
@@ -50,10 +48,10 @@ export class Rpc {
     });
   }
 
-  call<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     if (this.ws.readyState !== WebSocket.OPEN) return Promise.reject(new RpcError("CLOSED", "not connected"));
     const id = ++this.nextId;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<ResultOf<M>>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     });

@@ -1,0 +1,94 @@
+// The daemon as the HTTP transport's WebHost (web/host.ts): the one place web/ meets the daemon's
+// connections, dispatch and subscriptions. A request to POST /rpc or /trl is a client of its own
+// that lives as long as the request, through the same dialects and dispatch as the socket's lines;
+// a subscription made there ends with it, and its events go nowhere.
+import { Client, NO_OUTLET } from "../daemon/client.ts";
+import { Connection, nativeCaller } from "../daemon/connection.ts";
+import { connectionRefusal } from "../daemon/connection-limits.ts";
+import type { Daemon } from "../daemon/daemon.ts";
+import { run } from "../daemon/dispatch.ts";
+import { logFault, replyError } from "../daemon/errors.ts";
+import { LATENCY_BUCKETS_S } from "../daemon/metrics.ts";
+import { Subscription } from "../daemon/subscription.ts";
+import { Serialized, type Dialect } from "../dialects/dialect.ts";
+import type { EventMessage } from "../protocol/schemas.ts";
+import type { WebHost } from "../web/host.ts";
+
+/** `body` answered by `dialect` for a client of its own that lives as long as the request. */
+async function answer(
+  daemon: Daemon,
+  dialect: Dialect,
+  body: string,
+  refusesFileParams: boolean,
+  signal: AbortSignal,
+): Promise<string | null> {
+  const close = () => {
+    client.close();
+    daemon.connections.delete(client);
+  };
+  // The daemon closing, or the HTTP client going away, ends it, and so its long calls (a session.wait).
+  const outlet = {
+    writable: true,
+    get plainText() {
+      return speaker.plainText ?? false;
+    },
+    event: (e: EventMessage) => speaker.event(e),
+    end: close,
+  };
+  const client: Client = new Client(outlet, { refusesFileParams });
+  const speaker = dialect.open(nativeCaller(daemon, client, dialect, { send: () => {}, end: close }));
+  daemon.connections.add(client);
+  daemon.counters.connections++;
+  signal.addEventListener("abort", close, { once: true });
+  try {
+    let msg: unknown;
+    let reply: unknown;
+    try {
+      msg = JSON.parse(body);
+    } catch (err) {
+      reply = speaker.malformed(`invalid JSON: ${(err as Error).message}`);
+    }
+    if (msg !== undefined) reply = await speaker.handle(msg);
+    if (reply === null) return null;
+    return reply instanceof Serialized ? reply.json : JSON.stringify(reply);
+  } finally {
+    signal.removeEventListener("abort", close);
+    close();
+  }
+}
+
+export function webHost(daemon: Daemon): WebHost {
+  return {
+    get stopping() {
+      return daemon.stopping;
+    },
+    connectionRefusal: () => connectionRefusal(daemon),
+    connect: (sink, refusesFileParams) => new Connection(sink, daemon, undefined, null, refusesFileParams),
+    answer: (dialect, body, scope) =>
+      answer(
+        daemon,
+        dialect === "native" ? daemon.dialects.native : daemon.dialects.named("trl")!,
+        body,
+        scope.refusesFileParams,
+        scope.signal,
+      ),
+    call: (method, params, signal) => run(method, params, { daemon, client: new Client(NO_OUTLET), signal }) as Promise<never>,
+    session: (ref) => daemon.store.get(ref),
+    subscribe(session, sink, from, events, opts) {
+      const sub = new Subscription(session, sink, from);
+      sub.add(events, opts);
+      return sub;
+    },
+    metrics: () => ({
+      sessions: daemon.store.list().map((s) => ({ state: s.state, outputBytes: s.output.end })),
+      counters: daemon.counters,
+      methods: [...daemon.metrics.methods],
+      latencyBucketsS: LATENCY_BUCKETS_S,
+      uptimeS: daemon.uptimeS(),
+    }),
+    wireError(where, err) {
+      logFault(where, err);
+      return replyError(err);
+    },
+  };
+}

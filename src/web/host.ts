@@ -1,0 +1,68 @@
+// What the HTTP transport needs from a daemon, and all it may reach of one: web/ imports no daemon
+// module. The composition root (server/web-host.ts) makes one of these from a daemon; a WebSocket
+// is then a connection like a socket's, a live cast a subscriber like any other.
+import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
+import type { EventMessage, EventType, SessionState } from "../protocol/schemas.ts";
+import type { Session } from "../session/session.ts";
+
+/** Where a connection's bytes go (a WebSocket): as a Unix socket's, with its backpressure. */
+export interface ByteSink {
+  /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
+  write(data: Uint8Array): number;
+  end(): void;
+}
+
+/** A line-protocol connection of the daemon's, over a ByteSink. */
+export interface HostConnection {
+  onData(bytes: Uint8Array): void;
+  /** The sink has room again. */
+  flush(): void;
+  onClose(): void;
+}
+
+/** A subscriber's end: events as a connection gets them. */
+export interface EventSink {
+  readonly writable: boolean;
+  /** Output as raw bytes (`data.bytes`) rather than base64: an in-process subscriber that decodes nothing. */
+  readonly rawBytes?: boolean;
+  sendEvent(e: EventMessage): void;
+}
+
+export interface HostSubscription {
+  /** The sink has room again: what was held back goes on. */
+  catchUp(): void;
+  dispose(): void;
+}
+
+/** What GET /metrics reports. */
+export interface MetricsView {
+  sessions: { state: SessionState; outputBytes: number }[];
+  counters: { bytesIn: number; bytesOut: number; connections: number };
+  /** Per method: the upper bounds of its latency buckets are `latencyBucketsS` (the last bucket is above every bound). */
+  methods: [string, { requests: number; errors: Map<string, number>; buckets: number[]; sumS: number }][];
+  latencyBucketsS: readonly number[];
+  uptimeS: number;
+}
+
+export interface WebHost {
+  /** Shutting down: /healthz says so. */
+  readonly stopping: boolean;
+  /** Why a new connection is refused now (the daemon's connection limit), or null. */
+  connectionRefusal(): { name: string; message: string } | null;
+  /** A connection that speaks the socket's protocol (any dialect) over `sink`. */
+  connect(sink: ByteSink, refusesFileParams: boolean): HostConnection;
+  /**
+   * One request's body answered by a dialect for a client that lives as long as the request: the
+   * reply's JSON, or null when nothing answers (only notifications). `signal` ends its long calls.
+   */
+  answer(dialect: "native" | "trl", body: string, scope: { refusesFileParams: boolean; signal: AbortSignal }): Promise<string | null>;
+  /** A method called for a client of its own, ended by `signal`. */
+  call<M extends MethodName>(method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
+  /** A session by id or name; SESSION_NOT_FOUND otherwise. */
+  session(ref: string): Session;
+  /** `sink` subscribed to `events` of `session`, output from `from` on, as a connection's subscriber. */
+  subscribe(session: Session, sink: EventSink, from: number, events: EventType[], opts: { stripQueries?: boolean }): HostSubscription;
+  metrics(): MetricsView;
+  /** An error as the wire names it; a fault (not a client's error) is logged as `where`'s. */
+  wireError(where: string, err: unknown): { name: string; message: string };
+}

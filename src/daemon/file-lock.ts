@@ -44,6 +44,16 @@ function holderPid(path: string): number | null {
   }
 }
 
+/** The holder's pid once it has written it: one that has just taken the lock writes it next. */
+function writtenHolder(path: string): number | null {
+  for (let i = 0; i < 20; i++) {
+    const pid = holderPid(path);
+    if (pid !== null) return pid;
+    Bun.sleepSync(5);
+  }
+  return null;
+}
+
 /**
  * Takes the lock at `path` (created 0600), or throws LockHeld. Returns its release, which removes
  * the file while still holding it; anyone who locked the old file meanwhile sees that the path
@@ -56,7 +66,7 @@ export function takeFileLock(path: string): () => void {
     if (flock) {
       if (flock(fd, LOCK_EX | LOCK_NB) !== 0) {
         closeSync(fd);
-        throw new LockHeld(holderPid(path));
+        throw new LockHeld(writtenHolder(path));
       }
     } else {
       const holder = holderPid(path);

@@ -43,11 +43,8 @@ function findExecutable(command: string, spec: PtySpec): string | null {
 export class NativePty implements ProgramPty {
   readonly pid: number;
   private readonly proc: Subprocess;
-  private readonly master: number;
-  /** Input is written from the daemon's thread, which closes the master once it has the exit. */
-  get fd(): number {
-    return this.master;
-  }
+  /** The master. Input is written to it from the daemon's thread, which closes it once it has the exit. */
+  readonly fd: number;
   private running = true;
 
   /** Throws with the reason when the program cannot start. */
@@ -60,11 +57,11 @@ export class NativePty implements ProgramPty {
     const program = spec.command[0] ?? "";
     // sh would say "not found" on the terminal and exit 127; a caller gets the reason instead.
     if (!findExecutable(program, spec)) throw new Error(`Executable not found in $PATH: "${program}"`);
-    this.master = openSync("/dev/ptmx", constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+    this.fd = openSync("/dev/ptmx", constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
     try {
-      const slavePath = libc.unlock(this.master);
-      libc.setTermios(this.master, START);
-      libc.setSize(this.master, spec.size.rows, spec.size.cols);
+      const slavePath = libc.unlock(this.fd);
+      libc.setTermios(this.fd, START);
+      libc.setSize(this.fd, spec.size.rows, spec.size.cols);
       const slave = openSync(slavePath, constants.O_RDWR | constants.O_NOCTTY);
       try {
         this.proc = Bun.spawn([SHELL, "-c", `exec "$0" "$@" <>${slavePath} >&0 2>&0`, ...spec.command], {
@@ -77,19 +74,19 @@ export class NativePty implements ProgramPty {
         closeSync(slave);
       }
     } catch (err) {
-      closeSync(this.master);
+      closeSync(this.fd);
       throw err;
     }
     this.pid = this.proc.pid;
     const hungUp = Promise.withResolvers<void>();
-    reactor.add(this.master, { data: (d, ack) => on.data(d, ack), drain: on.drain, hangup: () => hungUp.resolve() });
+    reactor.add(this.fd, { data: on.data, drain: on.drain, hangup: () => hungUp.resolve() });
     void this.proc.exited.then(async () => {
       // The last bytes may still sit in the PTY after the child exited; give them a moment.
       let timer: Timer | undefined;
       await Promise.race([hungUp.promise, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
       clearTimeout(timer);
       this.running = false;
-      reactor.remove(this.master);
+      reactor.remove(this.fd);
       on.drain();
       const code = this.proc.signalCode;
       const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
@@ -98,27 +95,27 @@ export class NativePty implements ProgramPty {
   }
 
   write(data: string | Uint8Array): void {
-    if (this.running) this.reactor.write(this.master, data);
+    if (this.running) this.reactor.write(this.fd, data);
   }
 
   pause(): void {
-    this.reactor.pause(this.master, true);
+    this.reactor.pause(this.fd, true);
   }
 
   resume(): void {
-    this.reactor.pause(this.master, false);
+    this.reactor.pause(this.fd, false);
   }
 
   acknowledged(): void {
-    this.reactor.acknowledged(this.master);
+    this.reactor.acknowledged(this.fd);
   }
 
   resize(size: Size): void {
-    if (this.running) this.libc.setSize(this.master, size.rows, size.cols);
+    if (this.running) this.libc.setSize(this.fd, size.rows, size.cols);
   }
 
   flags(): TermiosFlags | null {
-    const t = this.running ? this.libc.getTermios(this.master) : null;
+    const t = this.running ? this.libc.getTermios(this.fd) : null;
     return t && { iflag: t.iflag, oflag: t.oflag, lflag: t.lflag, cflag: t.cflag, cc: controlChars(t.cc) };
   }
 

@@ -165,6 +165,17 @@ class UnhandledLog {
   }
 }
 
+/** Just past a whole SGR sequence (ESC [, digits, ';' or ':', m) at `i`; -1 when there is none there. */
+function sgrEnd(data: Uint8Array, i: number): number {
+  if (data[i + 1] !== 0x5b) return -1;
+  for (let j = i + 2; j < data.length; j++) {
+    const b = data[j]!;
+    if (b === 0x6d) return j + 1;
+    if (b < 0x30 || b > 0x3b) return -1;
+  }
+  return -1;
+}
+
 export interface TapOptions {
   /** Size of the unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
@@ -220,16 +231,9 @@ export class VtTap extends NoopPerformer {
       this.queries.restart(at);
     }
     const from = at;
-    // Plain text changes nothing the tap keeps (no mode, title, mark, bell or query can start
-    // without ESC or BEL, and the parser gives no meaning to C1 bytes): skip the parse when the
-    // parser stands in GROUND, unless text is wanted. A `cat` of a big file then costs two native
-    // scans instead of a parse.
-    if (this.text === null && this.parser.state === ParserState.GROUND && data.indexOf(0x1b) < 0 && data.indexOf(0x07) < 0) {
-      this.parser.offset += data.length;
-      return;
-    }
     const bells = this.bells;
-    this.parser.parse(data);
+    if (this.text === null) this.skim(data);
+    else this.parser.parse(data);
     // One bell event per chunk however many it rang: `yes $'\a'` must not flood subscribers.
     if (this.bells !== bells) this.pending.push({ type: "bell", count: this.bells });
     if (this.text) this.pending.push({ type: "text", from, to: this.parser.offset, text: this.text.take() });
@@ -237,6 +241,47 @@ export class VtTap extends NoopPerformer {
     // Events wait until the parser is done with the chunk: a listener must not run inside it.
     const events = this.pending.splice(0);
     for (const e of events) this.opts.onEvent?.(e);
+  }
+
+  /**
+   * Parses only what can change what the tap keeps. Plain text changes nothing (no mode, title,
+   * mark, bell or query starts without ESC or BEL, and the parser gives no meaning to C1 bytes),
+   * nor does SGR, the bulk of a coloured redraw: in GROUND both are passed over with native scans
+   * and counted, and the parser gets each other sequence, with the text up to the next ESC.
+   */
+  private skim(data: Uint8Array): void {
+    const p = this.parser;
+    const n = data.length;
+    const nextEsc = (from: number) => {
+      const at = data.indexOf(0x1b, from);
+      return at < 0 ? n : at;
+    };
+    let bel = -1;
+    let i = 0;
+    while (i < n) {
+      if (p.state === ParserState.GROUND && data[i] !== 0x1b) {
+        const esc = nextEsc(i);
+        if (bel < i) {
+          const at = data.indexOf(0x07, i);
+          bel = at < 0 ? n : at;
+        }
+        if (bel < esc) p.parse(data, i, esc);
+        else p.offset += esc - i;
+        i = esc;
+        continue;
+      }
+      const sgr = p.state === ParserState.GROUND ? sgrEnd(data, i) : -1;
+      if (sgr > 0) {
+        p.offset += sgr - i;
+        i = sgr;
+        continue;
+      }
+      // Any other sequence, or the rest of one begun in an earlier chunk: the parser takes it,
+      // with what follows it up to the next ESC.
+      const next = nextEsc(i + 1);
+      p.parse(data, i, next);
+      i = next;
+    }
   }
 
   get modes(): Modes {

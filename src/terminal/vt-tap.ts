@@ -165,17 +165,6 @@ class UnhandledLog {
   }
 }
 
-/** Just past a whole SGR sequence (ESC [, digits, ';' or ':', m) at `i`; -1 when there is none there. */
-function sgrEnd(data: Uint8Array, i: number): number {
-  if (data[i + 1] !== 0x5b) return -1;
-  for (let j = i + 2; j < data.length; j++) {
-    const b = data[j]!;
-    if (b === 0x6d) return j + 1;
-    if (b < 0x30 || b > 0x3b) return -1;
-  }
-  return -1;
-}
-
 export interface TapOptions {
   /** Size of the unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
@@ -252,35 +241,44 @@ export class VtTap extends NoopPerformer {
   private skim(data: Uint8Array): void {
     const p = this.parser;
     const n = data.length;
-    const nextEsc = (from: number) => {
-      const at = data.indexOf(0x1b, from);
-      return at < 0 ? n : at;
-    };
     let bel = -1;
     let i = 0;
     while (i < n) {
-      if (p.state === ParserState.GROUND && data[i] !== 0x1b) {
-        const esc = nextEsc(i);
+      if (p.state === ParserState.GROUND) {
+        // A run of plain text in two native scans (a `cat` of a big file is all one run)…
+        const esc = data.indexOf(0x1b, i);
+        const runEnd = esc < 0 ? n : esc;
         if (bel < i) {
           const at = data.indexOf(0x07, i);
           bel = at < 0 ? n : at;
         }
-        if (bel < esc) p.parse(data, i, esc);
-        else p.offset += esc - i;
-        i = esc;
-        continue;
+        if (bel >= runEnd) {
+          p.offset += runEnd - i;
+          i = runEnd;
+          if (i >= n) return;
+        }
+        // …then one tight pass over SGR and the text between, up to a BEL or any other ESC.
+        let j = i;
+        for (; j < n; j++) {
+          const b = data[j]!;
+          if (b === 0x07) break;
+          if (b !== 0x1b) continue;
+          if (data[j + 1] !== 0x5b) break;
+          let k = j + 2;
+          while (k < n && data[k]! >= 0x30 && data[k]! <= 0x3b) k++;
+          if (k >= n || data[k] !== 0x6d) break;
+          j = k;
+        }
+        p.offset += j - i;
+        i = j;
+        if (i >= n) return;
       }
-      const sgr = p.state === ParserState.GROUND ? sgrEnd(data, i) : -1;
-      if (sgr > 0) {
-        p.offset += sgr - i;
-        i = sgr;
-        continue;
-      }
-      // Any other sequence, or the rest of one begun in an earlier chunk: the parser takes it,
-      // with what follows it up to the next ESC.
-      const next = nextEsc(i + 1);
-      p.parse(data, i, next);
-      i = next;
+      // A BEL, any other sequence, or the rest of one begun in an earlier chunk: the parser takes
+      // it, with what follows it up to the next ESC.
+      const next = data.indexOf(0x1b, i + 1);
+      const end = next < 0 ? n : next;
+      p.parse(data, i, end);
+      i = end;
     }
   }
 

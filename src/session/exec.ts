@@ -159,7 +159,15 @@ export class ExecRunner {
     if (cancelled) {
       // exec.cancel came while the shell was still starting: the command is never typed.
       this.lastAt = new Date();
-      return { output: "", stderr: "", exit_code: null, duration_ms: Math.round(performance.now() - start), timed_out: false, cancelled: true, truncated: false };
+      return {
+        output: "",
+        stderr: "",
+        exit_code: null,
+        duration_ms: Math.round(performance.now() - start),
+        timed_out: false,
+        cancelled: true,
+        truncated: false,
+      };
     }
     const pid = s.pid;
     const fg = foregroundGroup(pid);

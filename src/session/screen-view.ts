@@ -1,7 +1,9 @@
-// A session's screen as the daemon's thread sees it: the headless screen lives in a worker
-// (terminal/screen-pool.ts); this side feeds it the output from the log, a bounded window at a
-// time, and keeps a mirror of its latest state (rows, cursor, hash), which text reads and waits
-// use without a round trip. Snapshots with styles or scrollback are asked of the worker.
+// A session's screen as the daemon's thread sees it: the headless screen lives in a worker, the
+// pty worker that reads the program's output for a running session (hostWith), else a screen
+// worker (terminal/screen-pool.ts). The pty worker feeds it each read itself while the screen is
+// current; otherwise this side feeds it the output from the log, a bounded window at a time. This
+// side keeps a mirror of its latest state (rows, cursor, hash), which text reads and waits use
+// without a round trip. Snapshots with styles or scrollback are asked of the worker.
 //
 // Far behind on plain text, it fast-forwards: what would scroll out of the scrollback anyway is
 // never sent. A worker that dies is replaced; the screen is rebuilt from the log, its replies to

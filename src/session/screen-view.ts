@@ -94,7 +94,13 @@ export class ScreenView {
   /** Where the next write starts over a cleared screen (a fast-forward found this point). */
   private skipTo: number | null = null;
   private size_: Size;
-  private remote: RemoteScreen;
+  /** Opened on first use: a new session's moves to its pty worker first (hostWith), so no screen worker starts for it. */
+  private opened: RemoteScreen | null = null;
+  private get remote(): RemoteScreen {
+    if (this.opened) return this.opened;
+    this.posted++; // the open answers with the blank screen's state
+    return (this.opened = this.pool.open(this.size_, this.o.scrollback, this.o.version, this.owner));
+  }
   private readonly owner: ScreenOwner = {
     onState: (offset, state) => this.onState(offset, state),
     onReply: (data) => this.o.onReply(data),
@@ -106,7 +112,7 @@ export class ScreenView {
   private rebuilt: PromiseWithResolvers<void> | null = null;
   private closed = false;
   /** Messages that answer with a state (writes, resizes, the open) posted, and answered. */
-  private posted = 1;
+  private posted = 0;
   private answered = 0;
   private readonly syncs = new Set<{ end: number; posted: number; wake: () => void }>();
   private parkTimer: Timer | undefined;
@@ -138,7 +144,6 @@ export class ScreenView {
     this.state = blank(o.size);
     this.answeredUpTo = o.answeredUpTo ?? 0;
     this.pool = o.pool ?? screenPool();
-    this.remote = this.pool.open(o.size, o.scrollback, o.version, this.owner);
     this.sendBase();
   }
 
@@ -150,10 +155,10 @@ export class ScreenView {
    */
   hostWith(open: (opening: ScreenOpening, owner: ScreenOwner) => RemoteScreen, feed: (screenId: number | null) => void): void {
     if (this.sent !== 0 || this.o.base || this.closed) return;
-    this.remote.dispose();
-    this.posted = 1;
+    this.opened?.dispose();
+    this.posted = 1; // the open's answer
     this.answered = 0;
-    this.remote = open(
+    this.opened = open(
       { rows: this.size_.rows, cols: this.size_.cols, scrollback: this.o.scrollback, version: this.o.version },
       this.owner,
     );
@@ -453,7 +458,7 @@ export class ScreenView {
     this.closed = true;
     clearTimeout(this.parkTimer);
     clearTimeout(this.floodTimer);
-    this.remote.dispose();
+    this.opened?.dispose();
     this.rebuilt?.resolve();
     for (const s of this.syncs) s.wake();
   }

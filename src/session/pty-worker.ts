@@ -58,7 +58,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
           if (ack) msg.ack = true;
           if (fed) msg.fed = true;
           post(msg, [own.buffer as ArrayBuffer]);
-          if (fed) screens.report(screen);
+          if (fed) screens.report(screen, true);
         },
         drain: () => post({ t: "drain", id }),
         exit: (exitCode, signal) => {

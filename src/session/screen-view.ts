@@ -102,7 +102,7 @@ export class ScreenView {
     return (this.opened = this.pool.open(this.size_, this.o.scrollback, this.o.version, this.owner));
   }
   private readonly owner: ScreenOwner = {
-    onState: (offset, state) => this.onState(offset, state),
+    onState: (offset, state, fed) => this.onState(offset, state, fed),
     onReply: (data) => this.o.onReply(data),
     onReopened: () => this.onReopened(),
   };
@@ -170,7 +170,6 @@ export class ScreenView {
   fedAt(start: number, end: number): void {
     if (this.sent !== start) return;
     this.sent = end;
-    this.posted++;
     this.o.log.keepFor(end);
   }
 
@@ -328,9 +327,10 @@ export class ScreenView {
     return this.closed || (this.parsed >= end && this.answered >= posted && this.rebuilt === null);
   }
 
-  private onState(offset: number, state: ScreenState): void {
+  private onState(offset: number, state: ScreenState, fed = false): void {
     this.parsed = offset;
-    this.answered++;
+    // Output its worker wrote in itself is counted by offset alone (sync waits for `parsed`).
+    if (!fed) this.answered++;
     const rebuilding = this.rebuilt !== null;
     if (rebuilding && offset >= this.answeredUpTo) {
       this.rebuilt!.resolve();

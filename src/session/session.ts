@@ -185,8 +185,10 @@ export class Session extends Pipeline implements ProgramStream {
 
   resize(size: Size): void {
     if (size.rows === this.size.rows && size.cols === this.size.cols) return;
-    if (this.running) this.child?.resize(size);
+    // The screen first: where it lives in the pty worker, the program's redraw for the new size
+    // (after SIGWINCH) must find it resized already.
     this.view.resize(size);
+    if (this.running) this.child?.resize(size);
     this.lastActivity = performance.now();
     this.emit({ type: "resize", size });
   }

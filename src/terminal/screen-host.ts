@@ -20,15 +20,18 @@ export class ScreenHost {
 
   constructor(private readonly post: (m: FromWorker) => void) {}
 
-  report(id: number): void {
+  report(id: number, fed = false): void {
     const s = this.screens.get(id);
-    if (s) this.post({ t: "state", id, offset: s.offset, state: s.screen.state() });
+    if (!s) return;
+    const m: FromWorker = { t: "state", id, offset: s.offset, state: s.screen.state() };
+    if (fed) m.fed = true;
+    this.post(m);
   }
 
   /**
    * Writes output [start, start + data.length) into screen `id` if it shows the output up to
    * `start` exactly (else the daemon's thread sends it, in order); true when it did. The caller
-   * reports the state once it has handed the bytes on.
+   * reports the state (`fed`) once it has handed the bytes on.
    */
   writeAt(id: number, data: Uint8Array, start: number): boolean {
     const s = this.screens.get(id);

@@ -8,7 +8,8 @@ import type { ScreenState } from "./screen.ts";
 import type { Size } from "../protocol/schemas.ts";
 
 export interface ScreenOwner {
-  onState(offset: number, state: ScreenState): void;
+  /** `fed`: the state after output its worker wrote in itself, not the answer to a message. */
+  onState(offset: number, state: ScreenState, fed: boolean): void;
   onReply(data: string): void;
   /** The worker holding this screen died; it is open again, blank, on another. */
   onReopened(): void;
@@ -210,7 +211,7 @@ export class RemoteScreen {
   receive(m: FromWorker, from: object): void {
     // What a replaced worker still said on its way out is about a screen that no longer exists.
     if (this.disposed || from !== this.channel.token) return;
-    if (m.t === "state") this.owner.onState(m.offset, m.state);
+    if (m.t === "state") this.owner.onState(m.offset, m.state, m.fed === true);
     else if (m.t === "reply") this.owner.onReply(m.data);
     else {
       const p = this.pending.get(m.req);

@@ -163,7 +163,7 @@ export class ScreenView {
       this.owner,
     );
     this.feeder = feed;
-    feed(this.remote.id);
+    feed(this.opened.id);
   }
 
   /** Output [start, end) that the thread which read it has written into the screen already (hostWith). */
@@ -212,8 +212,9 @@ export class ScreenView {
     const now = performance.now();
     if (now - this.rateAt < FLOOD_SKIP_EVERY_MS) return;
     const flooding = log.end - this.rateFrom >= FLOOD_RATE_BYTES;
-    // A plain-text flood is fed from here, where it can be fast-forwarded; the reading thread feeds the rest.
-    const local = !(flooding && log.plainFrom <= this.sent);
+    // A plain-text flood (no other byte since the window began) is fed from here, where it can be
+    // fast-forwarded; the reading thread feeds the rest.
+    const local = !(flooding && log.plainFrom <= this.rateFrom);
     if (this.feeder && local !== this.fedLocally) this.feeder(local ? this.remote.id : null);
     this.fedLocally = local;
     this.flooding = flooding;

@@ -5,21 +5,13 @@
 import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ptyLibc } from "../platform/pty-libc.ts";
-import { nextScreenId, RemoteScreen, type ScreenChannel, type ScreenOwner } from "../terminal/screen-pool.ts";
+import { nextScreenId, RemoteScreen, type ScreenChannel, type ScreenOpening, type ScreenOwner } from "../terminal/screen-pool.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
   message(m: FromPtyWorker): void;
   /** The worker died: the programs it ran lost their terminal. */
   lost(why: string): void;
-}
-
-/** What a screen opens with (screen-messages.ts "open"). */
-export interface ScreenOpening {
-  rows: number;
-  cols: number;
-  scrollback: number;
-  version: string;
 }
 
 /** A program's place in the pool: how to send it messages, and how to put a screen on its worker. */

@@ -11,10 +11,16 @@
 import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import type { ScreenState } from "../terminal/screen.ts";
 import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
-import { ScreenReopened, screenPool, type RemoteScreen, type ScreenOwner, type ScreenPool } from "../terminal/screen-pool.ts";
+import {
+  ScreenReopened,
+  screenPool,
+  type RemoteScreen,
+  type ScreenOpening,
+  type ScreenOwner,
+  type ScreenPool,
+} from "../terminal/screen-pool.ts";
 import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
-import type { ScreenOpening } from "./pty-pool.ts";
 
 /** Bytes per message to the worker: small, so another session's echo never waits long behind it. */
 const CHUNK_BYTES = 16 * 1024;

@@ -35,6 +35,14 @@ export interface WorkerInfo {
   restarts: number;
 }
 
+/** What a screen opens with (screen-messages.ts "open"). */
+export interface ScreenOpening {
+  rows: number;
+  cols: number;
+  scrollback: number;
+  version: string;
+}
+
 /** How a screen's messages reach the thread that holds it; `token` names that thread (a worker), so what a replaced one still says is told apart. */
 export interface ScreenChannel {
   send(m: ToWorker, transfer: ArrayBuffer[]): void;
@@ -177,7 +185,7 @@ export class RemoteScreen {
   constructor(
     readonly id: number,
     private channel: ScreenChannel,
-    private readonly opening: { rows: number; cols: number; scrollback: number; version: string },
+    private readonly opening: ScreenOpening,
     private readonly owner: ScreenOwner,
     private readonly release: () => void,
   ) {

@@ -96,6 +96,8 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
   }
   if (cmd.passthrough) return cmd.passthrough(rest);
   let client: Client | undefined;
+  /** The build check, sent with the command's own call rather than a round trip before it. */
+  let checked: Promise<void> | undefined;
   try {
     const args = parseArgs(rest, { ...GLOBAL_FLAGS, ...cmd.flags });
     // A command with a --socket of its own (start: the session's socket) reaches the daemon
@@ -116,7 +118,8 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
       client: async () => {
         if (!client) {
           client = await (opts.connect ?? connect)(socketPath);
-          await sayIfOtherBuild(client, socketPath, err);
+          // Replies come in the order of the calls, so its note still comes before the command's output.
+          checked = sayIfOtherBuild(client, socketPath, err);
         }
         return client;
       },
@@ -139,6 +142,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     else err(`termd ${name}: ${(e as Error).message}`);
     return EXIT.FAILURE;
   } finally {
+    await checked;
     client?.close();
   }
 }

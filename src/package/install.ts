@@ -2,9 +2,9 @@
 // platform's binary where npm linked the `termd` command (bin/termd.js, the launcher), so that
 // `termd` runs the binary itself instead of Node first. Node alone takes longer to start than a
 // whole termd command (~140 ms against ~40 ms on the machine the figures come from).
-// The launcher stays wherever this does not run (`--ignore-scripts`, npm ≥ 11 before the
-// package's scripts are allowed) or anything goes wrong: it does the same, only slower, so no
-// failure here ever fails the install.
+// The launcher stays wherever this does not run (`--ignore-scripts`, or a package manager that
+// holds a dependency's scripts until they are allowed) or anything goes wrong: it does the same,
+// only slower, so no failure here ever fails the install.
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, linkSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";

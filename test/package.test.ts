@@ -179,7 +179,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
   );
 
   test(
-    "the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported",
+    "the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported; the install script then keeps the launcher",
     async () => {
       const pkg = join(app, "node_modules", "@termd", target!.name);
       const bin = join(pkg, "bin", "termd");

@@ -59,6 +59,14 @@ export async function compileTarget(target: Target | undefined, dir: string, com
     "--bytecode",
     "--format=esm",
     "--splitting",
+    // Bun's executables read .env and bunfig.toml from the folder they run in by default: a
+    // project's TERMD_URL or TERMD_SOCKET would redirect termd there (and reach the daemon it
+    // starts, and every session's environment), and a bunfig.toml termd cannot parse stopped it.
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    // The main thread starts with the JIT 10 times as reluctant (src/cli/main.ts says why and
+    // when it is set back); worker threads start with the usual policy.
+    "--compile-jit-policy=10",
     // An unsupported host (freebsd…) still gets a binary for itself, named by its platform.
     ...(target ? [`--target=${target.bun}`] : []),
     ...buildDefines(commit, target?.name ?? `${process.platform}-${process.arch}`),

@@ -1,6 +1,7 @@
 // npm run pack [-- --targets linux-x64,… --out DIR]: the npm packages, as esbuild and biome lay
 // theirs out, packed by `npm pack` into dist/npm/ (or DIR):
-// - termd: bin/termd.js, a Node ≥ 20 launcher that runs the platform package's binary;
+// - termd: bin/termd.js, a Node ≥ 20 launcher that runs the platform package's binary, and
+//   install.js, its postinstall, which puts the binary itself in the launcher's place;
 //   termd/client and termd/testing (and the development package's other exports) as bundled
 //   JavaScript (lib/) with .d.ts types (types/), no runtime dependencies; the platform packages
 //   as optionalDependencies;
@@ -76,21 +77,19 @@ async function platformPackage(target: Target, work: string, out: string, commit
   return npmPack(dir, out);
 }
 
+/** The termd package's two Node scripts in DIR: the launcher (bin/termd.js) and its postinstall (install.js). */
+export async function buildLauncher(dir: string): Promise<void> {
+  const forNode = (src: string, out: string, ...flags: string[]) =>
+    run([process.execPath, "build", "--target=node", "--format=esm", "--minify", ...flags, src, "--outfile", join(dir, out)]);
+  await forNode("src/package/launcher.ts", "bin/termd.js", "--banner=#!/usr/bin/env node");
+  await forNode("src/package/install.ts", "install.js");
+}
+
 async function mainPackage(work: string, out: string): Promise<string> {
   const dir = join(work, "termd");
   mkdirSync(dir, { recursive: true });
   const bun = process.execPath;
-  await run([
-    bun,
-    "build",
-    "--target=node",
-    "--format=esm",
-    "--minify",
-    "--banner=#!/usr/bin/env node",
-    "src/package/launcher.ts",
-    "--outfile",
-    join(dir, "bin", "termd.js"),
-  ]);
+  await buildLauncher(dir);
   // The library's entry points are the development package's exports (./client, ./testing, …):
   // one build of them all, so the code they share (Client, RpcError…) is one module and
   // instanceof holds across them. The test runners' own modules stay imports.
@@ -159,6 +158,7 @@ async function mainPackage(work: string, out: string): Promise<string> {
     ...common,
     type: "module",
     bin: { termd: "bin/termd.js" },
+    scripts: { postinstall: "node install.js" },
     exports: {
       ...Object.fromEntries(entries.map((e) => [e.name, { types: `./types/${e.rel}.d.ts`, default: `./lib/${e.rel}.js` }])),
       "./package.json": "./package.json",

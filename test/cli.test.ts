@@ -312,3 +312,22 @@ test("the Node client stub drives a running daemon with no node_modules", async 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the compiled termd reads no .env or bunfig.toml from the folder it runs in", async () => {
+  await using d = await TestDaemon.start({ bin: DIST_BIN });
+  const dir = tempDir();
+  try {
+    const ls = async () => {
+      const p = Bun.spawn([...DIST_BIN, "ls"], { cwd: dir, env: d.env, stdout: "pipe", stderr: "pipe" });
+      const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+      return { code, stderr };
+    };
+    // (Bun's executables read both by default: the .env would send the command to nothing at port 9.)
+    writeFileSync(join(dir, ".env"), "TERMD_URL=http://127.0.0.1:9\n");
+    expect(await ls()).toEqual({ code: 0, stderr: "" });
+    writeFileSync(join(dir, "bunfig.toml"), "this is = not toml [\n");
+    expect(await ls()).toEqual({ code: 0, stderr: "" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,9 +1,21 @@
 // The npm packages as a user gets them: packed (scripts/pack.ts, this machine's target only),
 // installed from the tarballs into an empty folder by npm with only Node and npm on PATH (no Bun,
 // no checkout), then used: `npx termd`, termd/client from Node, termd/testing from `bun test`,
-// the launcher's errors, and a global install.
+// the launcher's errors, and a global install, whose install script put the binary in the
+// launcher's place. The local install is made without install scripts, so it keeps the launcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pack } from "../scripts/pack.ts";
@@ -57,9 +69,10 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
     tarballs = await pack([target!], join(dir, "npm"));
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
     // The global install runs beside the local one; its own test only looks at the result.
+    // (npm ≥ 11 asks for a dependency's install scripts to be allowed; older npm runs them.)
     const [local, global] = await Promise.all([
-      run(["npm", "install", ...tarballs]),
-      run(["npm", "install", "-g", "--prefix", prefix, ...tarballs]),
+      run(["npm", "install", "--ignore-scripts", ...tarballs]),
+      run(["npm", "install", "-g", "--allow-scripts=termd", "--prefix", prefix, ...tarballs]),
     ]);
     expect(local).toMatchObject({ code: 0 });
     globalInstall = global;
@@ -166,7 +179,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
   );
 
   test(
-    "the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported",
+    "the launcher says what is wrong, without a stack trace: binary not executable or missing, platform package missing, platform unsupported; the install script then keeps the launcher",
     async () => {
       const pkg = join(app, "node_modules", "@termd", target!.name);
       const bin = join(pkg, "bin", "termd");
@@ -177,8 +190,14 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
         for (const s of says) expect(r.stderr).toContain(s);
         expect(r.stderr).not.toMatch(/^\s+at /m);
       };
+      const isLauncher = () => readFileSync(launcher, "utf8").startsWith("#!/usr/bin/env node");
+      expect(isLauncher()).toBe(true);
       chmodSync(bin, 0o644);
       await fails([termdBin, "ls"], `${bin} is not executable`, "chmod +x");
+      // The install script, meeting a binary it cannot run, leaves the launcher and the install alone.
+      const install = await run(["node", join(app, "node_modules", "termd", "install.js")]);
+      expect(install).toMatchObject({ code: 0, stderr: expect.stringContaining("the termd command stays the Node launcher") });
+      expect(isLauncher()).toBe(true);
       chmodSync(bin, 0o755);
       renameSync(bin, `${bin}.away`);
       await fails([termdBin, "ls"], `${bin} is missing`, `npm install @termd/${target!.name}@`);
@@ -234,10 +253,13 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
   );
 
   test(
-    "npm install -g puts termd on PATH",
+    "npm install -g puts termd on PATH, as the platform's binary itself: no Node runs",
     async () => {
       expect(globalInstall).toMatchObject({ code: 0 });
-      const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: `${join(prefix, "bin")}:${nodeBin}` } });
+      const lib = join(prefix, "lib", "node_modules");
+      // A hard link of the platform package's binary, in the launcher's place.
+      expect(statSync(join(lib, "termd", "bin", "termd.js")).ino).toBe(statSync(join(lib, "@termd", target!.name, "bin", "termd")).ino);
+      const r = await run(["termd", "--version", "--json"], { env: { ...env, PATH: join(prefix, "bin") } });
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ target: target!.name });
     },

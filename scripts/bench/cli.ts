@@ -1,4 +1,5 @@
 // 9. Command line: how long each client command takes, beside a hello-world of the same runtime.
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
@@ -7,6 +8,8 @@ import { verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 import { childEnv } from "../common/daemon-process.ts";
 import { ROOT, f1, median, percentile, table } from "../common/measure.ts";
+import { buildLauncher } from "../pack.ts";
+import { hostTarget, packageName } from "../../src/package/targets.ts";
 
 interface CliTime {
   what: string;
@@ -28,6 +31,33 @@ function timeProcess(what: string, argv: string[], runs: number, env: Record<str
   for (let i = 0; i < 3; i++) once();
   const all = Array.from({ length: runs }, once);
   return { what, ms: all.map((x) => x.ms), cpuMs: all.map((x) => x.cpuMs) };
+}
+
+/**
+ * The `termd` command npm links, laid out as npm installs the packages (termd and this platform's
+ * @termd/… beside it, the binary a hard link of dist/termd), in two copies: as the launcher left
+ * it (install scripts off) and after its install script ran. Returns their `termd` paths.
+ */
+async function npmLayouts(dir: string): Promise<{ launcher: string; installed: string } | null> {
+  const target = hostTarget();
+  if (!target) return null;
+  const layout = async (name: string) => {
+    const modules = join(dir, name, "node_modules");
+    const pkg = join(modules, "termd");
+    const platform = join(modules, packageName(target));
+    mkdirSync(join(platform, "bin"), { recursive: true });
+    linkSync(join(ROOT, "dist/termd"), join(platform, "bin", "termd"));
+    writeFileSync(join(platform, "package.json"), JSON.stringify({ name: packageName(target) }));
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "termd", type: "module" }));
+    await buildLauncher(pkg);
+    return pkg;
+  };
+  const launcher = await layout("npm-scripts-off");
+  const installed = await layout("npm-installed");
+  const ran = Bun.spawnSync(["node", join(installed, "install.js")], { stdout: "ignore", stderr: "pipe" });
+  if (ran.exitCode !== 0 || ran.stderr.length > 0) throw new Error(`the install script failed: ${ran.stderr.toString()}`);
+  return { launcher: join(launcher, "bin/termd.js"), installed: join(installed, "bin/termd.js") };
 }
 
 async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
@@ -58,6 +88,11 @@ async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
     ];
     for (const [what, args] of commands) times.push(timeProcess(`termd ${what}`, [termd, ...args], o.cliRuns, env));
     if (has("node")) {
+      const npm = await npmLayouts(dir);
+      if (npm) {
+        times.push(timeProcess("npm's termd ls (install script ran)", [npm.installed, "ls"], o.cliRuns, env));
+        times.push(timeProcess("npm's termd ls (scripts off: launcher)", [npm.launcher, "ls"], o.cliRuns, env));
+      }
       times.push(timeProcess("node dist/termd-client.mjs ls", ["node", join(ROOT, "dist/termd-client.mjs"), "ls"], o.cliRuns, env));
       await Bun.write(join(dir, "hello.mjs"), 'console.log("hello");\n');
       times.push(timeProcess("node hello-world", ["node", join(dir, "hello.mjs")], o.cliRuns, env));
@@ -82,7 +117,7 @@ export async function reportCli(o: Options, dir: string, verdicts: string[][]): 
   const times = await cliTimes(o, dir);
   const rows: string[][] = [["", "median ms", "p90 ms", "CPU ms", "target"]];
   for (const t of times) {
-    const target = t.what.startsWith("termd ") ? "≤ 10" : t.what.startsWith("node dist") ? "≤ 40" : "";
+    const target = t.what.startsWith("termd ") ? "≤ 10" : t.what.startsWith("npm's termd ls (install") ? "≤ 40" : "";
     rows.push([t.what, f1(median(t.ms)), f1(percentile(t.ms, 0.9)), f1(median(t.cpuMs)), target]);
   }
   console.log(`9. Command line: one call as a whole process, spawn to exit (${o.cliRuns} runs each; lower is better)`);
@@ -90,6 +125,7 @@ export async function reportCli(o: Options, dir: string, verdicts: string[][]): 
   const client = times.filter((t) => t.what.startsWith("termd ") && t.what !== "termd --version");
   const slowest = Math.max(...client.map((t) => median(t.ms)));
   verdicts.push(["every client command ≤ 10 ms (median, slowest)", `${f1(slowest)} ms`, verdict(slowest <= 10)]);
-  const stub = times.find((t) => t.what.startsWith("node dist"));
-  if (stub) verdicts.push(["Node stub ≤ 40 ms", `${f1(median(stub.ms))} ms`, verdict(median(stub.ms) <= 40)]);
+  // The command npm installs: with its install script run, the binary itself (no Node).
+  const npm = times.find((t) => t.what.startsWith("npm's termd ls (install"));
+  if (npm) verdicts.push(["npm's termd command ≤ 40 ms", `${f1(median(npm.ms))} ms`, verdict(median(npm.ms) <= 40)]);
 }

@@ -10,6 +10,13 @@ import { runCli } from "./run.ts";
 import { interminaiCommand } from "./interminai/command.ts";
 import { invokedAs } from "./invoked-as.ts";
 
+// Start-up code runs once, but its loops (the protocol's schemas built, the VT parser's table) are
+// hot enough to wake the JIT: its compilers' pages and work, ~3 MB of an idle daemon, for code
+// that never runs again. The binary starts with this thread's JIT held back (scripts/compile.ts;
+// worker threads start with the usual policy); a process still running after 5 s (a daemon,
+// attach, mcp) gets the usual JIT back before its own hot paths matter.
+setTimeout(() => Bun.unsafe.setJITPolicy(1), 5000).unref();
+
 /** `termd daemon`: the daemon and its dialects are loaded only when this process is one, so every other command starts faster. */
 const host = () => import("../server/host.ts");
 

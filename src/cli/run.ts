@@ -73,8 +73,15 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
 }
 
 async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
-  const out = (s: string) => void writeOut(s.endsWith("\n") ? s : s + "\n");
-  const err = (s: string) => void writeErr(s.endsWith("\n") ? s : s + "\n");
+  const line = (s: string) => (s.endsWith("\n") ? s : s + "\n");
+  /**
+   * The build check, sent with the command's first call rather than a round trip before it. What
+   * the command prints waits for it, so that its note comes first.
+   */
+  let checked: Promise<void> | undefined;
+  const after = (write: () => unknown) => void (checked ? checked.then(write) : write());
+  const out = (s: string) => after(() => writeOut(line(s)));
+  const err = (s: string) => after(() => writeErr(line(s)));
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     out(overview(opts.commands));
@@ -116,7 +123,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
       client: async () => {
         if (!client) {
           client = await (opts.connect ?? connect)(socketPath);
-          await sayIfOtherBuild(client, socketPath, err);
+          checked = sayIfOtherBuild(client, socketPath, (s) => void writeErr(line(s)));
         }
         return client;
       },
@@ -139,6 +146,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     else err(`termd ${name}: ${(e as Error).message}`);
     return EXIT.FAILURE;
   } finally {
+    await checked;
     client?.close();
   }
 }

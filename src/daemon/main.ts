@@ -4,7 +4,6 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { clientLog } from "../session/client-log.ts";
-import { startOrphanReaper } from "../platform/reaper.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
 import { DaemonStartError } from "./socket-path.ts";
 
@@ -62,7 +61,8 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
   process.on("SIGHUP", () => {});
   // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
   if (process.pid === 1) {
-    const reaper = startOrphanReaper();
+    // Loaded only here: bun:ffi and its libc binding are memory a daemon that is not PID 1 never needs.
+    const reaper = (await import("../platform/reaper.ts")).startOrphanReaper();
     console.error(
       typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes",
     );

@@ -2,7 +2,6 @@
 // a live socket, and a stale socket from a dead daemon replaced. (The lock that keeps two daemons
 // starting at the same moment apart is file-lock.ts.)
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from "node:fs";
-import { connect } from "node:net";
 import { basename, dirname } from "node:path";
 
 /** Why a daemon could not start; `busy` when another live daemon holds what it needs. */
@@ -68,7 +67,8 @@ export function checkSocketDirWritable(socketPath: string): void {
 /** Does something accept connections on this socket? */
 export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
-    const sock = connect(path);
+    // node:net is loaded only when a socket file is already there: it is ~5 MB of the daemon's memory.
+    const sock = process.getBuiltinModule("node:net").connect(path);
     const done = (ok: boolean) => {
       clearTimeout(timer);
       sock.destroy();

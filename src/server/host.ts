@@ -6,29 +6,41 @@ import type { Daemon, DaemonOptions } from "../daemon/daemon.ts";
 import { inProcessDaemon, type InProcessDaemon } from "../daemon/host.ts";
 import { runDaemon as run } from "../daemon/main.ts";
 import { DIALECTS } from "../dialects/index.ts";
-import { loadToken } from "../protocol/token.ts";
-import { serveHttp, type HttpSettings } from "../web/server.ts";
-import { webHost } from "./web-host.ts";
+import type { HttpSettings } from "../web/server.ts";
 
 export { DaemonStartError } from "../daemon/socket-path.ts";
-export type { HttpSettings } from "../web/server.ts";
+export type { HttpSettings };
 export { parseListen } from "../web/address.ts";
 
 /** What a host chooses; the dialects are every one termd speaks. */
 export type HostOptions = Omit<DaemonOptions, "dialects">;
 
 /** Runs the daemon as this process until it is shut down (`termd daemon`), over HTTP too with `http` (--http). */
-export function runDaemon(opts: HostOptions & { http?: HttpSettings }): Promise<number> {
+export async function runDaemon(opts: HostOptions & { http?: HttpSettings }): Promise<number> {
   const { http, ...rest } = opts;
-  const transport = http
-    ? (daemon: Daemon) => {
-        const token = loadToken(opts.stateDir);
-        const server = serveHttp(webHost(daemon), http, token);
-        console.error(`termd: http on ${server.url} (token from ${token.source})`);
-        return server;
-      }
-    : undefined;
+  // The HTTP side (server, page, token) is loaded only by a daemon that serves it: it is a few MB
+  // of a daemon's memory that a daemon without --http never uses.
+  const web = http ? await loadWeb() : null;
+  const transport =
+    http && web
+      ? (daemon: Daemon) => {
+          const { loadToken, serveHttp, webHost } = web;
+          const token = loadToken(opts.stateDir);
+          const server = serveHttp(webHost(daemon), http, token);
+          console.error(`termd: http on ${server.url} (token from ${token.source})`);
+          return server;
+        }
+      : undefined;
   return run({ ...rest, dialects: DIALECTS }, transport);
+}
+
+async function loadWeb() {
+  const [{ loadToken }, { serveHttp }, { webHost }] = await Promise.all([
+    import("../protocol/token.ts"),
+    import("../web/server.ts"),
+    import("./web-host.ts"),
+  ]);
+  return { loadToken, serveHttp, webHost };
 }
 
 /** A daemon inside this process, called directly (interminai's foreground start). */

@@ -4,8 +4,8 @@
 // pending wait costs nothing while nothing happens.
 import { TermdError } from "../terminal/errors.ts";
 import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
-import { findIn, type LinePattern, type Match } from "../terminal/screen.ts";
-import { RE2JS } from "re2js";
+import { findIn, type LinePattern, type Match } from "../terminal/find.ts";
+import type { RE2JS } from "re2js";
 import type { ProgramStream } from "./stream.ts";
 import type { CommandRun, ShellCommands } from "./shell-commands.ts";
 
@@ -17,7 +17,9 @@ import type { CommandRun, ShellCommands } from "./shell-commands.ts";
 export function compileRegex(src: string): RegexPattern {
   let re: RE2JS;
   try {
-    re = RE2JS.compile(src);
+    // Required on the first regex, not imported: its Unicode tables are ~2 MB of the daemon's
+    // memory, and most daemons never see a regex wait.
+    re = (require("re2js") as typeof import("re2js")).RE2JS.compile(src);
   } catch (err) {
     // RE2 keeps matching linear by having no lookaround and no backreferences: say so plainly.
     const missing = /\(\?<?[=!]/.test(src)

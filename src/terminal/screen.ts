@@ -30,11 +30,6 @@ export interface ScreenOptions {
   version?: string;
 }
 
-/** A pattern that finds its first match in one line. */
-export interface LinePattern {
-  match(line: string): { col: number; text: string } | null;
-}
-
 /** The screen as the session's view mirrors it after every update. */
 export interface ScreenState {
   lines: string[];
@@ -47,12 +42,6 @@ export interface ScreenState {
   plainScrolling: boolean;
   /** The parser is between sequences (not inside an escape sequence or string). */
   ground: boolean;
-}
-
-export interface Match {
-  row: number;
-  col: number;
-  text: string;
 }
 
 export class Screen {
@@ -264,19 +253,4 @@ export class Screen {
   dispose(): void {
     this.term.dispose();
   }
-}
-
-/** First occurrence of `needle` (a string, or a pattern matched line by line) in `lines`. */
-export function findIn(lines: readonly string[], needle: string | LinePattern): Match | null {
-  for (let row = 0; row < lines.length; row++) {
-    const line = lines[row]!;
-    if (typeof needle === "string") {
-      const col = line.indexOf(needle);
-      if (col >= 0) return { row, col, text: needle };
-    } else {
-      const m = needle.match(line);
-      if (m) return { row, ...m };
-    }
-  }
-  return null;
 }

@@ -1,15 +1,14 @@
 // termd show-trace: replays what termd/testing kept of a test (test-results/TEST/), or any
 // asciicast v2 file, on this terminal as it happened: each recording's output with its timing.
 // It needs no daemon: the recording is the file.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { num, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { writeOut } from "./shared.ts";
 
 /** The recordings at `path`: the file itself, or a folder's `.cast` files by name. */
 function recordings(path: string): string[] {
+  const { readdirSync, statSync } = process.getBuiltinModule("node:fs");
+  const { join } = process.getBuiltinModule("node:path");
   let dir: boolean;
   try {
     dir = statSync(path).isDirectory();
@@ -46,6 +45,9 @@ export default cliCommand({
     const maxIdle = num(a, "max-idle") ?? 2000;
     if (!(speed > 0)) throw new UsageError("--speed is a number above 0");
     if (!(maxIdle >= 0)) throw new UsageError("--max-idle is a number of ms, 0 or more");
+    const { readFileSync } = process.getBuiltinModule("node:fs");
+    const { basename } = process.getBuiltinModule("node:path");
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     for (const file of recordings(path)) {
       const [head, ...events] = readFileSync(file, "utf8").split("\n").filter(Boolean);
       let header: { version?: number; width?: number; height?: number };

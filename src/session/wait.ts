@@ -45,6 +45,9 @@ interface RegexPattern extends LinePattern {
   matchFrom(line: string, from: number): { col: number; text: string } | null;
 }
 
+/** No match (shared: never changed). */
+const NONE: Match[] = [];
+
 /**
  * One state of the screen, as every wait checked against it shares it: the rows joined once for a
  * quick "is it there at all", each needle's matches found once, and the rows that are new since
@@ -87,7 +90,7 @@ class Frame {
    * nothing last time scans what is new, not the whole screen: a line or two per update.
    */
   newMatches(since: Frame, key: string, needle: string | RegexPattern): Match[] {
-    if (since === this) return [];
+    if (since === this) return NONE;
     if (this.delta?.since !== since) {
       const before = new Set(since.lines);
       const rows: number[] = [];
@@ -101,11 +104,10 @@ class Frame {
       this.delta = { since, rows, text: rows.map((r) => this.lines[r]).join("\n"), scans: new Map() };
     }
     const d = this.delta;
+    // Most needles are not in the few new rows: that is told without a lookup, as distinct waits need.
+    if (typeof needle === "string" && !d.text.includes(needle)) return NONE;
     let found = d.scans.get(key);
-    if (!found) {
-      found = typeof needle === "string" && !d.text.includes(needle) ? [] : findAll(this.lines, needle, d.rows);
-      d.scans.set(key, found);
-    }
+    if (!found) d.scans.set(key, (found = findAll(this.lines, needle, d.rows)));
     return found;
   }
 }
@@ -188,6 +190,9 @@ interface Answer {
 class WaitGroup {
   readonly members = new Set<Waiter>();
   private readonly regex: RegexPattern | undefined;
+  /** The names the frame knows the text's and the regex's scans by. */
+  private readonly textKey: string;
+  private readonly regexKey: string;
   private settleTimer: Timer | undefined;
   /** command_done: a finished command waits for the screen to parse it; this one sync is pending. */
   private syncing = false;
@@ -207,6 +212,8 @@ class WaitGroup {
     private readonly baseline: Baseline | undefined,
   ) {
     this.regex = p.regex !== undefined ? sharedRegex(p.regex) : undefined;
+    this.textKey = `t${p.text}`;
+    this.regexKey = `r${p.regex}`;
   }
 
   /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
@@ -222,12 +229,12 @@ class WaitGroup {
     // matches counted against a baseline are placed, so those look at the whole screen.
     const since = this.baseline ? null : this.seen;
     if (p.text !== undefined) {
-      const key = `t${p.text}`;
+      const key = this.textKey;
       const m = this.firstNew(since ? f.newMatches(since, key, p.text) : f.matches(key, p.text), f);
       if (m) return this.answer({ outcome: "matched", match: m });
     }
     if (this.regex) {
-      const key = `r${p.regex}`;
+      const key = this.regexKey;
       const m = this.firstNew(since ? f.newMatches(since, key, this.regex) : f.matches(key, this.regex), f);
       if (m) return this.answer({ outcome: "matched", match: m });
     }

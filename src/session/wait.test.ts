@@ -243,8 +243,13 @@ describe("session.wait", () => {
     expect(results.filter((r) => r.outcome === "matched" && r.match?.text === "go" && r.match.row === 3)).toHaveLength(196);
     // A text that shows in a row that changed (not a new one) is found too.
     const late = wait({ text: "key7!" });
-    p.print("\x1b[1;1H\x1b[2Kkey7!");
+    const tiny = [wait({ text: "ok" }), wait({ text: "q" })];
+    p.print("\x1b[1;1H\x1b[2Kkey7! ok q");
     expect((await late).match).toEqual({ row: 0, col: 0, text: "key7!" });
+    expect((await Promise.all(tiny)).map((r) => r.match)).toEqual([
+      { row: 0, col: 6, text: "ok" },
+      { row: 0, col: 9, text: "q" },
+    ]);
     expect((await texts[7]!).match).toEqual({ row: 0, col: 0, text: "key7!" });
     expect((await gone).outcome).toBe("matched");
     expect(waits.size).toBe(16);

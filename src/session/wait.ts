@@ -8,6 +8,7 @@ import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts"
 import { findIn, type LinePattern, type Match, type ScreenState } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
 import type { ProgramStream } from "./stream.ts";
+import { NeedleIndex } from "./needle-index.ts";
 import type { CommandRun, ShellCommands } from "./shell-commands.ts";
 
 /**
@@ -91,6 +92,16 @@ class Frame {
    */
   newMatches(since: Frame, key: string, needle: string | RegexPattern): Match[] {
     if (since === this) return NONE;
+    const d = this.newSince(since);
+    // Most needles are not in the few new rows: that is told without a lookup, as distinct waits need.
+    if (typeof needle === "string" && !d.text.includes(needle)) return NONE;
+    let found = d.scans.get(key);
+    if (!found) d.scans.set(key, (found = findAll(this.lines, needle, d.rows)));
+    return found;
+  }
+
+  /** The rows whose text was on no row of `since`, and that text joined. */
+  newSince(since: Frame): { rows: number[]; text: string; scans: Map<string, Match[]> } {
     if (this.delta?.since !== since) {
       const before = new Set(since.lines);
       const rows: number[] = [];
@@ -103,12 +114,7 @@ class Frame {
       since.delta = null;
       this.delta = { since, rows, text: rows.map((r) => this.lines[r]).join("\n"), scans: new Map() };
     }
-    const d = this.delta;
-    // Most needles are not in the few new rows: that is told without a lookup, as distinct waits need.
-    if (typeof needle === "string" && !d.text.includes(needle)) return NONE;
-    let found = d.scans.get(key);
-    if (!found) d.scans.set(key, (found = findAll(this.lines, needle, d.rows)));
-    return found;
+    return this.delta;
   }
 }
 
@@ -203,7 +209,7 @@ class WaitGroup {
   constructor(
     private readonly owner: Waits,
     readonly key: string,
-    private readonly p: WaitInput,
+    readonly p: WaitInput,
     private readonly commands: ShellCommands,
     /** activity: the output offset its output must pass. */
     private readonly startOffset: number,
@@ -214,20 +220,35 @@ class WaitGroup {
     this.regex = p.regex !== undefined ? sharedRegex(p.regex) : undefined;
     this.textKey = `t${p.text}`;
     this.regexKey = `r${p.regex}`;
+    this.indexed =
+      p.text !== undefined &&
+      !baseline &&
+      [p.regex, p.gone, p.changed_from, p.settle_ms].every((c) => c === undefined) &&
+      !p.activity &&
+      !p.command_done &&
+      !p.prompt;
   }
+
+  /**
+   * Asks nothing but a text (and the end): while the session runs, only a screen whose new rows
+   * hold its text can answer it, so it is filed in the session's text index and checked only then.
+   */
+  readonly indexed: boolean;
 
   /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
   get onOutput(): boolean {
     return this.p.activity === true || this.p.command_done === true || this.p.prompt === true;
   }
 
-  check(f: Frame): void {
+  /**
+   * `since`: a screen the text and regex were not on, so that only its new rows need looking at
+   * (by default the one they were last missing from; matches counted against a baseline are
+   * placed, so those look at the whole screen).
+   */
+  check(f: Frame, since: Frame | null = this.baseline ? null : this.seen): void {
     if (this.members.size === 0) return;
     const { p, owner } = this;
     const s = owner.s;
-    // Since the screen they were last missing from, text and regex can only appear in new rows;
-    // matches counted against a baseline are placed, so those look at the whole screen.
-    const since = this.baseline ? null : this.seen;
     if (p.text !== undefined) {
       const key = this.textKey;
       const m = this.firstNew(since ? f.newMatches(since, key, p.text) : f.matches(key, p.text), f);
@@ -383,6 +404,9 @@ function groupKey(p: WaitInput, startOffset: number, commandSince: number, basel
   ]);
 }
 
+/** Text-only groups up to this many are checked on each update without the index. */
+const FEW_TEXTS = 16;
+
 /**
  * The pending waits of one session, in groups of identical ones: a screen update costs one check
  * per group, however many callers wait in it, so one client's pile of the same wait costs what one
@@ -393,6 +417,13 @@ export class Waits {
   private readonly all = new Set<Waiter>();
   private readonly groups = new Map<string, WaitGroup>();
   private readonly onOutput = new Set<WaitGroup>();
+  /** Groups checked on every screen update; the others are in `texts`. */
+  private readonly unindexed = new Set<WaitGroup>();
+  /** Groups that ask only for a text, by their text; none of them is on `last`. */
+  private readonly texts = new NeedleIndex<WaitGroup>();
+  private readonly indexed = new Set<WaitGroup>();
+  /** The screen of the last update: no indexed group's text was on it. */
+  private last: Frame | null = null;
   /** Each caller's pending waits here, and the one listener that ends them when it goes away. */
   private readonly callers = new Map<AbortSignal, { waiters: Set<Waiter>; listener: () => void }>();
   private readonly off: () => void;
@@ -404,8 +435,9 @@ export class Waits {
     private readonly commands: ShellCommands,
   ) {
     this.off = s.on((e) => {
-      if (e.type === "screen" || e.type === "exit") this.checkAll(this.groups.values());
-      else if (e.type === "output" && this.onOutput.size > 0) this.checkAll(this.onOutput);
+      if (e.type === "screen") this.update();
+      else if (e.type === "exit") for (const g of [...this.groups.values()]) g.check(frameOf(s));
+      else if (e.type === "output") for (const g of [...this.onOutput]) g.check(frameOf(s));
     });
   }
 
@@ -413,11 +445,19 @@ export class Waits {
     return this.all.size;
   }
 
-  private checkAll(groups: Iterable<WaitGroup>): void {
-    const list = [...groups];
-    if (list.length === 0) return;
-    const frame = frameOf(this.s);
-    for (const g of list) g.check(frame);
+  /**
+   * The screen changed: every group not indexed is checked, and of the indexed ones only those
+   * whose text is in the rows that are new (the others are still not on the screen).
+   */
+  private update(): void {
+    const f = frameOf(this.s);
+    const prev = this.last;
+    this.last = f;
+    for (const g of [...this.unindexed]) g.check(f);
+    if (this.indexed.size === 0 || prev === null || prev === f) return;
+    // A few are checked as they are: looking them up would cost more than that.
+    const some = this.indexed.size <= FEW_TEXTS ? [...this.indexed] : this.texts.candidates(f.newSince(prev).text);
+    for (const g of some) g.check(f, prev);
   }
 
   /** Called before any input is written: what is on the screen then is not new to a `fresh: "input"` wait. */
@@ -484,15 +524,25 @@ export class Waits {
 
   /** `w` is armed: into its group, which checks the screen as it is now. */
   join(w: Waiter): void {
+    const f = frameOf(this.s);
+    // The index holds groups whose text is not on `last`: brought up to the screen now first.
+    if (this.indexed.size > 0 && this.last !== f) this.update();
+    this.last = f;
     let g = this.groups.get(w.key);
+    const had = g !== undefined;
     if (!g) {
       g = w.makeGroup();
       this.groups.set(w.key, g);
       if (g.onOutput) this.onOutput.add(g);
+      if (g.indexed) {
+        this.texts.add(g.p.text!, g);
+        this.indexed.add(g);
+      } else this.unindexed.add(g);
     }
     g.members.add(w);
     w.group = g;
-    g.check(frameOf(this.s));
+    // An indexed group that was here already is known not to be on this screen.
+    g.check(f, had && g.indexed ? f : undefined);
   }
 
   /** `w` was answered: out of its group (the group goes with its last member) and its caller's set. */
@@ -505,6 +555,11 @@ export class Waits {
         g.dispose();
         this.groups.delete(g.key);
         this.onOutput.delete(g);
+        this.unindexed.delete(g);
+        if (g.indexed) {
+          this.texts.delete(g.p.text!, g);
+          this.indexed.delete(g);
+        }
       }
     }
     const caller = this.callers.get(w.abort);

@@ -298,7 +298,10 @@ class WaitGroup {
       result.exit_code = s.exitCode;
       result.signal = s.signal;
     }
-    for (const w of [...this.members]) w.finish(result);
+    answerInTurns(
+      [...this.members].map((w) => w.settle()),
+      result,
+    );
   }
 
   /** Has the screen parse what is in the output now (or SCREEN_SYNC_MS pass), then checks again. */
@@ -365,14 +368,31 @@ class Waiter {
     this.finish(result);
   }
 
-  /** `result` is its group's, shared: each member's answer is a copy of its own. */
   finish(result: WaitResult): void {
-    if (this.done) return;
+    if (!this.done) this.settle()(result);
+  }
+
+  /** Done: no timeout, out of its group; answered by calling what this returns. */
+  settle(): (result: WaitResult) => void {
     this.done = true;
     clearTimeout(this.timeout);
     this.owner.leave(this);
-    this.resolve({ ...result });
+    return this.resolve;
   }
+}
+
+/**
+ * Callers answered per turn of the event loop. Each answer becomes a reply written to a socket
+ * before the turn ends (about 50 µs each), so a group of thousands answered at once would hold
+ * the thread for a quarter of a second while another session's key echo waited.
+ */
+const ANSWERS_PER_TURN = 64;
+
+/** Answers each of `callers` with a copy of `result` (its group's, shared), ANSWERS_PER_TURN a turn. */
+function answerInTurns(callers: ((r: WaitResult) => void)[], result: WaitResult, from = 0): void {
+  const to = Math.min(callers.length, from + ANSWERS_PER_TURN);
+  for (let i = from; i < to; i++) callers[i]!({ ...result });
+  if (to < callers.length) setImmediate(() => answerInTurns(callers, result, to));
 }
 
 /** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */

@@ -84,6 +84,16 @@ async function shell(c: Client, name: string): Promise<void> {
   expect((await c.call("session.wait", { session: name, regex: "^\\$" })).outcome).toBe("matched");
 }
 
+/** The name of the process group leading the terminal of `pid` (tpgid, /proc/PID/stat's 8th field). */
+function foregroundName(pid: number): string {
+  try {
+    const tpgid = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[5]!;
+    return readFileSync(`/proc/${tpgid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
 /** Types a command line and Enter. Lines here end in `echo print''ed`: the wait for "printed" then
  * matches the output and never the echoed command line, however it wraps. */
 function run(c: Client, session: string, line: string) {
@@ -222,10 +232,17 @@ describe("session.debug", () => {
     expect(t!.flags).toEqual(expect.arrayContaining(["ICANON", "ECHO", "ISIG", "ICRNL", "OPOST", "ONLCR"]));
     expect(t!.c_cc).toMatchObject({ VINTR: "^C", VEOF: "^D", VERASE: "^?", VSUSP: "^Z" });
 
+    // Ctrl+C reaches cat only once cat has the terminal; before that it goes to bash, which
+    // ignores it and would go on to start cat anyway.
+    const pid = (await c.call("session.info", { session: "sh" })).pid!;
+    for (let i = 0; foregroundName(pid) !== "cat"; i++) {
+      expect(i).toBeLessThan(400);
+      await c.call("session.wait", { session: "sh", exit: true, timeout_ms: 25 });
+    }
     await c.call("session.input", { session: "sh", keys: ["C-c"] });
-    await c.call("session.wait", { session: "sh", regex: "^\\$ $" });
+    expect((await c.call("session.wait", { session: "sh", regex: "^\\$ $" })).outcome).toBe("matched");
     await run(c, "sh", "stty raw -echo; echo; echo is-''raw; cat");
-    await c.call("session.wait", { session: "sh", regex: "^is-raw" });
+    expect((await c.call("session.wait", { session: "sh", regex: "^is-raw" })).outcome).toBe("matched");
     const raw = (await c.call("session.debug", { session: "sh" })).termios!;
     expect(raw.mode).toBe("raw");
     expect(raw.flags).not.toContain("ICANON");

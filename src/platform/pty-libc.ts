@@ -1,8 +1,8 @@
 // The few libc calls a PTY termd owns needs that node:fs has no binding for (ioctl, tcgetattr,
-// tcsetattr, poll, pipe2), through bun:ffi. Linux only: the request numbers and the struct layouts
+// tcsetattr, poll, pipe2), and read(2) without an exception per EAGAIN, through bun:ffi. Linux only: the request numbers and the struct layouts
 // below are Linux's (the same on x86-64 and arm64, glibc and musl). Elsewhere, or where no libc
 // loads, `ptyLibc()` is null and sessions run on Bun's own Terminal (pty.ts).
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { dlopen, FFIType, ptr, read } from "bun:ffi";
 import { libcCandidates } from "./libc.ts";
 
 const TIOCGPTN = 0x80045430;
@@ -21,6 +21,7 @@ export const POLLOUT = 0x4;
 export const POLLERR = 0x8;
 export const POLLHUP = 0x10;
 export const POLLNVAL = 0x20;
+export const EAGAIN = 11;
 
 export interface TermiosWords {
   iflag: number;
@@ -42,6 +43,12 @@ export interface PtyLibc {
   poll(fds: Int32Array, count: number, timeoutMs: number): number;
   /** A non-blocking, close-on-exec pipe: [read end, write end]. */
   pipe(): [number, number];
+  /**
+   * read(2) into `buf` from `offset`: the bytes read (0 at end of file), or minus the errno. A
+   * drained non-blocking PTY answers -EAGAIN on every round of a flood: node:fs would throw an
+   * error object for each.
+   */
+  read(fd: number, buf: Uint8Array, offset: number, length: number): number;
 }
 
 let loaded: PtyLibc | null | undefined;
@@ -53,6 +60,8 @@ function bind(name: string): PtyLibc {
     tcsetattr: { args: [FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
     poll: { args: [FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i32 },
     pipe2: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+    read: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast },
+    __errno_location: { args: [], returns: FFIType.ptr },
   });
   const int = new Int32Array(2);
   return {
@@ -85,6 +94,11 @@ function bind(name: string): PtyLibc {
       const O_CLOEXEC = 0x80000;
       if (c.pipe2(ptr(int), O_NONBLOCK | O_CLOEXEC) !== 0) throw new Error("pipe2 failed");
       return [int[0]!, int[1]!];
+    },
+    read(fd, buf, offset, length) {
+      const n = Number(c.read(fd, ptr(buf, offset), length));
+      // errno is the calling thread's own: ask for its place each time (pty workers bind their own).
+      return n >= 0 ? n : -read.i32(c.__errno_location()!);
     },
   };
 }

@@ -1,5 +1,7 @@
 // The pty workers (pty-worker.ts): a few threads that run the sessions' programs on PTYs and read
 // their output, spread so each has about as many. The daemon's thread talks to them by messages.
+// A worker starts when the first program is given to it: a daemon with no sessions runs none
+// (each costs a few megabytes).
 import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ptyLibc } from "../platform/pty-libc.ts";
@@ -26,12 +28,13 @@ const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
   : new URL("./pty-worker.ts", import.meta.url);
 
 export class PtyPool {
-  private readonly slots: Slot[] = [];
+  /** null: not started yet. */
+  private readonly slots: (Slot | null)[];
   private nextId = 1;
   private closed = false;
 
   constructor(readonly size = availableParallelism()) {
-    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.startSlot());
+    this.slots = new Array(Math.max(1, size)).fill(null);
   }
 
   private startSlot(): Slot {
@@ -64,7 +67,10 @@ export class PtyPool {
   /** Registers a program on the least busy worker; returns how to send it messages. */
   open(handler: PtyHandler): { id: number; send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void } {
     if (this.closed) throw new Error("the pty workers are shut down");
-    const slot = this.slots.reduce((a, b) => (b.handlers.size < a.handlers.size ? b : a));
+    const load = (i: number) => this.slots[i]?.handlers.size ?? 0;
+    let i = 0;
+    for (let j = 1; j < this.slots.length; j++) if (load(j) < load(i)) i = j;
+    const slot = (this.slots[i] ??= this.startSlot());
     const id = this.nextId++;
     slot.handlers.set(id, handler);
     return {
@@ -89,6 +95,7 @@ export class PtyPool {
   close(): void {
     this.closed = true;
     for (const s of this.slots) {
+      if (!s) continue;
       s.worker.terminate();
       // A worker waiting in poll(2) ends once that returns: wake it. The pipe stays open: closing
       // it under a poll would not wake it; it is closed once the worker has exited.

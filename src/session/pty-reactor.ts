@@ -5,8 +5,8 @@
 // the kernel blocks the program in write(2) — tmux's flow control, with no byte lost and no XOFF.
 // Between rounds the worker's own event loop runs (its messages, the programs' exits); a message
 // from the daemon's thread wakes a waiting poll through a pipe (pty-pool.ts writes it).
-import { readSync, writeSync } from "node:fs";
-import { POLLERR, POLLHUP, POLLIN, POLLNVAL, POLLOUT, type PtyLibc } from "../platform/pty-libc.ts";
+import { writeSync } from "node:fs";
+import { EAGAIN, POLLERR, POLLHUP, POLLIN, POLLNVAL, POLLOUT, type PtyLibc } from "../platform/pty-libc.ts";
 
 /** The most read from one PTY in one round. */
 export const SLICE = 64 * 1024;
@@ -151,20 +151,15 @@ export class PtyReactor {
       let got = 0;
       let more = true;
       while (got < SLICE) {
-        try {
-          const r = readSync(w.fd, this.buf, got, SLICE - got, null);
-          if (r === 0) {
-            more = false;
-            ended = true;
-            break;
-          }
+        const r = this.libc.read(w.fd, this.buf, got, SLICE - got);
+        if (r > 0) {
           got += r;
-        } catch (err) {
-          more = false;
-          // EIO: the other side closed and everything it wrote was read.
-          if (errno(err) !== "EAGAIN") ended = true;
-          break;
+          continue;
         }
+        more = false;
+        // 0 or EIO: the other side closed and everything it wrote was read.
+        if (r !== -EAGAIN) ended = true;
+        break;
       }
       if (got > 0) {
         w.inFlight += got;
@@ -181,8 +176,6 @@ export class PtyReactor {
   }
 
   private drainWake(): void {
-    try {
-      while (readSync(this.wakeFd, this.buf, 0, 4096, null) > 0);
-    } catch {}
+    while (this.libc.read(this.wakeFd, this.buf, 0, 4096) > 0);
   }
 }

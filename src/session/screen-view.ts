@@ -32,6 +32,13 @@ export const PARK_MAX_OUTPUT = 512 * 1024;
  * current soon after the flood's last byte: this long, plus the parse of what is kept.
  */
 const FLOOD_SKIP_EVERY_MS = 50;
+/**
+ * Plain text arriving at least this fast (bytes per FLOOD_SKIP_EVERY_MS, about 10 MB/s) is a flood
+ * even while the screen keeps up with it: a PTY termd reads in bounded slices hands it over in
+ * steady 64 KiB pieces, so waiting for a backlog would parse all of it, at the cost of the CPU
+ * the flooding program and every other session share.
+ */
+const FLOOD_RATE_BYTES = 512 * 1024;
 
 export interface ScreenViewOptions {
   size: Size;
@@ -95,6 +102,13 @@ export class ScreenView {
   /** performance.now() of the last fast-forward, and the timer that resumes a held flood. */
   private lastSkip = -Infinity;
   private floodTimer: Timer | undefined;
+  /** The arrival rate, measured over windows of FLOOD_SKIP_EVERY_MS: where the current one started, and whether the last was a flood. */
+  private rateAt = 0;
+  private rateFrom = 0;
+  private flooding = false;
+  /** When a hold by rate began (cleared once it ends); whether a skip found this flood has too few lines. */
+  private heldAt: number | null = null;
+  private unskippable = false;
   private readonly pool: ScreenPool;
   /**
    * The screen's own change counter: up by one whenever a row, the cursor, the size or the buffer
@@ -180,11 +194,29 @@ export class ScreenView {
     }
   }
 
-  /** Just fast-forwarded, and far behind on plain text again: wait for more of it, then skip again. */
+  /**
+   * A plain-text flood fast-forwarded less than FLOOD_SKIP_EVERY_MS ago: wait for more of it, then
+   * skip again. A flood is plain text the screen is far behind on, or that arrives at
+   * FLOOD_RATE_BYTES a window (then the first hold starts as the rate is seen), unless a skip over
+   * it found too few lines to keep (a flood with no newlines is parsed whole).
+   */
   private holdFlood(): boolean {
     const log = this.o.log;
-    const wait = this.lastSkip + FLOOD_SKIP_EVERY_MS - performance.now();
-    if (wait <= 0 || log.plainFrom > this.sent || log.end - this.sent < MIN_SKIP_BYTES) return false;
+    const now = performance.now();
+    if (now - this.rateAt >= FLOOD_SKIP_EVERY_MS) {
+      this.flooding = log.end - this.rateFrom >= FLOOD_RATE_BYTES;
+      if (!this.flooding) this.unskippable = false;
+      this.rateAt = now;
+      this.rateFrom = log.end;
+    }
+    if (log.plainFrom > this.sent || !this.state.plainScrolling) return false;
+    const byRate = this.flooding && !this.unskippable;
+    if (!byRate && log.end - this.sent < MIN_SKIP_BYTES) return false;
+    const wait = (byRate ? Math.max(this.lastSkip, (this.heldAt ??= now)) : this.lastSkip) + FLOOD_SKIP_EVERY_MS - now;
+    if (wait <= 0) {
+      this.heldAt = null;
+      return false;
+    }
     this.floodTimer ??= setTimeout(() => {
       this.floodTimer = undefined;
       this.pump();
@@ -202,7 +234,10 @@ export class ScreenView {
     if (this.skipTo === null) {
       if (log.end - this.sent < MIN_SKIP_BYTES || log.plainFrom > this.sent) return false;
       const point = skipPoint((from, max) => log.read(from, max), this.sent, log.end, this.size_.rows + this.o.scrollback + 1);
-      if (typeof point !== "number") return false;
+      if (typeof point !== "number") {
+        this.unskippable = this.flooding;
+        return false;
+      }
       this.skipTo = point;
     }
     if (this.sent !== this.parsed) return false;

@@ -1,6 +1,7 @@
 // The screen workers: a few threads (one per core by default) that hold every session's headless
 // screen, spread so each has about as many. A worker that dies is replaced at once; each screen
 // it held is reopened on the new one and told so, so its owner can rebuild it from the output.
+// A worker starts when the first screen is given to it: a daemon with no sessions runs none.
 import { availableParallelism } from "node:os";
 import type { FromWorker, ScreenPart, SnapshotFormat, ToWorker } from "./screen-messages.ts";
 import type { ScreenState } from "./screen.ts";
@@ -54,7 +55,8 @@ const EARLY_DEATH_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 export class ScreenPool {
-  private readonly slots: Slot[] = [];
+  /** null: not started yet. */
+  private readonly slots: (Slot | null)[];
   private nextId = 1;
   private readonly byId = new Map<number, RemoteScreen>();
   private closed = false;
@@ -67,7 +69,7 @@ export class ScreenPool {
     readonly size = availableParallelism(),
     readonly parkAfterMs = DEFAULT_PARK_AFTER_MS,
   ) {
-    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.startSlot());
+    this.slots = new Array(Math.max(1, size)).fill(null);
   }
 
   private startSlot(restarts = 0, delayMs = 0): Slot {
@@ -110,10 +112,13 @@ export class ScreenPool {
   /** Opens a blank screen on the least busy worker. */
   open(size: Size, scrollback: number, version: string, owner: ScreenOwner): RemoteScreen {
     if (this.closed) throw new Error("the screen workers are shut down");
-    const slot = this.slots.reduce((a, b) => (b.screens.size < a.screens.size ? b : a));
+    const load = (i: number) => this.slots[i]?.screens.size ?? 0;
+    let i = 0;
+    for (let j = 1; j < this.slots.length; j++) if (load(j) < load(i)) i = j;
+    const slot = (this.slots[i] ??= this.startSlot());
     const screen = new RemoteScreen(this.nextId++, slot.worker, { rows: size.rows, cols: size.cols, scrollback, version }, owner, () => {
       this.byId.delete(screen.id);
-      for (const s of this.slots) s.screens.delete(screen);
+      for (const s of this.slots) s?.screens.delete(screen);
     });
     slot.screens.add(screen);
     this.byId.set(screen.id, screen);
@@ -123,23 +128,23 @@ export class ScreenPool {
   info(): WorkerInfo[] {
     return this.slots.map((s, index) => ({
       index,
-      screens: s.screens.size,
-      parked: [...s.screens].filter((r) => r.parked).length,
-      restarts: s.restarts,
+      screens: s?.screens.size ?? 0,
+      parked: s ? [...s.screens].filter((r) => r.parked).length : 0,
+      restarts: s?.restarts ?? 0,
     }));
   }
 
-  /** Ends worker `index` as a crash would (its screens are rebuilt on a fresh one). */
+  /** Ends worker `index` as a crash would (its screens are rebuilt on a fresh one); one not started yet has nothing to end. */
   restart(index: number): boolean {
+    if (!Number.isInteger(index) || index < 0 || index >= this.slots.length) return false;
     const slot = this.slots[index];
-    if (!slot) return false;
-    this.replace(slot, true);
+    if (slot) this.replace(slot, true);
     return true;
   }
 
   close(): void {
     this.closed = true;
-    for (const s of this.slots) s.worker.terminate();
+    for (const s of this.slots) s?.worker.terminate();
   }
 }
 

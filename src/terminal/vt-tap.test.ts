@@ -338,3 +338,79 @@ describe("readable", () => {
     expect(readable(enc("\x1b\\ \x01 é"))).toBe("\\e\\\\ \\x01 é");
   });
 });
+
+describe("skimming", () => {
+  /** xorshift32: the same streams on every run. */
+  function rng(seed: number) {
+    let x = seed;
+    return (n: number) => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) % n;
+    };
+  }
+  const PIECES = [
+    "plain text ",
+    "\r\n",
+    "é€😀",
+    "\x1b[0m",
+    "\x1b[38;5;196m",
+    "\x1b[38:2:1:2:3m",
+    "\x1b[1;31;42m",
+    "\x1b[m",
+    "\x1b[3;1H",
+    "\x1b[?1049h",
+    "\x1b[?1049l",
+    "\x1b[?2004h",
+    "\x1b[?9999h",
+    "\x1b]2;a title\x07",
+    "\x1b]0;other\x1b\\",
+    "\x1b]7;file://host/tmp/x\x07",
+    "\x1b]133;A\x07",
+    "\x1b]133;D;3\x1b\\",
+    "\x07",
+    "\x1b[6n",
+    "\x1b[c",
+    "\x1b]11;?\x07",
+    "\x1bP+q544e\x1b\\",
+    "\x1b[>1u",
+    "\x1b[<u",
+    "\x1b=",
+    "\x1b[?25l",
+    "\x1b[",
+    "\x1b",
+    "\x18",
+  ];
+
+  test("SGR and plain text passed over, in chunks cut anywhere, leave the tap as a full parse does", () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = rng(seed * 2654435761);
+      const input = enc(Array.from({ length: 60 }, () => PIECES[r(PIECES.length)]).join(""));
+      const skimEvents: TapEvent[] = [];
+      const fullEvents: TapEvent[] = [];
+      const skimmed = new VtTap({ onEvent: (e) => skimEvents.push(e) });
+      const full = new VtTap({ onEvent: (e) => e.type !== "text" && fullEvents.push(e) });
+      full.wantText(); // text wanted: every byte goes through the parser
+      for (let at = 0; at < input.length; ) {
+        const to = Math.min(input.length, at + 1 + r(40));
+        skimmed.feed(input.slice(at, to));
+        full.feed(input.slice(at, to));
+        expect(skimmed.queryHold).toBe(full.queryHold);
+        at = to;
+      }
+      const strip = (es: TapEvent[]) => es.map((e) => (e.type === "mark" ? { ...e, mark: { ...e.mark, time: "" } } : e));
+      expect(strip(skimEvents)).toEqual(strip(fullEvents));
+      expect(skimmed.modes).toEqual(full.modes);
+      expect(skimmed.unhandled()).toEqual(full.unhandled());
+      expect([skimmed.title, skimmed.cwd, skimmed.bells, skimmed.lastExitCode, skimmed.end]).toEqual([
+        full.title,
+        full.cwd,
+        full.bells,
+        full.lastExitCode,
+        full.end,
+      ]);
+      expect(dec(skimmed.queries.cut(input, 0))).toBe(dec(full.queries.cut(input, 0)));
+    }
+  });
+});

@@ -220,16 +220,9 @@ export class VtTap extends NoopPerformer {
       this.queries.restart(at);
     }
     const from = at;
-    // Plain text changes nothing the tap keeps (no mode, title, mark, bell or query can start
-    // without ESC or BEL, and the parser gives no meaning to C1 bytes): skip the parse when the
-    // parser stands in GROUND, unless text is wanted. A `cat` of a big file then costs two native
-    // scans instead of a parse.
-    if (this.text === null && this.parser.state === ParserState.GROUND && data.indexOf(0x1b) < 0 && data.indexOf(0x07) < 0) {
-      this.parser.offset += data.length;
-      return;
-    }
     const bells = this.bells;
-    this.parser.parse(data);
+    if (this.text === null) this.skim(data);
+    else this.parser.parse(data);
     // One bell event per chunk however many it rang: `yes $'\a'` must not flood subscribers.
     if (this.bells !== bells) this.pending.push({ type: "bell", count: this.bells });
     if (this.text) this.pending.push({ type: "text", from, to: this.parser.offset, text: this.text.take() });
@@ -237,6 +230,56 @@ export class VtTap extends NoopPerformer {
     // Events wait until the parser is done with the chunk: a listener must not run inside it.
     const events = this.pending.splice(0);
     for (const e of events) this.opts.onEvent?.(e);
+  }
+
+  /**
+   * Parses only what can change what the tap keeps. Plain text changes nothing (no mode, title,
+   * mark, bell or query starts without ESC or BEL, and the parser gives no meaning to C1 bytes),
+   * nor does SGR, the bulk of a coloured redraw: in GROUND both are passed over with native scans
+   * and counted, and the parser gets each other sequence, with the text up to the next ESC.
+   */
+  private skim(data: Uint8Array): void {
+    const p = this.parser;
+    const n = data.length;
+    let bel = -1;
+    let i = 0;
+    while (i < n) {
+      if (p.state === ParserState.GROUND) {
+        // A run of plain text in two native scans (a `cat` of a big file is all one run)…
+        const esc = data.indexOf(0x1b, i);
+        const runEnd = esc < 0 ? n : esc;
+        if (bel < i) {
+          const at = data.indexOf(0x07, i);
+          bel = at < 0 ? n : at;
+        }
+        if (bel >= runEnd) {
+          p.offset += runEnd - i;
+          i = runEnd;
+          if (i >= n) return;
+        }
+        // …then one tight pass over SGR and the text between, up to a BEL or any other ESC.
+        let j = i;
+        for (; j < n; j++) {
+          const b = data[j]!;
+          if (b === 0x07) break;
+          if (b !== 0x1b) continue;
+          if (data[j + 1] !== 0x5b) break;
+          let k = j + 2;
+          while (k < n && data[k]! >= 0x30 && data[k]! <= 0x3b) k++;
+          if (k >= n || data[k] !== 0x6d) break;
+          j = k;
+        }
+        p.offset += j - i;
+        i = j;
+        if (i >= n) return;
+      }
+      // A BEL, any other sequence, or the rest of one begun in an earlier chunk: the parser takes
+      // it, with what follows it up to the next ESC.
+      const next = data.indexOf(0x1b, i + 1);
+      const end = next < 0 ? n : next;
+      p.parse(data, i, end);
+      i = end;
+    }
   }
 
   get modes(): Modes {

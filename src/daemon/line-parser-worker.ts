@@ -7,6 +7,8 @@ import { BIG_STRING, setOwn, type FromParser, type ToParser } from "./line-parse
 declare const self: Worker;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+/** An HTTP body's: bytes that are not UTF-8 read as U+FFFD, as they always were there. */
+const lenientDecoder = new TextDecoder("utf-8");
 /** Each line's pieces so far, by its id. */
 const lines = new Map<number, Uint8Array[]>();
 
@@ -22,14 +24,14 @@ self.onmessage = (ev: MessageEvent<ToParser>) => {
   else {
     const pieces = lines.get(m.id) ?? [];
     lines.delete(m.id);
-    parse(m.id, pieces);
+    parse(m.id, pieces, m.lenient === true);
   }
 };
 
-function parse(id: number, pieces: Uint8Array[]): void {
+function parse(id: number, pieces: Uint8Array[], lenient: boolean): void {
   let text: string;
   try {
-    text = decoder.decode(join(pieces));
+    text = (lenient ? lenientDecoder : decoder).decode(join(pieces));
   } catch {
     return send({ id, malformed: "request line is not valid UTF-8" });
   }

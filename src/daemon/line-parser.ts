@@ -14,7 +14,7 @@ export type LineParsed = { msg: unknown } | { malformed: string };
 
 type Path = (string | number)[];
 /** To the worker: a line's next piece (transferred), its end, or that it is given up. */
-export type ToParser = { id: number; piece: Uint8Array } | { id: number; end: true } | { id: number; drop: true };
+export type ToParser = { id: number; piece: Uint8Array } | { id: number; end: true; lenient?: boolean } | { id: number; drop: true };
 /** From the worker: a big string of the line's message (in order), then the rest as JSON or, if big, cloned. */
 export type FromParser =
   | { id: number; big: string }
@@ -79,32 +79,60 @@ export interface OffThreadLine {
   bytes: number;
 }
 
+/** A line (or a body) in the worker: its pieces go there as they come, and `end` asks for its parse. */
+function inWorker(): { piece(bytes: Uint8Array): void; end(lenient?: boolean): Promise<LineParsed>; drop(): void } {
+  worker ??= start();
+  const w = worker;
+  w.ref();
+  const id = nextId++;
+  const { promise, resolve } = Promise.withResolvers<LineParsed>();
+  pending.set(id, { reply: resolve, big: [] });
+  return {
+    piece: (piece) => w.postMessage({ id, piece } satisfies ToParser, [piece.buffer as ArrayBuffer]),
+    end: (lenient) => {
+      w.postMessage({ id, end: true, ...(lenient ? { lenient } : {}) } satisfies ToParser);
+      return promise;
+    },
+    drop: () => {
+      w.postMessage({ id, drop: true } satisfies ToParser);
+      pending.delete(id);
+      if (pending.size === 0) w.unref();
+    },
+  };
+}
+
 /** What a connection's splitter hands its long lines to: each line's pieces go to the worker as they come. */
 export const offThread: LongLines<OffThreadLine> = {
   from: LINE_OFF_THREAD,
   start(): LongLine<OffThreadLine> {
-    worker ??= start();
-    const w = worker;
-    w.ref();
-    const id = nextId++;
-    const { promise, resolve } = Promise.withResolvers<LineParsed>();
-    pending.set(id, { reply: resolve, big: [] });
-    const post = (m: ToParser, transfer: ArrayBuffer[] = []) => w.postMessage(m, transfer);
+    const line = inWorker();
     let bytes = 0;
     return {
       piece: (piece) => {
         bytes += piece.length;
-        post({ id, piece }, [piece.buffer as ArrayBuffer]);
+        line.piece(piece);
       },
-      end: () => {
-        post({ id, end: true });
-        return { parsed: promise, bytes };
-      },
-      drop: () => {
-        post({ id, drop: true });
-        pending.delete(id);
-        if (pending.size === 0) w.unref();
-      },
+      end: () => ({ parsed: line.end(), bytes }),
+      drop: () => line.drop(),
     };
   },
 };
+
+/**
+ * A request read whole (an HTTP body, in the pieces it came in), parsed here if it is short and
+ * in the worker from LINE_OFF_THREAD bytes up. Bytes that are not UTF-8 read as U+FFFD.
+ */
+export function parseBody(pieces: Uint8Array[]): Promise<LineParsed> {
+  const size = pieces.reduce((n, p) => n + p.length, 0);
+  if (size < LINE_OFF_THREAD) {
+    try {
+      return Promise.resolve({ msg: JSON.parse(Buffer.concat(pieces).toString("utf8")) });
+    } catch (err) {
+      return Promise.resolve({ malformed: `invalid JSON: ${(err as Error).message}` });
+    }
+  }
+  const body = inWorker();
+  // Copies: a piece's buffer may hold more than the piece, or be the reader's.
+  for (const p of pieces) body.piece(new Uint8Array(p));
+  return body.end(true);
+}

@@ -205,6 +205,11 @@ class WaitGroup {
   private synced = false;
   /** The screen this group's text and regex were last looked for on, and not found. */
   private seen: Frame | null = null;
+  /**
+   * Asks nothing but a text (and the end): while the session runs, only a screen whose new rows
+   * hold its text can answer it, so it is filed in the session's text index and checked only then.
+   */
+  readonly indexed: boolean;
 
   constructor(
     private readonly owner: Waits,
@@ -228,12 +233,6 @@ class WaitGroup {
       !p.command_done &&
       !p.prompt;
   }
-
-  /**
-   * Asks nothing but a text (and the end): while the session runs, only a screen whose new rows
-   * hold its text can answer it, so it is filed in the session's text index and checked only then.
-   */
-  readonly indexed: boolean;
 
   /** Waits for activity, and for a command's end (its mark is in the output), care about every output chunk; the rest wait for the screen. */
   get onOutput(): boolean {

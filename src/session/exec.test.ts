@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExecRunner } from "./exec.ts";
@@ -73,6 +73,17 @@ describe("exec.run in the session's shell", () => {
     expect(exec.busy).toBe(false);
     expect(await exec.cancel()).toEqual({ cancelled: false, signal_sent: null });
     expect((await exec.run({ session: s.name, command: "echo again" })).output).toBe("again\n");
+  });
+
+  test("a cancel while a fresh shell has not shown its first prompt ends the run cancelled, its command never typed", async () => {
+    const { s, exec } = await shell();
+    const marker = join(dir, `${s.name}-ran`);
+    const run = exec.run({ session: s.name, command: `touch ${marker}` });
+    expect(await exec.cancel()).toEqual({ cancelled: true, signal_sent: null });
+    expect(await run).toMatchObject({ cancelled: true, exit_code: null, output: "" });
+    expect(exec.busy).toBe(false);
+    expect((await exec.run({ session: s.name, command: "echo next" })).output).toBe("next\n");
+    expect(existsSync(marker)).toBe(false);
   });
 
   test("cancel ends the run in progress and answers once the shell is free", async () => {

@@ -109,6 +109,10 @@ export class ExecRunner {
   private current: Run | FreshRun | null = null;
   /** A run waits for the shell's first prompt before it is `current`: the shell is taken already. */
   private starting = false;
+  /** Settles once the run that is `starting` has its first prompt (or gave up waiting for it). */
+  private started: Promise<void> = Promise.resolve();
+  /** exec.cancel came while starting: the run ends cancelled without typing its command. */
+  private cancelledBeforeStart = false;
   /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
   markEnd = 0;
   /** exec.run calls that ran a command in this session. */
@@ -140,10 +144,30 @@ export class ExecRunner {
     checkShell(s);
     this.assertFree();
     this.starting = true;
+    const start = performance.now();
+    const started = Promise.withResolvers<void>();
+    this.started = started.promise;
+    let cancelled = false;
     try {
       await firstPrompt(s, this.commands);
     } finally {
       this.starting = false;
+      cancelled = this.cancelledBeforeStart;
+      this.cancelledBeforeStart = false;
+      started.resolve();
+    }
+    if (cancelled) {
+      // exec.cancel came while the shell was still starting: the command is never typed.
+      this.lastAt = new Date();
+      return {
+        output: "",
+        stderr: "",
+        exit_code: null,
+        duration_ms: Math.round(performance.now() - start),
+        timed_out: false,
+        cancelled: true,
+        truncated: false,
+      };
     }
     const pid = s.pid;
     const fg = foregroundGroup(pid);
@@ -205,6 +229,13 @@ export class ExecRunner {
   async cancel(signal: string | number = "SIGINT"): Promise<{ cancelled: boolean; signal_sent: string | null }> {
     const name = parseSignal(signal).name;
     const run = this.current;
+    if (!run && this.starting) {
+      // Waiting for a fresh shell's first prompt: nothing runs yet, so no signal is sent; the run
+      // ends cancelled as soon as the prompt is there.
+      this.cancelledBeforeStart = true;
+      await this.started;
+      return { cancelled: true, signal_sent: null };
+    }
     if (!run) return { cancelled: false, signal_sent: null };
     void run.interrupt("cancel", name);
     // run() awaited the result first, so its finally (busy cleared) has run when this resumes.

@@ -4,7 +4,7 @@
 // many callers wait in it, a text or regex that was not there is looked for only in the rows that
 // are new, and a pending wait costs nothing while nothing happens.
 import { TermdError } from "../terminal/errors.ts";
-import type { WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
+import type { ScreenSnapshot, WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
 import { findIn, type LinePattern, type Match, type ScreenState } from "../terminal/screen.ts";
 import { RE2JS } from "re2js";
 import type { ProgramStream } from "./stream.ts";
@@ -290,7 +290,7 @@ class WaitGroup {
   /** Answers every member with `a`, and the one screen and exit status they all see. */
   private answer(a: Answer): void {
     const s = this.owner.s;
-    const result: WaitResult = { outcome: a.outcome, screen: s.textSnapshot() };
+    const result: WaitResult = { outcome: a.outcome, screen: this.owner.snapshot() };
     if (a.match) result.match = a.match;
     if (a.command) result.command = this.commands.describe(a.command);
     if (!s.running) {
@@ -381,17 +381,42 @@ class Waiter {
 }
 
 /**
- * Callers answered per turn of the event loop. Each answer becomes a reply written to a socket
- * before the turn ends (about 50 µs each), so a group of thousands answered at once would hold
- * the thread for a quarter of a second while another session's key echo waited.
+ * Callers answered per turn of the event loop, over every session. Each answer becomes a reply
+ * written to a socket before the turn ends (about 50 µs each), so thousands answered at once (a
+ * group, or a client's distinct waits on a program that exits) would hold the thread for a quarter
+ * of a second while another session's key echo waited.
  */
 const ANSWERS_PER_TURN = 64;
 
-/** Answers each of `callers` with a copy of `result` (its group's, shared), ANSWERS_PER_TURN a turn. */
-function answerInTurns(callers: ((r: WaitResult) => void)[], result: WaitResult, from = 0): void {
-  const to = Math.min(callers.length, from + ANSWERS_PER_TURN);
-  for (let i = from; i < to; i++) callers[i]!({ ...result });
-  if (to < callers.length) setImmediate(() => answerInTurns(callers, result, to));
+/** Answers to give, in order: a caller, and its group's result (shared: each caller gets a copy). */
+const answers: { caller: (r: WaitResult) => void; result: WaitResult }[] = [];
+let answered = 0;
+/** Answers given since the turn began; the next turn starts over. */
+let givenThisTurn = 0;
+let nextTurn = false;
+
+/** Answers each of `callers` with `result`: now while this turn has room, the rest in the next turns. */
+function answerInTurns(callers: ((r: WaitResult) => void)[], result: WaitResult): void {
+  for (const caller of callers) answers.push({ caller, result });
+  drain();
+}
+
+function drain(): void {
+  for (; answered < answers.length && givenThisTurn < ANSWERS_PER_TURN; answered++, givenThisTurn++) {
+    const { caller, result } = answers[answered]!;
+    caller({ ...result });
+  }
+  if (answered === answers.length) {
+    answers.length = 0;
+    answered = 0;
+  }
+  if (nextTurn) return;
+  nextTurn = true;
+  setImmediate(() => {
+    nextTurn = false;
+    givenThisTurn = 0;
+    if (answers.length > 0) drain();
+  });
 }
 
 /** The screen now (or frame `f`), as the baseline of a wait tied to an input that is about to be written. */
@@ -448,6 +473,7 @@ export class Waits {
   private readonly off: () => void;
   /** The screen as it was just before the last input was written (a wait's `fresh: "input"`). */
   private inputFrame: Frame | null = null;
+  private shot: ScreenSnapshot | null = null;
 
   constructor(
     readonly s: ProgramStream,
@@ -462,6 +488,18 @@ export class Waits {
 
   get size(): number {
     return this.all.size;
+  }
+
+  /**
+   * The screen as answers give it, taken once for all the groups answered in one pass (a client's
+   * thousands of distinct waits on a program that exits), until the pass is over.
+   */
+  snapshot(): ScreenSnapshot {
+    if (!this.shot) {
+      this.shot = this.s.textSnapshot();
+      queueMicrotask(() => (this.shot = null));
+    }
+    return this.shot;
   }
 
   /**

@@ -20,21 +20,25 @@ async function oneLine(socket: string, kind: string, ping: () => Promise<unknown
     stdout: "pipe",
     stderr: "inherit",
   });
-  const reader = writer.stdout.getReader();
-  const dec = new TextDecoder();
-  let out = "";
-  const next = async (word: string): Promise<string> => {
-    while (!out.includes(`${word}`) || !out.slice(out.indexOf(word)).includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the line writer ended before "${word}": ${out}`);
-      out += dec.decode(value, { stream: true });
+  // It says "connected", then "answered MS STATUS" once its reply came.
+  const lines = (async function* () {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const chunk of writer.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        yield buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+      }
     }
-    const from = out.indexOf(word);
-    return out.slice(from, out.indexOf("\n", from));
-  };
-  await next("connected");
+  })();
+  const first = await lines.next();
+  if (first.value !== "connected") throw new Error(`the line writer did not connect: ${first.value ?? "it ended"}`);
   let answer: string | null = null;
-  const answered = next("answered").then((a) => (answer = a));
+  const answered = lines.next().then(
+    (r) => (answer = r.value ?? "ended"),
+    (err: unknown) => (answer = `failed ${err}`),
+  );
   const pings: number[] = [];
   while (answer === null) {
     const t0 = performance.now();
@@ -43,8 +47,8 @@ async function oneLine(socket: string, kind: string, ping: () => Promise<unknown
   }
   await answered;
   await writer.exited;
-  const [, ms, status] = (answer as string).split(" ");
-  if (status !== "ok") throw new Error(`the ${kind} line was refused: ${(answer as string).split(" ").slice(2).join(" ")}`);
+  const [word, ms, ...status] = (answer as string).split(" ");
+  if (word !== "answered" || status.join(" ") !== "ok") throw new Error(`the ${kind} line: ${answer}`);
   return { bigMs: Number(ms), pings };
 }
 

@@ -63,26 +63,49 @@ function join(pieces: Uint8Array[]): Uint8Array {
  * million small values) goes back cloned: rebuilding it costs the daemon's thread what it costs.
  */
 function handBack(id: number, msg: unknown): void {
-  const paths: (string | number)[][] = [];
   if (typeof msg === "string" && msg.length >= BIG_STRING) {
     send({ id, big: msg });
     return send({ id, json: JSON.stringify({ msg: null, paths: [[]] }) });
   }
-  // Depth first without recursion: a line may nest as deep as it is long.
-  const stack: { node: Record<string | number, unknown>; path: (string | number)[] }[] = [];
-  if (typeof msg === "object" && msg !== null) stack.push({ node: msg as Record<string, unknown>, path: [] });
+  const paths: Key[][] = [];
+  // Depth first without recursion, each node knowing its parent: a line may nest as deep as it is
+  // long, and a path is spelled out only for a big string.
+  const stack: Visit[] = [];
+  if (typeof msg === "object" && msg !== null) stack.push({ node: msg as Node, key: null, parent: null });
   while (stack.length > 0) {
-    const { node, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const { node } = visit;
     for (const key of Array.isArray(node) ? node.keys() : Object.keys(node)) {
       const v = node[key];
       if (typeof v === "string" && v.length >= BIG_STRING) {
         send({ id, big: v });
-        paths.push([...path, key]);
+        paths.push(pathOf({ node, key, parent: visit }));
         setOwn(node, key, null);
-      } else if (typeof v === "object" && v !== null) stack.push({ node: v as Record<string, unknown>, path: [...path, key] });
+      } else if (typeof v === "object" && v !== null) stack.push({ node: v as Node, key, parent: visit });
     }
   }
-  const json = JSON.stringify({ msg, paths });
-  if (json.length < BIG_STRING) send({ id, json });
-  else send({ id, tree: { msg, paths } });
+  try {
+    const json = JSON.stringify({ msg, paths });
+    if (json.length < BIG_STRING) send({ id, json });
+    else send({ id, tree: { msg, paths } });
+  } catch (err) {
+    // Nested deeper than the engine's stack (the daemon's thread could not take it either).
+    send({ id, malformed: `request nested too deeply: ${(err as Error).message}` });
+  }
+}
+
+type Key = string | number;
+type Node = Record<Key, unknown>;
+/** A node reached in the walk, as its parent's `key`. */
+interface Visit {
+  node: Node;
+  key: Key | null;
+  parent: Visit | null;
+}
+
+/** The keys from the message down to `v.key` of `v`'s parent. */
+function pathOf(v: Visit): Key[] {
+  const path: Key[] = [];
+  for (let at: Visit | null = v; at?.parent; at = at.parent) path.push(at.key!);
+  return path.reverse();
 }

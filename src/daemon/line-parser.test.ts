@@ -40,3 +40,14 @@ test("a big line that is one string, or not JSON, or not UTF-8", async () => {
   const [notUtf8] = await parse(Buffer.concat([Buffer.from(`"${s}`), Buffer.from([0xff, 0x22, 0x0a])]));
   expect(notUtf8).toEqual({ malformed: "request line is not valid UTF-8" });
 });
+
+test("a big string deep in the message comes back to its place; a line nested past the stack is refused, and the next is parsed", async () => {
+  const depth = 1000;
+  const deep = `${"[0,".repeat(depth)}"${"d".repeat(LINE_OFF_THREAD)}"${"]".repeat(depth)}`;
+  const [back] = await parse(`${deep}\n`);
+  expect(back).toEqual({ msg: JSON.parse(deep) });
+  const past = 140_000;
+  const [refused, after] = await parse(`${"[".repeat(past)}${"]".repeat(past)}\n"${"z".repeat(LINE_OFF_THREAD)}"\n`);
+  expect((refused as { malformed: string }).malformed).toStartWith("request nested too deeply");
+  expect(after).toEqual({ msg: "z".repeat(LINE_OFF_THREAD) });
+});

@@ -15,7 +15,7 @@ export interface LongLines<T> {
 }
 
 export interface LongLine<T> {
-  /** The next piece of the line, all of its buffer (a copy, or a chunk given away), for the taker to keep or transfer. */
+  /** The next piece of the line: the splitter's own copy, its buffer whole, for the taker to keep or transfer. */
   piece(bytes: Uint8Array): void;
   /** The line ended (without its newline): what stands for it among the frames. */
   end(): T;

@@ -80,13 +80,12 @@ export class LineChannel {
     return !this.isClosed && this.queued < HIGH_WATER;
   }
 
-  /** What the transport read; `chunk` is the channel's from here on (a big line's may go to another thread). */
   onData(chunk: Uint8Array): void {
     // socket.end() only half-closes: what the client sent before it saw the close may still
     // arrive, and none of it may run (a request after an oversized line must not take effect).
     if (this.isClosed || this.ending) return;
     this.counters.bytesIn += chunk.length;
-    for (const frame of this.splitter.push(chunk, true)) {
+    for (const frame of this.splitter.push(chunk)) {
       if ("tooLong" in frame) return this.refuse(`request line over ${this.splitter.maxBytes} bytes; closing`);
       if ("line" in frame && frame.line.trim() === "") continue;
       this.held.push(frame);

@@ -4,12 +4,12 @@ import { expect, test } from "bun:test";
 import { LineSplitter } from "../protocol/framing.ts";
 import { BIG_STRING, LINE_OFF_THREAD, offThread, type LineParsed } from "./line-parser.ts";
 
-/** `text` fed in 64 KiB chunks of their own, given away as a socket's are: every frame, the long ones parsed. */
+/** `text` fed in 64 KiB chunks, as a socket delivers it: every frame, the long ones parsed. */
 async function parse(text: string | Uint8Array): Promise<(LineParsed | { line: string })[]> {
   const bytes = typeof text === "string" ? Buffer.from(text) : text;
   const splitter = new LineSplitter(16 * 1024 * 1024, offThread);
   const frames = [];
-  for (let i = 0; i < bytes.length; i += 65536) frames.push(...splitter.push(new Uint8Array(bytes.subarray(i, i + 65536)), true));
+  for (let i = 0; i < bytes.length; i += 65536) frames.push(...splitter.push(bytes.subarray(i, i + 65536)));
   return Promise.all(frames.map((f) => ("long" in f ? f.long.parsed : (f as { line: string }))));
 }
 

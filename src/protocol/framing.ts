@@ -34,9 +34,6 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  */
 const copy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
-/** A view of all of its buffer, so that handing the buffer on hands on just these bytes. */
-const isWhole = (bytes: Uint8Array): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-
 export class LineSplitter<T = never> {
   private parts: Uint8Array[] = [];
   private size = 0;
@@ -48,13 +45,8 @@ export class LineSplitter<T = never> {
     private readonly longLines?: LongLines<T>,
   ) {}
 
-  /**
-   * Feeds one chunk; returns the complete frames it finished. After `tooLong` the caller closes.
-   * `given`: the chunk is the caller's to give away (a socket read's own buffer, not used after):
-   * a long line's piece that is all of it goes to the taker as it is, not copied (copying a
-   * 10 MiB line's reads cost the daemon's thread 40–100 ms, against 1 ms to hand them on).
-   */
-  push(chunk: Uint8Array, given = false): Frame<T>[] {
+  /** Feeds one chunk; returns the complete frames it finished. After `tooLong` the caller closes. */
+  push(chunk: Uint8Array): Frame<T>[] {
     const frames: Frame<T>[] = [];
     let start = 0;
     for (;;) {
@@ -82,7 +74,7 @@ export class LineSplitter<T = never> {
         this.reset();
         return frames;
       }
-      if (this.long) this.long.piece(given && start === 0 && isWhole(chunk) ? chunk : copy(rest));
+      if (this.long) this.long.piece(copy(rest));
       else this.parts.push(copy(rest));
       this.size += rest.length;
       if (!this.long && this.longLines && this.size >= this.longLines.from) this.goLong();

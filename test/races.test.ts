@@ -21,9 +21,14 @@ async function endedSession(c: Client): Promise<string> {
 }
 
 test("a screen read and a screenshot in flight when the session is removed answer SESSION_NOT_FOUND", async () => {
-  await using d = await TestDaemon.start({ args: ["--screen-workers", "1"] });
+  // A session of an earlier daemon: its screen is a screen worker's (a running session's is its
+  // pty worker's).
+  await using first = await TestDaemon.start();
+  const id = await endedSession(await first.client());
+  first.proc.kill("SIGKILL");
+  await first.proc.exited;
+  await using d = await TestDaemon.start({ socket: first.socket, stateDir: first.stateDir, args: ["--screen-workers", "1"] });
   const c = await d.client();
-  const id = await endedSession(c);
   // A fresh worker takes a while to start: until it rebuilt the screen, reads of it wait, and the
   // remove, sent after them on the same connection (so read after them), lands while they do.
   expect(await c.call("system.screens", { restart: 0 })).toMatchObject({ restarted: 0 });

@@ -26,7 +26,12 @@ export interface Methods {
   };
   "system.screens": {
     params: In<typeof S.ScreensSchema>;
-    result: { workers: { index: number; screens: number; parked: number; restarts: number }[]; restarted?: number };
+    result: {
+      workers: { index: number; screens: number; parked: number; restarts: number }[];
+      /** The screens the pty workers hold: each running session's, fed as its output is read. */
+      pty_workers: { index: number; screens: number; parked: number }[];
+      restarted?: number;
+    };
   };
   "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };

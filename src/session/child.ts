@@ -9,7 +9,8 @@ import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
-import { ptyPool, type PtyPool } from "./pty-pool.ts";
+import { ptyPool, type PtyLink, type PtyPool, type ScreenOpening } from "./pty-pool.ts";
+import type { RemoteScreen, ScreenOwner } from "../terminal/screen-pool.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
@@ -26,7 +27,10 @@ export const MAX_UNREAD_INPUT = 1024 * 1024;
 const INPUT_PIECE = 64 * 1024;
 
 export interface ChildSpec extends PtySpec {
-  onData(data: Uint8Array): void;
+  /** The output offset of the program's first byte. */
+  at: number;
+  /** `fed`: the screen given to feedScreen has parsed these bytes already. */
+  onData(data: Uint8Array, fed: boolean): void;
 }
 
 export interface ChildExit {
@@ -49,8 +53,7 @@ export class Child {
 
   private constructor(
     readonly pid: number,
-    private readonly send: (m: ToPtyWorker, transfer?: ArrayBuffer[]) => void,
-    private readonly id: number,
+    private readonly link: PtyLink,
     /** The PTY's master where termd owns it: input goes straight to it while nothing waits in the worker's queue. */
     private master: number | null,
   ) {
@@ -66,11 +69,11 @@ export class Child {
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
     const link = pool.open({
       message: (m: FromPtyWorker) => {
-        if (m.t === "spawned") resolve((child = new Child(m.pid, link.send, link.id, m.fd)));
+        if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken.
-          onData(m.data);
+          onData(m.data, m.fed === true);
           if (m.ack) link.send({ t: "ack", id: link.id });
         } else child?.receive(m);
       },
@@ -79,8 +82,26 @@ export class Child {
         else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    link.send({ t: "spawn", id: link.id, spec: ptySpec });
+    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at });
     return promise;
+  }
+
+  private send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void {
+    this.link.send(m, transfer);
+  }
+
+  private get id(): number {
+    return this.link.id;
+  }
+
+  /** A screen on the thread that reads this program's output (pty-pool.ts). */
+  openScreen(opening: ScreenOpening, owner: ScreenOwner): RemoteScreen {
+    return this.link.openScreen(opening, owner);
+  }
+
+  /** Has the worker feed the output to `screenId` as it reads it (null: stop). */
+  feedScreen(screenId: number | null): void {
+    if (this.running) this.send({ t: "feed", id: this.id, screen: screenId });
   }
 
   private receive(m: FromPtyWorker): void {

@@ -180,11 +180,15 @@ export class Pipeline implements OutputStream {
     }
   }
 
-  /** The program's bytes, in order: the tap first, so modes and title are current before anyone reads them. */
-  protected feed(data: Uint8Array): void {
+  /**
+   * The program's bytes, in order: the tap first, so modes and title are current before anyone
+   * reads them. `fed`: the thread that read them has put them on the screen already.
+   */
+  protected feed(data: Uint8Array, fed = false): void {
     this.tap.feed(data);
     const from = this.output.end;
     this.output.append(data);
+    if (fed) this.view.fedAt(from, this.output.end);
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();

@@ -1,12 +1,14 @@
 // What crosses between the daemon's thread and a pty worker (pty-worker.ts). Each message names
 // the program it is about by the daemon's own number for it.
+import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
 export type ToPtyWorker =
   /** First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts). */
   | { t: "init"; wakeFd: number }
-  | { t: "spawn"; id: number; spec: PtySpec }
+  /** `at`: the output offset of the program's first byte (a restart goes on where the last run ended). */
+  | { t: "spawn"; id: number; spec: PtySpec; at: number }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
@@ -14,14 +16,26 @@ export type ToPtyWorker =
   | { t: "signal"; id: number; name: string }
   | { t: "flags"; id: number; req: number }
   /** The output the worker asked to hear about (`ack` on a data message) and all before it has been taken. */
-  | { t: "ack"; id: number };
+  | { t: "ack"; id: number }
+  /** A message for one of the screens this worker holds (terminal/screen-host.ts). */
+  | { t: "screen"; m: ToWorker }
+  /**
+   * Feed this program's output to screen `screen` as it is read, whenever that screen shows the
+   * output up to the read's first byte (null: stop). The daemon's thread then sends it nothing.
+   */
+  | { t: "feed"; id: number; screen: number | null };
 
 export type FromPtyWorker =
   /** `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after `exit`; null where Bun.Terminal holds it. */
   | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }
-  /** `ack`: this PTY is not read again until the daemon's thread says it has taken this and what came before. */
-  | { t: "data"; id: number; data: Uint8Array; ack?: true }
+  /**
+   * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
+   * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
+   * follows.
+   */
+  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true }
   | { t: "drain"; id: number }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
-  | { t: "flags"; id: number; req: number; flags: TermiosFlags | null };
+  | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }
+  | { t: "screen"; m: FromWorker };

@@ -5,6 +5,7 @@
 import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ptyLibc } from "../platform/pty-libc.ts";
+import { nextScreenId, RemoteScreen, type ScreenChannel, type ScreenOwner } from "../terminal/screen-pool.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
@@ -13,9 +14,27 @@ export interface PtyHandler {
   lost(why: string): void;
 }
 
+/** What a screen opens with (screen-messages.ts "open"). */
+export interface ScreenOpening {
+  rows: number;
+  cols: number;
+  scrollback: number;
+  version: string;
+}
+
+/** A program's place in the pool: how to send it messages, and how to put a screen on its worker. */
+export interface PtyLink {
+  id: number;
+  send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void;
+  /** Opens a screen on the worker that runs this program (a "feed" message then feeds it the output as read). */
+  openScreen(opening: ScreenOpening, owner: ScreenOwner): RemoteScreen;
+}
+
 interface Slot {
   worker: Worker;
   handlers: Map<number, PtyHandler>;
+  /** The screens it holds; moved to its replacement if it dies, and rebuilt there by their owners. */
+  screens: Set<RemoteScreen>;
   /** The pipe a message is followed by a byte on, to wake the worker's poll; null where Bun.Terminal reads. */
   wake: [number, number] | null;
 }
@@ -32,6 +51,7 @@ export class PtyPool {
   private readonly slots: (Slot | null)[];
   private nextId = 1;
   private closed = false;
+  private readonly screens = new Map<number, RemoteScreen>();
 
   constructor(readonly size = availableParallelism()) {
     this.slots = new Array(Math.max(1, size)).fill(null);
@@ -39,20 +59,28 @@ export class PtyPool {
 
   private startSlot(): Slot {
     const wake = ptyLibc()?.pipe() ?? null;
-    const slot: Slot = { worker: new Worker(WORKER_URL), handlers: new Map(), wake };
+    const slot: Slot = { worker: new Worker(WORKER_URL), handlers: new Map(), screens: new Set(), wake };
     if (wake) slot.worker.postMessage({ t: "init", wakeFd: wake[0] } satisfies ToPtyWorker);
+    const worker = slot.worker;
     slot.worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
-      const h = slot.handlers.get(ev.data.id);
-      if (ev.data.t === "exit" || ev.data.t === "failed") slot.handlers.delete(ev.data.id);
-      h?.message(ev.data);
+      const m = ev.data;
+      if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
+      const h = slot.handlers.get(m.id);
+      if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
+      h?.message(m);
     };
     const died = (why: string) => {
       const i = this.slots.indexOf(slot);
       if (this.closed || i < 0) return;
       console.error(`termd: a pty worker died (${why}); its ${slot.handlers.size} programs lost their terminal`);
-      this.slots[i] = this.startSlot();
+      const fresh = (this.slots[i] = this.startSlot());
       for (const h of slot.handlers.values()) h.lost(why);
       slot.handlers.clear();
+      for (const screen of slot.screens) {
+        fresh.screens.add(screen);
+        screen.moveTo(this.channel(fresh));
+      }
+      slot.screens.clear();
     };
     slot.worker.addEventListener("error", (ev) => died((ev as ErrorEvent).message ?? "error"));
     slot.worker.addEventListener("close", () => {
@@ -65,7 +93,7 @@ export class PtyPool {
   }
 
   /** Registers a program on the least busy worker; returns how to send it messages. */
-  open(handler: PtyHandler): { id: number; send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void } {
+  open(handler: PtyHandler): PtyLink {
     if (this.closed) throw new Error("the pty workers are shut down");
     const load = (i: number) => this.slots[i]?.handlers.size ?? 0;
     let i = 0;
@@ -75,15 +103,39 @@ export class PtyPool {
     slot.handlers.set(id, handler);
     return {
       id,
-      send: (m, transfer = []) => {
-        slot.worker.postMessage(m, transfer);
-        if (slot.wake) {
-          try {
-            writeSync(slot.wake[1], ONE);
-          } catch {} // EAGAIN: the pipe is full of wake-ups already.
-        }
+      send: (m, transfer = []) => this.send(slot, m, transfer),
+      openScreen: (opening, owner) => {
+        const screen: RemoteScreen = new RemoteScreen(nextScreenId(), this.channel(slot), opening, owner, () => {
+          this.screens.delete(screen.id);
+          for (const s of this.slots) s?.screens.delete(screen);
+        });
+        slot.screens.add(screen);
+        this.screens.set(screen.id, screen);
+        return screen;
       },
     };
+  }
+
+  private send(slot: Slot, m: ToPtyWorker, transfer: ArrayBuffer[]): void {
+    slot.worker.postMessage(m, transfer);
+    if (slot.wake) {
+      try {
+        writeSync(slot.wake[1], ONE);
+      } catch {} // EAGAIN: the pipe is full of wake-ups already.
+    }
+  }
+
+  private channel(slot: Slot): ScreenChannel {
+    return { send: (m, transfer) => this.send(slot, { t: "screen", m }, transfer), token: slot.worker };
+  }
+
+  /** The screens each worker holds, parked ones included (a worker not started yet holds none). */
+  screenInfo(): { index: number; screens: number; parked: number }[] {
+    return this.slots.map((s, index) => ({
+      index,
+      screens: s?.screens.size ?? 0,
+      parked: s ? [...s.screens].filter((r) => r.parked).length : 0,
+    }));
   }
 
   private closeWake(slot: Slot): void {

@@ -2,9 +2,12 @@
 // a program writes, the daemon's thread, which gets the output as messages, keeps answering
 // everyone. On Linux termd owns the PTYs (native-pty.ts) and this thread's poll loop
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
-// entrypoint of the compiled binary (scripts/build.ts).
+// entrypoint of the compiled binary (scripts/build.ts). It also holds the screens of the sessions
+// it runs, and feeds each the output as it reads it (screen-host.ts): the bytes are parsed on the
+// thread that read them, and the daemon's thread gets them with the screen's state after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
+import { ScreenHost } from "../terminal/screen-host.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
@@ -15,6 +18,10 @@ declare const self: Worker;
 const ptys = new Map<number, ProgramPty>();
 const post = (m: FromPtyWorker, transfer: ArrayBuffer[] = []) => self.postMessage(m, transfer);
 const libc = existsSync(SHELL) ? ptyLibc() : null;
+const screens = new ScreenHost((m) => post({ t: "screen", m }));
+/** The screen each program's output is fed to as it is read, and where in the output its next byte is. */
+const feeds = new Map<number, number>();
+const offsets = new Map<number, number>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
 
@@ -28,18 +35,37 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     if (libc) reactor = new PtyReactor(libc, m.wakeFd);
     return;
   }
+  if (m.t === "screen") return screens.handle(m.m);
+  if (m.t === "feed") {
+    if (m.screen === null) feeds.delete(m.id);
+    else feeds.set(m.id, m.screen);
+    return;
+  }
   if (m.t === "spawn") {
+    const id = m.id;
+    offsets.set(id, m.at);
     try {
       const pty = open(m.spec, {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
         data: (data, ack) => {
-          const own = reactor ? data : data.slice();
-          post(ack ? { t: "data", id: m.id, data: own, ack } : { t: "data", id: m.id, data: own }, [own.buffer as ArrayBuffer]);
+          const own = reactor ? data : new Uint8Array(data);
+          const start = offsets.get(id) ?? 0;
+          offsets.set(id, start + own.length);
+          const screen = feeds.get(id);
+          // Parsed before it is handed on (the buffer goes with the message); the state after.
+          const fed = screen !== undefined && screens.writeAt(screen, own, start);
+          const msg: FromPtyWorker = { t: "data", id, data: own };
+          if (ack) msg.ack = true;
+          if (fed) msg.fed = true;
+          post(msg, [own.buffer as ArrayBuffer]);
+          if (fed) screens.report(screen, true);
         },
-        drain: () => post({ t: "drain", id: m.id }),
+        drain: () => post({ t: "drain", id }),
         exit: (exitCode, signal) => {
-          ptys.delete(m.id);
-          post({ t: "exit", id: m.id, exitCode, signal });
+          ptys.delete(id);
+          feeds.delete(id);
+          offsets.delete(id);
+          post({ t: "exit", id, exitCode, signal });
         },
       });
       ptys.set(m.id, pty);

@@ -1,7 +1,9 @@
-// A session's screen as the daemon's thread sees it: the headless screen lives in a worker
-// (terminal/screen-pool.ts); this side feeds it the output from the log, a bounded window at a
-// time, and keeps a mirror of its latest state (rows, cursor, hash), which text reads and waits
-// use without a round trip. Snapshots with styles or scrollback are asked of the worker.
+// A session's screen as the daemon's thread sees it: the headless screen lives in a worker, the
+// pty worker that reads the program's output for a running session (hostWith), else a screen
+// worker (terminal/screen-pool.ts). The pty worker feeds it each read itself while the screen is
+// current; otherwise this side feeds it the output from the log, a bounded window at a time. This
+// side keeps a mirror of its latest state (rows, cursor, hash), which text reads and waits use
+// without a round trip. Snapshots with styles or scrollback are asked of the worker.
 //
 // Far behind on plain text, it fast-forwards: what would scroll out of the scrollback anyway is
 // never sent. A worker that dies is replaced; the screen is rebuilt from the log, its replies to
@@ -9,9 +11,10 @@
 import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import type { ScreenState } from "../terminal/screen.ts";
 import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
-import { ScreenReopened, screenPool, type RemoteScreen, type ScreenPool } from "../terminal/screen-pool.ts";
+import { ScreenReopened, screenPool, type RemoteScreen, type ScreenOwner, type ScreenPool } from "../terminal/screen-pool.ts";
 import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
+import type { ScreenOpening } from "./pty-pool.ts";
 
 /** Bytes per message to the worker: small, so another session's echo never waits long behind it. */
 const CHUNK_BYTES = 16 * 1024;
@@ -91,11 +94,25 @@ export class ScreenView {
   /** Where the next write starts over a cleared screen (a fast-forward found this point). */
   private skipTo: number | null = null;
   private size_: Size;
-  private readonly remote: RemoteScreen;
+  /** Opened on first use: a new session's moves to its pty worker first (hostWith), so no screen worker starts for it. */
+  private opened: RemoteScreen | null = null;
+  private get remote(): RemoteScreen {
+    if (this.opened) return this.opened;
+    this.posted++; // the open answers with the blank screen's state
+    return (this.opened = this.pool.open(this.size_, this.o.scrollback, this.o.version, this.owner));
+  }
+  private readonly owner: ScreenOwner = {
+    onState: (offset, state, fed) => this.onState(offset, state, fed),
+    onReply: (data) => this.o.onReply(data),
+    onReopened: () => this.onReopened(),
+  };
+  /** Where the screen is fed as the program's output is read (hostWith): how to start and stop that. */
+  private feeder: ((screenId: number | null) => void) | null = null;
+  private fedLocally = true;
   private rebuilt: PromiseWithResolvers<void> | null = null;
   private closed = false;
   /** Messages that answer with a state (writes, resizes, the open) posted, and answered. */
-  private posted = 1;
+  private posted = 0;
   private answered = 0;
   private readonly syncs = new Set<{ end: number; posted: number; wake: () => void }>();
   private parkTimer: Timer | undefined;
@@ -127,12 +144,33 @@ export class ScreenView {
     this.state = blank(o.size);
     this.answeredUpTo = o.answeredUpTo ?? 0;
     this.pool = o.pool ?? screenPool();
-    this.remote = this.pool.open(o.size, o.scrollback, o.version, {
-      onState: (offset, state) => this.onState(offset, state),
-      onReply: (data) => o.onReply(data),
-      onReopened: () => this.onReopened(),
-    });
     this.sendBase();
+  }
+
+  /**
+   * Moves the screen, before it was sent anything, to the thread that reads the program's output
+   * (pty-pool.ts), which then feeds it every byte it reads while the screen shows the output up to
+   * that byte: no copy of the output comes back through this thread, and an echo crosses two
+   * threads instead of four. A plain-text flood is still fed from here, to be fast-forwarded.
+   */
+  hostWith(open: (opening: ScreenOpening, owner: ScreenOwner) => RemoteScreen, feed: (screenId: number | null) => void): void {
+    if (this.sent !== 0 || this.o.base || this.closed) return;
+    this.opened?.dispose();
+    this.posted = 1; // the open's answer
+    this.answered = 0;
+    this.opened = open(
+      { rows: this.size_.rows, cols: this.size_.cols, scrollback: this.o.scrollback, version: this.o.version },
+      this.owner,
+    );
+    this.feeder = feed;
+    feed(this.remote.id);
+  }
+
+  /** Output [start, end) that the thread which read it has written into the screen already (hostWith). */
+  fedAt(start: number, end: number): void {
+    if (this.sent !== start) return;
+    this.sent = end;
+    this.o.log.keepFor(end);
   }
 
   /** A fresh screen starts from the base, when there is one, instead of the log's first byte. */
@@ -140,7 +178,8 @@ export class ScreenView {
     const base = this.o.base;
     if (!base) return;
     this.sent = base.end;
-    this.write(base.bytes.slice(), false);
+    // A copy of its own: the write hands its buffer over, and the base may be a view of a shared one (a Buffer from a string).
+    this.write(new Uint8Array(base.bytes), false);
   }
 
   get size(): Size {
@@ -167,8 +206,25 @@ export class ScreenView {
     return this.o.log.ringOnly(this.sent);
   }
 
+  /** Measures the arrival rate over windows of FLOOD_SKIP_EVERY_MS: is the output a flood? */
+  private sampleRate(): void {
+    const log = this.o.log;
+    const now = performance.now();
+    if (now - this.rateAt < FLOOD_SKIP_EVERY_MS) return;
+    const flooding = log.end - this.rateFrom >= FLOOD_RATE_BYTES;
+    // A plain-text flood is fed from here, where it can be fast-forwarded; the reading thread feeds the rest.
+    const local = !(flooding && log.plainFrom <= this.sent);
+    if (this.feeder && local !== this.fedLocally) this.feeder(local ? this.remote.id : null);
+    this.fedLocally = local;
+    this.flooding = flooding;
+    if (!flooding) this.unskippable = false;
+    this.rateAt = now;
+    this.rateFrom = log.end;
+  }
+
   /** Sends the worker what it has room for. Called on new output and on every update. */
   pump(): void {
+    this.sampleRate();
     const log = this.o.log;
     if (this.remote.parked && this.sent < log.end) this.unpark();
     while (!this.closed && this.sent < log.end && this.sent - this.parsed < WINDOW_BYTES) {
@@ -203,12 +259,6 @@ export class ScreenView {
   private holdFlood(): boolean {
     const log = this.o.log;
     const now = performance.now();
-    if (now - this.rateAt >= FLOOD_SKIP_EVERY_MS) {
-      this.flooding = log.end - this.rateFrom >= FLOOD_RATE_BYTES;
-      if (!this.flooding) this.unskippable = false;
-      this.rateAt = now;
-      this.rateFrom = log.end;
-    }
     if (log.plainFrom > this.sent || !this.state.plainScrolling) return false;
     const byRate = this.flooding && !this.unskippable;
     if (!byRate && log.end - this.sent < MIN_SKIP_BYTES) return false;
@@ -277,9 +327,10 @@ export class ScreenView {
     return this.closed || (this.parsed >= end && this.answered >= posted && this.rebuilt === null);
   }
 
-  private onState(offset: number, state: ScreenState): void {
+  private onState(offset: number, state: ScreenState, fed = false): void {
     this.parsed = offset;
-    this.answered++;
+    // Output its worker wrote in itself is counted by offset alone (sync waits for `parsed`).
+    if (!fed) this.answered++;
     const rebuilding = this.rebuilt !== null;
     if (rebuilding && offset >= this.answeredUpTo) {
       this.rebuilt!.resolve();
@@ -407,7 +458,7 @@ export class ScreenView {
     this.closed = true;
     clearTimeout(this.parkTimer);
     clearTimeout(this.floodTimer);
-    this.remote.dispose();
+    this.opened?.dispose();
     this.rebuilt?.resolve();
     for (const s of this.syncs) s.wake();
   }

@@ -100,11 +100,16 @@ export class Session extends Pipeline implements ProgramStream {
     let child: Child;
     try {
       const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
-      child = await Child.spawn({ ...program, onData: (data) => this.feed(data) }, spec.ptys);
+      child = await Child.spawn({ ...program, at: this.output.end, onData: (data, fed) => this.feed(data, fed) }, spec.ptys);
     } catch (err) {
       this.output.close();
       throw err;
     }
+    // A new session's screen lives where its output is read (a restart's stays where it is).
+    this.view.hostWith(
+      (opening, owner) => child.openScreen(opening, owner),
+      (screenId) => child.feedScreen(screenId),
+    );
     this.child = this.source = child;
     this.shellIntegration = spec.shellIntegration;
     this.pid = child.pid;
@@ -180,8 +185,10 @@ export class Session extends Pipeline implements ProgramStream {
 
   resize(size: Size): void {
     if (size.rows === this.size.rows && size.cols === this.size.cols) return;
-    if (this.running) this.child?.resize(size);
+    // The screen first: where it lives in the pty worker, the program's redraw for the new size
+    // (after SIGWINCH) must find it resized already.
     this.view.resize(size);
+    if (this.running) this.child?.resize(size);
     this.lastActivity = performance.now();
     this.emit({ type: "resize", size });
   }

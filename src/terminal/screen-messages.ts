@@ -23,7 +23,8 @@ export type ToWorker =
 
 export type FromWorker =
   /** After every message that may change the screen: its state, as of output offset `offset`. */
-  | { t: "state"; id: number; offset: number; state: ScreenState }
+  /** `fed`: after output the worker wrote in itself (screen-host.ts writeAt), which answers no message. */
+  | { t: "state"; id: number; offset: number; state: ScreenState; fed?: true }
   /** Bytes the screen answers a query with, for the program. */
   | { t: "reply"; id: number; data: string }
   | { t: "snapshot"; id: number; req: number; snapshot?: ScreenPart; error?: string };

@@ -8,7 +8,8 @@ import type { ScreenState } from "./screen.ts";
 import type { Size } from "../protocol/schemas.ts";
 
 export interface ScreenOwner {
-  onState(offset: number, state: ScreenState): void;
+  /** `fed`: the state after output its worker wrote in itself, not the answer to a message. */
+  onState(offset: number, state: ScreenState, fed: boolean): void;
   onReply(data: string): void;
   /** The worker holding this screen died; it is open again, blank, on another. */
   onReopened(): void;
@@ -34,6 +35,18 @@ export interface WorkerInfo {
   restarts: number;
 }
 
+/** How a screen's messages reach the thread that holds it; `token` names that thread (a worker), so what a replaced one still says is told apart. */
+export interface ScreenChannel {
+  send(m: ToWorker, transfer: ArrayBuffer[]): void;
+  readonly token: object;
+}
+
+const channelOf = (worker: Worker): ScreenChannel => ({ send: (m, transfer) => worker.postMessage(m, transfer), token: worker });
+
+let lastScreenId = 0;
+/** Screen ids are unique across every thread that holds screens (screen workers and pty workers), so a screen can move between them. */
+export const nextScreenId = () => ++lastScreenId;
+
 /** A snapshot asked of a worker that died before answering: ask again once the screen is rebuilt. */
 export class ScreenReopened extends Error {
   constructor() {
@@ -57,7 +70,6 @@ const MAX_RESTART_DELAY_MS = 30_000;
 export class ScreenPool {
   /** null: not started yet. */
   private readonly slots: (Slot | null)[];
-  private nextId = 1;
   private readonly byId = new Map<number, RemoteScreen>();
   private closed = false;
 
@@ -102,7 +114,7 @@ export class ScreenPool {
       this.slots[i] = fresh;
       for (const screen of dead.screens) {
         fresh.screens.add(screen);
-        screen.moveTo(fresh.worker);
+        screen.moveTo(channelOf(fresh.worker));
       }
     };
     if (delayMs === 0) start();
@@ -116,10 +128,16 @@ export class ScreenPool {
     let i = 0;
     for (let j = 1; j < this.slots.length; j++) if (load(j) < load(i)) i = j;
     const slot = (this.slots[i] ??= this.startSlot());
-    const screen = new RemoteScreen(this.nextId++, slot.worker, { rows: size.rows, cols: size.cols, scrollback, version }, owner, () => {
-      this.byId.delete(screen.id);
-      for (const s of this.slots) s?.screens.delete(screen);
-    });
+    const screen = new RemoteScreen(
+      nextScreenId(),
+      channelOf(slot.worker),
+      { rows: size.rows, cols: size.cols, scrollback, version },
+      owner,
+      () => {
+        this.byId.delete(screen.id);
+        for (const s of this.slots) s?.screens.delete(screen);
+      },
+    );
     slot.screens.add(screen);
     this.byId.set(screen.id, screen);
     return screen;
@@ -158,7 +176,7 @@ export class RemoteScreen {
 
   constructor(
     readonly id: number,
-    private worker: Worker,
+    private channel: ScreenChannel,
     private readonly opening: { rows: number; cols: number; scrollback: number; version: string },
     private readonly owner: ScreenOwner,
     private readonly release: () => void,
@@ -167,7 +185,7 @@ export class RemoteScreen {
   }
 
   private send(m: ToWorker, transfer?: ArrayBuffer[]): void {
-    if (!this.disposed) this.worker.postMessage(m, transfer ?? []);
+    if (!this.disposed) this.channel.send(m, transfer ?? []);
   }
 
   /** Hands `data` over to the worker: its buffer is transferred, so it must be the caller's own copy. */
@@ -190,10 +208,10 @@ export class RemoteScreen {
     return promise;
   }
 
-  receive(m: FromWorker, from: Worker): void {
+  receive(m: FromWorker, from: object): void {
     // What a replaced worker still said on its way out is about a screen that no longer exists.
-    if (this.disposed || from !== this.worker) return;
-    if (m.t === "state") this.owner.onState(m.offset, m.state);
+    if (this.disposed || from !== this.channel.token) return;
+    if (m.t === "state") this.owner.onState(m.offset, m.state, m.fed === true);
     else if (m.t === "reply") this.owner.onReply(m.data);
     else {
       const p = this.pending.get(m.req);
@@ -203,9 +221,9 @@ export class RemoteScreen {
     }
   }
 
-  /** Reopens this screen, blank at its current size, on `worker`. Snapshots asked of the dead one fail with ScreenReopened. */
-  moveTo(worker: Worker): void {
-    this.worker = worker;
+  /** Reopens this screen, blank at its current size, on another thread. Snapshots asked of the dead one fail with ScreenReopened. */
+  moveTo(channel: ScreenChannel): void {
+    this.channel = channel;
     for (const p of this.pending.values()) p.reject(new ScreenReopened());
     this.pending.clear();
     if (this.parked) return;

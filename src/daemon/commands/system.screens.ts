@@ -10,6 +10,6 @@ export default command({
     if (p.restart !== undefined && !pool.restart(p.restart)) {
       throw new RpcError("INVALID_PARAMS", `no screen worker ${p.restart}; there are ${pool.size} (0 to ${pool.size - 1})`);
     }
-    return { workers: pool.info(), ...(p.restart !== undefined ? { restarted: p.restart } : {}) };
+    return { workers: pool.info(), pty_workers: daemon.ptys.screenInfo(), ...(p.restart !== undefined ? { restarted: p.restart } : {}) };
   },
 });

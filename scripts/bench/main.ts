@@ -13,7 +13,7 @@
 //   --many LIST      session counts for the many section (default 1000,10000)
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000, cli, many
+//                    parser, isolation, redraw, waits, idle1000, cli, many, lines
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -42,9 +42,10 @@
 //      program then stops itself, its last bytes a unique line, and notes the time of its last
 //      write: how long after that the screen shows the line (termd: the screen's offset is then the
 //      session's bytes_out). tmux: polled with capture-pane, so a few ms of spawning are included.
-//   7. Waits: 5,000 session.wait calls for text that never appears, spread over 10 connections, on
-//      a session printing ~50 lines/s; meanwhile another `cat` session's key round trip and the
-//      daemon's CPU and RSS. Then the connections close: their file descriptors must be released
+//   7. Waits: session.wait calls for text that never appears, on a session printing ~50 lines/s:
+//      5,000 spread over 10 connections, 4,096 on one connection (the most it may have), and
+//      4,096 distinct ones on one connection; meanwhile another `cat` session's key round trip and
+//      the daemon's CPU and RSS. Then the connections close: their file descriptors must be released
 //      and the daemon must go on answering. No tmux equivalent.
 //   8. Idle sessions: --idle-sessions `bash --norc --noprofile` sessions created 20 at a time in a
 //      fresh daemon (file-descriptor limit raised as far as allowed), each then asked for its
@@ -59,7 +60,10 @@
 //      file limit raised as far as allowed), every screen read, then RSS and descriptors per
 //      session, then SIGTERM: the time until the daemon has exited, and how many of the programs
 //      are still running then. tmux: the same in one server, then kill-server.
-//   Sections 5-10 each report a failure as theirs and let the run go on.
+//   11. Big request lines: one client (a process of its own) sends a 10 MiB system.ping line,
+//      --runs times each of three kinds (a string of escapes, plain ASCII, two-byte characters);
+//      meanwhile another client pings one at a time: those pings' round trips, and the big line's.
+//   Sections 5-11 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -77,6 +81,7 @@ import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
 import { section } from "./report.ts";
 import { reportWaits } from "./waits.ts";
+import { reportLines } from "./lines.ts";
 import { f2, table } from "../common/measure.ts";
 import { reportThroughput } from "./throughput.ts";
 import { reportParser } from "./parser.ts";
@@ -134,6 +139,7 @@ async function main(): Promise<void> {
   if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
   if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
   if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
+  if (o.only.has("lines")) await section("lines", verdicts, () => reportLines(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

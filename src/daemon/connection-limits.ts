@@ -8,9 +8,10 @@ import type { CallContext } from "./command.ts";
 import type { Daemon } from "./daemon.ts";
 
 /**
- * Pending session.wait calls per connection. A pending wait is cheap (a timer and a check per
- * screen update, all waits on a session checked together), but without a bound one client can
- * pile up millions; the bench keeps 5,000 pending over 10 connections.
+ * Pending session.wait calls per connection. A pending wait is cheap (a timer; identical waits are
+ * checked once per screen update as a group, text waits only when the update's new rows may hold
+ * their text), but without a bound one client can pile up millions; the bench keeps 4,096 pending
+ * on one connection, and 5,000 over 10.
  */
 export const MAX_WAITS_PER_CONNECTION = 4096;
 

@@ -6,7 +6,7 @@
 import { RpcError } from "../protocol/errors.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
 import { errorReply } from "./errors.ts";
-import { LINE_OFF_THREAD, parseOffThread, type LineParsed } from "./line-parser.ts";
+import { offThread, type LineParsed, type OffThreadLine } from "./line-parser.ts";
 import { settledOrNextTurn } from "./pacing.ts";
 
 /** Queue size past which output events wait for the transport to drain. */
@@ -41,9 +41,9 @@ export interface ByteCounters {
   bytesOut: number;
 }
 
-type HeldFrame = Exclude<Frame, { tooLong: number }>;
+type HeldFrame = Exclude<Frame<OffThreadLine>, { tooLong: number }>;
 
-const frameSize = (frame: HeldFrame): number => ("line" in frame ? frame.line.length : "bytes" in frame ? frame.bytes.length : 1);
+const frameSize = (frame: HeldFrame): number => ("line" in frame ? frame.line.length : "long" in frame ? frame.long.bytes : 1);
 
 /** A line parsed here, on the daemon's thread (a short one: big ones go to line-parser.ts). */
 function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed {
@@ -56,7 +56,7 @@ function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed
 }
 
 export class LineChannel {
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, LINE_OFF_THREAD);
+  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, offThread);
   private readonly encoder = new TextEncoder();
   private readonly queue: Uint8Array[] = [];
   private queued = 0;
@@ -116,7 +116,7 @@ export class LineChannel {
       const frame = this.held[this.heldAt++]!;
       this.heldChars -= frameSize(frame);
       // A big line is parsed off the thread; the lines after it wait for it, so requests run in order.
-      const parsed = "bytes" in frame ? await parseOffThread(frame.bytes) : parseFrame(frame);
+      const parsed = "long" in frame ? await frame.long.parsed : parseFrame(frame);
       if (this.isClosed || this.ending) break;
       const done = this.handler.line(parsed);
       // Only a line with more behind it waits; a lone one goes its way as before.
@@ -183,6 +183,7 @@ export class LineChannel {
     this.queued = 0;
     this.held = [];
     this.heldAt = 0;
+    this.splitter.reset(); // a line half read: its pieces in the parser's worker are let go
     this.handler.closed();
   }
 }

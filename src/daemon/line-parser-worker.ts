@@ -1,25 +1,111 @@
-// The thread big request lines are decoded and parsed in (line-parser.ts): a 10 MiB line took the
-// daemon's thread 0.3–0.9 s, and every other client waited meanwhile.
-import type { LineParsed } from "./line-parser.ts";
+// The thread big request lines are put together, decoded and parsed in (line-parser.ts): a 10 MiB
+// line took the daemon's thread 0.3–0.9 s, and every other client waited meanwhile. The line's
+// pieces come here as they arrive, so the daemon's thread never joins them either, and the parsed
+// message goes back in a shape the daemon's thread takes in without a copy (see handBack).
+import { BIG_STRING, setOwn, type FromParser, type ToParser } from "./line-parser.ts";
 
 declare const self: Worker;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+/** An HTTP body's: bytes that are not UTF-8 read as U+FFFD, as they always were there. */
+const lenientDecoder = new TextDecoder("utf-8");
+/** Each line's pieces so far, by its id. */
+const lines = new Map<number, Uint8Array[]>();
 
-self.onmessage = (ev: MessageEvent<{ id: number; bytes: Uint8Array }>) => {
-  const { id, bytes } = ev.data;
-  let text: string;
-  let out: LineParsed;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    out = { malformed: "request line is not valid UTF-8" };
-    return self.postMessage({ id, out });
+const send = (m: FromParser) => self.postMessage(m);
+
+self.onmessage = (ev: MessageEvent<ToParser>) => {
+  const m = ev.data;
+  if ("piece" in m) {
+    let pieces = lines.get(m.id);
+    if (!pieces) lines.set(m.id, (pieces = []));
+    pieces.push(m.piece);
+  } else if ("drop" in m) lines.delete(m.id);
+  else {
+    const pieces = lines.get(m.id) ?? [];
+    lines.delete(m.id);
+    parse(m.id, pieces, m.lenient === true);
   }
-  try {
-    out = { msg: JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text) };
-  } catch (err) {
-    out = { malformed: `invalid JSON: ${(err as Error).message}` };
-  }
-  self.postMessage({ id, out });
 };
+
+function parse(id: number, pieces: Uint8Array[], lenient: boolean): void {
+  let text: string;
+  try {
+    text = (lenient ? lenientDecoder : decoder).decode(join(pieces));
+  } catch {
+    return send({ id, malformed: "request line is not valid UTF-8" });
+  }
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text);
+  } catch (err) {
+    return send({ id, malformed: `invalid JSON: ${(err as Error).message}` });
+  }
+  handBack(id, msg);
+}
+
+function join(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Bun hands a string, or an object of strings and numbers, to another thread without copying it;
+ * anything deeper is serialized here and rebuilt there, byte by byte, on the daemon's thread. So
+ * each string of BIG_STRING characters or more goes back alone, and the message without them (a
+ * small skeleton, with where each goes) as JSON text. A message big without big strings (a
+ * million small values) goes back cloned: rebuilding it costs the daemon's thread what it costs.
+ */
+function handBack(id: number, msg: unknown): void {
+  if (typeof msg === "string" && msg.length >= BIG_STRING) {
+    send({ id, big: msg });
+    return send({ id, json: JSON.stringify({ msg: null, paths: [[]] }) });
+  }
+  const paths: Key[][] = [];
+  // Depth first without recursion, each node knowing its parent: a line may nest as deep as it is
+  // long, and a path is spelled out only for a big string.
+  const stack: Visit[] = [];
+  if (typeof msg === "object" && msg !== null) stack.push({ node: msg as Node, key: null, parent: null });
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { node } = visit;
+    for (const key of Array.isArray(node) ? node.keys() : Object.keys(node)) {
+      const v = node[key];
+      if (typeof v === "string" && v.length >= BIG_STRING) {
+        send({ id, big: v });
+        paths.push(pathOf({ node, key, parent: visit }));
+        setOwn(node, key, null);
+      } else if (typeof v === "object" && v !== null) stack.push({ node: v as Node, key, parent: visit });
+    }
+  }
+  try {
+    const json = JSON.stringify({ msg, paths });
+    if (json.length < BIG_STRING) send({ id, json });
+    else send({ id, tree: { msg, paths } });
+  } catch (err) {
+    // Nested deeper than the engine's stack (the daemon's thread could not take it either).
+    send({ id, malformed: `request nested too deeply: ${(err as Error).message}` });
+  }
+}
+
+type Key = string | number;
+type Node = Record<Key, unknown>;
+/** A node reached in the walk, as its parent's `key`. */
+interface Visit {
+  node: Node;
+  key: Key | null;
+  parent: Visit | null;
+}
+
+/** The keys from the message down to `v.key` of `v`'s parent. */
+function pathOf(v: Visit): Key[] {
+  const path: Key[] = [];
+  for (let at: Visit | null = v; at?.parent; at = at.parent) path.push(at.key!);
+  return path.reverse();
+}

@@ -8,6 +8,7 @@ import { connectionRefusal } from "../daemon/connection-limits.ts";
 import type { Daemon } from "../daemon/daemon.ts";
 import { run } from "../daemon/dispatch.ts";
 import { logFault, replyError } from "../daemon/errors.ts";
+import { parseBody } from "../daemon/line-parser.ts";
 import { LATENCY_BUCKETS_S } from "../daemon/metrics.ts";
 import { Subscription } from "../daemon/subscription.ts";
 import { Serialized, type Dialect } from "../dialects/dialect.ts";
@@ -18,7 +19,7 @@ import type { WebHost } from "../web/host.ts";
 async function answer(
   daemon: Daemon,
   dialect: Dialect,
-  body: string,
+  body: Uint8Array[],
   refusesFileParams: boolean,
   signal: AbortSignal,
 ): Promise<string | null> {
@@ -41,14 +42,9 @@ async function answer(
   daemon.counters.connections++;
   signal.addEventListener("abort", close, { once: true });
   try {
-    let msg: unknown;
-    let reply: unknown;
-    try {
-      msg = JSON.parse(body);
-    } catch (err) {
-      reply = speaker.malformed(`invalid JSON: ${(err as Error).message}`);
-    }
-    if (msg !== undefined) reply = await speaker.handle(msg);
+    // A big body is parsed off the thread, as a big request line is.
+    const parsed = await parseBody(body);
+    const reply = "malformed" in parsed ? speaker.malformed(parsed.malformed) : await speaker.handle(parsed.msg);
     if (reply === null) return null;
     return reply instanceof Serialized ? reply.json : JSON.stringify(reply);
   } finally {

@@ -218,6 +218,43 @@ describe("session.wait", () => {
     expect(waits.size).toBe(0);
   });
 
+  test("identical waits answer together, each caller alone on its own timeout or abort; distinct waits are not confused", async () => {
+    const { p, waits, wait } = await program("start");
+    const abort = new AbortController();
+    const same = Array.from({ length: 200 }, (_, i) => wait({ text: "go" }, i % 50 === 0 ? abort.signal : undefined));
+    const short = wait({ text: "go", timeout_ms: 1 });
+    const texts = Array.from({ length: 20 }, (_, i) => wait({ text: `key${i}!` }));
+    const regex = wait({ regex: "key1\\d!" });
+    const gone = wait({ gone: "start" });
+    expect(waits.size).toBe(200 + 1 + 20 + 2);
+    expect((await short).outcome).toBe("timeout");
+    abort.abort();
+    // One update at a time: each distinct wait is answered by the line that names it, and only then.
+    for (const i of [3, 0, 12]) {
+      p.print(`\r\nkey${i}!`);
+      expect((await texts[i]!).match?.text).toBe(`key${i}!`);
+    }
+    expect((await regex).match?.text).toBe("key12!");
+    expect(await settled(texts[1]!)).toBe(false);
+    expect(await settled(gone)).toBe(false);
+    p.print("\r\ngo");
+    const results = await Promise.all(same);
+    expect(results.filter((r) => r.outcome === "timeout")).toHaveLength(4);
+    expect(results.filter((r) => r.outcome === "matched" && r.match?.text === "go" && r.match.row === 3)).toHaveLength(196);
+    // A text that shows in a row that changed (not a new one) is found too.
+    const late = wait({ text: "key7!" });
+    const tiny = [wait({ text: "ok" }), wait({ text: "q" })];
+    p.print("\x1b[1;1H\x1b[2Kkey7! ok q");
+    expect((await late).match).toEqual({ row: 0, col: 0, text: "key7!" });
+    expect((await Promise.all(tiny)).map((r) => r.match)).toEqual([
+      { row: 0, col: 6, text: "ok" },
+      { row: 0, col: 9, text: "q" },
+    ]);
+    expect((await texts[7]!).match).toEqual({ row: 0, col: 0, text: "key7!" });
+    expect((await gone).outcome).toBe("matched");
+    expect(waits.size).toBe(16);
+  });
+
   test("command_done and prompt need a program that reports commands, and answer its OSC 133 marks", async () => {
     const { p, wait } = await program();
     expect(() => wait({ command_done: true })).toThrow(expect.objectContaining({ code: "BAD_ARGUMENT" }));

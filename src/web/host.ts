@@ -52,10 +52,11 @@ export interface WebHost {
   /** A connection that speaks the socket's protocol (any dialect) over `sink`. */
   connect(sink: ByteSink, refusesFileParams: boolean): HostConnection;
   /**
-   * One request's body answered by a dialect for a client that lives as long as the request: the
-   * reply's JSON, or null when nothing answers (only notifications). `signal` ends its long calls.
+   * One request's body (in the pieces it was read in) answered by a dialect for a client that
+   * lives as long as the request: the reply's JSON, or null when nothing answers (only
+   * notifications). `signal` ends its long calls.
    */
-  answer(dialect: "native" | "trl", body: string, scope: { refusesFileParams: boolean; signal: AbortSignal }): Promise<string | null>;
+  answer(dialect: "native" | "trl", body: Uint8Array[], scope: { refusesFileParams: boolean; signal: AbortSignal }): Promise<string | null>;
   /** A method called for a client of its own, ended by `signal`. */
   call<M extends MethodName>(method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
   /** A session by id or name; SESSION_NOT_FOUND otherwise. */

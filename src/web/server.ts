@@ -10,7 +10,7 @@ import type { Session } from "../session/session.ts";
 import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
-import { formField, readBody } from "./body.ts";
+import { formField, readBody, readBodyPieces } from "./body.ts";
 import type { HostConnection, WebHost } from "./host.ts";
 import { HttpError } from "./http-error.ts";
 import { loginPage } from "./login.ts";
@@ -171,7 +171,7 @@ export function serveHttp(host: WebHost, settings: HttpSettings, token: Token): 
 
   /** POST /rpc and /trl: the reply (or a batch's replies) as JSON; 204 when everything was a notification. */
   async function request(req: Request, dialect: "native" | "trl"): Promise<Response> {
-    const body = await readBody(req, MAX_LINE_BYTES);
+    const body = await readBodyPieces(req, MAX_LINE_BYTES);
     const json = await host.answer(dialect, body, { refusesFileParams: !settings.allowFiles, signal: req.signal });
     return json === null ? new Response(null, { status: 204 }) : new Response(json, { headers: { "content-type": "application/json" } });
   }

@@ -134,6 +134,18 @@ describe("POST /rpc", () => {
     expect(n.status).toBe(204);
     const bad = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: "{not json" });
     expect(((await bad.json()) as any).error.data.code).toBe("PARSE_ERROR");
+    // A body from 256 KiB up is parsed off the daemon's thread, with the same answers; bytes that
+    // are not UTF-8 read as U+FFFD there too.
+    const pad = "x".repeat(300 * 1024);
+    const big = Buffer.concat([
+      Buffer.from(`{"jsonrpc":"2.0","id":7,"method":"system.ping","params":{"pad":"${pad}`),
+      Buffer.from([0xff]),
+      Buffer.from('"}}'),
+    ]);
+    const bigReply = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: big });
+    expect(((await bigReply.json()) as any).id).toBe(7);
+    const bigBad = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: `{"pad":"${pad}` });
+    expect(((await bigBad.json()) as any).error.data.code).toBe("PARSE_ERROR");
   });
 
   test("a full vim edit: open, type, save, quit, and the file holds the text", async () => {

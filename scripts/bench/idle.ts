@@ -1,4 +1,5 @@
 // 8. Idle sessions: a thousand shells at their prompt, then a screen read of each; memory and CPU meanwhile.
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { inPool, until } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
@@ -41,10 +42,19 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
   try {
     const c = d.client;
     const pid = d.proc.pid;
+    const env = { PS1: PROMPT, HISTFILE: join(dir, "bash_history") };
+    // The pty workers start with their first sessions: start each first (one session a core, then
+    // removed), so what is measured is the sessions' own memory, not the threads'.
+    await Promise.all(
+      Array.from({ length: availableParallelism() }, async () => {
+        const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env, rows: 24, cols: 80 });
+        await c.call("session.wait", { session: info.id, text: PROMPT.trim(), timeout_ms: 30_000 });
+        await c.call("session.remove", { session: info.id, force: true });
+      }),
+    );
     await Bun.sleep(500);
     const before = rssBytes(pid);
     const fdsBefore = fdCount(pid);
-    const env = { PS1: PROMPT, HISTFILE: join(dir, "bash_history") };
     const ids: string[] = [];
     let prompted = 0;
     let failures = 0;
@@ -82,8 +92,8 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
       "every idle screen parked",
       60_000,
       async () => {
-        const { workers } = await c.call("system.screens");
-        return workers.reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
+        const { workers, pty_workers } = await c.call("system.screens");
+        return [...workers, ...pty_workers].reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
       },
       250,
     );

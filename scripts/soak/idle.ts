@@ -40,8 +40,8 @@ export async function idle(o: Options, dir: string, summary: Summary): Promise<v
       "every idle screen parked",
       120_000,
       async () => {
-        const { workers } = await c.call("system.screens");
-        return workers.reduce((sum, w) => sum + w.parked, 0) >= created ? true : undefined;
+        const { workers, pty_workers } = await c.call("system.screens");
+        return [...workers, ...pty_workers].reduce((sum, w) => sum + w.parked, 0) >= created ? true : undefined;
       },
       250,
     );

@@ -36,9 +36,13 @@ export async function startRaceRound(bin: string[], clients: number): Promise<Ro
         faults.push(`a client: exit ${r.code}, ${JSON.stringify(r.stdout + r.stderr)}`);
     const stop = await run([...bin, "daemon", "stop"], env);
     if (stop.code !== 0) faults.push(`daemon stop: exit ${stop.code}, ${stop.stderr.trim()}`);
-    const left = Bun.spawnSync(["pgrep", "-f", "--", `--state-dir ${env.TERMD_STATE_DIR}`])
-      .stdout.toString()
-      .trim();
+    // A loser its client ended may still be on its way out: a moment for that, never for a daemon.
+    const running = () =>
+      Bun.spawnSync(["pgrep", "-f", "--", `--state-dir ${env.TERMD_STATE_DIR}`])
+        .stdout.toString()
+        .trim();
+    let left = running();
+    for (const until = performance.now() + 2000; left && performance.now() < until; left = running()) await Bun.sleep(20);
     if (left) faults.push(`daemons still running: ${left.split("\n").join(", ")}`);
     return { ms, faults };
   } finally {

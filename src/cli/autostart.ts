@@ -83,8 +83,19 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
       return undefined;
     },
   );
-  if (client) return client;
-  throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
+  if (!client) throw new Error(`the termd daemon did not answer on ${socketPath} within ${START_TIMEOUT_MS} ms; see ${logPath}`);
+  if (daemon.exited === null && daemon.pid !== undefined) {
+    // Several clients started one at once and another's answered: ours, still on its way up
+    // (busy machines start 20 slowly), would take the lock once that one stops, and run on for
+    // nobody.
+    const { pid } = await client.call("system.ping");
+    if (pid !== daemon.pid) {
+      try {
+        process.kill(daemon.pid, "SIGTERM");
+      } catch {}
+    }
+  }
+  return client;
 }
 
 /** A `termd daemon` process, detached in its own session (setsid), its output appended to the log. */
@@ -94,9 +105,9 @@ function spawnDaemon(
   stateDir: string,
   logPath: string,
   opts: StartOptions,
-): { exited: number | null; logStart: number } {
+): { exited: number | null; logStart: number; pid: number | undefined } {
   const log = fs.openSync(logPath, "a", 0o600);
-  const state = { exited: null as number | null, logStart: fs.fstatSync(log).size };
+  const state = { exited: null as number | null, logStart: fs.fstatSync(log).size, pid: undefined as number | undefined };
   const [cmd, ...args] = selfCommand();
   const child = spawn(cmd!, [...args, "daemon", "--state-dir", stateDir, ...(opts.args ?? [])], {
     detached: true,
@@ -107,6 +118,7 @@ function spawnDaemon(
     argv0: "termd",
   });
   fs.closeSync(log);
+  state.pid = child.pid;
   child.once("exit", (code) => (state.exited = code ?? 1));
   child.unref();
   return state;

@@ -188,7 +188,12 @@ export class Pipeline implements OutputStream {
     this.tap.feed(data);
     const from = this.output.end;
     this.output.append(data);
-    if (fed) this.view.fedAt(from, this.output.end);
+    if (fed) {
+      this.view.fedAt(from, this.output.end);
+      // The screen's state comes right behind these bytes, and a wait it answers may be told of
+      // them at once: the log has them first, so a daemon killed then still shows them after.
+      this.output.flush();
+    }
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();

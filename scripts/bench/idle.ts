@@ -98,7 +98,7 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
       250,
     );
     const parkMs = performance.now() - t2;
-    // The workers give the freed memory back after a collection (screen-worker.ts).
+    // The workers give the freed memory back after a collection (screen-host.ts).
     await Bun.sleep(3000);
     const after = rssBytes(pid);
     const fdsAfter = fdCount(pid);

@@ -1,7 +1,9 @@
-// The screen workers: a few threads (one per core by default) that hold every session's headless
-// screen, spread so each has about as many. A worker that dies is replaced at once; each screen
-// it held is reopened on the new one and told so, so its owner can rebuild it from the output.
-// A worker starts when the first screen is given to it: a daemon with no sessions runs none.
+// The screen workers: a few threads (one per core by default) that hold the headless screens of
+// sessions from an earlier daemon (a running session's is its pty worker's: pty-pool.ts), spread
+// so each has about as many. A worker that dies is replaced at once; each screen it held is
+// reopened on the new one and told so, so its owner can rebuild it from the output. A worker
+// starts when the first screen is given to it: a daemon with no such sessions runs none. A
+// screen as its owner sees it (RemoteScreen) is the same wherever it lives.
 import { availableParallelism } from "node:os";
 import type { FromWorker, ScreenPart, SnapshotFormat, ToWorker } from "./screen-messages.ts";
 import type { ScreenState } from "./screen.ts";

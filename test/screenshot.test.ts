@@ -8,10 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { MAX_PNG_PIXELS } from "../src/protocol/schemas.ts";
-import { PALETTE } from "../src/render/palette.ts";
+import { palette256 } from "../src/render/palette.ts";
 import { CELL_H, CELL_W } from "../src/render/svg.ts";
 import { DIST_BIN, SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { readPng } from "./png-reader.ts";
+
+const PALETTE = palette256();
 
 /** Row 0: bold red, a green background, 256-colour orange; row 1: truecolour, inverse; row 2: CJK and emoji. */
 const PAINT =

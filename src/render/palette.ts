@@ -30,18 +30,28 @@ const ANSI16 = [
 const hex2 = (n: number) => n.toString(16).padStart(2, "0");
 const rgb = (r: number, g: number, b: number) => `#${hex2(r)}${hex2(g)}${hex2(b)}`;
 
-/** The 256-colour palette as "#rrggbb". */
-export const PALETTE: readonly string[] = (() => {
+let palette: readonly string[] | undefined;
+
+/**
+ * The 256-colour palette as "#rrggbb", made on first use: made on import, its 720 calls woke the
+ * JIT in every idle daemon (~1 MB), which draws no screen until asked.
+ */
+export function palette256(): readonly string[] {
+  palette ??= build256();
+  return palette;
+}
+
+function build256(): string[] {
   const out = [...ANSI16];
   const level = [0, 0x5f, 0x87, 0xaf, 0xd7, 0xff];
   for (let i = 0; i < 216; i++) out.push(rgb(level[Math.floor(i / 36)]!, level[Math.floor(i / 6) % 6]!, level[i % 6]!));
   for (let i = 0; i < 24; i++) out.push(rgb(8 + 10 * i, 8 + 10 * i, 8 + 10 * i));
   return out;
-})();
+}
 
 /** A cell colour as "#rrggbb"; undefined (the default) stays undefined. */
 export function resolve(c: CellColor | undefined, brighten = false): string | undefined {
   if (c === undefined) return undefined;
   if (typeof c === "string") return c;
-  return PALETTE[brighten && c < 8 ? c + 8 : c] ?? undefined;
+  return palette256()[brighten && c < 8 ? c + 8 : c] ?? undefined;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import type { CellRun } from "../protocol/schemas.ts";
-import { PALETTE } from "./palette.ts";
+import { palette256 } from "./palette.ts";
 import { CELL_H, CELL_W, renderSvg } from "./svg.ts";
+
+const PALETTE = palette256();
 
 const screen = (cells: CellRun[][], cursor = { row: 0, col: 0, visible: false }, size = { rows: 3, cols: 10 }) =>
   renderSvg({ size, cursor, cells });

@@ -29,7 +29,7 @@
 import { ParserAction as A, MAX_DCS_BYTES, MAX_INTERMEDIATES, MAX_OSC_BYTES, PRINT_BUFFER_SIZE, ParserState as S } from "./constants.ts";
 import { Params } from "./params.ts";
 import type { Performer } from "./performer.ts";
-import { ENTRY_ACTION, EXIT_ACTION, TABLE, TRANSITION } from "./table.ts";
+import { ENTRY_ACTION, EXIT_ACTION, TRANSITION, transitionTable } from "./table.ts";
 import { Utf8Decoder, decodeUtf8 } from "./utf8.ts";
 
 const CAN = 0x18;
@@ -59,6 +59,8 @@ export class Parser {
    * itself, so offsets keep counting the whole stream.
    */
   offset = 0;
+
+  private readonly table = transitionTable();
 
   constructor(private readonly performer: Performer) {}
 
@@ -92,7 +94,7 @@ export class Parser {
   /** Feeds data[start..end). */
   parse(data: Uint8Array, start = 0, end = data.length): void {
     const performer = this.performer;
-    const table = TABLE;
+    const table = this.table;
     const exitAction = EXIT_ACTION;
     const entryAction = ENTRY_ACTION;
     let state = this.current;
@@ -195,8 +197,9 @@ export class Parser {
   /** DCS_PASSTHROUGH: hands the run of put bytes from `start` to dcsPut as one slice, up to
    * MAX_DCS_BYTES; past that, unhooks as cancelled and leaves dcsLength over the limit. */
   private putRun(data: Uint8Array, start: number, end: number, entry: number): number {
+    const table = this.table;
     let j = start + 1;
-    while (j < end && TABLE[(S.DCS_PASSTHROUGH << 8) | data[j]!] === entry) j++;
+    while (j < end && table[(S.DCS_PASSTHROUGH << 8) | data[j]!] === entry) j++;
     const room = MAX_DCS_BYTES - this.dcsLength;
     if (j - start <= room) {
       this.performer.dcsPut(data, start, j);
@@ -211,8 +214,9 @@ export class Parser {
 
   /** OSC_STRING: appends the run of osc_put bytes from `start`, unless the string overflowed. */
   private oscPutRun(data: Uint8Array, start: number, end: number, entry: number): number {
+    const table = this.table;
     let j = start + 1;
-    while (j < end && TABLE[(S.OSC_STRING << 8) | data[j]!] === entry) j++;
+    while (j < end && table[(S.OSC_STRING << 8) | data[j]!] === entry) j++;
     if (this.oscOverflow) return j;
     const length = this.oscLength + (j - start);
     if (length > MAX_OSC_BYTES) {

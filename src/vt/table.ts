@@ -19,10 +19,6 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-/** C0 controls other than CAN, SUB and ESC, which are "anywhere" transitions. */
-const C0 = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
-/** Bytes 0x80-0xFF: UTF-8, never C1 controls (a departure, see parser.ts). */
-const HIGH = range(0x80, 0xff);
 
 class TableBuilder {
   readonly table = new Uint16Array(STATE_COUNT << 8);
@@ -41,6 +37,10 @@ class TableBuilder {
 }
 
 function build(): Uint16Array {
+  /** C0 controls other than CAN, SUB and ESC, which are "anywhere" transitions. */
+  const C0 = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
+  /** Bytes 0x80-0xFF: UTF-8, never C1 controls (a departure, see parser.ts). */
+  const HIGH = range(0x80, 0xff);
   const t = new TableBuilder();
   // Every (state, byte) not listed below is "ignore" inside the state: the array starts zeroed and
   // IGNORE is 0, with the state filled in here.
@@ -136,4 +136,14 @@ function build(): Uint16Array {
   return t.table;
 }
 
-export const TABLE: Uint16Array = build();
+let table: Uint16Array | undefined;
+
+/**
+ * The table (ENTRY_ACTION and EXIT_ACTION filled with it), built by the first parser: a process
+ * that never parses (a client command, an idle daemon, whose sessions are parsed in workers)
+ * never runs the build, whose loops were hot enough to wake the JIT (~1 MB of an idle daemon).
+ */
+export function transitionTable(): Uint16Array {
+  table ??= build();
+  return table;
+}

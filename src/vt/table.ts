@@ -19,7 +19,6 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-
 class TableBuilder {
   readonly table = new Uint16Array(STATE_COUNT << 8);
 

@@ -19,7 +19,7 @@ import { interminaiCommand } from "../src/cli/interminai/command.ts";
 import { SUBCOMMANDS as INTERMINAI_SUBCOMMANDS } from "../src/cli/interminai/main.ts";
 import { TOOLS } from "../src/mcp/tools/index.ts";
 import { jsonSchemaOf } from "../src/protocol/json-schema.ts";
-import type { CliCommand } from "../src/cli/command.ts";
+import { loadCommands, type CliCommand } from "../src/cli/command.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DOCS = join(ROOT, "docs");
@@ -96,12 +96,14 @@ describe("docs/protocol.md", () => {
   });
 });
 
+const clientCommands = await loadCommands(CLIENT_COMMANDS);
+
 describe("docs/cli.md", () => {
   const doc = read("docs/cli.md");
   // The full binary's command list is main.ts's; this builds the same list from the same modules
   // (daemon and mcp take how to run a daemon and reach one, which listing them does not need).
   const commands: CliCommand[] = [
-    ...CLIENT_COMMANDS,
+    ...clientCommands,
     daemonCommand(() => import("../src/server/host.ts")),
     mcpCommand(async () => {
       throw new Error("not called");

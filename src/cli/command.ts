@@ -37,3 +37,14 @@ export interface CliCommand {
 export function cliCommand(c: CliCommand): CliCommand {
   return c;
 }
+
+/**
+ * Commands by name, in --help's order, each loaded when it runs: a command's process loads no
+ * other command's code (the daemon's idle memory carried every client command's, ~1 MB).
+ */
+export type CommandTable = Record<string, () => CliCommand | Promise<CliCommand>>;
+
+/** Every command of a table, loaded: what --help lists. */
+export function loadCommands(table: CommandTable): Promise<CliCommand[]> {
+  return Promise.all(Object.values(table).map((load) => load()));
+}

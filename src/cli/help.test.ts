@@ -32,8 +32,10 @@ test("each flag's help stands beside it in one column, wrapped under itself", ()
   expect(helpOf(cmd)).toStartWith(`usage: ${usageOf(cmd)}\n\nDoes a demo.\n\n  -n, --name NAME`);
 });
 
-test("every command's --help names each of its flags", () => {
-  for (const c of CLIENT_COMMANDS) {
+test("every command's --help names each of its flags; each is listed under its own name", async () => {
+  for (const [name, load] of Object.entries(CLIENT_COMMANDS)) {
+    const c = await load();
+    expect(c.name).toBe(name);
     const help = helpOf(c);
     for (const name of Object.keys(c.flags)) expect(help).toContain(`--${name}`);
   }

@@ -2,12 +2,8 @@
 // The termd executable: every subcommand, with the daemon started on demand; also interminai and
 // cp-console-server.
 import { connectOrStart } from "./autostart.ts";
-import { daemonCommand } from "./commands/daemon.ts";
-import { mcpCommand } from "./commands/mcp.ts";
-import schemaCommand from "./commands/schema.ts";
 import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
-import { interminaiCommand } from "./interminai/command.ts";
 import { invokedAs } from "./invoked-as.ts";
 
 // Start-up code runs once, but its loops (the protocol's schemas built, the VT parser's table) are
@@ -29,6 +25,12 @@ process.exitCode = (await invokedAs("interminai"))
   : (await invokedAs("cp-console-server"))
     ? await (await import("./console-server.ts")).runConsoleServer(process.argv.slice(2))
     : await runCli(process.argv.slice(2), {
-        commands: [...CLIENT_COMMANDS, daemonCommand(host), mcpCommand(connectOrStart), schemaCommand, interminaiCommand],
+        commands: {
+          ...CLIENT_COMMANDS,
+          daemon: async () => (await import("./commands/daemon.ts")).daemonCommand(host),
+          mcp: async () => (await import("./commands/mcp.ts")).mcpCommand(connectOrStart),
+          schema: async () => (await import("./commands/schema.ts")).default,
+          interminai: async () => (await import("./interminai/command.ts")).interminaiCommand,
+        },
         connect: connectOrStart,
       });

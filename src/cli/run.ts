@@ -8,7 +8,7 @@ import { isDaemonUrl } from "../client/web-transport.ts";
 import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { sayIfOtherBuild } from "./other-build.ts";
-import { EXIT, type CliCommand, type CliContext } from "./command.ts";
+import { EXIT, loadCommands, type CliCommand, type CliContext, type CommandTable } from "./command.ts";
 import { flushed, writeErr, writeOut } from "./closed-stdout.ts";
 import { flagLines, helpOf, usageOf } from "./help.ts";
 
@@ -36,7 +36,7 @@ function globalHelp(ownSocket: boolean): string {
 }
 
 export interface CliOptions {
-  commands: CliCommand[];
+  commands: CommandTable;
   /** How to reach the daemon; the full binary starts one if none answers. */
   connect?: (socketPath: string) => Promise<Client>;
 }
@@ -84,7 +84,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
   const err = (s: string) => after(() => writeErr(line(s)));
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    out(overview(opts.commands));
+    out(overview(await loadCommands(opts.commands)));
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "-V" || name === "version") {
@@ -96,11 +96,12 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     out(rest.includes("--json") ? JSON.stringify(BUILD) : describeBuild(BUILD));
     return EXIT.OK;
   }
-  const cmd = opts.commands.find((c) => c.name === name);
-  if (!cmd) {
+  const load = Object.hasOwn(opts.commands, name) ? opts.commands[name] : undefined;
+  if (!load) {
     err(`termd: unknown command ${JSON.stringify(name)}; see termd --help`);
     return EXIT.USAGE;
   }
+  const cmd = await load();
   if (cmd.passthrough) return cmd.passthrough(rest);
   let client: Client | undefined;
   try {

@@ -1,41 +1,25 @@
 // The subcommands that talk to a running daemon: shared by the full binary and the Node client stub.
-import type { CliCommand } from "../command.ts";
-import start from "./start.ts";
-import ls from "./ls.ts";
-import info from "./info.ts";
-import send from "./send.ts";
-import screen from "./screen.ts";
-import wait from "./wait.ts";
-import resize from "./resize.ts";
-import signal from "./signal.ts";
-import stop from "./stop.ts";
-import rm from "./rm.ts";
-import rename from "./rename.ts";
-import restart from "./restart.ts";
-import logs from "./logs.ts";
-import attach from "./attach.ts";
-import debug from "./debug.ts";
-import screenshot from "./screenshot.ts";
-import token from "./token.ts";
-import showTrace from "./show-trace.ts";
+import type { CliCommand, CommandTable } from "../command.ts";
 
-export const CLIENT_COMMANDS: CliCommand[] = [
-  start,
-  ls,
-  info,
-  send,
-  screen,
-  wait,
-  resize,
-  signal,
-  stop,
-  rm,
-  rename,
-  restart,
-  logs,
-  attach,
-  debug,
-  screenshot,
-  token,
-  showTrace,
-];
+const loaded = (m: { default: CliCommand }) => m.default;
+
+export const CLIENT_COMMANDS: CommandTable = {
+  start: () => import("./start.ts").then(loaded),
+  ls: () => import("./ls.ts").then(loaded),
+  info: () => import("./info.ts").then(loaded),
+  send: () => import("./send.ts").then(loaded),
+  screen: () => import("./screen.ts").then(loaded),
+  wait: () => import("./wait.ts").then(loaded),
+  resize: () => import("./resize.ts").then(loaded),
+  signal: () => import("./signal.ts").then(loaded),
+  stop: () => import("./stop.ts").then(loaded),
+  rm: () => import("./rm.ts").then(loaded),
+  rename: () => import("./rename.ts").then(loaded),
+  restart: () => import("./restart.ts").then(loaded),
+  logs: () => import("./logs.ts").then(loaded),
+  attach: () => import("./attach.ts").then(loaded),
+  debug: () => import("./debug.ts").then(loaded),
+  screenshot: () => import("./screenshot.ts").then(loaded),
+  token: () => import("./token.ts").then(loaded),
+  "show-trace": () => import("./show-trace.ts").then(loaded),
+};

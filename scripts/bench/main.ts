@@ -56,6 +56,8 @@
 //      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
 //      beside `tmux ls` on a server holding one session and a compiled Bun hello-world (the floor
 //      any Bun executable pays). Median and p90 of --cli-runs runs, after 3 unmeasured ones.
+//      Then the compiled daemon's RSS with no session, 6 s after it listens (median of 3), its
+//      binary first dropped from the page cache and then read through, or left to be faulted in.
 //   10. Many sessions: for each count in --many, that many `cat` sessions in a fresh daemon (open-
 //      file limit raised as far as allowed), every screen read, then RSS and descriptors per
 //      session, then SIGTERM: the time until the daemon has exited, and how many of the programs

@@ -8,6 +8,7 @@
 import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
+import type { LogFailure } from "./log-writer.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
@@ -29,8 +30,15 @@ const INPUT_PIECE = 64 * 1024;
 export interface ChildSpec extends PtySpec {
   /** The output offset of the program's first byte. */
   at: number;
-  /** `fed`: the screen given to feedScreen has parsed these bytes already. */
-  onData(data: Uint8Array, fed: boolean): void;
+  /** The session's log, which the worker appends the output to (null: it takes no more). */
+  log: string | null;
+  /** Output put ahead of the program's. */
+  prelude?: Uint8Array;
+  /**
+   * `fed`: the screen given to feedScreen has parsed these bytes already. The log has them;
+   * `logFailed`: only those before its `end`, and no more from now on.
+   */
+  onData(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void;
 }
 
 export interface ChildExit {
@@ -73,7 +81,7 @@ export class Child {
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken.
-          onData(m.data, m.fed === true);
+          onData(m.data, m.fed === true, m.logFailed);
           if (m.ack) link.send({ t: "ack", id: link.id });
         } else child?.receive(m);
       },
@@ -82,7 +90,7 @@ export class Child {
         else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at });
+    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
     return promise;
   }
 

@@ -13,7 +13,6 @@ const open: { log: OutputLog; view: ScreenView }[] = [];
 afterEach(() => {
   for (const { log, view } of open.splice(0)) {
     view.dispose();
-    log.close();
   }
 });
 afterAll(() => {
@@ -25,7 +24,7 @@ let n = 0;
 /** A real log in the temp dir and a view of it; `write` is what a session's program output does. */
 function screen(rows = 4, cols = 20, before = "") {
   const log = new OutputLog(join(dir, `${++n}.log`), `s${n}`);
-  log.open();
+  log.create();
   if (before) log.append(Buffer.from(before));
   const replies: string[] = [];
   let changes = 0;

@@ -9,11 +9,9 @@ import { ScreenView } from "./screen-view.ts";
 const dir = mkdtempSync(join(tmpdir(), "termd-screen-view-test-"));
 // One worker, never parking: the real screen, as a session's, without a daemon.
 const pool = new ScreenPool(1, 0);
-const open: { log: OutputLog; view: ScreenView }[] = [];
+const open: ScreenView[] = [];
 afterEach(() => {
-  for (const { log, view } of open.splice(0)) {
-    view.dispose();
-  }
+  for (const view of open.splice(0)) view.dispose();
 });
 afterAll(() => {
   pool.close();
@@ -39,7 +37,7 @@ function screen(rows = 4, cols = 20, before = "") {
     onProgress: () => {},
     onReply: (data) => replies.push(data),
   });
-  open.push({ log, view });
+  open.push(view);
   const write = (text: string) => {
     log.append(Buffer.from(text));
     view.pump();

@@ -16,10 +16,10 @@ import { inputError, notRunning } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
-import type { ProgramStream } from "./stream.ts";
+import type { AttachedStream, ProgramStream } from "./stream.ts";
 import { Waits } from "./wait.ts";
 
-export class Session extends Pipeline implements ProgramStream {
+export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly id: string;
   readonly command: string[];
   readonly cwd: string;

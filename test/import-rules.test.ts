@@ -192,3 +192,9 @@ test("each import allowed to close a cycle is still there, and imports types onl
   );
   expect(Object.keys(CYCLE_EDGES).filter((edge) => !typeOnly.has(edge))).toEqual([]);
 });
+
+test("a session is reached as a Session only by its store, its record and the daemon; its parts and web/ take stream.ts's interfaces", () => {
+  const owners = new Set(["session/store.ts", "session/record.ts"]);
+  const importers = imports().filter((i) => i.to === "session/session.ts" && !owners.has(i.from) && !i.from.startsWith("daemon/"));
+  expect(importers.map((i) => i.from)).toEqual([]);
+});

@@ -7,8 +7,8 @@ import { AppendFile } from "./append-file.ts";
 import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
 
-/** What a line file is written from: a session's events, until the session is disposed. */
-export interface Written extends Pick<OutputStream, "on"> {
+/** Where a line file's lines come from: a session's events, until the session is disposed. */
+export interface LineSource extends Pick<OutputStream, "on"> {
   onDispose(fn: () => void): void;
 }
 
@@ -18,7 +18,7 @@ export abstract class SessionLineFile {
   private readonly off: () => void;
 
   /** `fd`: the file, open already (so a path that cannot be written fails before the session starts). */
-  constructor(path: string, fd: number, session: Written) {
+  constructor(path: string, fd: number, session: LineSource) {
     this.file = new AppendFile(path, fd);
     session.onDispose(() => this.close());
     this.off = session.on((e) => {

@@ -4,12 +4,12 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { castEvent, castHeader, CastText } from "./cast.ts";
-import { SessionLineFile, type Written } from "./line-file.ts";
+import { SessionLineFile, type LineSource } from "./line-file.ts";
 import type { Size } from "../protocol/schemas.ts";
 import type { SessionEvent } from "./stream.ts";
 
 /** What a recording's header says of the session it records. */
-interface Recorded extends Written {
+interface Recorded extends LineSource {
   readonly size: Size;
   readonly term: string;
   readonly command: readonly string[];

@@ -4,9 +4,13 @@
 // closed once idle (append-file.ts).
 import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
-import type { Session } from "./session.ts";
-import type { SessionEvent } from "./stream.ts";
+import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
+
+/** Where a line file's lines come from: a session's events, until the session is disposed. */
+export interface LineSource extends Pick<OutputStream, "on"> {
+  onDispose(fn: () => void): void;
+}
 
 export abstract class SessionLineFile {
   private file: AppendFile | null;
@@ -14,7 +18,7 @@ export abstract class SessionLineFile {
   private readonly off: () => void;
 
   /** `fd`: the file, open already (so a path that cannot be written fails before the session starts). */
-  constructor(path: string, fd: number, session: Session) {
+  constructor(path: string, fd: number, session: LineSource) {
     this.file = new AppendFile(path, fd);
     session.onDispose(() => this.close());
     this.off = session.on((e) => {

@@ -12,14 +12,14 @@ import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
 import { startTime } from "./processes.ts";
-import { notRunning } from "./session-errors.ts";
+import { inputError, notRunning } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
-import type { ProgramStream } from "./stream.ts";
+import type { AttachedStream, ProgramStream } from "./stream.ts";
 import { Waits } from "./wait.ts";
 
-export class Session extends Pipeline implements ProgramStream {
+export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly id: string;
   readonly command: string[];
   readonly cwd: string;
@@ -123,15 +123,6 @@ export class Session extends Pipeline implements ProgramStream {
     return this.child;
   }
 
-  /** The terminal's refusal in this session's words; one that closed under a write, as every call on an ended session says it. */
-  private childError(err: unknown, timeoutMs = 0): unknown {
-    if (!(err instanceof TermdError)) return err;
-    if (err.code === "SESSION_NOT_RUNNING") return notRunning(this);
-    if (err.code !== "INPUT_NOT_READ") return err;
-    const message = `session ${this.name}: ${err.message} within ${timeoutMs} ms`;
-    return new TermdError("INPUT_NOT_READ", message, { ...err.details, session: this.name });
-  }
-
   /** Input counts as activity (the program is about to answer it): "settled" restarts here. */
   private beforeInput(): Child {
     const child = this.liveChild();
@@ -148,7 +139,7 @@ export class Session extends Pipeline implements ProgramStream {
     try {
       n = child.write(data);
     } catch (err) {
-      throw this.childError(err);
+      throw inputError(err, this);
     }
     this.emit({ type: "input", data });
     return n;
@@ -162,7 +153,7 @@ export class Session extends Pipeline implements ProgramStream {
     try {
       return await child.writeBounded(data, performance.now() + timeoutMs, signal);
     } catch (err) {
-      throw this.childError(err, timeoutMs);
+      throw inputError(err, this, timeoutMs);
     } finally {
       this.emit(secret ? { type: "input", data, secret } : { type: "input", data });
     }

@@ -17,7 +17,8 @@ export class TimingJournal extends SessionLineFile {
   }
 
   protected onEvent(e: SessionEvent, ms: number): void {
-    if (e.type === "output") this.line(`o ${Math.round(ms)} ${e.to}`);
+    // Off the path of the output to its subscribers: a line for every read, a key's echo too.
+    if (e.type === "output") this.later(`o ${Math.round(ms)} ${e.to}`);
     else if (e.type === "resize") this.resize(Math.round(ms), e.size);
   }
 

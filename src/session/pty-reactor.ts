@@ -16,6 +16,8 @@ export const SLICE = 64 * 1024;
  * instead of queueing megabytes ahead of a quiet session's echo on the daemon's thread.
  */
 export const MAX_IN_FLIGHT = 256 * 1024;
+/** A read of fewer bytes ends the PTY's slice for this round (see serve). */
+const SMALL_READ = 1024;
 /** How long a poll waits with nothing to do, so the worker's event loop (exits, timers) still turns. */
 const IDLE_POLL_MS = 50;
 
@@ -154,6 +156,14 @@ export class PtyReactor {
         const r = this.libc.read(w.fd, this.buf, got, SLICE - got);
         if (r > 0) {
           got += r;
+          // A small read (a key's echo, a prompt) most likely took all there was: the next poll
+          // says when there is more, without a read that fails with EAGAIN after every key. (A
+          // PTY read returns at most 4095 bytes, and now and then less with more behind it.) A
+          // closing terminal is read on to its end (0 or EIO).
+          if (r < SMALL_READ && !ended) {
+            more = false;
+            break;
+          }
           continue;
         }
         more = false;

@@ -24,6 +24,8 @@ const LEFTOVER_MS = 1000;
 
 /** Input the program may leave unread before a writer has to wait. */
 export const MAX_UNREAD_INPUT = 1024 * 1024;
+/** Pooled read buffers held for the worker at most (its pool keeps no more). */
+const MAX_TAKEN = 32;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
 
@@ -75,14 +77,21 @@ export class Child {
     const { onData } = spec;
     // Only what a message can carry.
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
+    /** Buffers of pooled reads, taken: they go back with the next ack. */
+    let taken: ArrayBuffer[] = [];
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
-          // Handled in this turn, whole: what the worker asked about is taken.
+          // Handled in this turn, whole: what the worker asked about is taken, and no listener
+          // keeps the bytes past its call (the ring and the log have their own copies).
           onData(m.data, m.fed === true, m.logFailed);
-          if (m.ack) link.send({ t: "ack", id: link.id });
+          if (m.pooled && taken.length < MAX_TAKEN) taken.push(m.data.buffer as ArrayBuffer);
+          if (!m.ack) return;
+          const buffers = taken;
+          taken = [];
+          link.send({ t: "ack", id: link.id, buffers }, buffers);
         } else child?.receive(m);
       },
       lost: (why) => {

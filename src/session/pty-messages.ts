@@ -21,8 +21,11 @@ export type ToPtyWorker =
   | { t: "resume"; id: number }
   | { t: "signal"; id: number; name: string }
   | { t: "flags"; id: number; req: number }
-  /** The output the worker asked to hear about (`ack` on a data message) and all before it has been taken. */
-  | { t: "ack"; id: number }
+  /**
+   * The output the worker asked to hear about (`ack` on a data message) and all before it has been
+   * taken; `buffers`: those of `pooled` data messages, to read into again.
+   */
+  | { t: "ack"; id: number; buffers?: ArrayBuffer[] }
   /** A message for one of the screens this worker holds (terminal/screen-host.ts). */
   | { t: "screen"; m: ToWorker }
   /**
@@ -38,10 +41,10 @@ export type FromPtyWorker =
   /**
    * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
    * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
-   * follows. The log has these bytes already; `logFailed`: it took only those before `end`, and
+   * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
    * no more from now on.
    */
-  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true; logFailed?: LogFailure }
+  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true; logFailed?: LogFailure; pooled?: true }
   | { t: "drain"; id: number }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }

@@ -13,7 +13,7 @@ import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
-import { PtyReactor } from "./pty-reactor.ts";
+import { PtyReactor, SLICE } from "./pty-reactor.ts";
 
 declare const self: Worker;
 
@@ -39,6 +39,7 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
   const fed = screen !== undefined && screens.writeAt(screen, own, start);
   const msg: FromPtyWorker = { t: "data", id, data: own };
   if (ack) msg.ack = true;
+  if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
   if (fed) msg.fed = true;
   if (logFailed) msg.logFailed = logFailed;
   post(msg, [own.buffer as ArrayBuffer]);
@@ -100,6 +101,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     case "resume":
       return pty?.resume();
     case "ack":
+      if (m.buffers) reactor?.recycle(m.buffers);
       return pty?.acknowledged();
     case "signal":
       return pty?.signal(m.name);

@@ -7,7 +7,8 @@ import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
 import { deferred } from "./deferred.ts";
-import { openTransport, type Transport, type TransportOptions } from "./transport.ts";
+import { openTransport, type TransportOptions } from "./transport.ts";
+import type { Transport } from "./transport-interface.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 

@@ -1,23 +1,9 @@
 // The byte stream under a Client: Bun's own socket when the library runs under Bun (a call's round
 // trip through node:net costs about 0.1 ms more there, as much as the daemon's whole answer), and
-// node:net under Node. Both give the same small surface. A remote daemon (`termd daemon --http`)
-// is reached through its WebSocket (web-transport.ts) with the same surface.
+// node:net under Node. Both give the same small surface (transport-interface.ts). A remote daemon
+// (`termd daemon --http`) is reached through its WebSocket (web-transport.ts) with the same surface.
+import type { Transport, TransportEvents } from "./transport-interface.ts";
 import { isDaemonUrl, openWebSocketTransport } from "./web-transport.ts";
-
-export interface TransportEvents {
-  data(chunk: Uint8Array): void;
-  close(): void;
-  error(err: Error): void;
-}
-
-export interface Transport {
-  write(text: string): void;
-  pause(): void;
-  resume(): void;
-  close(): void;
-  /** Whether the open connection keeps the process alive (a WebSocket always does). */
-  hold(on: boolean): void;
-}
 
 type BunSocket = {
   write(data: Uint8Array): number;

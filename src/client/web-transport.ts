@@ -3,7 +3,7 @@
 // carry. The token goes in the Authorization header where the runtime lets a WebSocket set headers
 // (Bun), else as the `termd.bearer.TOKEN` subprotocol (Node 22's WebSocket). A WebSocket cannot
 // stop reading, so pause() and resume() do nothing here: the daemon still bounds what it queues.
-import type { Transport, TransportEvents } from "./transport.ts";
+import type { Transport, TransportEvents } from "./transport-interface.ts";
 
 export function isDaemonUrl(target: string): boolean {
   return /^https?:\/\//i.test(target);

@@ -3,7 +3,7 @@
 // per-session socket implies, and whether it may use the params that write files. This is what
 // method handlers get; how its replies and events travel is the outlet's business.
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
-import type { Session } from "../session/session.ts";
+import type { AttachedStream } from "../session/stream.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
 
 /** After its session ended: how long a client may take to read its last events before it is closed anyway. */
@@ -90,7 +90,7 @@ export class Client implements EventSink {
     if (!sub || sub.delivered) this.outlet.end();
   }
 
-  subscribe(session: Session, events: EventType[], replayFrom: number | null, opts: AttachOptions = {}): Subscription {
+  subscribe(session: AttachedStream, events: EventType[], replayFrom: number | null, opts: AttachOptions = {}): Subscription {
     const existing = this.subs.get(session.id);
     if (existing) {
       existing.add(events, opts, replayFrom);
@@ -108,18 +108,18 @@ export class Client implements EventSink {
   }
 
   /** Drops this client's subscription to a session that is gone. */
-  forget(session: Session): void {
+  forget(session: AttachedStream): void {
     this.subs.get(session.id)?.dispose();
     this.subs.delete(session.id);
     this.checkEndAfter();
   }
 
   /** This client's subscription to `session`, if it has one (an attached terminal, say). */
-  subscription(session: Session): Subscription | undefined {
+  subscription(session: AttachedStream): Subscription | undefined {
     return this.subs.get(session.id);
   }
 
-  unsubscribe(session: Session, events: EventType[]): Set<EventType> {
+  unsubscribe(session: AttachedStream, events: EventType[]): Set<EventType> {
     const sub = this.subs.get(session.id);
     if (!sub) return new Set();
     for (const e of events) sub.events.delete(e);

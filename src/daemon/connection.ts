@@ -3,7 +3,7 @@
 // through dispatch; each dialect puts replies and events in its own shape.
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
-import { Client, type ClientOutlet } from "./client.ts";
+import type { Client, ClientOutlet } from "./client.ts";
 import type { CallContext } from "./command.ts";
 import type { Daemon } from "./daemon.ts";
 import { run } from "./dispatch.ts";
@@ -48,9 +48,7 @@ export class Connection implements LineHandler, ClientOutlet {
     refusesFileParams = false,
   ) {
     this.channel = new LineChannel(sink, this, daemon.counters);
-    this.client = new Client(this, { impliedSession, refusesFileParams });
-    daemon.connections.add(this.client);
-    daemon.counters.connections++;
+    this.client = daemon.addClient(this, { impliedSession, refusesFileParams });
   }
 
   onData(chunk: Uint8Array): void {
@@ -88,8 +86,7 @@ export class Connection implements LineHandler, ClientOutlet {
   }
 
   closed(): void {
-    this.client.close();
-    this.daemon.connections.delete(this.client);
+    this.daemon.dropClient(this.client);
   }
 
   /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */

@@ -11,7 +11,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
-import type { Client } from "./client.ts";
+import { Client, type ClientOptions, type ClientOutlet } from "./client.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { connectionRefusal } from "./connection-limits.ts";
 import { errorReply } from "./errors.ts";
@@ -186,6 +186,20 @@ export class Daemon {
     if (!states) this.dialectStates.set(id, (states = new Map()));
     if (!states.has(dialect)) states.set(dialect, init());
     return states.get(dialect) as T;
+  }
+
+  /** A client that comes (a connection's, an HTTP request's): counted, and told of the sessions that go. */
+  addClient(outlet: ClientOutlet, opts: ClientOptions = {}): Client {
+    const client = new Client(outlet, opts);
+    this.connections.add(client);
+    this.counters.connections++;
+    return client;
+  }
+
+  /** The client went away: its long calls stop, its subscriptions end. */
+  dropClient(client: Client): void {
+    client.close();
+    this.connections.delete(client);
   }
 
   /** A session is gone: its own socket closes and no connection keeps its subscription. */

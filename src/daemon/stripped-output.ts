@@ -4,7 +4,7 @@
 // them while it parsed the live stream (query-ranges.ts): here they are only cut out. Bytes the
 // tap has no ranges for (older than its bounded record, or a stream it did not read all of) go
 // through a QueryFilter, which finds the queries there by parsing them itself.
-import type { Session } from "../session/session.ts";
+import type { OutputStream } from "../session/stream.ts";
 import { QueryFilter } from "../terminal/query-filter.ts";
 
 const NONE = new Uint8Array(0);
@@ -20,7 +20,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export class StrippedOutput {
   private fallback: QueryFilter | null = null;
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: OutputStream) {}
 
   /**
    * Up to `max` bytes of the output [sent, end), queries cut: `to` is where the next call goes on,

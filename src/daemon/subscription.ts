@@ -6,8 +6,7 @@
 // A sink that takes output as plain text (a dialect's listener: ralph's lines) gets the text the
 // vt tap makes instead of bytes. Both take their meaning from the tap's one parse of the stream.
 import type { EventMessage, EventType, Size } from "../protocol/schemas.ts";
-import type { Session } from "../session/session.ts";
-import type { SessionEvent } from "../session/stream.ts";
+import type { AttachedStream, SessionEvent } from "../session/stream.ts";
 import { StrippedOutput } from "./stripped-output.ts";
 import { TextOutput } from "./text-output.ts";
 
@@ -53,7 +52,7 @@ export class Subscription {
   private text: TextOutput | null = null;
 
   constructor(
-    readonly session: Session,
+    readonly session: AttachedStream,
     private readonly sink: EventSink,
     replayFrom: number | null,
   ) {

@@ -3,7 +3,7 @@
 // stream and queued here while the subscriber's sink is full. A subscriber further behind than
 // MAX_QUEUED_TEXT, or reading output from before it subscribed, gets the text of those older
 // bytes by parsing them here; a sequence cut by where that starts may show in it as text.
-import type { Session } from "../session/session.ts";
+import type { OutputStream } from "../session/stream.ts";
 import { PlainText } from "../terminal/plain-text.ts";
 
 /** Characters of the tap's text queued for one subscriber before it is dropped for the fallback. */
@@ -21,7 +21,7 @@ export class TextOutput {
   private queued = 0;
   private fallback: PlainText | null = null;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: OutputStream) {
     this.release = session.tap.wantText();
   }
 

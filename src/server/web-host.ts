@@ -23,10 +23,7 @@ async function answer(
   refusesFileParams: boolean,
   signal: AbortSignal,
 ): Promise<string | null> {
-  const close = () => {
-    client.close();
-    daemon.connections.delete(client);
-  };
+  const close = () => daemon.dropClient(client);
   // The daemon closing, or the HTTP client going away, ends it, and so its long calls (a session.wait).
   const outlet = {
     writable: true,
@@ -36,10 +33,8 @@ async function answer(
     event: (e: EventMessage) => speaker.event(e),
     end: close,
   };
-  const client: Client = new Client(outlet, { refusesFileParams });
+  const client: Client = daemon.addClient(outlet, { refusesFileParams });
   const speaker = dialect.open(nativeCaller(daemon, client, dialect, { send: () => {}, end: close }));
-  daemon.connections.add(client);
-  daemon.counters.connections++;
   signal.addEventListener("abort", close, { once: true });
   try {
     // A big body is parsed off the thread, as a big request line is.

@@ -7,7 +7,7 @@ import type { JournalEntry } from "./journal.ts";
 export interface CastHeader {
   size: Size;
   term: string;
-  command: string[];
+  command: readonly string[];
   startedAt: Date;
   title?: string;
 }

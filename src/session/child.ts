@@ -8,6 +8,7 @@
 import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
+import type { LogFailure } from "./log-writer.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
@@ -23,14 +24,23 @@ const LEFTOVER_MS = 1000;
 
 /** Input the program may leave unread before a writer has to wait. */
 export const MAX_UNREAD_INPUT = 1024 * 1024;
+/** Pooled read buffers held for the worker at most (its pool keeps no more). */
+const MAX_TAKEN = 32;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
 
 export interface ChildSpec extends PtySpec {
   /** The output offset of the program's first byte. */
   at: number;
-  /** `fed`: the screen given to feedScreen has parsed these bytes already. */
-  onData(data: Uint8Array, fed: boolean): void;
+  /** The session's log, which the worker appends the output to (null: it takes no more). */
+  log: string | null;
+  /** Output put ahead of the program's. */
+  prelude?: Uint8Array;
+  /**
+   * `fed`: the screen given to feedScreen has parsed these bytes already. The log has them;
+   * `logFailed`: only those before its `end`, and no more from now on.
+   */
+  onData(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void;
 }
 
 export interface ChildExit {
@@ -67,14 +77,21 @@ export class Child {
     const { onData } = spec;
     // Only what a message can carry.
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
+    /** Buffers of pooled reads, taken: they go back with the next ack. */
+    let taken: ArrayBuffer[] = [];
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
         else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
-          // Handled in this turn, whole: what the worker asked about is taken.
-          onData(m.data, m.fed === true);
-          if (m.ack) link.send({ t: "ack", id: link.id });
+          // Handled in this turn, whole: what the worker asked about is taken, and no listener
+          // keeps the bytes past its call (the ring and the log have their own copies).
+          onData(m.data, m.fed === true, m.logFailed);
+          if (m.pooled && taken.length < MAX_TAKEN) taken.push(m.data.buffer as ArrayBuffer);
+          if (!m.ack) return;
+          const buffers = taken;
+          taken = [];
+          link.send({ t: "ack", id: link.id, buffers }, buffers);
         } else child?.receive(m);
       },
       lost: (why) => {
@@ -82,7 +99,7 @@ export class Child {
         else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at });
+    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
     return promise;
   }
 

@@ -3,8 +3,7 @@
 // One text line per event: "o <ms since start> <end offset>" or "r <ms> <cols> <rows>".
 import { existsSync, openSync, readFileSync } from "node:fs";
 import type { Size } from "../protocol/schemas.ts";
-import { SessionLineFile } from "./line-file.ts";
-import type { Session } from "./session.ts";
+import { SessionLineFile, type LineSource } from "./line-file.ts";
 import type { SessionEvent } from "./stream.ts";
 
 export function journalPathOf(logPath: string): string {
@@ -12,13 +11,14 @@ export function journalPathOf(logPath: string): string {
 }
 
 export class TimingJournal extends SessionLineFile {
-  constructor(path: string, session: Session) {
+  constructor(path: string, session: LineSource & { readonly size: Size }) {
     super(path, openSync(path, "a", 0o600), session);
     this.resize(0, session.size);
   }
 
   protected onEvent(e: SessionEvent, ms: number): void {
-    if (e.type === "output") this.line(`o ${Math.round(ms)} ${e.to}`);
+    // Off the path of the output to its subscribers: a line for every read, a key's echo too.
+    if (e.type === "output") this.later(`o ${Math.round(ms)} ${e.to}`);
     else if (e.type === "resize") this.resize(Math.round(ms), e.size);
   }
 

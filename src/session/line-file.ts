@@ -4,22 +4,29 @@
 // closed once idle (append-file.ts).
 import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
-import type { Session } from "./session.ts";
-import type { SessionEvent } from "./stream.ts";
+import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
+
+/** Where a line file's lines come from: a session's events, until the session is disposed. */
+export interface LineSource extends Pick<OutputStream, "on"> {
+  onDispose(fn: () => void): void;
+}
 
 export abstract class SessionLineFile {
   private file: AppendFile | null;
+  /** Lines put off to the end of this task (later()), not yet written. */
+  private pending = "";
   private readonly started = performance.now();
   private readonly off: () => void;
 
   /** `fd`: the file, open already (so a path that cannot be written fails before the session starts). */
-  constructor(path: string, fd: number, session: Session) {
+  constructor(path: string, fd: number, session: LineSource) {
     this.file = new AppendFile(path, fd);
     session.onDispose(() => this.close());
     this.off = session.on((e) => {
-      if (e.type === "exit") this.file?.release();
-      else this.onEvent(e, performance.now() - this.started);
+      if (e.type !== "exit") return this.onEvent(e, performance.now() - this.started);
+      this.flush();
+      this.file?.release();
     });
   }
 
@@ -28,9 +35,25 @@ export abstract class SessionLineFile {
 
   /** A write that fails (a full disk) ends the file: it stays a correct prefix, and the session goes on. */
   protected line(text: string): void {
-    if (this.file === null) return;
+    this.pending += text + "\n";
+    this.flush();
+  }
+
+  /**
+   * A line written once this task is done: after whatever else the same event does (an output
+   * event's subscribers get the bytes first), and in one write with the other lines of the task.
+   */
+  protected later(text: string): void {
+    if (this.pending === "") queueMicrotask(() => this.flush());
+    this.pending += text + "\n";
+  }
+
+  private flush(): void {
+    const text = this.pending;
+    this.pending = "";
+    if (this.file === null || text === "") return;
     try {
-      writeSync(this.file.fd(), text + "\n");
+      writeSync(this.file.fd(), text);
     } catch (err) {
       clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();
@@ -38,6 +61,7 @@ export abstract class SessionLineFile {
   }
 
   close(): void {
+    this.flush();
     this.off();
     this.file?.release();
     this.file = null;

@@ -3,29 +3,23 @@
 // gets it from the ring, or from the file once the ring moved on. It also remembers where the
 // output was last anything but plain text, so the screen knows, without scanning, whether a
 // backlog can be fast-forwarded (session/fast-forward.ts).
-import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from "node:fs";
-import { AppendFile } from "./append-file.ts";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { RingBuffer } from "./ring.ts";
 import { lastNonPlain } from "./fast-forward.ts";
-import { writeError } from "./disk-errors.ts";
+import type { LogFailure } from "./log-writer.ts";
 
 const SCAN_CHUNK = 1024 * 1024;
-/**
- * Output is written to the file in batches of up to this much, at the latest at the end of the
- * event loop's turn: a flood arrives in reads of a few KiB, and a system call for each was a third
- * of the daemon's time. Readers never miss the batch: the ring holds far more than it.
- */
-const BATCH_BYTES = 64 * 1024;
 
 export class OutputLog {
   readonly ring = new RingBuffer();
-  /** Open only while written (append-file.ts); null once writing stopped. */
-  private file: AppendFile | null = null;
   /** Every byte from here on is plain text. */
   plainFrom = 0;
   /** Why writing the file stopped, when it did. */
   error: string | null = null;
-  /** The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. */
+  /**
+   * The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. The
+   * pty worker that reads the program writes the file (log-writer.ts) before the bytes get here.
+   */
   private fileEnd = 0;
   /**
    * Once the file stopped: output past it that the ring let go of before the screen read it,
@@ -35,20 +29,20 @@ export class OutputLog {
   private spill: { from: number; bytes: Uint8Array }[] = [];
   /** The screen has read the output up to here (keepFor). */
   private screenAt = 0;
-  private readonly batch = new Uint8Array(BATCH_BYTES);
-  private batched = 0;
-  private flushScheduled = false;
 
   constructor(
     readonly path: string,
     private readonly label: string,
   ) {}
 
-  /** Opens the file for appending (a new session). */
-  open(): void {
-    this.file = new AppendFile(this.path);
-    // Created now: a path that cannot be written fails the session's creation.
-    this.file.fd();
+  /**
+   * The file the pty worker appends a run's output to (created now: a path that cannot be written
+   * fails the session's creation), or null once writing stopped for good.
+   */
+  create(): string | null {
+    if (this.error !== null) return null;
+    closeSync(openSync(this.path, "a", 0o600));
+    return this.path;
   }
 
   /** Takes up an ended session's file: its end, and its last megabyte in the ring. */
@@ -81,51 +75,21 @@ export class OutputLog {
     return this.ring.start;
   }
 
-  append(data: Uint8Array): void {
+  /** Output the file has already; `failed`: only up to its `end`, and no more from now on. */
+  append(data: Uint8Array, failed?: LogFailure): void {
     const from = this.ring.end;
     if (this.error !== null) this.spillDropped(data);
     this.ring.append(data);
     const at = lastNonPlain(data);
     if (at >= 0) this.plainFrom = from + at;
-    if (this.file === null) return;
-    if (this.batched + data.length > BATCH_BYTES) this.flush();
-    if (data.length >= BATCH_BYTES) return this.write(data);
-    this.batch.set(data, this.batched);
-    this.batched += data.length;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flush();
-      });
+    if (this.error !== null) return;
+    if (!failed) {
+      this.fileEnd = this.ring.end;
+      return;
     }
-  }
-
-  /** Writes what is batched to the file. */
-  flush(): void {
-    if (this.batched === 0) return;
-    const n = this.batched;
-    this.batched = 0;
-    this.write(this.batch.subarray(0, n));
-  }
-
-  private write(bytes: Uint8Array): void {
-    if (this.file === null) return;
-    try {
-      // A write can take part of the bytes (a disk filling up); the next one then says why.
-      for (let at = 0; at < bytes.length; ) {
-        const n = writeSync(this.file.fd(), bytes, at, bytes.length - at);
-        if (n <= 0) throw new Error("the file took no more bytes");
-        at += n;
-        this.fileEnd += n;
-      }
-    } catch (err) {
-      // A full disk: stop logging (the file stays a correct prefix) rather than lose the session.
-      this.error = writeError(err, this.path);
-      console.error(`termd: session ${this.label}: log write failed, logging stops: ${this.error}`);
-      this.batched = 0;
-      this.close();
-    }
+    this.fileEnd = failed.end;
+    this.error = failed.error;
+    console.error(`termd: session ${this.label}: log write failed, logging stops: ${this.error}`);
   }
 
   /** How many bytes from `from` on only memory holds, the file having stopped. */
@@ -197,11 +161,5 @@ export class OutputLog {
     } finally {
       closeSync(fd);
     }
-  }
-
-  close(): void {
-    this.flush();
-    this.file?.release();
-    this.file = null;
   }
 }

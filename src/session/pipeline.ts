@@ -1,6 +1,7 @@
 // One session's output stream and its flow control: the program's bytes go tap → log → screen.
 // The vt tap reads the live stream first (modes, title, cwd, marks, bells, unhandled sequences);
-// the log keeps every byte (output-log.ts); the screen parses them in a worker (screen-view.ts).
+// the log keeps every byte (output-log.ts; the pty worker wrote them to its file already); the
+// screen parses them in a worker (screen-view.ts).
 // A screen that falls more than MAX_SCREEN_LAG behind stops the program's output until it catches
 // up, so no byte is dropped and nothing grows without bound. A restored stream (its daemon is
 // gone) has no program: its output comes from the log and its screen is rebuilt from it.
@@ -13,6 +14,7 @@ import { faultText } from "../terminal/errors.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
+import type { LogFailure } from "./log-writer.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -182,18 +184,14 @@ export class Pipeline implements OutputStream {
 
   /**
    * The program's bytes, in order: the tap first, so modes and title are current before anyone
-   * reads them. `fed`: the thread that read them has put them on the screen already.
+   * reads them. The thread that read them has logged them (`logFailed`: only up to its `end`)
+   * and, when `fed`, put them on the screen.
    */
-  protected feed(data: Uint8Array, fed = false): void {
+  protected feed(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void {
     this.tap.feed(data);
     const from = this.output.end;
-    this.output.append(data);
-    if (fed) {
-      this.view.fedAt(from, this.output.end);
-      // The screen's state comes right behind these bytes, and a wait it answers may be told of
-      // them at once: the log has them first, so a daemon killed then still shows them after.
-      this.output.flush();
-    }
+    this.output.append(data, logFailed);
+    if (fed) this.view.fedAt(from, this.output.end);
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();
@@ -262,10 +260,9 @@ export class Pipeline implements OutputStream {
     } catch {}
   }
 
-  /** Closes the log and the screen and drops every listener. */
+  /** Closes the screen and drops every listener. */
   protected close(): void {
     this.closed = true;
-    this.output.close();
     this.view.dispose();
     this.listeners.clear();
   }

@@ -1,22 +1,31 @@
 // What crosses between the daemon's thread and a pty worker (pty-worker.ts). Each message names
 // the program it is about by the daemon's own number for it.
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
+import type { LogFailure } from "./log-writer.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
 export type ToPtyWorker =
   /** First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts). */
   | { t: "init"; wakeFd: number }
-  /** `at`: the output offset of the program's first byte (a restart goes on where the last run ended). */
-  | { t: "spawn"; id: number; spec: PtySpec; at: number }
+  /**
+   * `at`: the output offset of the program's first byte (a restart goes on where the last run
+   * ended); `log`: the file the worker appends the output to (log-writer.ts; null: none, it failed
+   * in an earlier run); `prelude`: output put
+   * ahead of the program's (a restart's marker line).
+   */
+  | { t: "spawn"; id: number; spec: PtySpec; at: number; log: string | null; prelude?: Uint8Array }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
   | { t: "resume"; id: number }
   | { t: "signal"; id: number; name: string }
   | { t: "flags"; id: number; req: number }
-  /** The output the worker asked to hear about (`ack` on a data message) and all before it has been taken. */
-  | { t: "ack"; id: number }
+  /**
+   * The output the worker asked to hear about (`ack` on a data message) and all before it has been
+   * taken; `buffers`: those of `pooled` data messages, to read into again.
+   */
+  | { t: "ack"; id: number; buffers?: ArrayBuffer[] }
   /** A message for one of the screens this worker holds (terminal/screen-host.ts). */
   | { t: "screen"; m: ToWorker }
   /**
@@ -32,9 +41,10 @@ export type FromPtyWorker =
   /**
    * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
    * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
-   * follows.
+   * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
+   * no more from now on.
    */
-  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true }
+  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true; logFailed?: LogFailure; pooled?: true }
   | { t: "drain"; id: number }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }

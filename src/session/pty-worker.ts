@@ -3,15 +3,17 @@
 // everyone. On Linux termd owns the PTYs (native-pty.ts) and this thread's poll loop
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
 // entrypoint of the compiled binary (scripts/build.ts). It also holds the screens of the sessions
-// it runs, and feeds each the output as it reads it (screen-host.ts): the bytes are parsed on the
-// thread that read them, and the daemon's thread gets them with the screen's state after them.
+// it runs, and feeds each the output as it reads it (screen-host.ts), and writes each program's log
+// (log-writer.ts): the bytes are logged and parsed on the thread that read them, and the daemon's
+// thread gets them with the screen's state after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
+import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
-import { PtyReactor } from "./pty-reactor.ts";
+import { PtyReactor, SLICE } from "./pty-reactor.ts";
 
 declare const self: Worker;
 
@@ -22,8 +24,27 @@ const screens = new ScreenHost((m) => post({ t: "screen", m }));
 /** The screen each program's output is fed to as it is read, and where in the output its next byte is. */
 const feeds = new Map<number, number>();
 const offsets = new Map<number, number>();
+/** Where each program's output is logged. */
+const logs = new Map<number, LogWriter>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
+
+/** One read of program `id`'s output: into its log, onto its screen, then to the daemon's thread. */
+function deliver(id: number, own: Uint8Array, ack: boolean): void {
+  const start = offsets.get(id) ?? 0;
+  offsets.set(id, start + own.length);
+  const logFailed = logs.get(id)?.write(own);
+  const screen = feeds.get(id);
+  // Parsed before it is handed on (the buffer goes with the message); the state after.
+  const fed = screen !== undefined && screens.writeAt(screen, own, start);
+  const msg: FromPtyWorker = { t: "data", id, data: own };
+  if (ack) msg.ack = true;
+  if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
+  if (fed) msg.fed = true;
+  if (logFailed) msg.logFailed = logFailed;
+  post(msg, [own.buffer as ArrayBuffer]);
+  if (fed) screens.report(screen, true);
+}
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {
   return libc && reactor ? new NativePty(spec, on, libc, reactor) : new Pty(spec, on);
@@ -44,33 +65,27 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   if (m.t === "spawn") {
     const id = m.id;
     offsets.set(id, m.at);
+    if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at));
     try {
       const pty = open(m.spec, {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
-        data: (data, ack) => {
-          const own = reactor ? data : new Uint8Array(data);
-          const start = offsets.get(id) ?? 0;
-          offsets.set(id, start + own.length);
-          const screen = feeds.get(id);
-          // Parsed before it is handed on (the buffer goes with the message); the state after.
-          const fed = screen !== undefined && screens.writeAt(screen, own, start);
-          const msg: FromPtyWorker = { t: "data", id, data: own };
-          if (ack) msg.ack = true;
-          if (fed) msg.fed = true;
-          post(msg, [own.buffer as ArrayBuffer]);
-          if (fed) screens.report(screen, true);
-        },
+        data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
         drain: () => post({ t: "drain", id }),
         exit: (exitCode, signal) => {
           ptys.delete(id);
           feeds.delete(id);
           offsets.delete(id);
+          logs.get(id)?.close();
+          logs.delete(id);
           post({ t: "exit", id, exitCode, signal });
         },
       });
       ptys.set(m.id, pty);
       post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
+      if (m.prelude) deliver(id, m.prelude, false);
     } catch (err) {
+      logs.get(id)?.close();
+      logs.delete(id);
       post({ t: "failed", id: m.id, message: (err as Error).message });
     }
     return;
@@ -86,6 +101,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     case "resume":
       return pty?.resume();
     case "ack":
+      if (m.buffers) reactor?.recycle(m.buffers);
       return pty?.acknowledged();
     case "signal":
       return pty?.signal(m.name);

@@ -4,22 +4,29 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { castEvent, castHeader, CastText } from "./cast.ts";
-import { SessionLineFile } from "./line-file.ts";
-import type { Session } from "./session.ts";
+import { SessionLineFile, type LineSource } from "./line-file.ts";
+import type { Size } from "../protocol/schemas.ts";
 import type { SessionEvent } from "./stream.ts";
+
+/** What a recording's header says of the session it records. */
+interface Recorded extends LineSource {
+  readonly size: Size;
+  readonly term: string;
+  readonly command: readonly string[];
+}
 
 export class Recorder extends SessionLineFile {
   private readonly output = new CastText();
   private readonly input = new CastText();
 
   /** Opens the file first, so a path that cannot be written fails before any program starts. */
-  static open(path: string): { attach(session: Session): Recorder; cancel(): void } {
+  static open(path: string): { attach(session: Recorded): Recorder; cancel(): void } {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, "w", 0o600);
     return { attach: (session) => new Recorder(path, fd, session), cancel: () => closeSync(fd) };
   }
 
-  private constructor(path: string, fd: number, session: Session) {
+  private constructor(path: string, fd: number, session: Recorded) {
     super(path, fd, session);
     this.line(castHeader({ size: session.size, term: session.term, command: session.command, startedAt: new Date() }));
   }

@@ -9,12 +9,9 @@ import { ScreenView } from "./screen-view.ts";
 const dir = mkdtempSync(join(tmpdir(), "termd-screen-view-test-"));
 // One worker, never parking: the real screen, as a session's, without a daemon.
 const pool = new ScreenPool(1, 0);
-const open: { log: OutputLog; view: ScreenView }[] = [];
+const open: ScreenView[] = [];
 afterEach(() => {
-  for (const { log, view } of open.splice(0)) {
-    view.dispose();
-    log.close();
-  }
+  for (const view of open.splice(0)) view.dispose();
 });
 afterAll(() => {
   pool.close();
@@ -25,7 +22,7 @@ let n = 0;
 /** A real log in the temp dir and a view of it; `write` is what a session's program output does. */
 function screen(rows = 4, cols = 20, before = "") {
   const log = new OutputLog(join(dir, `${++n}.log`), `s${n}`);
-  log.open();
+  log.create();
   if (before) log.append(Buffer.from(before));
   const replies: string[] = [];
   let changes = 0;
@@ -40,7 +37,7 @@ function screen(rows = 4, cols = 20, before = "") {
     onProgress: () => {},
     onReply: (data) => replies.push(data),
   });
-  open.push({ log, view });
+  open.push(view);
   const write = (text: string) => {
     log.append(Buffer.from(text));
     view.pump();

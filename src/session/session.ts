@@ -12,14 +12,14 @@ import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
 import { startTime } from "./processes.ts";
-import { notRunning } from "./session-errors.ts";
+import { inputError, notRunning } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
-import type { ProgramStream } from "./stream.ts";
+import type { AttachedStream, ProgramStream } from "./stream.ts";
 import { Waits } from "./wait.ts";
 
-export class Session extends Pipeline implements ProgramStream {
+export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly id: string;
   readonly command: string[];
   readonly cwd: string;
@@ -91,20 +91,16 @@ export class Session extends Pipeline implements ProgramStream {
   }
 
   /** Runs the program on a new PTY, its output into this session's stream. */
-  private async start(spec: StartSpec): Promise<void> {
+  private async start(spec: StartSpec, prelude?: Uint8Array): Promise<void> {
+    let logPath: string | null;
     try {
-      this.output.open();
+      logPath = this.output.create();
     } catch (err) {
       throw new TermdError("SPAWN_FAILED", `cannot open session ${this.name}'s log: ${writeError(err, this.logPath)}`);
     }
-    let child: Child;
-    try {
-      const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
-      child = await Child.spawn({ ...program, at: this.output.end, onData: (data, fed) => this.feed(data, fed) }, spec.ptys);
-    } catch (err) {
-      this.output.close();
-      throw err;
-    }
+    const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
+    const log = { at: this.output.end, log: logPath, prelude };
+    const child = await Child.spawn({ ...program, ...log, onData: (data, fed, failed) => this.feed(data, fed, failed) }, spec.ptys);
     // A new session's screen lives where its output is read (a restart's stays where it is).
     this.view.hostWith(
       (opening, owner) => child.openScreen(opening, owner),
@@ -127,15 +123,6 @@ export class Session extends Pipeline implements ProgramStream {
     return this.child;
   }
 
-  /** The terminal's refusal in this session's words; one that closed under a write, as every call on an ended session says it. */
-  private childError(err: unknown, timeoutMs = 0): unknown {
-    if (!(err instanceof TermdError)) return err;
-    if (err.code === "SESSION_NOT_RUNNING") return notRunning(this);
-    if (err.code !== "INPUT_NOT_READ") return err;
-    const message = `session ${this.name}: ${err.message} within ${timeoutMs} ms`;
-    return new TermdError("INPUT_NOT_READ", message, { ...err.details, session: this.name });
-  }
-
   /** Input counts as activity (the program is about to answer it): "settled" restarts here. */
   private beforeInput(): Child {
     const child = this.liveChild();
@@ -152,7 +139,7 @@ export class Session extends Pipeline implements ProgramStream {
     try {
       n = child.write(data);
     } catch (err) {
-      throw this.childError(err);
+      throw inputError(err, this);
     }
     this.emit({ type: "input", data });
     return n;
@@ -166,7 +153,7 @@ export class Session extends Pipeline implements ProgramStream {
     try {
       return await child.writeBounded(data, performance.now() + timeoutMs, signal);
     } catch (err) {
-      throw this.childError(err, timeoutMs);
+      throw inputError(err, this, timeoutMs);
     } finally {
       this.emit(secret ? { type: "input", data, secret } : { type: "input", data });
     }
@@ -214,7 +201,6 @@ export class Session extends Pipeline implements ProgramStream {
     else if (signal && signal === this.child?.signalSent) this.state = "killed";
     else if (signal || exitCode !== 0) this.state = "failed";
     else this.state = "exited";
-    this.output.close();
     // Told (and so persisted: the store saves on "state") in the same turn as the state changes:
     // a wait that sees the session ended must never find it "lost" after a kill -9 of the daemon.
     this.emit({ type: "state", state: this.state });
@@ -227,10 +213,10 @@ export class Session extends Pipeline implements ProgramStream {
   async restart(spec: StartSpec): Promise<void> {
     if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
     rmSync(screenPathOf(this.logPath), { force: true });
-    await this.start(spec);
+    // The marker comes through the worker, which writes the log: ahead of the program's output.
+    await this.start(spec, new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
     Object.assign(this, { state: "running", exitCode: null, signal: null, error: null, endedAt: null, stopRequested: false });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
-    this.feed(new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
     this.emit({ type: "state", state: "running" });
   }
 

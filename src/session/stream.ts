@@ -1,10 +1,11 @@
-// What exec, waits, submit, shell commands and the daemon's listeners read of a session: its
-// output stream (the bytes, the vt tap's reading of them, the screen, the events) and its program
-// as far as they drive it (running or not, input). Not the session: no lifecycle, store or info.
+// What exec, waits, submit, shell commands and the daemon's subscribers read of a session: its
+// output stream (the bytes, the vt tap's reading of them, the screen, the events), its program as
+// far as they drive it (running or not, input), and what attaching to it sets (the take-over, the
+// terminals' sizes). Not the session: no lifecycle, store or info.
 import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
+import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { TapEvent, VtTap } from "../terminal/vt-tap.ts";
-import type { HoldInfo } from "./hold.ts";
-import type { OutputLog } from "./output-log.ts";
+import type { Hold, HoldInfo } from "./hold.ts";
 import type { ScreenView } from "./screen-view.ts";
 import type { ShellKind } from "./shell-integration.ts";
 
@@ -20,10 +21,20 @@ export type SessionEvent =
   | { type: "hold"; hold: HoldInfo | null }
   | { type: "exit"; exit_code: number | null; signal: string | null };
 
+/** The output as its readers see it (output-log.ts is one): offsets and holes, never the writing side. */
+export interface OutputBytes {
+  /** The offset of the oldest byte still kept (the ring's, or the log's first). */
+  readonly start: number;
+  /** The offset after the last byte the program wrote. */
+  readonly end: number;
+  /** Where the bytes that exist nowhere from `from` on end (a log that stopped at a failed write); null: `from` is kept. */
+  gapEnd(from: number): number | null;
+}
+
 /** The stream: every byte, what the tap read in it, the screen, and the events about them. */
 export interface OutputStream {
   readonly name: string;
-  readonly output: OutputLog;
+  readonly output: OutputBytes;
   readonly tap: VtTap;
   readonly view: ScreenView;
   readonly modes: Modes;
@@ -52,4 +63,23 @@ export interface ProgramStream extends OutputStream {
   readonly shellIntegration: ShellKind | null;
   writeInput(data: string | Uint8Array): number;
   input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret?: boolean): Promise<number>;
+}
+
+/**
+ * The stream as attaching to it sees it (the daemon's subscriptions, the HTTP page's live cast):
+ * its output, how its program ended, who took it over, and the sizes of the terminals attached.
+ */
+export interface AttachedStream extends OutputStream {
+  readonly id: string;
+  readonly command: readonly string[];
+  readonly term: string;
+  readonly running: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Taken over by one subscriber, given back by it (a check is dispatch's business). */
+  readonly hold: Pick<Hold, "take" | "give">;
+  /** The screen in any format, showing the output so far. */
+  snapshot(format?: SnapshotFormat, scrollback?: number): Promise<ScreenSnapshot>;
+  /** An attached terminal's size (null: it left). */
+  setClientSize(client: object, size: Size | null): void;
 }

@@ -4,7 +4,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
-import type { Session } from "./session.ts";
+import type { OutputStream } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
 
 /** Opens `path` for the copy, creating its folder; INVALID_PARAMS when it cannot. */
@@ -18,7 +18,7 @@ export function openTee(path: string, append = false): number {
 }
 
 /** Copies every output byte of `s` to `fd` from now on, until the session ends or a write fails; returns the way to stop. */
-export function attachTee(s: Session, fd: number): () => void {
+export function attachTee(s: Pick<OutputStream, "name" | "on">, fd: number): () => void {
   let open = true;
   const close = () => {
     if (!open) return;

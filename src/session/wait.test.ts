@@ -33,11 +33,11 @@ class Program extends Pipeline implements ProgramStream {
 
   constructor(name: string) {
     super({ name, logPath: join(dir, `${name}.log`), size: { rows: 4, cols: 30 }, scrollback: 10, pool });
-    this.output.open();
+    this.output.create();
   }
 
   print(text: string): void {
-    this.feed(Buffer.from(text));
+    this.feed(Buffer.from(text), false);
   }
 
   writeInput(data: string | Uint8Array): number {

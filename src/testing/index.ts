@@ -9,9 +9,9 @@ import { vitestRunner } from "./runners/vitest.ts";
 if (process.env.VITEST) useRunner(await vitestRunner());
 else if (process.versions.bun) useRunner(await bunRunner());
 
-export { launch, type LaunchOptions } from "./launch.ts";
+export { launch, type LaunchOptions, type ShellOptions } from "./launch.ts";
 export { configure, type TestingConfig } from "./config.ts";
-export { SHELLS, type ShellName, type ShellOptions } from "./shells.ts";
+export { SHELLS, type ShellName } from "./shells.ts";
 export { Terminal, WaitError, type WaitForTextOptions } from "./terminal.ts";
 export { expectTerminal, type TerminalAssertions } from "./assert.ts";
 export type { Screen, Match, ScrollbackOption } from "./screen.ts";

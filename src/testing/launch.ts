@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { settings, type Trace } from "./config.ts";
 import { daemon } from "./daemon.ts";
-import { isShellName, shellCommand, type ShellName, type ShellOptions } from "./shells.ts";
+import { isShellName, shellCommand, type ShellName, type ShellPreset } from "./shells.ts";
 import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
 import { testRunAt } from "./test-context.ts";
 
@@ -30,6 +30,9 @@ export interface LaunchOptions {
   /** When this terminal's recording and screens are kept: "retain-on-failure" (default, or the project's), "on", "off". */
   trace?: Trace;
 }
+
+/** launch.shell()'s options: launch()'s, and the preset's prompt and rc files. */
+export interface ShellOptions extends LaunchOptions, ShellPreset {}
 
 /**
  * Starts `command` (an argv array, or a string for `shell -c`) in a fresh session and gives its

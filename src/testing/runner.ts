@@ -1,8 +1,8 @@
 // The test runner termd/testing runs under (bun test, vitest, node:test), as the core sees it: one
-// small interface that each adapter in runners/ fills in. The core never imports a runner itself,
-// so it loads under any of them (and under plain Node, where `bun:test` does not exist).
+// small interface that each adapter in runners/ fills in, node:test's being the default here. The
+// core never imports an adapter itself, so it loads under any runner (and under plain Node, where
+// `bun:test` does not exist).
 import { readFileSync } from "node:fs";
-import { node } from "./runners/node.ts";
 
 /** What the core asks of a test runner. */
 export interface Runner {
@@ -20,8 +20,18 @@ export interface Runner {
   updateSnapshots(): boolean;
 }
 
-// Until an adapter says otherwise: node:test's, which asks nothing of the runner.
-let active: Runner = node;
+/**
+ * node:test's (or plain Node's), until an adapter says otherwise: node:test has no expect to
+ * extend, so a test asserts with expectTerminal (assert.ts); the test is found from the stack, or
+ * exactly from termd/testing/node's wrapped `test`, and `--test-update-snapshots` rewrites snapshots.
+ */
+const nodeTest: Runner = {
+  afterTest: () => false,
+  tellsOutcome: false,
+  updateSnapshots: () => process.execArgv.includes("--test-update-snapshots"),
+};
+
+let active: Runner = nodeTest;
 
 export function useRunner(r: Runner): void {
   active = r;

@@ -8,13 +8,13 @@
 // - fish: `--no-config`, with the prompt and an empty greeting set by `--init-command`.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LaunchOptions } from "./launch.ts";
 
 export type ShellName = "bash" | "zsh" | "fish";
 
 export const SHELLS: readonly ShellName[] = ["bash", "zsh", "fish"];
 
-export interface ShellOptions extends LaunchOptions {
+/** What a preset adds to launch()'s options (launch.ts's ShellOptions are both). */
+export interface ShellPreset {
   /** Load the shell's rc files as a login would not but an interactive shell would (default false). */
   rc?: boolean;
   /** The prompt, as literal text (default "$ "); with `rc: true` the rc files may set their own. */
@@ -34,7 +34,7 @@ function quietZdotdir(scratch: string): string {
 const fishWord = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
 
 /** The argv and environment that start `name` as the preset does; `scratch`, a folder for files it needs. */
-export function shellCommand(name: ShellName, opts: ShellOptions, scratch: string): { argv: string[]; env: Record<string, string> } {
+export function shellCommand(name: ShellName, opts: ShellPreset, scratch: string): { argv: string[]; env: Record<string, string> } {
   const prompt = opts.prompt ?? "$ ";
   if (name === "bash") {
     // PS1's backslash escapes and expansions, quoted away (`\$` would be `#` for root).

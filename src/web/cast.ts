@@ -4,7 +4,7 @@
 // then output and resizes as they happen; the socket closes when the session ends.
 import type { ServerWebSocket } from "bun";
 import type { EventMessage } from "../protocol/schemas.ts";
-import type { Session } from "../session/session.ts";
+import type { AttachedStream } from "../session/stream.ts";
 import { castEvent, castHeader, CastText } from "../session/cast.ts";
 import type { EventSink, HostSubscription, WebHost } from "./host.ts";
 import { HIGH_WATER } from "./ws-sink.ts";
@@ -46,7 +46,7 @@ export class LiveCast implements EventSink {
   constructor(
     private readonly ws: ServerWebSocket<unknown>,
     private readonly host: WebHost,
-    private readonly session: Session,
+    private readonly session: AttachedStream,
   ) {}
 
   get writable(): boolean {

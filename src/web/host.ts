@@ -3,7 +3,7 @@
 // is then a connection like a socket's, a live cast a subscriber like any other.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { EventMessage, EventType, SessionState } from "../protocol/schemas.ts";
-import type { Session } from "../session/session.ts";
+import type { AttachedStream } from "../session/stream.ts";
 
 /** Where a connection's bytes go (a WebSocket): as a Unix socket's, with its backpressure. */
 export interface ByteSink {
@@ -59,10 +59,16 @@ export interface WebHost {
   answer(dialect: "native" | "trl", body: Uint8Array[], scope: { refusesFileParams: boolean; signal: AbortSignal }): Promise<string | null>;
   /** A method called for a client of its own, ended by `signal`. */
   call<M extends MethodName>(method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
-  /** A session by id or name; SESSION_NOT_FOUND otherwise. */
-  session(ref: string): Session;
+  /** A session by id or name, as attaching to it sees it (stream.ts); SESSION_NOT_FOUND otherwise. */
+  session(ref: string): AttachedStream;
   /** `sink` subscribed to `events` of `session`, output from `from` on, as a connection's subscriber. */
-  subscribe(session: Session, sink: EventSink, from: number, events: EventType[], opts: { stripQueries?: boolean }): HostSubscription;
+  subscribe(
+    session: AttachedStream,
+    sink: EventSink,
+    from: number,
+    events: EventType[],
+    opts: { stripQueries?: boolean },
+  ): HostSubscription;
   metrics(): MetricsView;
   /** An error as the wire names it; a fault (not a client's error) is logged as `where`'s. */
   wireError(where: string, err: unknown): { name: string; message: string };

@@ -6,7 +6,7 @@
 // here: {error: {code, message}}.
 import type { Server, ServerWebSocket } from "bun";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
-import type { Session } from "../session/session.ts";
+import type { AttachedStream } from "../session/stream.ts";
 import { hostAllowed, originAllowed, type AddressPolicy, type ListenAddress } from "./address.ts";
 import { pageAssets } from "./assets.ts";
 import { castDownload, LiveCast } from "./cast.ts";
@@ -55,7 +55,7 @@ const PAGE_HEADERS = {
   "Referrer-Policy": "same-origin",
 };
 
-type WsData = { kind: "rpc"; conn?: HostConnection } | { kind: "cast"; session: Session; cast?: LiveCast };
+type WsData = { kind: "rpc"; conn?: HostConnection } | { kind: "cast"; session: AttachedStream; cast?: LiveCast };
 
 const STATUS_OF: Record<string, number> = { SESSION_NOT_FOUND: 404, INVALID_PARAMS: 400, UNAUTHORIZED: 403, PAYLOAD_TOO_LARGE: 413 };
 

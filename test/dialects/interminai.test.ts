@@ -622,6 +622,9 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       expect((await ia(d, bin, ["wait", "--socket", socket])).stdout).toBe("Terminal activity: false\nApplication exited: true\n");
 
       const quick = await start(d, ["--", "echo", "done"]);
+      // Ended first (a native wait leaves interminai's activity flag alone): on a busy machine the
+      // wait's process could otherwise come between the output and the exit.
+      await quick.c.call("session.wait", { session: quick.id, exit: true, timeout_ms: 10000 });
       expect((await ia(d, bin, ["wait", "--socket", quick.socket])).stdout).toBe("Terminal activity: true\nApplication exited: true\n");
       expect((await ia(d, bin, ["output", "--socket", quick.socket, "--no-color"])).stdout.split("\n")[0]).toBe("done");
       const silent = await start(d, ["--", "sleep", "0.3"]);

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as v from "valibot";
 import type { Command, Target } from "../command.ts";
 import { COMMANDS } from "./index.ts";
@@ -44,5 +46,12 @@ describe("the method table", () => {
     ]) {
       expect([name, targetOf(get(name), {})]).toEqual([name, {}]);
     }
+  });
+
+  test("no handler finds or checks its target itself: dispatch does, once", () => {
+    const own = /\bstore\.get\(|\.hold\.check\(|\bnotRunning\(|"SESSION_(NOT_RUNNING|HELD|NOT_FOUND)"/;
+    const files = readdirSync(import.meta.dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.filter((f) => own.test(readFileSync(join(import.meta.dir, f), "utf8")))).toEqual([]);
   });
 });

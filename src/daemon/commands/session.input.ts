@@ -5,9 +5,9 @@ import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
 import { baselineOf } from "../../session/wait.ts";
-import type { Session } from "../../session/session.ts";
+import type { ProgramStream } from "../../session/stream.ts";
 
-async function write(s: Session, p: InputInput, signal: AbortSignal): Promise<{ bytes: number; submit?: SubmitReport }> {
+async function write(s: ProgramStream, p: InputInput, signal: AbortSignal): Promise<{ bytes: number; submit?: SubmitReport }> {
   if (p.submit && p.text !== undefined) {
     const { bytes, ...submit } = await safeSubmit(s, p.text, signal, p.timeout_ms, p.secret === true);
     return { bytes, submit };

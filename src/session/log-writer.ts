@@ -1,0 +1,49 @@
+// A session's log as the pty worker that reads its program writes it: each read is appended before
+// it is handed on, so the daemon's thread never writes output to disk (it was the largest part of
+// its time in a flood), and whatever the daemon's thread has seen is on disk already, should the
+// daemon be killed. A write that fails (a full disk, a file-size limit) ends the log: the file
+// stays a correct prefix, and the daemon's thread is told where it stopped and why.
+import { writeSync } from "node:fs";
+import { AppendFile } from "./append-file.ts";
+import { writeError } from "./disk-errors.ts";
+
+/** Where the file stopped taking output, and why. */
+export interface LogFailure {
+  end: number;
+  error: string;
+}
+
+export class LogWriter {
+  private file: AppendFile | null;
+
+  constructor(
+    private readonly path: string,
+    /** The output offset of the next byte (the file's size). */
+    private at: number,
+  ) {
+    this.file = new AppendFile(path);
+  }
+
+  /** Appends one read; the failure, once, when the file takes no more. */
+  write(bytes: Uint8Array): LogFailure | null {
+    if (this.file === null) return null;
+    try {
+      // A write can take part of the bytes (a disk filling up); the next one then says why.
+      for (let done = 0; done < bytes.length; ) {
+        const n = writeSync(this.file.fd(), bytes, done, bytes.length - done);
+        if (n <= 0) throw new Error("the file took no more bytes");
+        done += n;
+        this.at += n;
+      }
+      return null;
+    } catch (err) {
+      this.close();
+      return { end: this.at, error: writeError(err, this.path) };
+    }
+  }
+
+  close(): void {
+    this.file?.release();
+    this.file = null;
+  }
+}

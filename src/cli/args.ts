@@ -24,6 +24,17 @@ export interface Parsed {
 
 export class UsageError extends Error {}
 
+// Character tests, not regular expressions: a process's first regular expression is compiled, a
+// cost every command-line call paid for a flag.
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** /^\d+$/: one or more ASCII digits. */
+function isWholeNumber(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}
+
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parsed {
   const out: Parsed = { positional: [], rest: [], flags: new Map(), ordered: [] };
   const byShort = new Map(Object.entries(spec).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
@@ -39,7 +50,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
       const eq = arg.indexOf("=");
       name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-    } else if (/^-[A-Za-z]$/.test(arg)) {
+    } else if (arg.length === 2 && arg[0] === "-" && isLetter(arg.charCodeAt(1))) {
       name = byShort.get(arg.slice(1));
       if (!name) throw new UsageError(`unknown option ${arg}`);
     } else {
@@ -56,7 +67,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
       const raw = inline ?? argv[++i];
       if (raw === undefined) throw new UsageError(`--${name} needs a value`);
       if (s.kind === "number") {
-        if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} needs a whole number, not ${JSON.stringify(raw)}`);
+        if (!isWholeNumber(raw)) throw new UsageError(`--${name} needs a whole number, not ${JSON.stringify(raw)}`);
         value = Number(raw);
       } else value = raw;
     }

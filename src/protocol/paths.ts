@@ -3,7 +3,14 @@
 // No node:os or node:path here: loading them cost every command-line call more than its own work.
 
 /** base/parts, for absolute folders from the environment. */
-const under = (base: string, ...parts: string[]): string => [base.replace(/\/+$/, ""), ...parts].join("/");
+const under = (base: string, ...parts: string[]): string => [trimSlashes(base), ...parts].join("/");
+
+/** base.replace(/\/+$/, ""), without compiling a regular expression in every command-line call. */
+function trimSlashes(base: string): string {
+  let end = base.length;
+  while (end > 0 && base[end - 1] === "/") end--;
+  return base.slice(0, end);
+}
 
 /** os.tmpdir() on POSIX, as Node and Bun word it. */
 const tmpdir = (env: NodeJS.ProcessEnv): string => env.TMPDIR || env.TMP || env.TEMP || "/tmp";

@@ -6,9 +6,9 @@ import { CLIENT_COMMANDS } from "./commands/index.ts";
 import { runCli } from "./run.ts";
 import { invokedAs } from "./invoked-as.ts";
 
-// Start-up code runs once, but its loops (the protocol's schemas built, the VT parser's table) are
-// hot enough to wake the JIT: its compilers' pages and work, ~3 MB of an idle daemon, for code
-// that never runs again. The binary starts with this thread's JIT held back (scripts/compile.ts;
+// Start-up code runs once, but its loops (the protocol's schemas built) are hot enough to wake the
+// JIT: its compilers' pages and work, ~3 MB of an idle daemon, for code that never runs again (the
+// VT parser's table and the palette, whose loops were hotter still, are built on first use). The binary starts with this thread's JIT held back (scripts/compile.ts;
 // worker threads start with the usual policy); a process still running after 5 s (a daemon,
 // attach, mcp) gets the usual JIT back before its own hot paths matter.
 setTimeout(() => Bun.unsafe.setJITPolicy(1), 5000).unref();

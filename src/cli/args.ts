@@ -24,8 +24,8 @@ export interface Parsed {
 
 export class UsageError extends Error {}
 
-// Character tests, not regular expressions: a process's first regular expression is compiled, a
-// cost every command-line call paid for a flag.
+// Character tests, not regular expressions, and plain loops, not flatMap: a process's first regular
+// expression is compiled, and flatMap is parsed from source on first use (0.5 ms of every call).
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 /** /^\d+$/: one or more ASCII digits. */
@@ -37,7 +37,8 @@ function isWholeNumber(s: string): boolean {
 
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parsed {
   const out: Parsed = { positional: [], rest: [], flags: new Map(), ordered: [] };
-  const byShort = new Map(Object.entries(spec).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
+  const byShort = new Map<string, string>();
+  for (const [name, s] of Object.entries(spec)) if (s.short) byShort.set(s.short, name);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {

@@ -7,9 +7,18 @@ export function printJson(ctx: CliContext, value: unknown): void {
   ctx.out(JSON.stringify(value, null, 2));
 }
 
+// Loops, not map or filter: a process's first use of JavaScriptCore's array builtins parses them
+// from source, 0.4-0.5 ms of a command-line call that prints one table.
 export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
+  const widths: number[] = [];
+  for (const r of rows) for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i] ?? 0, r[i]!.length);
+  const lines: string[] = [];
+  for (const r of rows) {
+    const cells: string[] = [];
+    for (let i = 0; i < r.length; i++) cells.push(i === r.length - 1 ? r[i]! : r[i]!.padEnd(widths[i]!));
+    lines.push(cells.join("  "));
+  }
+  return lines.join("\n");
 }
 
 export function describeSession(s: SessionInfo): string {
@@ -34,5 +43,7 @@ export function describeSession(s: SessionInfo): string {
   if (owner !== null) lines.push(["owner", owner]);
   if (s.held_by) lines.push(["held by", `${s.held_by} since ${s.held_since} (others cannot type until it is given back)`]);
   if (s.error) lines.push(["error", s.error]);
-  return lines.map(([k, v]) => `${(k + ":").padEnd(9)}${v}`).join("\n");
+  const out: string[] = [];
+  for (const [k, v] of lines) out.push(`${(k + ":").padEnd(9)}${v}`);
+  return out.join("\n");
 }

@@ -14,21 +14,21 @@ export default cliCommand({
     const { sessions } = await (await ctx.client()).call("session.list");
     if (ctx.json) printJson(ctx, sessions);
     else if (sessions.length === 0) ctx.out("no sessions");
-    else
-      ctx.out(
-        table([
-          ["NAME", "ID", "STATE", "PID", "OWNER", "SIZE", "COMMAND"],
-          ...sessions.map((s) => [
-            s.name,
-            s.id,
-            statusOf(s),
-            String(s.pid ?? "-"),
-            ownerOf(s) ?? "-",
-            `${s.size.rows}x${s.size.cols}`,
-            s.command.join(" "),
-          ]),
-        ]),
-      );
+    else {
+      // A loop, not map: see format.ts's table.
+      const rows = [["NAME", "ID", "STATE", "PID", "OWNER", "SIZE", "COMMAND"]];
+      for (const s of sessions)
+        rows.push([
+          s.name,
+          s.id,
+          statusOf(s),
+          String(s.pid ?? "-"),
+          ownerOf(s) ?? "-",
+          `${s.size.rows}x${s.size.cols}`,
+          s.command.join(" "),
+        ]);
+      ctx.out(table(rows));
+    }
     return EXIT.OK;
   },
 });

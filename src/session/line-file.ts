@@ -24,7 +24,7 @@ export function flushLineFiles(): void {
 
 export abstract class SessionLineFile {
   private file: AppendFile | null;
-  /** Lines put off to the end of this task (later()), not yet written. */
+  /** Lines put off (later()), not yet written. */
   private pending = "";
   private readonly started = performance.now();
   private readonly off: () => void;

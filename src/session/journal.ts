@@ -3,7 +3,7 @@
 // One text line per event: "o <ms since start> <end offset>" or "r <ms> <cols> <rows>".
 import { existsSync, openSync, readFileSync } from "node:fs";
 import type { Size } from "../protocol/schemas.ts";
-import { SessionLineFile, type LineSource } from "./line-file.ts";
+import { flushLineFiles, SessionLineFile, type LineSource } from "./line-file.ts";
 import type { SessionEvent } from "./stream.ts";
 
 export function journalPathOf(logPath: string): string {
@@ -17,7 +17,6 @@ export class TimingJournal extends SessionLineFile {
   }
 
   protected onEvent(e: SessionEvent, ms: number): void {
-    // Off the path of the output to its subscribers: a line for every read, a key's echo too.
     if (e.type === "output") this.later(`o ${Math.round(ms)} ${e.to}`);
     else if (e.type === "resize") this.resize(Math.round(ms), e.size);
   }
@@ -31,6 +30,7 @@ export type JournalEntry = { kind: "o"; ms: number; end: number } | { kind: "r";
 
 /** The journal's entries in order; a missing journal (a session from before it existed) is empty. */
 export function readJournal(path: string): JournalEntry[] {
+  flushLineFiles();
   if (!existsSync(path)) return [];
   const out: JournalEntry[] = [];
   for (const line of readFileSync(path, "utf8").split("\n")) {

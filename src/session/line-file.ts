@@ -12,9 +12,19 @@ export interface LineSource extends Pick<OutputStream, "on"> {
   onDispose(fn: () => void): void;
 }
 
+/** How long a line put off (later()) may wait for the next write. */
+const LATER_MS = 200;
+/** Line files with lines put off. */
+const waiting = new Set<SessionLineFile>();
+
+/** Writes every line put off, for a reader of the files (session.cast's journal). */
+export function flushLineFiles(): void {
+  for (const f of [...waiting]) f.flush();
+}
+
 export abstract class SessionLineFile {
   private file: AppendFile | null;
-  /** Lines put off to the end of this task (later()), not yet written. */
+  /** Lines put off (later()), not yet written. */
   private pending = "";
   private readonly started = performance.now();
   private readonly off: () => void;
@@ -40,17 +50,22 @@ export abstract class SessionLineFile {
   }
 
   /**
-   * A line written once this task is done: after whatever else the same event does (an output
-   * event's subscribers get the bytes first), and in one write with the other lines of the task.
+   * A line written within LATER_MS, with the others of that time in one write: a line for each
+   * read of the output (a key's echo too) costs no system call of its own, and none before the
+   * output event's subscribers have the bytes. A daemon killed meanwhile loses those lines only.
    */
   protected later(text: string): void {
-    if (this.pending === "") queueMicrotask(() => this.flush());
+    if (this.pending === "") {
+      waiting.add(this);
+      setTimeout(() => this.flush(), LATER_MS).unref();
+    }
     this.pending += text + "\n";
   }
 
-  private flush(): void {
+  flush(): void {
     const text = this.pending;
     this.pending = "";
+    waiting.delete(this);
     if (this.file === null || text === "") return;
     try {
       writeSync(this.file.fd(), text);

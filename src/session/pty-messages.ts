@@ -44,7 +44,17 @@ export type FromPtyWorker =
    * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
    * no more from now on.
    */
-  | { t: "data"; id: number; data: Uint8Array; ack?: true; fed?: true; logFailed?: LogFailure; pooled?: true }
+  | {
+      t: "data";
+      id: number;
+      data: Uint8Array;
+      ack?: true;
+      fed?: true;
+      /** With `fed`: the screen's state after these bytes, for its RemoteScreen once the bytes are taken. */
+      state?: Extract<FromWorker, { t: "state" }>;
+      logFailed?: LogFailure;
+      pooled?: true;
+    }
   | { t: "drain"; id: number }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }

@@ -60,6 +60,8 @@ export class PtyPool {
       const h = slot.handlers.get(m.id);
       if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
       h?.message(m);
+      // The bytes first, then the state that shows them (pty-worker.ts).
+      if (m.t === "data" && m.state) this.screens.get(m.state.id)?.receive(m.state, worker);
     };
     const died = (why: string) => {
       const i = this.slots.indexOf(slot);

@@ -35,15 +35,16 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
   offsets.set(id, start + own.length);
   const logFailed = logs.get(id)?.write(own);
   const screen = feeds.get(id);
-  // Parsed before it is handed on (the buffer goes with the message); the state after.
+  // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
+  // in the same message: one wake of the daemon's thread for a key's echo, not two.
   const fed = screen !== undefined && screens.writeAt(screen, own, start);
   const msg: FromPtyWorker = { t: "data", id, data: own };
+  if (fed) msg.state = screens.state(screen, true) ?? undefined;
   if (ack) msg.ack = true;
   if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
   if (fed) msg.fed = true;
   if (logFailed) msg.logFailed = logFailed;
   post(msg, [own.buffer as ArrayBuffer]);
-  if (fed) screens.report(screen, true);
 }
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {

@@ -20,18 +20,24 @@ export class ScreenHost {
 
   constructor(private readonly post: (m: FromWorker) => void) {}
 
-  report(id: number, fed = false): void {
+  report(id: number): void {
+    const m = this.state(id);
+    if (m) this.post(m);
+  }
+
+  /** Screen `id`'s state, as a message; `fed`: it follows output its thread wrote (writeAt). */
+  state(id: number, fed = false): Extract<FromWorker, { t: "state" }> | null {
     const s = this.screens.get(id);
-    if (!s) return;
-    const m: FromWorker = { t: "state", id, offset: s.offset, state: s.screen.state() };
+    if (!s) return null;
+    const m: Extract<FromWorker, { t: "state" }> = { t: "state", id, offset: s.offset, state: s.screen.state() };
     if (fed) m.fed = true;
-    this.post(m);
+    return m;
   }
 
   /**
    * Writes output [start, start + data.length) into screen `id` if it shows the output up to
    * `start` exactly (else the daemon's thread sends it, in order); true when it did. The caller
-   * reports the state (`fed`) once it has handed the bytes on.
+   * hands the state (`fed`) on with the bytes.
    */
   writeAt(id: number, data: Uint8Array, start: number): boolean {
     const s = this.screens.get(id);

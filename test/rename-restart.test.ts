@@ -2,10 +2,11 @@
 // daemon: a session keeps its id, log, clients and size across both; dialects that name sessions
 // see the new name.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../src/client/index.ts";
+import { until } from "../scripts/concurrency.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
 
@@ -122,3 +123,37 @@ test("restart --all-lost brings back the sessions a killed daemon lost, as they 
   expect(out.match(/hello-first/g)).toHaveLength(2);
   expect((await again.cli(["restart", "--all-lost", "kept"])).code).toBe(2);
 });
+
+test("restart: its answer comes with the marker in the output; a session removed while it restarts leaves no log and no program", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const other = await d.client();
+  const s = await c.call("session.create", { name: "m", command: ["sh", "-c", "echo run; exec sleep 30"] });
+  await c.call("session.wait", { session: "m", text: "run" });
+  await c.call("session.stop", { session: "m", grace_ms: 200 });
+  const before = (await c.call("session.info", { session: "m" })).bytes_out;
+  await c.call("session.restart", { session: "m" });
+  const marked = await c.call("session.output", { session: "m", from: before });
+  expect(Buffer.from(marked.base64, "base64").toString()).toContain("restarted at");
+
+  // Restart and remove at once, from two clients: whichever comes first, nothing is left.
+  await c.call("session.stop", { session: "m", grace_ms: 200 });
+  const [restarted] = await Promise.allSettled([
+    c.call("session.restart", { session: "m" }),
+    other.call("session.remove", { session: "m", force: true }),
+  ]);
+  const pid = restarted.status === "fulfilled" ? restarted.value.pid : null;
+  expect((await c.call("session.list")).sessions).toEqual([]);
+  // Its program, had it started, is gone once the session is (a kill reaches it at once).
+  if (pid) await until("the restarted program to end", 5000, () => (alive(pid) ? undefined : true));
+  expect(readdirSync(join(d.stateDir, "logs")).filter((f) => f.startsWith(s.id))).toEqual([]);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

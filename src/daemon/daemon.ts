@@ -6,6 +6,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
+import { flushLineFiles } from "../session/line-file.ts";
 import { PtyPool } from "../session/pty-pool.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
@@ -320,6 +321,8 @@ export class Daemon {
 
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
+    // The journals' last lines (line-file.ts puts them off): sessions killed now get no exit.
+    flushLineFiles();
     this.store.killAll();
     this.screens.close();
     this.ptys.close();

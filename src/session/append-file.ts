@@ -3,7 +3,7 @@
 // it again for appending. An idle session then holds no descriptor for its files, so how many
 // sessions a daemon holds is bounded by their terminals, not by their files (it held 7
 // descriptors a session, 2 of them these).
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, openSync } from "node:fs";
 
 /** A file not written for this long is closed until its next write. */
 const IDLE_MS = 1000;
@@ -30,10 +30,14 @@ export class AppendFile {
   /** When fd() was last asked for (performance.now()). */
   usedAt = 0;
 
-  /** `fd`: already open (a recording truncated it first); else the first write opens the file. */
+  /**
+   * `fd`: already open (a recording truncated it first); else the first write opens the file.
+   * `create: false`: a file that is gone (its session removed) is not made again: the write fails.
+   */
   constructor(
     readonly path: string,
     fd?: number,
+    private readonly create = true,
   ) {
     if (fd !== undefined) this.adopt(fd);
   }
@@ -41,7 +45,8 @@ export class AppendFile {
   /** The descriptor to write to now, opened for appending if it was closed; throws when it cannot be. */
   fd(): number {
     this.usedAt = performance.now();
-    if (this.openFd === null) this.adopt(openSync(this.path, "a", 0o600));
+    if (this.openFd === null)
+      this.adopt(this.create ? openSync(this.path, "a", 0o600) : openSync(this.path, constants.O_WRONLY | constants.O_APPEND));
     return this.openFd!;
   }
 

@@ -26,6 +26,8 @@ const LEFTOVER_MS = 1000;
 export const MAX_UNREAD_INPUT = 1024 * 1024;
 /** Pooled read buffers held for the worker at most (its pool keeps no more). */
 const MAX_TAKEN = 32;
+/** A flood that stops short of an acknowledgement gets its buffers back this soon all the same. */
+const GIVE_BACK_MS = 100;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
 
@@ -77,8 +79,17 @@ export class Child {
     const { onData } = spec;
     // Only what a message can carry.
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
-    /** Buffers of pooled reads, taken: they go back with the next ack. */
+    /** Buffers of pooled reads, taken: they go back with the next ack, or GIVE_BACK_MS after the first. */
     let taken: ArrayBuffer[] = [];
+    let giveBack: Timer | undefined;
+    // An ack the worker did not ask for says no more than that this thread has taken everything.
+    const ack = () => {
+      clearTimeout(giveBack);
+      giveBack = undefined;
+      const buffers = taken;
+      taken = [];
+      link.send({ t: "ack", id: link.id, buffers }, buffers);
+    };
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
@@ -87,12 +98,15 @@ export class Child {
           // Handled in this turn, whole: what the worker asked about is taken, and no listener
           // keeps the bytes past its call (the ring and the log have their own copies).
           onData(m.data, m.fed === true, m.logFailed);
-          if (m.pooled && taken.length < MAX_TAKEN) taken.push(m.data.buffer as ArrayBuffer);
-          if (!m.ack) return;
-          const buffers = taken;
-          taken = [];
-          link.send({ t: "ack", id: link.id, buffers }, buffers);
-        } else child?.receive(m);
+          if (m.pooled && taken.length < MAX_TAKEN) {
+            taken.push(m.data.buffer as ArrayBuffer);
+            giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
+          }
+          if (m.ack) ack();
+        } else {
+          if (m.t === "exit") clearTimeout(giveBack);
+          child?.receive(m);
+        }
       },
       lost: (why) => {
         if (child) child.end({ exitCode: null, signal: null });

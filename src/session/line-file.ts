@@ -68,7 +68,13 @@ export abstract class SessionLineFile {
     waiting.delete(this);
     if (this.file === null || text === "") return;
     try {
-      writeSync(this.file.fd(), text);
+      const bytes = Buffer.from(text);
+      // A write can take part of the bytes (a disk filling up); the next one then says why.
+      for (let done = 0; done < bytes.length; ) {
+        const n = writeSync(this.file.fd(), bytes, done, bytes.length - done);
+        if (n <= 0) throw new Error("the file took no more bytes");
+        done += n;
+      }
     } catch (err) {
       clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();

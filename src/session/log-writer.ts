@@ -21,7 +21,8 @@ export class LogWriter {
     /** The output offset of the next byte (the file's size). */
     private at: number,
   ) {
-    this.file = new AppendFile(path);
+    // The daemon's thread made the file; one that is gone was removed with its session.
+    this.file = new AppendFile(path, undefined, false);
   }
 
   /** Appends one read; the failure, once, when the file takes no more. */

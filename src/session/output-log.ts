@@ -3,7 +3,7 @@
 // gets it from the ring, or from the file once the ring moved on. It also remembers where the
 // output was last anything but plain text, so the screen knows, without scanning, whether a
 // backlog can be fast-forwarded (session/fast-forward.ts).
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync } from "node:fs";
 import { RingBuffer } from "./ring.ts";
 import { lastNonPlain } from "./fast-forward.ts";
 import type { LogFailure } from "./log-writer.ts";
@@ -41,7 +41,14 @@ export class OutputLog {
    */
   create(): string | null {
     if (this.error !== null) return null;
-    closeSync(openSync(this.path, "a", 0o600));
+    const fd = openSync(this.path, "a", 0o600);
+    try {
+      // Bytes past the output's end never reached this thread (a pty worker died between its
+      // write and its message): the next run's offsets must be the file's.
+      if (fstatSync(fd).size > this.end) ftruncateSync(fd, this.end);
+    } finally {
+      closeSync(fd);
+    }
     return this.path;
   }
 

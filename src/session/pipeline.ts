@@ -188,6 +188,8 @@ export class Pipeline implements OutputStream {
    * and, when `fed`, put them on the screen.
    */
   protected feed(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void {
+    // Removed: what its program still wrote (its log is gone too) goes nowhere.
+    if (this.closed) return;
     this.tap.feed(data);
     const from = this.output.end;
     this.output.append(data, logFailed);

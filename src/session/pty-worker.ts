@@ -82,8 +82,10 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
         },
       });
       ptys.set(m.id, pty);
-      post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
+      // Ahead of "spawned": the marker is in the output when the start resolves. The program's
+      // own output is read in a later round.
       if (m.prelude) deliver(id, m.prelude, false);
+      post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     } catch (err) {
       logs.get(id)?.close();
       logs.delete(id);

@@ -12,7 +12,7 @@ import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
 import { startTime } from "./processes.ts";
-import { inputError, notRunning } from "./session-errors.ts";
+import { inputError, notRunning, removedError } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
@@ -101,6 +101,11 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
     const child = await Child.spawn({ ...program, ...log, onData: (data, fed, failed) => this.feed(data, fed, failed) }, spec.ptys);
+    // Removed while it started (a restart): the program goes with it.
+    if (this.closed) {
+      child.kill();
+      throw removedError(this.name);
+    }
     // A new session's screen lives where its output is read (a restart's stays where it is).
     this.view.hostWith(
       (opening, owner) => child.openScreen(opening, owner),

@@ -29,7 +29,15 @@ export class ScreenHost {
   state(id: number, fed = false): Extract<FromWorker, { t: "state" }> | null {
     const s = this.screens.get(id);
     if (!s) return null;
-    const m: Extract<FromWorker, { t: "state" }> = { t: "state", id, offset: s.offset, state: s.screen.state() };
+    let state: ReturnType<Screen["state"]>;
+    try {
+      state = s.screen.state();
+    } catch (err) {
+      // As a parse that fails: one screen must not take the thread, and the others, down.
+      console.error(`termd: screen ${id}: its state could not be read: ${faultText(err)}`);
+      return null;
+    }
+    const m: Extract<FromWorker, { t: "state" }> = { t: "state", id, offset: s.offset, state };
     if (fed) m.fed = true;
     return m;
   }

@@ -191,6 +191,16 @@ interface Answer {
   command?: CommandRun;
 }
 
+/** A wait's answer with the screen it saw, and how the program ended if it has. */
+function resultOf(s: ProgramStream, outcome: WaitOutcome, screen: ScreenSnapshot): WaitResult {
+  const result: WaitResult = { outcome, screen };
+  if (!s.running) {
+    result.exit_code = s.exitCode;
+    result.signal = s.signal;
+  }
+  return result;
+}
+
 /**
  * The waits of one session that ask the same thing (the same conditions, measured from the same
  * place): they are checked once for all of them, and answered together. What is a member's own is
@@ -292,14 +302,9 @@ class WaitGroup {
 
   /** Answers every member with `a`, and the one screen and exit status they all see. */
   private answer(a: Answer): void {
-    const s = this.owner.s;
-    const result: WaitResult = { outcome: a.outcome, screen: this.owner.snapshot() };
+    const result = resultOf(this.owner.s, a.outcome, this.owner.snapshot());
     if (a.match) result.match = a.match;
     if (a.command) result.command = this.commands.describe(a.command);
-    if (!s.running) {
-      result.exit_code = s.exitCode;
-      result.signal = s.signal;
-    }
     answerInTurns(
       [...this.members].map((w) => w.settle()),
       result,
@@ -362,12 +367,7 @@ class Waiter {
   timedOut(): void {
     if (this.done) return;
     const s = this.owner.s;
-    const result: WaitResult = { outcome: "timeout", screen: s.textSnapshot() };
-    if (!s.running) {
-      result.exit_code = s.exitCode;
-      result.signal = s.signal;
-    }
-    this.finish(result);
+    this.finish(resultOf(s, "timeout", s.textSnapshot()));
   }
 
   finish(result: WaitResult): void {

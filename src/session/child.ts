@@ -15,7 +15,7 @@ import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/scree
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, sessionEmptied, signalSession } from "./processes.ts";
+import { foregroundGroup, reapChild, sessionEmptied, signalSession } from "./processes.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -48,6 +48,8 @@ export interface ChildSpec extends PtySpec {
 export interface ChildExit {
   exitCode: number | null;
   signal: string | null;
+  /** The program's pty worker died: what happened, for the session's `error` (its processes were ended; how they exited is unknown). */
+  lost?: string;
 }
 
 export class Child {
@@ -109,7 +111,7 @@ export class Child {
         }
       },
       lost: (why) => {
-        if (child) child.end({ exitCode: null, signal: null });
+        if (child) child.lose(why);
         else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
@@ -142,6 +144,19 @@ export class Child {
       this.flagReplies.get(m.req)?.(m.flags);
       this.flagReplies.delete(m.req);
     }
+  }
+
+  /**
+   * The worker died: nothing reads the terminal any more, and nothing would wait for the program.
+   * Closing the master hangs the terminal up, but that sends SIGHUP to the program alone, which
+   * may ignore it, and leaves what it started running: every process of the session is ended
+   * first, as when the daemon goes, and the program, this process's child, is reaped.
+   */
+  private lose(why: string): void {
+    if (!this.running) return;
+    this.kill();
+    reapChild(this.pid);
+    this.end({ exitCode: null, signal: null, lost: `termd's pty worker running the program died (${why}); its processes were ended` });
   }
 
   /** The program exited, or its worker died: either way the worker is done with the master, and this thread closes it. */

@@ -110,6 +110,9 @@ test.skipIf(!linux)(
       expect(lines.slice(0, 4)).toEqual(["before-the-death", "got before-the-death", "after-the-death", "got after-the-death"]);
       const fresh = await create(reader);
       await typed(fresh, "on-the-replacement");
+      // A lost session runs again.
+      expect((await c.call("session.restart", { session: quiet })).state).toBe("running");
+      await typed(quiet, "restarted");
       expect(daemon.ptys.screenInfo()[0]!.screens).toBeGreaterThanOrEqual(3);
     } finally {
       c.close();

@@ -101,7 +101,7 @@ test.skipIf(!linux)(
       expect((await c.call("session.screen", { session: ticker })).lines).toContain("tick");
 
       // The dead worker's logs and masters, and the quiet sessions' journals, are closed.
-      await settled(() => descriptors().length === before.length);
+      await settled(() => descriptors().join("\n") === before.join("\n"));
       expect(descriptors()).toEqual(before);
 
       // The other worker's session goes on, its screen as it was; a new one starts on the replacement.

@@ -78,6 +78,8 @@ export class Child {
   static spawn(spec: ChildSpec, pool: PtyPool = ptyPool()): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
+    /** A restart is answered with its marker in the output: the data message after "spawned". */
+    let preludeDue = false;
     const { onData } = spec;
     // Only what a message can carry.
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
@@ -94,8 +96,11 @@ export class Child {
     };
     const link = pool.open({
       message: (m: FromPtyWorker) => {
-        if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
-        else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
+        if (m.t === "spawned") {
+          child = new Child(m.pid, link, m.fd);
+          if (spec.prelude) preludeDue = true;
+          else resolve(child);
+        } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken, and no listener
           // keeps the bytes past its call (the ring and the log have their own copies).
@@ -105,14 +110,19 @@ export class Child {
             giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
           }
           if (m.ack) ack();
+          if (preludeDue) {
+            preludeDue = false;
+            resolve(child!);
+          }
         } else {
           if (m.t === "exit") clearTimeout(giveBack);
           child?.receive(m);
         }
       },
       lost: (why) => {
-        if (child) child.lose(why);
-        else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
+        child?.lose(why);
+        // A start not answered yet fails (one answered already stays answered).
+        reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
     link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });

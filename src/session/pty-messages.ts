@@ -38,7 +38,10 @@ export type ToPtyWorker =
   | { t: "feed"; id: number; screen: number | null };
 
 export type FromPtyWorker =
-  /** `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after `exit`; null where Bun.Terminal holds it. */
+  /**
+   * `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after
+   * `exit`; null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
+   */
   | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }
   /**

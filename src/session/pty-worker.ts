@@ -92,14 +92,13 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
       post({ t: "failed", id: m.id, message: (err as Error).message });
       return;
     }
-    // The master is this thread's until the daemon's thread is told of it.
-    if (pty.fd !== null) ledger?.hold(pty.fd);
     ptys.set(m.id, pty);
-    // Ahead of "spawned": the marker is in the output when the start resolves. The program's
-    // own output is read in a later round.
-    if (m.prelude) deliver(id, m.prelude, false);
-    if (pty.fd !== null) ledger?.drop(pty.fd);
+    // Said before anything that could fail: should this thread die from here on, the daemon's
+    // thread knows the program to end and the master to close.
     post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
+    // Right after, ahead of the program's own output (read in a later round): the start resolves
+    // once the marker is in the output (child.ts).
+    if (m.prelude) deliver(id, m.prelude, false);
     return;
   }
   const pty = ptys.get(m.id);

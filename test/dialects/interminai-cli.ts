@@ -1,5 +1,6 @@
 // What the interminai tests share: running the personality's command line against a test's
-// daemon, speaking its socket raw, and finding and watching the session behind an interminai socket natively.
+// daemon, speaking a session socket raw, and finding and watching (natively) the session behind
+// an interminai socket.
 import { expect } from "bun:test";
 import { connect } from "node:net";
 import { join } from "node:path";

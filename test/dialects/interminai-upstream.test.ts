@@ -3,8 +3,9 @@
 // pending-wrap cases it prints and reads back with `output`, the terminal's answers to DSR and DA,
 // vim scrolling and editing, a foreground `start` read to EOF, five clients at once, and the
 // request shapes of the client of interminai's Python edition. interminai's suite runs under both
-// emulators, and so do the screen scenarios here. Only dist/interminai: interminai.test.ts runs
-// the source as well.
+// emulators, and so do the screen scenarios here. Sessions are made natively where `start` is not
+// what a scenario checks, and only dist/interminai runs: interminai.test.ts covers `start` and the
+// source.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,14 +3,15 @@
 // already runs).
 import { connect, defaultTarget, type Client } from "../client/client.ts";
 import { RpcError } from "../protocol/errors.ts";
-import { inFlagTerms } from "./param-errors.ts";
-import { isDaemonUrl } from "../client/web-transport.ts";
-import { BUILD, describeBuild, VERSION } from "../protocol/version.ts";
+import { isDaemonUrl } from "../client/daemon-url.ts";
+import { BUILD, describeBuild } from "../protocol/version.ts";
 import { parseArgs, UsageError, type FlagSpec } from "./args.ts";
 import { sayIfOtherBuild } from "./other-build.ts";
-import { EXIT, loadCommands, type CliCommand, type CliContext, type CommandTable } from "./command.ts";
+import { EXIT, loadCommands, type CliContext, type CommandTable } from "./command.ts";
 import { flushed, writeErr, writeOut } from "./closed-stdout.ts";
-import { flagLines, helpOf, usageOf } from "./help.ts";
+
+/** Help and the wording of a bad flag's error are loaded when a command line needs them, not before every call. */
+const help = () => import("./help.ts");
 
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   socket: { kind: "string", value: "PATH", help: "the daemon's socket (default: $TERMD_SOCKET or the per-user socket)" },
@@ -29,32 +30,10 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   help: { kind: "boolean", short: "h", help: "print this help" },
 };
 
-/** The global flags --help lists under every command: the ones that reach the daemon, --json. */
-function globalHelp(ownSocket: boolean): string {
-  const { socket, help, ...rest } = GLOBAL_FLAGS;
-  return ["Every command also takes:", ...flagLines(ownSocket ? rest : { socket: socket!, ...rest })].join("\n");
-}
-
 export interface CliOptions {
   commands: CommandTable;
   /** How to reach the daemon; the full binary starts one if none answers. */
   connect?: (socketPath: string) => Promise<Client>;
-}
-
-function overview(commands: CliCommand[]): string {
-  const w = Math.max(...commands.map((c) => c.name.length));
-  return [
-    `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
-    "",
-    "usage: termd COMMAND [ARGS]",
-    "",
-    ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
-    "",
-    "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
-    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
-    "",
-    globalHelp(false),
-  ].join("\n");
 }
 
 const EXIT_OF: Partial<Record<string, number>> = {
@@ -84,7 +63,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
   const err = (s: string) => after(() => writeErr(line(s)));
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    out(overview(await loadCommands(opts.commands)));
+    out((await help()).overview(await loadCommands(opts.commands), GLOBAL_FLAGS));
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "-V" || name === "version") {
@@ -110,7 +89,8 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     // through --daemon-socket or $TERMD_SOCKET.
     const ownSocket = "socket" in cmd.flags;
     if (args.flags.has("help")) {
-      out(`${helpOf(cmd)}\n\n${globalHelp(ownSocket)}`);
+      const { helpOf, globalHelp } = await help();
+      out(`${helpOf(cmd)}\n\n${globalHelp(GLOBAL_FLAGS, ownSocket)}`);
       return EXIT.OK;
     }
     const flag = (f: string) => args.flags.get(f)?.[0] as string | undefined;
@@ -134,11 +114,11 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
     return await cmd.run(args, ctx);
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`termd ${name}: ${e.message}\nusage: ${usageOf(cmd)}`);
+      err(`termd ${name}: ${e.message}\nusage: ${(await help()).usageOf(cmd)}`);
       return EXIT.USAGE;
     }
     if (e instanceof RpcError) {
-      const worded = e.name === "INVALID_PARAMS" ? inFlagTerms(e.details) : null;
+      const worded = e.name === "INVALID_PARAMS" ? (await import("./param-errors.ts")).inFlagTerms(e.details) : null;
       err(`termd ${name}: ${worded ?? e.message}`);
       return EXIT_OF[e.name] ?? EXIT.FAILURE;
     }

@@ -3,7 +3,7 @@
 // node:net under Node. Both give the same small surface (transport-interface.ts). A remote daemon
 // (`termd daemon --http`) is reached through its WebSocket (web-transport.ts) with the same surface.
 import type { Transport, TransportEvents } from "./transport-interface.ts";
-import { isDaemonUrl, openWebSocketTransport } from "./web-transport.ts";
+import { isDaemonUrl } from "./daemon-url.ts";
 
 type BunSocket = {
   write(data: Uint8Array): number;
@@ -40,9 +40,11 @@ export interface TransportOptions {
 
 /** Opens `socketPath` (or a daemon's http(s):// URL); rejects when nothing answers there. */
 export function openTransport(socketPath: string, on: TransportEvents, opts: TransportOptions = {}): Promise<Transport> {
-  if (isDaemonUrl(socketPath)) return openWebSocketTransport(socketPath, opts.token ?? process.env.TERMD_TOKEN, on);
-  // sun_path holds 108 bytes with its NUL; say so rather than a bare "Failed to connect".
-  const bytes = Buffer.byteLength(socketPath);
+  if (isDaemonUrl(socketPath))
+    return import("./web-transport.ts").then((w) => w.openWebSocketTransport(socketPath, opts.token ?? process.env.TERMD_TOKEN, on));
+  // sun_path holds 108 bytes with its NUL; say so rather than a bare "Failed to connect". Not
+  // Buffer.byteLength: a process's first Buffer call costs ~0.6 ms.
+  const bytes = encoder.encode(socketPath).length;
   if (bytes > 107) {
     const err: NodeJS.ErrnoException = new Error(
       `socket path ${socketPath.slice(0, 200)} is ${bytes} bytes long; a Unix socket path holds at most 107`,

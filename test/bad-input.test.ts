@@ -641,8 +641,11 @@ test("failed creates leave no file descriptors or files behind", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
   const fds = () => readdirSync(`/proc/${d.proc.pid}/fd`).length;
-  await c.call("session.create", { name: "warm", command: ["true"] });
-  await c.call("session.wait", { session: "warm", exit: true });
+  // What a daemon opens with its first session (the database, a pty worker and its pipe) is open
+  // before counting. A stop answers once the session has ended entirely, its screen saved and its
+  // journal closed; a wait for the exit can answer between the two (the state changes first).
+  await c.call("session.create", { name: "warm", command: ["cat"] });
+  await c.call("session.stop", { session: "warm" });
   const before = fds();
   // A recording under a regular file cannot be made (its folder is made when missing).
   const file = join(d.dir, "a-file");

@@ -13,7 +13,14 @@ const SWEEP_MS = 1000;
 
 type Waitpid = (pid: number) => number;
 
+let loaded: Waitpid | string | undefined;
+
 function loadWaitpid(): Waitpid | string {
+  loaded ??= bindWaitpid();
+  return loaded;
+}
+
+function bindWaitpid(): Waitpid | string {
   const errors: string[] = [];
   for (const name of libcCandidates()) {
     try {
@@ -91,4 +98,22 @@ export function startOrphanReaper(onReaped?: (pid: number) => void): (() => void
   const timer = setInterval(sweep, SWEEP_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** The first and the longest pause between looks for a child that has not ended yet. */
+const CHILD_POLL_MS = [10, 1000];
+
+/**
+ * Reaps child `pid`, which nothing else waits for (Bun's wait for it went with the worker thread
+ * that spawned it): looks until it has ended, more and more rarely, and stops once it is reaped or
+ * is no child of this process (reaped by the orphan reaper). Returns why it cannot, where it cannot.
+ */
+export function reapChild(pid: number): string | undefined {
+  const waitpid = loadWaitpid();
+  if (typeof waitpid === "string") return waitpid;
+  const look = (pause: number) => {
+    if (waitpid(pid) !== 0) return;
+    setTimeout(() => look(Math.min(2 * pause, CHILD_POLL_MS[1]!)), pause).unref();
+  };
+  look(CHILD_POLL_MS[0]!);
 }

@@ -4,6 +4,7 @@
 // sessions a daemon holds is bounded by their terminals, not by their files (it held 7
 // descriptors a session, 2 of them these).
 import { closeSync, constants, openSync } from "node:fs";
+import type { FdLedger } from "./fd-ledger.ts";
 
 /** A file not written for this long is closed until its next write. */
 const IDLE_MS = 1000;
@@ -33,11 +34,13 @@ export class AppendFile {
   /**
    * `fd`: already open (a recording truncated it first); else the first write opens the file.
    * `create: false`: a file that is gone (its session removed) is not made again: the write fails.
+   * `ledger`: where the descriptor is recorded while it is open (a pty worker's, fd-ledger.ts).
    */
   constructor(
     readonly path: string,
     fd?: number,
     private readonly create = true,
+    private readonly ledger: FdLedger | null = null,
   ) {
     if (fd !== undefined) this.adopt(fd);
   }
@@ -56,10 +59,12 @@ export class AppendFile {
     openFiles.delete(this);
     const fd = this.openFd;
     this.openFd = null;
+    this.ledger?.drop(fd);
     closeSync(fd);
   }
 
   private adopt(fd: number): void {
+    this.ledger?.hold(fd);
     this.openFd = fd;
     this.usedAt = performance.now();
     openFiles.add(this);

@@ -15,7 +15,7 @@ import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/scree
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, sessionEmptied, signalSession } from "./processes.ts";
+import { foregroundGroup, reapChild, sessionEmptied, signalSession } from "./processes.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -48,6 +48,8 @@ export interface ChildSpec extends PtySpec {
 export interface ChildExit {
   exitCode: number | null;
   signal: string | null;
+  /** The program's pty worker died: what happened, for the session's `error` (its processes were ended; how they exited is unknown). */
+  lost?: string;
 }
 
 export class Child {
@@ -76,6 +78,8 @@ export class Child {
   static spawn(spec: ChildSpec, pool: PtyPool = ptyPool()): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
+    /** A restart is answered with its marker in the output: the data message after "spawned". */
+    let preludeDue = false;
     const { onData } = spec;
     // Only what a message can carry.
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
@@ -92,8 +96,11 @@ export class Child {
     };
     const link = pool.open({
       message: (m: FromPtyWorker) => {
-        if (m.t === "spawned") resolve((child = new Child(m.pid, link, m.fd)));
-        else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
+        if (m.t === "spawned") {
+          child = new Child(m.pid, link, m.fd);
+          if (spec.prelude) preludeDue = true;
+          else resolve(child);
+        } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken, and no listener
           // keeps the bytes past its call (the ring and the log have their own copies).
@@ -103,14 +110,19 @@ export class Child {
             giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
           }
           if (m.ack) ack();
+          if (preludeDue) {
+            preludeDue = false;
+            resolve(child!);
+          }
         } else {
           if (m.t === "exit") clearTimeout(giveBack);
           child?.receive(m);
         }
       },
       lost: (why) => {
-        if (child) child.end({ exitCode: null, signal: null });
-        else reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
+        child?.lose(why);
+        // A start not answered yet fails (one answered already stays answered).
+        reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
     link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
@@ -142,6 +154,19 @@ export class Child {
       this.flagReplies.get(m.req)?.(m.flags);
       this.flagReplies.delete(m.req);
     }
+  }
+
+  /**
+   * The worker died: nothing reads the terminal any more, and nothing would wait for the program.
+   * Closing the master hangs the terminal up, but that sends SIGHUP to the program alone, which
+   * may ignore it, and leaves what it started running: every process of the session is ended
+   * first, as when the daemon goes, and the program, this process's child, is reaped.
+   */
+  private lose(why: string): void {
+    if (!this.running) return;
+    this.kill();
+    reapChild(this.pid);
+    this.end({ exitCode: null, signal: null, lost: `termd's pty worker running the program died (${why}); its processes were ended` });
   }
 
   /** The program exited, or its worker died: either way the worker is done with the master, and this thread closes it. */

@@ -110,3 +110,14 @@ export function reapLeftovers(sid: number, leaderStart: string | null): number {
   if (leader !== null && leader !== leaderStart) return 0;
   return signalSession(sid, "SIGKILL");
 }
+
+/**
+ * Reaps child `pid` once it ends, when nothing else will (its pty worker died with Bun's wait for
+ * it). The libc binding it needs is loaded only then.
+ */
+export function reapChild(pid: number): void {
+  void import("../platform/reaper.ts").then(({ reapChild }) => {
+    const cannot = reapChild(pid);
+    if (cannot) console.error(`termd: process ${pid} will stay a zombie: ${cannot}`);
+  });
+}

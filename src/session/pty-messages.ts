@@ -6,8 +6,11 @@ import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
 export type ToPtyWorker =
-  /** First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts). */
-  | { t: "init"; wakeFd: number }
+  /**
+   * First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts;
+   * null where Bun.Terminal reads), and where the worker records the descriptors it holds (fd-ledger.ts).
+   */
+  | { t: "init"; wakeFd: number | null; fds: SharedArrayBuffer }
   /**
    * `at`: the output offset of the program's first byte (a restart goes on where the last run
    * ended); `log`: the file the worker appends the output to (log-writer.ts; null: none, it failed
@@ -35,7 +38,10 @@ export type ToPtyWorker =
   | { t: "feed"; id: number; screen: number | null };
 
 export type FromPtyWorker =
-  /** `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after `exit`; null where Bun.Terminal holds it. */
+  /**
+   * `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after
+   * `exit`; null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
+   */
   | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }
   /**

@@ -6,6 +6,7 @@ import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { nextScreenId, RemoteScreen, type ScreenChannel, type ScreenOpening, type ScreenOwner } from "../terminal/screen-pool.ts";
+import { FdLedger } from "./fd-ledger.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
@@ -29,6 +30,8 @@ interface Slot {
   screens: Set<RemoteScreen>;
   /** The pipe a message is followed by a byte on, to wake the worker's poll; null where Bun.Terminal reads. */
   wake: [number, number] | null;
+  /** The descriptors the worker holds that only it would close: closed here once it has died. */
+  ledger: FdLedger;
 }
 
 const ONE = new Uint8Array([1]);
@@ -51,10 +54,11 @@ export class PtyPool {
 
   private startSlot(): Slot {
     const wake = ptyLibc()?.pipe() ?? null;
-    const slot: Slot = { worker: new Worker(WORKER_URL), handlers: new Map(), screens: new Set(), wake };
-    if (wake) slot.worker.postMessage({ t: "init", wakeFd: wake[0] } satisfies ToPtyWorker);
-    const worker = slot.worker;
-    slot.worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
+    const ledger = new FdLedger();
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker, handlers: new Map(), screens: new Set(), wake, ledger };
+    worker.postMessage({ t: "init", wakeFd: wake?.[0] ?? null, fds: ledger.buffer } satisfies ToPtyWorker);
+    worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
       const m = ev.data;
       if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
       const h = slot.handlers.get(m.id);
@@ -63,27 +67,37 @@ export class PtyPool {
       // The bytes first, then the state that shows them (pty-worker.ts).
       if (m.t === "data" && m.state) this.screens.get(m.state.id)?.receive(m.state, worker);
     };
-    const died = (why: string) => {
-      const i = this.slots.indexOf(slot);
-      if (this.closed || i < 0) return;
-      console.error(`termd: a pty worker died (${why}); its ${slot.handlers.size} programs lost their terminal`);
-      const fresh = (this.slots[i] = this.startSlot());
-      for (const h of slot.handlers.values()) h.lost(why);
-      slot.handlers.clear();
-      for (const screen of slot.screens) {
-        fresh.screens.add(screen);
-        screen.moveTo(this.channel(fresh));
-      }
-      slot.screens.clear();
-    };
-    slot.worker.addEventListener("error", (ev) => died((ev as ErrorEvent).message ?? "error"));
-    slot.worker.addEventListener("close", () => {
-      // Nothing polls the pipe any more.
+    // An uncaught exception ends a worker: "error" says why, then "close" comes (with every
+    // message it posted before it, delivered) once its thread is gone.
+    let why: string | null = null;
+    worker.addEventListener("error", (ev) => (why ??= (ev as ErrorEvent).message || "error"));
+    worker.addEventListener("close", (ev) => {
+      // Nothing polls the pipe any more, and nothing else closes what the worker held.
       this.closeWake(slot);
-      died("exited");
+      for (const fd of ledger.held()) {
+        try {
+          closeSync(fd);
+        } catch {}
+      }
+      this.died(slot, why ?? `exited with code ${(ev as CloseEvent).code}`);
     });
-    slot.worker.unref();
+    worker.unref();
     return slot;
+  }
+
+  /** A worker ended: a fresh one takes its place and its screens; its programs end, lost (child.ts). */
+  private died(slot: Slot, why: string): void {
+    const i = this.slots.indexOf(slot);
+    if (this.closed || i < 0) return;
+    console.error(`termd: a pty worker died (${why}); its ${slot.handlers.size} programs lost their terminal and were ended`);
+    const fresh = (this.slots[i] = this.startSlot());
+    for (const h of slot.handlers.values()) h.lost(why);
+    slot.handlers.clear();
+    for (const screen of slot.screens) {
+      fresh.screens.add(screen);
+      screen.moveTo(this.channel(fresh));
+    }
+    slot.screens.clear();
   }
 
   /** Registers a program on the least busy worker; returns how to send it messages. */
@@ -138,15 +152,31 @@ export class PtyPool {
     slot.wake = null;
   }
 
+  /** Ends a worker where it stands, as a crash would. */
+  private end(slot: Slot): void {
+    slot.worker.terminate();
+    // A worker waiting in poll(2) ends once that returns: wake it. The pipe stays open: closing
+    // it under a poll would not wake it; it is closed once the worker has exited.
+    if (slot.wake) writeSync(slot.wake[1], ONE);
+  }
+
+  /**
+   * Ends worker `index` as a crash would, and resolves once its replacement has taken over. For
+   * the test of a worker's death (test/pty-worker-death.test.ts): nothing outside the process
+   * reaches it.
+   */
+  crash(index: number): Promise<void> {
+    const slot = this.slots[index];
+    if (!slot) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    slot.worker.addEventListener("close", () => resolve());
+    this.end(slot);
+    return promise;
+  }
+
   close(): void {
     this.closed = true;
-    for (const s of this.slots) {
-      if (!s) continue;
-      s.worker.terminate();
-      // A worker waiting in poll(2) ends once that returns: wake it. The pipe stays open: closing
-      // it under a poll would not wake it; it is closed once the worker has exited.
-      if (s.wake) writeSync(s.wake[1], ONE);
-    }
+    for (const s of this.slots) if (s) this.end(s);
   }
 }
 

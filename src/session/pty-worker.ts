@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
+import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
@@ -28,6 +29,8 @@ const offsets = new Map<number, number>();
 const logs = new Map<number, LogWriter>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
+/** The descriptors only this thread would close, recorded where the pool finds them should it die (fd-ledger.ts); from the first message. */
+let ledger: FdLedger | null = null;
 
 /** One read of program `id`'s output: into its log, onto its screen, then to the daemon's thread. */
 function deliver(id: number, own: Uint8Array, ack: boolean): void {
@@ -54,7 +57,8 @@ function open(spec: PtySpec, on: PtyEvents): ProgramPty {
 self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   const m = ev.data;
   if (m.t === "init") {
-    if (libc) reactor = new PtyReactor(libc, m.wakeFd);
+    ledger = new FdLedger(m.fds);
+    if (libc && m.wakeFd !== null) reactor = new PtyReactor(libc, m.wakeFd);
     return;
   }
   if (m.t === "screen") return screens.handle(m.m);
@@ -66,9 +70,10 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   if (m.t === "spawn") {
     const id = m.id;
     offsets.set(id, m.at);
-    if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at));
+    if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
+    let pty: ProgramPty;
     try {
-      const pty = open(m.spec, {
+      pty = open(m.spec, {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
         data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
         drain: () => post({ t: "drain", id }),
@@ -81,16 +86,19 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
           post({ t: "exit", id, exitCode, signal });
         },
       });
-      ptys.set(m.id, pty);
-      // Ahead of "spawned": the marker is in the output when the start resolves. The program's
-      // own output is read in a later round.
-      if (m.prelude) deliver(id, m.prelude, false);
-      post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     } catch (err) {
       logs.get(id)?.close();
       logs.delete(id);
       post({ t: "failed", id: m.id, message: (err as Error).message });
+      return;
     }
+    ptys.set(m.id, pty);
+    // Said before anything that could fail: should this thread die from here on, the daemon's
+    // thread knows the program to end and the master to close.
+    post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
+    // Right after, ahead of the program's own output (read in a later round): the start resolves
+    // once the marker is in the output (child.ts).
+    if (m.prelude) deliver(id, m.prelude, false);
     return;
   }
   const pty = ptys.get(m.id);

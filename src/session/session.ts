@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
-import { Child, type SignalTarget } from "./child.ts";
+import { Child, type ChildExit, type SignalTarget } from "./child.ts";
 import { ClientSizes } from "./client-sizes.ts";
 import { writeError } from "./disk-errors.ts";
 import { ExecRunner } from "./exec.ts";
@@ -116,7 +116,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     this.pid = child.pid;
     this.pidStart = startTime(child.pid);
     this.exec.env = spec.env;
-    void child.exited.then((exit) => this.onExit(exit.exitCode, exit.signal));
+    void child.exited.then((exit) => this.onExit(exit));
   }
 
   get running(): boolean {
@@ -198,11 +198,12 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     await this.ended;
   }
 
-  private async onExit(exitCode: number | null, signal: string | null): Promise<void> {
+  private async onExit({ exitCode, signal, lost }: ChildExit): Promise<void> {
     // "Ended" promises a final screen that shows every byte: let the screen catch up first.
     await this.view.sync();
-    Object.assign(this, { signal, exitCode, endedAt: new Date() });
-    if (this.stopRequested) this.state = "stopped";
+    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error });
+    if (lost !== undefined) this.state = "lost";
+    else if (this.stopRequested) this.state = "stopped";
     else if (signal && signal === this.child?.signalSent) this.state = "killed";
     else if (signal || exitCode !== 0) this.state = "failed";
     else this.state = "exited";

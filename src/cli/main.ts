@@ -28,9 +28,9 @@ const host = () => import("../server/host.ts");
 // under `cp-console-server`, context-pilot's console server.
 // Each personality is loaded only when it is the one run: a client command loads the client and
 // its formatter, nothing more.
-process.exitCode = (await invokedAs("interminai"))
+process.exitCode = invokedAs("interminai")
   ? await servesOn(async () => (await import("./interminai/main.ts")).runInterminai(process.argv.slice(2)))()
-  : (await invokedAs("cp-console-server"))
+  : invokedAs("cp-console-server")
     ? await servesOn(async () => (await import("./console-server.ts")).runConsoleServer(process.argv.slice(2)))()
     : await runCli(process.argv.slice(2), {
         commands: {

@@ -54,8 +54,11 @@
 //   9. Command line: each client command (ls, info, send, screen, wait on a ready session, and
 //      --version) run as a whole process, wall time from spawn to exit, through the compiled
 //      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
-//      beside `tmux ls` on a server holding one session and a compiled Bun hello-world (the floor
-//      any Bun executable pays). Median and p90 of --cli-runs runs, after 3 unmeasured ones.
+//      beside `tmux ls` on a server holding one session and the floors under a call: /bin/true
+//      (a process), a compiled Bun hello-world (any Bun executable) and a compiled Bun client that
+//      connects, sends ls's two calls and prints (any Bun client of the daemon), both compiled as
+//      dist/termd is. Median, min and p90 wall, median CPU, of --cli-runs rounds taken round robin
+//      after 3 unmeasured ones; page faults (median of 5, through /usr/bin/time).
 //      Then the compiled daemon's RSS with no session, 6 s after it listens (median of 3), its
 //      binary first dropped from the page cache and then read through, or left to be faulted in.
 //   10. Many sessions: for each count in --many, that many `cat` sessions in a fresh daemon (open-

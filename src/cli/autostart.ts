@@ -4,7 +4,6 @@
 import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { connectWhenUp } from "../client/connect-when-up.ts";
-import { isDaemonUrl } from "../client/web-transport.ts";
 import { EXIT } from "./command.ts";
 
 const START_TIMEOUT_MS = 10_000;
@@ -23,18 +22,6 @@ function selfCommand(): string[] {
   const script = process.argv[1];
   const compiled = !script || script.startsWith("/$bunfs/") || script === process.execPath;
   return compiled ? [process.execPath] : [process.execPath, script];
-}
-
-export async function connectOrStart(socketPath: string): Promise<Client> {
-  // A remote daemon is reached or not: starting one here would not be it.
-  if (isDaemonUrl(socketPath)) return connect(socketPath);
-  try {
-    return await connect(socketPath);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ECONNREFUSED") throw err;
-  }
-  return startDaemon(socketPath);
 }
 
 export interface StartOptions {

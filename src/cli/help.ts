@@ -2,6 +2,7 @@
 // parser reads it.
 import type { FlagSpec } from "./args.ts";
 import type { CliCommand } from "./command.ts";
+import { VERSION } from "../protocol/version.ts";
 
 /** Help is wrapped to this width, as a terminal of 100 columns shows it. */
 const WIDTH = 100;
@@ -46,4 +47,27 @@ export function flagLines(flags: Record<string, FlagSpec>): string[] {
 export function helpOf(cmd: CliCommand): string {
   const flags = flagLines(cmd.flags);
   return [`usage: ${usageOf(cmd)}`, "", cmd.help, ...(flags.length > 0 ? ["", ...flags] : [])].join("\n");
+}
+
+/** The global flags --help lists under every command: the ones that reach the daemon, --json. */
+export function globalHelp(global: Record<string, FlagSpec>, ownSocket: boolean): string {
+  const { socket, help, ...rest } = global;
+  return ["Every command also takes:", ...flagLines(ownSocket ? rest : { socket: socket!, ...rest })].join("\n");
+}
+
+/** `termd --help`: every command with its summary, then the global flags. */
+export function overview(commands: CliCommand[], global: Record<string, FlagSpec>): string {
+  const w = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `termd ${VERSION}: persistent terminal sessions driven over a Unix socket`,
+    "",
+    "usage: termd COMMAND [ARGS]",
+    "",
+    ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
+    "",
+    "termd COMMAND --help shows a command's options. termd --version [--json] prints which build this is.",
+    "Exit codes: 0 ok, 1 failure, 2 usage, 3 timeout, 4 session not found, 5 (termd daemon) another daemon already runs there.",
+    "",
+    globalHelp(global, false),
+  ].join("\n");
 }

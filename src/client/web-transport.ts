@@ -5,12 +5,6 @@
 // stop reading, so pause() and resume() do nothing here: the daemon still bounds what it queues.
 import type { Transport, TransportEvents } from "./transport-interface.ts";
 
-export function isDaemonUrl(target: string): boolean {
-  // Not a regular expression: compiling one cost every command-line call ~0.3 ms.
-  const scheme = target.slice(0, 8).toLowerCase();
-  return scheme.startsWith("http://") || scheme === "https://";
-}
-
 type WebSocketCtor = new (url: string, opts?: string[] | { headers?: Record<string, string>; protocols?: string[] }) => WebSocket;
 
 function webSocketUrl(url: string): string {

@@ -1,11 +1,12 @@
 // One place for the numbers a client and a daemon compare. Bump PROTOCOL_VERSION when a method's
 // params or result change in a way an older client would misread.
-import pkg from "../../package.json" with { type: "json" };
+// The version alone: the bundler then leaves the rest of package.json out of every process.
+import { version } from "../../package.json" with { type: "json" };
 import type { BuildInfo } from "./schemas.ts";
 
 export type { BuildInfo };
 
-export const VERSION: string = pkg.version;
+export const VERSION: string = version;
 export const PROTOCOL_VERSION = 1;
 
 // Set by `bun build --define` (scripts/compile.ts); absent when run from source.

@@ -5,7 +5,7 @@ import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect, type Client } from "../../client/client.ts";
 import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
-import { isDaemonUrl } from "../../client/web-transport.ts";
+import { isDaemonUrl } from "../../client/daemon-url.ts";
 import type { HttpSettings } from "../../server/host.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { RpcError } from "../../protocol/errors.ts";
 import { defaultSocketPath } from "../../protocol/paths.ts";
 import type { CreateInput, SessionInfo } from "../../protocol/schemas.ts";
-import { connectOrStart } from "../autostart.ts";
+import { connectOrStart } from "../connect-or-start.ts";
 import { parseSize, type Subcommand } from "./args.ts";
 import { UsageError } from "../args.ts";
 import { keepRunningOnClosedOutput, writeOut } from "../closed-stdout.ts";

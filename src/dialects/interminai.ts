@@ -5,8 +5,9 @@
 // methods of the session the socket stands for (on the daemon's main socket a request may name
 // one in "session", an extension). What it keeps itself is interminai's activity flag ("output
 // since it was last read"): the output offset at the last read, in the session's dialect state.
-// Departures: requests run concurrently instead of one at a time (a WAIT delays nobody);
-// DEBUG's `clear` is read at the top level (the appendix) or inside `data` (PROTOCOL.md).
+// Departures: requests run concurrently instead of one at a time (a WAIT delays nobody); a
+// field absent beside "type" is also looked for in a `data` object, where interminai's Python
+// edition's client puts WAIT's, KILL's, RESIZE's and DEBUG's (and PROTOCOL.md puts DEBUG's).
 import { RpcError } from "../protocol/errors.ts";
 import type { CellRun, SessionInfo } from "../protocol/schemas.ts";
 import { sgrParams } from "../render/sgr.ts";
@@ -42,6 +43,13 @@ function takeActivity(info: SessionInfo, native: NativeCaller): boolean {
 
 const isInt = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x);
 
+/** A request's field: beside "type", else inside a `data` object (never INPUT's: its `data` is the text). */
+function field(msg: Msg, name: string): unknown {
+  if (msg[name] !== undefined) return msg[name];
+  const nested = msg.data;
+  return typeof nested === "object" && nested !== null && !Array.isArray(nested) ? (nested as Msg)[name] : undefined;
+}
+
 // ---- OUTPUT's ANSI form: one SGR stating the whole style where it changes, ESC[0m back to default.
 
 /** interminai's SGR for a style, `ESC[0;<attrs>;<fg>;<bg>m`; "" for the default style. */
@@ -73,13 +81,14 @@ function renderRow(runs: CellRun[]): string {
 // ---- the requests
 
 async function output(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
-  const { from, to } = msg;
+  const from = field(msg, "from");
+  const to = field(msg, "to");
   if (from !== undefined && from !== null && from !== "-" && !isInt(from))
     return fail("Invalid 'from' value: expected an integer or \"-\"");
   if (to !== undefined && to !== null && !isInt(to)) return fail("Invalid 'to' value: expected an integer");
   const info = await native.call("session.info", { session });
   // --emulator custom gives TERM=ansi, and its screen never carries colour.
-  const ansi = msg.format === "ansi" && info.term !== "ansi";
+  const ansi = field(msg, "format") === "ansi" && info.term !== "ansi";
   const scrollback = from === "-" ? Number.MAX_SAFE_INTEGER : isInt(from) && from < 0 ? -from : 0;
   const snap = await native.call("session.screen", { session, format: ansi ? "cells" : "text", scrollback });
   // Trailing blanks go in both forms (the screen keeps spaces the program wrote).
@@ -110,13 +119,13 @@ async function status(msg: Msg, session: string, native: NativeCaller): Promise<
   data.size = info.size;
   data.scrollback_available = snap.scrollback_total;
   data.scrollback_capacity = info.scrollback;
-  if (msg.activity === true) data.activity = takeActivity(info, native);
+  if (field(msg, "activity") === true) data.activity = takeActivity(info, native);
   return ok(data);
 }
 
 /** Blocks until the program exits, or (activity) until output since the flag was last read. */
 async function wait(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
-  const activity = msg.activity === true;
+  const activity = field(msg, "activity") === true;
   for (;;) {
     const info = await native.call("session.info", { session });
     const exited = info.state !== "running";
@@ -131,7 +140,7 @@ async function wait(msg: Msg, session: string, native: NativeCaller): Promise<Re
 }
 
 async function kill(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
-  const sig = msg.signal;
+  const sig = field(msg, "signal");
   if (typeof sig !== "string" && !isInt(sig)) return fail("Missing 'signal' field");
   try {
     await native.call("session.signal", { session, signal: sig });
@@ -144,7 +153,8 @@ async function kill(msg: Msg, session: string, native: NativeCaller): Promise<Re
 }
 
 async function resize(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
-  const { cols, rows } = msg;
+  const cols = field(msg, "cols");
+  const rows = field(msg, "rows");
   if (!isInt(cols) || cols < 0) return fail("Missing 'cols' field");
   if (!isInt(rows) || rows < 0) return fail("Missing 'rows' field");
   await native.call("session.resize", { session, cols, rows });
@@ -152,8 +162,7 @@ async function resize(msg: Msg, session: string, native: NativeCaller): Promise<
 }
 
 async function debug(msg: Msg, session: string, native: NativeCaller): Promise<Reply> {
-  const nested = typeof msg.data === "object" && msg.data !== null ? (msg.data as Msg).clear : undefined;
-  const clear = msg.clear === true || nested === true;
+  const clear = field(msg, "clear") === true;
   const d = await native.call("session.debug", { session, clear });
   const t = d.termios;
   const termios = t

@@ -9,8 +9,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import type { Client } from "../../src/client/index.ts";
-import { ROOT, TestDaemon, type CliResult } from "../harness.ts";
+import { ROOT, TestDaemon } from "../harness.ts";
+import { ask, ia, nativeSession, raw, seen, sessionAt, socketOf, startSession } from "./interminai-cli.ts";
 
 const SOURCE = [process.execPath, join(ROOT, "src/cli/main.ts"), "interminai"];
 const DIST = [join(ROOT, "dist/interminai")];
@@ -23,67 +23,6 @@ const BINS: [string, string[]][] = [
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "termd-interminai-test-"));
-}
-
-/** One raw exchange: send `line` as is, read until the daemon closes the connection. */
-function raw(socket: string, line: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = connect(socket);
-    let buf = "";
-    s.setEncoding("utf8");
-    s.on("connect", () => s.write(line));
-    s.on("data", (d: string) => (buf += d));
-    s.on("close", () => resolve(buf));
-    s.on("error", reject);
-  });
-}
-
-/** A raw request and its one reply line, parsed; the daemon must close after it. */
-async function ask(socket: string, msg: string): Promise<{ status: string; data?: any; error?: string }> {
-  const reply = await raw(socket, msg + "\n");
-  expect(reply.endsWith("\n")).toBe(true);
-  expect(reply.trimEnd().split("\n")).toHaveLength(1);
-  return JSON.parse(reply);
-}
-
-/** Runs interminai with `args`; the environment points daemon mode at the test's daemon. */
-async function ia(d: TestDaemon, bin: string[], args: string[], opts: { stdin?: string; cwd?: string } = {}): Promise<CliResult> {
-  const p = Bun.spawn([...bin, ...args], {
-    stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    cwd: opts.cwd,
-    env: d.env,
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
-}
-
-/** A session made natively with its own interminai socket (what `interminai start` asks for). */
-async function nativeSession(
-  d: TestDaemon,
-  command: string[],
-  extra: Record<string, unknown> = {},
-): Promise<{ c: Client; id: string; socket: string }> {
-  const c = await d.client();
-  const socket = join(d.dir, `s-${crypto.randomUUID().slice(0, 8)}.sock`);
-  const info = await c.call("session.create", { command, socket, socket_dialect: "interminai", rows: 10, cols: 40, ...extra });
-  return { c, id: info.id, socket };
-}
-
-/** The id of the daemon session behind an interminai socket. */
-async function sessionAt(c: Client, socket: string): Promise<string> {
-  const { sessions } = await c.call("session.list");
-  const s = sessions.find((x) => x.socket === socket);
-  if (!s) throw new Error(`no session has socket ${socket}`);
-  return s.id;
-}
-
-/** Waits (natively) until `text` is on the screen (a RegExp: matches a row). */
-async function seen(c: Client, id: string, text: string | RegExp): Promise<void> {
-  const what = typeof text === "string" ? { text } : { regex: text.source };
-  const r = await c.call("session.wait", { session: id, ...what, timeout_ms: 5000 });
-  if (r.outcome !== "matched") throw new Error(`"${text}" did not show; screen:\n${r.screen.lines.join("\n")}`);
 }
 
 /** Polls `cond` until it holds (for what no event announces, such as a session being forgotten). */
@@ -106,12 +45,6 @@ async function firstLines(proc: Subprocess<"ignore", "pipe", "ignore">, n: numbe
   }
   await reader.cancel();
   return text;
-}
-
-function socketOf(startOutput: string): string {
-  const line = startOutput.split("\n").find((l) => l.startsWith("Socket: "));
-  if (!line) throw new Error(`no Socket: line in ${JSON.stringify(startOutput)}`);
-  return line.slice("Socket: ".length).trim();
 }
 
 describe("interminai socket dialect", () => {
@@ -309,14 +242,7 @@ describe("interminai socket dialect", () => {
 describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
   if (bin === DIST && !existsSync(DIST[0]!)) throw new Error("dist/interminai is missing: run `bun run build` first (npm test does)");
 
-  /** `interminai start ARGS` in daemon mode: the socket, and the session's id in the test daemon. */
-  async function start(d: TestDaemon, args: string[]): Promise<{ c: Client; socket: string; id: string }> {
-    const r = await ia(d, bin, ["start", ...args]);
-    expect(r).toMatchObject({ code: 0, stderr: "" });
-    const socket = socketOf(r.stdout);
-    const c = await d.client();
-    return { c, socket, id: await sessionAt(c, socket) };
-  }
+  const start = (d: TestDaemon, args: string[]) => startSession(d, bin, args);
 
   test(
     "start in daemon mode prints PID, Socket, Auto-generated and returns at once; stop removes what it made",
@@ -445,11 +371,12 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       expect(bad.code).not.toBe(0);
       await ia(d, bin, ["stop", "--socket", socket]);
 
-      // The bytes themselves, through a raw terminal: ESC, a control key, a backslash, \xE9 as UTF-8.
-      const bytes = await start(d, ["--", "bash", "-c", "stty raw -echo; echo ready; head -c 8 | od -An -tx1; sleep 30"]);
+      // The bytes themselves, through a raw terminal: ESC, a control key, a backslash, \xE9 as UTF-8,
+      // then \r \a \b \f \v \E.
+      const bytes = await start(d, ["--", "bash", "-c", "stty raw -echo; echo ready; head -c 14 | od -An -tx1; sleep 30"]);
       await seen(bytes.c, bytes.id, "ready");
-      expect((await ia(d, bin, ["input", "--socket", bytes.socket, "--text", "\\e[A\\x06 \\\\\\xE9"])).code).toBe(0);
-      await seen(bytes.c, bytes.id, "1b 5b 41 06 20 5c c3 a9");
+      expect((await ia(d, bin, ["input", "--socket", bytes.socket, "--text", "\\e[A\\x06 \\\\\\xE9\\r\\a\\b\\f\\v\\E"])).code).toBe(0);
+      await seen(bytes.c, bytes.id, "1b 5b 41 06 20 5c c3 a9 0d 07 08 0c 0b 1b");
     },
     SLOW,
   );
@@ -473,6 +400,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       );
       expect(rows[5]).toBe("日本語 ├── test");
       expect(rows[6]).toBe("done");
+      const numbered = (await ia(d, bin, ["output", "--socket", socket, "-n"])).stdout.split("\n");
+      expect(numbered.slice(0, 2)).toEqual([" 01\t\x1b[0;31mred1\x1b[0m", " 02\t\x1b[0;31mred2\x1b[0m"]); // the numbers stay plain
       const plain = (await ia(d, bin, ["output", "--socket", socket, "--no-color"])).stdout;
       expect(plain).not.toContain("\x1b[");
       expect(plain.split("\n").slice(0, 7)).toEqual(["red1", "red2", "green3", "green4", "bold x y bg br", "日本語 ├── test", "done"]);
@@ -506,6 +435,7 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       expect(await o(["--from", "-5", "--to", "-3"])).toBe("42\n43\n44\n");
       expect(await o(["--to", "2"])).toBe("47\n48\n");
       expect(await o(["-n"])).toBe(" 1\t47\n 2\t48\n 3\t49\n 4\t50\n 5\t\n");
+      expect(await o(["-n", "--cursor", "print"])).toBe("Cursor: row 5, col 1\n 1\t47\n 2\t48\n 3\t49\n 4\t50\n 5\t\n");
       expect(await o(["--from", "-5", "-n", "--to", "1"])).toBe("-5\t42\n-4\t43\n-3\t44\n-2\t45\n-1\t46\n 1\t47\n");
       expect((await o(["--from", "-12", "--number"])).split("\n")[0]).toBe("-12\t35");
       expect((await o(["--from", "3", "-n"])).split("\n")[0]).toBe(" 3\t47"); // interminai starts the numbers at N
@@ -685,6 +615,9 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       const st = (await ia(d, bin, ["status", "--socket", socket])).stdout;
       expect(st).toStartWith("Running: false\n");
       expect(st).toContain("Exit code: 99\n");
+      const plain = await start(d, ["--", "sleep", "30"]);
+      expect(await ia(d, bin, ["kill", "--socket", plain.socket])).toEqual({ code: 0, stdout: "", stderr: "" });
+      expect((await ia(d, bin, ["wait", "--socket", plain.socket, "--quiet"])).stdout).toBe("143\n"); // SIGTERM by default
       for (const sig of ["term", "15", "SIGKILL", "9"]) {
         const s = await start(d, ["--", "sleep", "30"]);
         expect((await ia(d, bin, ["kill", "--socket", s.socket, "--signal", sig])).code).toBe(0);
@@ -800,6 +733,7 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       const { socket } = await start(d, ["--", "/this/command/does/not/exist"]);
       expect((await ia(d, bin, ["wait", "--socket", socket, "--quiet"])).stdout).toBe("1\n");
       expect((await ia(d, bin, ["status", "--socket", socket])).stdout).toContain("Exit code: 1\n");
+      expect(await ia(d, bin, ["status", "--socket", socket, "--quiet"])).toEqual({ code: 1, stdout: "1\n", stderr: "" });
     },
     SLOW,
   );

@@ -112,7 +112,7 @@ async function openBun(connect: BunConnect, socketPath: string, on: TransportEve
       // is encoded, to wait for `drain`.
       if (queue.length === 0) {
         const n = socket.write(text);
-        if (n >= 0 && n >= utf8Length(text)) return;
+        if (n >= utf8Length(text)) return;
         queue.push(n > 0 ? encode(text).subarray(n) : encode(text));
         return;
       }

@@ -101,7 +101,8 @@ export function startOrphanReaper(onReaped?: (pid: number) => void): (() => void
 }
 
 /** The first and the longest pause between looks for a child that has not ended yet. */
-const CHILD_POLL_MS = [10, 1000];
+const CHILD_FIRST_LOOK_MS = 10;
+const CHILD_LONGEST_PAUSE_MS = 1000;
 
 /**
  * Reaps child `pid`, which nothing else waits for (Bun's wait for it went with the worker thread
@@ -113,7 +114,7 @@ export function reapChild(pid: number): string | undefined {
   if (typeof waitpid === "string") return waitpid;
   const look = (pause: number) => {
     if (waitpid(pid) !== 0) return;
-    setTimeout(() => look(Math.min(2 * pause, CHILD_POLL_MS[1]!)), pause).unref();
+    setTimeout(() => look(Math.min(2 * pause, CHILD_LONGEST_PAUSE_MS)), pause).unref();
   };
-  look(CHILD_POLL_MS[0]!);
+  look(CHILD_FIRST_LOOK_MS);
 }

@@ -15,7 +15,7 @@ import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/scree
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, reapChild, sessionEmptied, signalSession } from "./processes.ts";
+import { foregroundGroup, reapChildLater, sessionEmptied, signalSession } from "./processes.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -165,7 +165,7 @@ export class Child {
   private lose(why: string): void {
     if (!this.running) return;
     this.kill();
-    reapChild(this.pid);
+    reapChildLater(this.pid);
     this.end({ exitCode: null, signal: null, lost: `termd's pty worker running the program died (${why}); its processes were ended` });
   }
 

@@ -115,9 +115,9 @@ export function reapLeftovers(sid: number, leaderStart: string | null): number {
  * Reaps child `pid` once it ends, when nothing else will (its pty worker died with Bun's wait for
  * it). The libc binding it needs is loaded only then.
  */
-export function reapChild(pid: number): void {
-  void import("../platform/reaper.ts").then(({ reapChild }) => {
-    const cannot = reapChild(pid);
-    if (cannot) console.error(`termd: process ${pid} will stay a zombie: ${cannot}`);
-  });
+export function reapChildLater(pid: number): void {
+  import("../platform/reaper.ts")
+    .then(({ reapChild }) => reapChild(pid))
+    .catch((err: Error) => err.message)
+    .then((cannot) => cannot && console.error(`termd: process ${pid} will stay a zombie: ${cannot}`));
 }

@@ -36,6 +36,12 @@ interface Slot {
 
 const ONE = new Uint8Array([1]);
 
+/** An uncaught error's own line: Bun puts the code around the throw in the message as well. */
+function reasonOf(ev: ErrorEvent): string {
+  const lines = (ev.message || "error").split("\n");
+  return (lines.find((l) => l.startsWith("error:")) ?? lines.find((l) => l.trim() !== "") ?? "error").trim();
+}
+
 /** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
   ? new URL("./session/pty-worker.ts", import.meta.url)
@@ -70,7 +76,7 @@ export class PtyPool {
     // An uncaught exception ends a worker: "error" says why, then "close" comes (with every
     // message it posted before it, delivered) once its thread is gone.
     let why: string | null = null;
-    worker.addEventListener("error", (ev) => (why ??= (ev as ErrorEvent).message || "error"));
+    worker.addEventListener("error", (ev) => (why ??= reasonOf(ev as ErrorEvent)));
     worker.addEventListener("close", (ev) => {
       // Nothing polls the pipe any more, and nothing else closes what the worker held.
       this.closeWake(slot);
@@ -126,11 +132,15 @@ export class PtyPool {
 
   private send(slot: Slot, m: ToPtyWorker, transfer: ArrayBuffer[]): void {
     slot.worker.postMessage(m, transfer);
-    if (slot.wake) {
-      try {
-        writeSync(slot.wake[1], ONE);
-      } catch {} // EAGAIN: the pipe is full of wake-ups already.
-    }
+    this.wake(slot);
+  }
+
+  /** A byte on its pipe ends the worker's poll(2), to read its messages. */
+  private wake(slot: Slot): void {
+    if (!slot.wake) return;
+    try {
+      writeSync(slot.wake[1], ONE);
+    } catch {} // EAGAIN: the pipe is full of wake-ups already.
   }
 
   private channel(slot: Slot): ScreenChannel {
@@ -157,7 +167,7 @@ export class PtyPool {
     slot.worker.terminate();
     // A worker waiting in poll(2) ends once that returns: wake it. The pipe stays open: closing
     // it under a poll would not wake it; it is closed once the worker has exited.
-    if (slot.wake) writeSync(slot.wake[1], ONE);
+    this.wake(slot);
   }
 
   /**

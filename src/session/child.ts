@@ -15,7 +15,7 @@ import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/scree
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, reapChildLater, sessionEmptied, signalSession } from "./processes.ts";
+import { foregroundGroup, reapChildLater, reapLeftovers, sessionEmptied, signalSession, startTime } from "./processes.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -65,6 +65,9 @@ export class Child {
   /** Set by sendSignal: how a death by that signal is told apart from a crash. */
   signalSent: string | null = null;
 
+  /** When the program started (processes.ts's startTime): with the pid, who it is. */
+  readonly pidStart: string | null;
+
   private constructor(
     readonly pid: number,
     private readonly link: PtyLink,
@@ -72,6 +75,7 @@ export class Child {
     private master: number | null,
   ) {
     this.exited = this.ended.promise;
+    this.pidStart = startTime(pid);
   }
 
   /** Starts the program in a pty worker. Rejects with SPAWN_FAILED and the reason when it cannot. */
@@ -164,8 +168,11 @@ export class Child {
    */
   private lose(why: string): void {
     if (!this.running) return;
-    this.kill();
-    reapChildLater(this.pid);
+    // Bun may have reaped the program just before its worker died, and the pid been reused since:
+    // a process of that number is touched only if it started when the program did.
+    const alive = startTime(this.pid) === this.pidStart;
+    reapLeftovers(this.pid, this.pidStart);
+    if (alive) reapChildLater(this.pid);
     this.end({ exitCode: null, signal: null, lost: `termd's pty worker running the program died (${why}); its processes were ended` });
   }
 

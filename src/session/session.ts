@@ -11,7 +11,6 @@ import { ExecRunner } from "./exec.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
-import { startTime } from "./processes.ts";
 import { inputError, notRunning, removedError } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
@@ -114,7 +113,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     this.child = this.source = child;
     this.shellIntegration = spec.shellIntegration;
     this.pid = child.pid;
-    this.pidStart = startTime(child.pid);
+    this.pidStart = child.pidStart;
     this.exec.env = spec.env;
     void child.exited.then((exit) => this.onExit(exit));
   }

@@ -3,7 +3,7 @@
 // it again for appending. An idle session then holds no descriptor for its files, so how many
 // sessions a daemon holds is bounded by their terminals, not by their files (it held 7
 // descriptors a session, 2 of them these).
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import type { FdLedger } from "./fd-ledger.ts";
 
 /** A file not written for this long is closed until its next write. */
@@ -51,6 +51,19 @@ export class AppendFile {
     if (this.openFd === null)
       this.adopt(this.create ? openSync(this.path, "a", 0o600) : openSync(this.path, constants.O_WRONLY | constants.O_APPEND));
     return this.openFd!;
+  }
+
+  /**
+   * Appends all of `bytes`, piece by piece: a write can take part of them (a disk filling up), and
+   * the next one then says why. `wrote` hears of each piece. Throws once the file takes no more.
+   */
+  append(bytes: Uint8Array, wrote?: (n: number) => void): void {
+    for (let done = 0; done < bytes.length; ) {
+      const n = writeSync(this.fd(), bytes, done, bytes.length - done);
+      if (n <= 0) throw new Error("the file took no more bytes");
+      done += n;
+      wrote?.(n);
+    }
   }
 
   /** Closes the descriptor; the next fd() opens the file again. */

@@ -2,7 +2,6 @@
 // opened before the first byte, done when the session is disposed. An exit only closes the
 // descriptor: a restart's run goes on in the same file, on the same clock. Between writes it is
 // closed once idle (append-file.ts).
-import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
 import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
@@ -68,13 +67,7 @@ export abstract class SessionLineFile {
     waiting.delete(this);
     if (this.file === null || text === "") return;
     try {
-      const bytes = Buffer.from(text);
-      // A write can take part of the bytes (a disk filling up); the next one then says why.
-      for (let done = 0; done < bytes.length; ) {
-        const n = writeSync(this.file.fd(), bytes, done, bytes.length - done);
-        if (n <= 0) throw new Error("the file took no more bytes");
-        done += n;
-      }
+      this.file.append(Buffer.from(text));
     } catch (err) {
       clientLog.log(`termd: a session's journal or recording stopped: ${(err as Error).message}`);
       this.close();

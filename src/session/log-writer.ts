@@ -3,7 +3,6 @@
 // its time in a flood), and whatever the daemon's thread has seen is on disk already, should the
 // daemon be killed. A write that fails (a full disk, a file-size limit) ends the log: the file
 // stays a correct prefix, and the daemon's thread is told where it stopped and why.
-import { writeSync } from "node:fs";
 import { AppendFile } from "./append-file.ts";
 import { writeError } from "./disk-errors.ts";
 import type { FdLedger } from "./fd-ledger.ts";
@@ -16,6 +15,10 @@ export interface LogFailure {
 
 export class LogWriter {
   private file: AppendFile | null;
+  /** Counts what the file took, piece by piece (made once: every read of a flood passes it). */
+  private readonly advance = (n: number) => {
+    this.at += n;
+  };
 
   constructor(
     private readonly path: string,
@@ -32,13 +35,7 @@ export class LogWriter {
   write(bytes: Uint8Array): LogFailure | null {
     if (this.file === null) return null;
     try {
-      // A write can take part of the bytes (a disk filling up); the next one then says why.
-      for (let done = 0; done < bytes.length; ) {
-        const n = writeSync(this.file.fd(), bytes, done, bytes.length - done);
-        if (n <= 0) throw new Error("the file took no more bytes");
-        done += n;
-        this.at += n;
-      }
+      this.file.append(bytes, this.advance);
       return null;
     } catch (err) {
       this.close();

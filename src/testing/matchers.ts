@@ -14,6 +14,7 @@ import {
   snapshotDiff,
   snapshotDir,
   snapshotPath,
+  formerSnapshot,
   updatingSnapshots,
   writeSnapshot,
 } from "./snapshots.ts";
@@ -238,6 +239,19 @@ export const matchers = {
     };
     const stored = readSnapshot(path);
     if (stored === undefined || updatingSnapshots()) {
+      const former = stored === undefined && !updatingSnapshots() ? formerSnapshot(run.file, path) : undefined;
+      if (former) {
+        // Not written over, nor taken silently: the suite's baseline is that file, where it was.
+        const { screen } = await take();
+        return result(
+          t,
+          !!this.isNot,
+          !!this.isNot,
+          `match the snapshot ${path}, which does not exist; ${former}`,
+          { ok: false, screen, highlight: new Set(), waited: 0 },
+          timeout,
+        );
+      }
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
         return result(

@@ -1,4 +1,4 @@
-import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec } from "../args.ts";
+import { bool, num, parseArgs, parseDuration, str, strs, UsageError, type FlagSpec, type Parsed } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
@@ -129,6 +129,26 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
   },
 };
 
+/**
+ * The `termd daemon` flags in `ordered` as a command line, the state dir aside (a restart names it
+ * on its own): what a daemon reports in system.stats, so that a restart runs the next one alike.
+ */
+function daemonFlags(ordered: Parsed["ordered"]): string[] {
+  return ordered
+    .filter((f) => f.name in DAEMON_FLAGS && f.name !== "state-dir")
+    .map((f) => (f.value === true ? `--${f.name}` : `--${f.name}=${f.value}`));
+}
+
+/**
+ * The flags the next daemon runs with: the old one's (`theirs`, as it reported them; undefined from
+ * a build that does not), each replaced by the same flag given to the restart, and those added.
+ */
+function restartFlags(theirs: string[] | undefined, given: Parsed["ordered"]): string[] {
+  const mine = given.filter((f) => f.name in DAEMON_FLAGS && f.name !== "state-dir");
+  const kept = theirs === undefined ? [] : parseArgs(theirs, DAEMON_FLAGS).ordered.filter((f) => !mine.some((g) => g.name === f.name));
+  return daemonFlags([...kept, ...mine]);
+}
+
 const GRACE: FlagSpec = {
   kind: "number",
   value: "MS",
@@ -201,6 +221,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
           );
         const grace = num(a, "grace");
         let stateDir = defaultStateDir();
+        let flags = restartFlags([], a.ordered);
         let client: Client | undefined;
         try {
           client = await connect(ctx.socketPath);
@@ -210,17 +231,24 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         if (client) {
           const stats = { ...(await client.call("system.ping")), ...(await client.call("system.stats")) };
           stateDir = stats.state_dir ?? stateDir;
+          flags = restartFlags(stats.flags, a.ordered);
           ctx.err(restartNotice(stats, ctx.socketPath, grace));
+          if (stats.flags === undefined)
+            ctx.err(
+              `termd daemon restart: the old daemon does not say which flags it was started with (a build from before it did): the new one runs with ${flags.length ? flags.join(" ") : "none"}, those given here`,
+            );
           const { gone, pid } = await stopDaemon(client, ctx.socketPath, grace);
           if (!gone) {
             ctx.err(`termd daemon restart: the old daemon (pid ${pid}) has not exited yet; not starting another`);
             return EXIT.FAILURE;
           }
         }
-        const fresh = await startDaemon(ctx.socketPath, { stateDir });
+        const fresh = await startDaemon(ctx.socketPath, { stateDir, args: flags });
         const ping = await fresh.call("system.ping");
         fresh.close();
-        ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})`);
+        ctx.out(
+          `termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})${flags.length ? ` with ${flags.join(" ")}` : ""}`,
+        );
         return EXIT.OK;
       }
       if (action === "stop" || action === "status") {
@@ -271,6 +299,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         maxSubscriptions: limit(a, "max-subscriptions"),
         maxConnections: limit(a, "max-connections"),
         pidFile: str(a, "pid-file"),
+        flags: daemonFlags(a.ordered),
         http: await httpSettings(a, host),
       };
       try {
@@ -278,7 +307,11 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
       } catch (err) {
         // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
         if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
-        ctx.err(`termd daemon: ${err.message}`);
+        // What to do instead: that daemon is the one clients use (an autostarted one, often).
+        const restart = ["termd daemon restart", ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []), ...opts.flags].join(" ");
+        ctx.err(
+          `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
+        );
         return EXIT.DAEMON_RUNNING;
       }
     },

@@ -4,6 +4,7 @@
 // again whenever it changes; so they are awaited: `await expect(t).toShowText("ready")`. `.not`
 // waits for the opposite. A failure shows the whole screen with the cursor marked and the rows
 // that matter highlighted, and where the test's artifacts go.
+import { dirname } from "node:path";
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
@@ -247,7 +248,7 @@ export const matchers = {
           t,
           !!this.isNot,
           !!this.isNot,
-          `match the snapshot ${path}, which does not exist; ${former}`,
+          `match the snapshot ${path}, which does not exist; ${former}, where termd/testing kept it before each test file had a folder of snapshots, does: move it (mkdir -p ${dirname(path)} && mv ${former} ${path}), or run with -u (or TERMD_UPDATE_SNAPSHOTS=1) to write a new one`,
           { ok: false, screen, highlight: new Set(), waited: 0 },
           timeout,
         );

@@ -22,6 +22,7 @@ const title = (args: unknown[], given: string) => (args[0] as { name?: string } 
  */
 function callFromTestFile(fn: AnyFn, self: unknown, args: unknown[]): unknown {
   const at = callSite(new Error());
+  // (The call sits on the line below `return (`: a call on a file's first line keeps the wrapper's place.)
   if (!at || at.line < 2) return Reflect.apply(fn, self, args);
   const call = compileFunction(`return (${"\n".repeat(at.line - 1)}${" ".repeat(at.column - 1)}f(...a))`, ["f", "a"], {
     filename: at.file,

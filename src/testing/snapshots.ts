@@ -25,14 +25,10 @@ export function snapshotDir(testFile: string): string {
   return join(dirname(testFile), "__screens__", basename(testFile));
 }
 
-/**
- * When `path` is missing but termd/testing's former place for it (`__screens__/NAME.txt` beside the
- * test, before each test file had a folder) holds it: what to do, as a failure says it.
- */
+/** termd/testing's former place for `path` (`__screens__/NAME.txt` beside the test, before each test file had a folder), when a file is there. */
 export function formerSnapshot(testFile: string, path: string): string | undefined {
   const former = join(dirname(testFile), "__screens__", basename(path));
-  if (!existsSync(former)) return undefined;
-  return `${former}, where termd/testing kept it before each test file had a folder of snapshots, does: move it (mkdir -p ${dirname(path)} && mv ${former} ${path}), or run with -u (or TERMD_UPDATE_SNAPSHOTS=1) to write a new one`;
+  return existsSync(former) ? former : undefined;
 }
 
 /** The snapshots each test file compared (or wrote) in this process. */

@@ -1,4 +1,4 @@
-import { bool, num, parseArgs, parseDuration, str, strs, UsageError, type FlagSpec, type Parsed } from "../args.ts";
+import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec, type Parsed } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
@@ -129,24 +129,23 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
   },
 };
 
-/**
- * The `termd daemon` flags in `ordered` as a command line, the state dir aside (a restart names it
- * on its own): what a daemon reports in system.stats, so that a restart runs the next one alike.
- */
+/** A `termd daemon` flag a restart carries over: all but the state dir, which it names on its own. */
+const carried = (f: Parsed["ordered"][number]) => f.name in DAEMON_FLAGS && f.name !== "state-dir";
+
+/** The carried flags in `ordered` as a command line, one word each: what a daemon reports in system.stats. */
 function daemonFlags(ordered: Parsed["ordered"]): string[] {
-  return ordered
-    .filter((f) => f.name in DAEMON_FLAGS && f.name !== "state-dir")
-    .map((f) => (f.value === true ? `--${f.name}` : `--${f.name}=${f.value}`));
+  return ordered.filter(carried).map((f) => (f.value === true ? `--${f.name}` : `--${f.name}=${f.value}`));
 }
 
 /**
- * The flags the next daemon runs with: the old one's (`theirs`, as it reported them; undefined from
- * a build that does not), each replaced by the same flag given to the restart, and those added.
+ * The flags the next daemon runs with: the old one's (`theirs`, as daemonFlags wrote them; undefined
+ * from a build that does not report them), each replaced by the same flag given to the restart,
+ * and those it did not have added.
  */
 function restartFlags(theirs: string[] | undefined, given: Parsed["ordered"]): string[] {
-  const mine = given.filter((f) => f.name in DAEMON_FLAGS && f.name !== "state-dir");
-  const kept = theirs === undefined ? [] : parseArgs(theirs, DAEMON_FLAGS).ordered.filter((f) => !mine.some((g) => g.name === f.name));
-  return daemonFlags([...kept, ...mine]);
+  const mine = given.filter(carried);
+  const kept = (theirs ?? []).filter((f) => !mine.some((g) => f === `--${g.name}` || f.startsWith(`--${g.name}=`)));
+  return [...kept, ...daemonFlags(mine)];
 }
 
 const GRACE: FlagSpec = {
@@ -221,7 +220,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
           );
         const grace = num(a, "grace");
         let stateDir = defaultStateDir();
-        let flags = restartFlags([], a.ordered);
+        let flags = restartFlags(undefined, a.ordered);
         let client: Client | undefined;
         try {
           client = await connect(ctx.socketPath);

@@ -171,6 +171,11 @@ test("termd daemon --http beside a running daemon says how to run it in its plac
     expect(second.stderr).toContain(
       "To run one with this command's flags in its place: `termd daemon restart --http=127.0.0.1:0 --max-sessions=50` (it says first what happens to the running sessions); to run this one in the foreground: `termd daemon stop`, then this command again",
     );
+    // On another socket, the state dir is what is taken: the message says so, and no restart would help.
+    const elsewhere = await run([...DIST_BIN, "daemon", "--socket", join(dir, "other.sock"), "--http", "127.0.0.1:0"], env);
+    expect(elsewhere.code).toBe(DAEMON_RUNNING);
+    expect(elsewhere.stderr).toContain(`uses the state dir ${join(dir, "state")}`);
+    expect(elsewhere.stderr).not.toContain("termd daemon restart");
     let r = await run([...DIST_BIN, "daemon", "restart", "--http", "127.0.0.1:0", "--max-sessions", "50"], env);
     expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining(" with --http=127.0.0.1:0 --max-sessions=50\n") });
     expect(await flagsNow()).toEqual(["--http=127.0.0.1:0", "--max-sessions=50"]);

@@ -65,7 +65,8 @@ const RESTART_HELP = [
   "termd daemon restart  replaces the running daemon with this build: says first what happens to its",
   "                      running sessions (they are stopped as by `daemon stop`, --grace MS; their",
   "                      output, final screens and records are kept), then starts this binary's",
-  "                      daemon on the same socket and state dir",
+  "                      daemon on the same socket and state dir, with the old daemon's flags;",
+  "                      daemon flags given here replace the old one's of that name, or are added",
 ];
 
 /** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
@@ -306,11 +307,21 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
       } catch (err) {
         // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
         if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
-        // What to do instead: that daemon is the one clients use (an autostarted one, often).
-        const restart = ["termd daemon restart", ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []), ...opts.flags].join(" ");
-        ctx.err(
-          `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
+        // A daemon answering on this socket (an autostarted one, often) is the one its clients use:
+        // what to do instead. (One holding the state dir from another socket is named by the message.)
+        const answering = await connect(opts.socketPath).then(
+          (c) => (c.close(), true),
+          () => false,
         );
+        if (!answering) ctx.err(`termd daemon: ${err.message}`);
+        else {
+          const restart = ["termd daemon restart", ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []), ...opts.flags].join(
+            " ",
+          );
+          ctx.err(
+            `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
+          );
+        }
         return EXIT.DAEMON_RUNNING;
       }
     },

@@ -1,7 +1,8 @@
-// termd/testing under each runner it supports, one core with an adapter each: vitest (the matchers
-// through its expect.extend, the outcome from its task, a file's end from its after-all hook) and
-// node:test (expectTerminal, and the wrapped `test` of termd/testing/node), each in a process of
-// its own under Node, driving the compiled dist/termd. bun test is every other file here.
+// termd/testing under each runner it supports, one core with an adapter each: vitest 3 and 4 (the
+// matchers through its expect.extend, the outcome from its task, a file's end from its after-all
+// hook) and node:test (expectTerminal, and the wrapped `test` of termd/testing/node, with node's
+// own report of where a test is), each in a process of its own under Node, importing the library
+// as the npm package builds it and driving the compiled dist/termd. bun test is every other file here.
 import { expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -133,9 +133,16 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
 /** A `termd daemon` flag a restart carries over: all but the state dir, which it names on its own. */
 const carried = (f: Parsed["ordered"][number]) => f.name in DAEMON_FLAGS && f.name !== "state-dir";
 
-/** The carried flags in `ordered` as a command line, one word each: what a daemon reports in system.stats. */
+/**
+ * The carried flags in `ordered` as a command line, one word each: what a daemon reports in
+ * system.stats. A relative --pid-file is made absolute: the next daemon starts in "/".
+ */
 function daemonFlags(ordered: Parsed["ordered"]): string[] {
-  return ordered.filter(carried).map((f) => (f.value === true ? `--${f.name}` : `--${f.name}=${f.value}`));
+  return ordered.filter(carried).map((f) => {
+    if (f.value === true) return `--${f.name}`;
+    const value = f.name === "pid-file" && !String(f.value).startsWith("/") ? `${process.cwd()}/${f.value}` : f.value;
+    return `--${f.name}=${value}`;
+  });
 }
 
 /**

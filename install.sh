@@ -1,7 +1,7 @@
 #!/bin/sh
-# termd's installer:
-#   curl -fsSL URL/install.sh | TERMD_RELEASE_URL=URL sh
-#   curl -fsSL URL/install.sh | TERMD_RELEASE_URL=URL sh -s -- --prefix DIR
+# termd's installer, in a release's folder beside its archives:
+#   curl -fsSLO URL/install.sh && TERMD_RELEASE_URL=URL sh install.sh [--prefix DIR]
+# (Downloaded, then run: `curl … | sh` ends with sh's status, so a failed download succeeds.)
 # It picks the archive for this OS, CPU and C library from the release's SHA256SUMS, fetches it
 # from TERMD_RELEASE_URL (https://, http:// or file://), checks its SHA-256, and puts termd and its
 # interminai and cp-console-server links in ~/.local/bin (or DIR). Any failure stops it before

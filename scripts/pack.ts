@@ -85,21 +85,22 @@ export async function buildLauncher(dir: string): Promise<void> {
   await forNode("src/package/install.ts", "install.js");
 }
 
-async function mainPackage(work: string, out: string): Promise<string> {
-  const dir = join(work, "termd");
-  mkdirSync(dir, { recursive: true });
-  const bun = process.execPath;
-  await buildLauncher(dir);
-  // The library's entry points are the development package's exports (./client, ./testing, …):
-  // one build of them all, so the code they share (Client, RpcError…) is one module and
-  // instanceof holds across them. The test runners' own modules stay imports.
-  const entries = Object.entries(dev.exports as Record<string, string>).map(([name, src]) => ({
-    name,
-    src: src.replace(/^\.\//, ""),
-    rel: src.replace(/^\.\/src\//, "").replace(/\.ts$/, ""),
-  }));
+/** The library's entry points: the development package's exports (./client, ./testing, …). */
+const entries = Object.entries(dev.exports as Record<string, string>).map(([name, src]) => ({
+  name,
+  src: src.replace(/^\.\//, ""),
+  rel: src.replace(/^\.\/src\//, "").replace(/\.ts$/, ""),
+}));
+
+/**
+ * The library as the termd package ships it, in DIR/lib: each entry point at lib/PATH.js (termd/testing
+ * at lib/testing/index.js), one build of them all, so the code they share (Client, RpcError…) is
+ * one module in lib/chunks/ and instanceof holds across them. The test runners' own modules stay
+ * imports, resolved from where the library is installed.
+ */
+export async function buildLibrary(dir: string): Promise<void> {
   await run([
-    bun,
+    process.execPath,
     "build",
     "--target=node",
     "--format=esm",
@@ -113,6 +114,13 @@ async function mainPackage(work: string, out: string): Promise<string> {
     join(dir, "lib"),
     ...entries.map((e) => e.src),
   ]);
+}
+
+async function mainPackage(work: string, out: string): Promise<string> {
+  const dir = join(work, "termd");
+  mkdirSync(dir, { recursive: true });
+  await buildLauncher(dir);
+  await buildLibrary(dir);
   await run([
     join(ROOT, "node_modules", ".bin", "tsc"),
     "--ignoreConfig",

@@ -1,9 +1,10 @@
 // npm run release [-- --targets linux-x64,darwin-arm64]: dist/release/termd-VERSION-TARGET.tar.gz
-// for every target (src/package/targets.ts) and SHA256SUMS over them. Each archive holds one
+// for every target (src/package/targets.ts), install.sh (the installer, fetched from the same
+// folder) and SHA256SUMS over them. Each archive holds one
 // folder, termd-VERSION-TARGET/, with the binary, its interminai and cp-console-server links,
 // LICENSE, and the licences of the fonts the binary embeds. Archives are written byte for byte
 // the same from the same commit (scripts/tar.ts; the files' time is the commit's).
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCommit, compileTarget, LINKS, ROOT } from "./compile.ts";
@@ -48,6 +49,17 @@ export function writeArchive(t: Target, bin: string, out: string, mtime: number,
   return `${new Bun.CryptoHasher("sha256").update(archive).digest("hex")}  ${archiveName(t)}`;
 }
 
+/**
+ * Completes the release folder `out` around its archives (their SHA256SUMS lines, `sums`): install.sh
+ * beside them, so `URL/install.sh` is there to fetch, and SHA256SUMS over all of it, sorted by name.
+ */
+export function finishRelease(out: string, sums: string[]): void {
+  copyFileSync(join(ROOT, "install.sh"), join(out, "install.sh"));
+  const installer = `${new Bun.CryptoHasher("sha256").update(readFileSync(join(out, "install.sh"))).digest("hex")}  install.sh`;
+  const lines = [...sums, installer].sort((a, b) => a.slice(66).localeCompare(b.slice(66)));
+  writeFileSync(join(out, "SHA256SUMS"), lines.join("\n") + "\n");
+}
+
 async function release(targets: readonly Target[]): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   const work = join(OUT, ".work");
@@ -62,7 +74,7 @@ async function release(targets: readonly Target[]): Promise<void> {
     );
   }
   rmSync(work, { recursive: true, force: true });
-  writeFileSync(join(OUT, "SHA256SUMS"), sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n") + "\n");
+  finishRelease(OUT, sums);
   console.log(`dist/release/SHA256SUMS (commit ${commit})`);
 }
 

@@ -53,7 +53,7 @@ describe("which build", () => {
       const fresh = await connect(d.socket);
       const ping = await fresh.call("system.ping");
       expect(rOut).toBe(
-        `termd daemon restart: termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}) runs on ${d.socket} (pid ${ping.pid})\n`,
+        `termd daemon restart: termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}) runs on ${d.socket} (pid ${ping.pid}) with --stop-grace=1000\n`, // the old daemon's flag (harness.ts)
       );
       expect(ping).toMatchObject({ commit: dist.commit, target: dist.target });
       const { sessions } = await fresh.call("session.list");
@@ -67,4 +67,14 @@ describe("which build", () => {
       await stop.exited;
     }
   }, 60_000);
+
+  test("a built CLI notes a daemon run from a checkout (commit dev): another program, though of its version", async () => {
+    await using d = await TestDaemon.start();
+    const ls = Bun.spawn([...DIST_BIN, "ls"], { env: d.env, stdout: "pipe", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(ls.stderr).text(), ls.exited]);
+    expect(code).toBe(0);
+    expect(err).toBe(
+      `termd: note: the daemon on ${d.socket} is termd ${dist.version} (commit dev, source, bun ${Bun.version}), this is termd ${dist.version} (commit ${dist.commit.slice(0, 12)}${dist.commit.slice(40)}, ${dist.target}, bun ${dist.bun}); \`termd daemon restart\` replaces the daemon with this build\n`,
+    );
+  });
 });

@@ -16,13 +16,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { archiveName, writeArchive } from "../scripts/release.ts";
+import { archiveName, finishRelease, writeArchive } from "../scripts/release.ts";
 import { hostTarget } from "../src/package/targets.ts";
 import { DIST_BIN, ROOT } from "./harness.ts";
 
 const target = hostTarget();
 const INSTALL_SH = join(ROOT, "install.sh");
 const shells = ["dash", "bash"].filter((s) => Bun.which(s));
+/** The README's install command (URL for the release's folder). */
+const README_COMMAND = /`(curl [^`]*URL\/install\.sh[^`]*)`/.exec(readFileSync(join(ROOT, "README.md"), "utf8"))![1]!;
 
 describe.skipIf(!target)("install.sh", () => {
   const dir = mkdtempSync(join(tmpdir(), "termd-install-"));
@@ -80,6 +82,37 @@ describe.skipIf(!target)("install.sh", () => {
     expect(r.stderr).toContain("nothing was installed");
     expect(r).toMatchObject({ code: 1, installed: [] });
   }
+
+  test("the README's command installs from a release folder as release.ts finishes it (install.sh in it, and in SHA256SUMS), and fails when the download does", async () => {
+    const folder = variant((f) => finishRelease(f, [sums.trim()]));
+    const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: folder, stdout: "pipe", stderr: "pipe" });
+    expect(check.stdout.toString()).toContain("install.sh: OK");
+    expect(check.exitCode).toBe(0);
+    const readme = async (url: string) => {
+      const home = join(dir, `home-${++n}`);
+      mkdirSync(home);
+      const p = Bun.spawn(["sh", "-c", README_COMMAND.replace(/\bURL\b/g, url)], {
+        cwd: home,
+        env: { HOME: home, PATH: "/usr/bin:/bin" },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+      const bin = join(home, ".local", "bin");
+      return { code, stderr, installed: existsSync(bin) ? readdirSync(bin).sort() : [] };
+    };
+    const base = `http://127.0.0.1:${server!.port}`;
+    expect(await readme(`${base}/${folder.slice(dir.length + 1)}`)).toMatchObject({
+      code: 0,
+      installed: ["cp-console-server", "interminai", "termd"],
+    });
+    // A folder without install.sh (as releases were): the download's 404 is the command's failure.
+    const missing = await readme(`${base}/release`);
+    expect(missing.stderr).toContain("404");
+    expect(missing.code).not.toBe(0);
+    expect(missing.installed).toEqual([]);
+  }, 60_000);
 
   for (const shell of shells) {
     test(`${shell}: installs from file:// into --prefix, links and all, and says the folder is not on PATH`, async () => {

@@ -23,6 +23,7 @@ import { hostTarget } from "../src/package/targets.ts";
 import { connect } from "../src/client/index.ts";
 import { ROOT } from "./harness.ts";
 import { alive, eventually } from "./testing/subprocess.ts";
+import { vitest4 } from "./testing/vitest4.ts";
 
 const target = hostTarget();
 const INSTALL_MS = 300_000;
@@ -174,6 +175,25 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
           env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` },
         }),
       ).toEqual({ code: 0, stdout: "", stderr: "" });
+    },
+    INSTALL_MS,
+  );
+
+  test(
+    "vitest 4 runs a test file that imports termd/testing from the installed package",
+    async () => {
+      // vitest where the app would have it: its node_modules (vitest 4's own folder, linked).
+      symlinkSync(await vitest4(), join(app, "node_modules", "vitest"));
+      writeFileSync(
+        join(app, "echo.vitest.test.ts"),
+        `import { expect, test } from "vitest";\nimport { launch } from "termd/testing";\n\ntest("bash answers", async () => {\n  await using t = await launch(["bash", "--norc"]);\n  await t.type("echo $((6 * 7))-ok\\r");\n  await expect(t).toShowText("42-ok");\n});\n`,
+      );
+      const { TERMD_SOCKET: _, ...noDaemon } = env;
+      const r = await run(["node", join(app, "node_modules", "vitest", "vitest.mjs"), "run", "echo.vitest.test.ts"], {
+        env: { ...noDaemon, PATH: `${nodeBin}:/usr/bin:/bin`, NO_COLOR: "1" },
+      });
+      expect(r.stdout).toContain("Tests  1 passed (1)");
+      expect(r.code).toBe(0);
     },
     INSTALL_MS,
   );

@@ -45,6 +45,8 @@ export interface DaemonOptions {
   exitWhenEmpty?: boolean;
   /** A file holding the daemon's pid while it runs (the console server's server.pid). */
   pidFile?: string;
+  /** The `termd daemon` flags it was started with, the state dir aside: reported (system.stats) for `termd daemon restart`. */
+  flags?: string[];
   /** Threads that parse the sessions' screens (default: one per core). */
   screenWorkers?: number;
   /** Quiet time after which a small session's screen is parked (default 5000; 0: never). */

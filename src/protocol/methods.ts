@@ -11,6 +11,8 @@ export interface Methods {
     params: Record<string, never> | undefined;
     result: S.BuildInfo & {
       state_dir: string;
+      /** The `termd daemon` flags it runs with (not --state-dir); absent from a daemon built before it said. */
+      flags?: string[];
       sessions: number;
       running: number;
       uptime_s: number;

@@ -39,7 +39,11 @@ function startsWithFullHash(commit: string): boolean {
   return true;
 }
 
-/** Are two builds the same program? A build run from source matches any of its version. */
-export function sameBuild(a: BuildInfo, b: Pick<BuildInfo, "version" | "commit">): boolean {
-  return a.version === b.version && (a.commit === b.commit || a.commit === "dev" || b.commit === "dev");
+/**
+ * Is `theirs` (a daemon's build) the program `mine` is, as far as `mine` can tell? `mine` run from
+ * source (commit "dev") is a developer's, who knows what runs: it matches any build of its version.
+ * A built `mine` matches only its own commit: a daemon run from a checkout is another program.
+ */
+export function sameBuild(mine: BuildInfo, theirs: Pick<BuildInfo, "version" | "commit">): boolean {
+  return mine.version === theirs.version && (mine.commit === theirs.commit || mine.commit === "dev");
 }

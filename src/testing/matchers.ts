@@ -4,6 +4,7 @@
 // again whenever it changes; so they are awaited: `await expect(t).toShowText("ready")`. `.not`
 // waits for the opposite. A failure shows the whole screen with the cursor marked and the rows
 // that matter highlighted, and where the test's artifacts go.
+import { dirname } from "node:path";
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";
 import { renderScreen, screenFile, styledScreenFile } from "./screen-text.ts";
@@ -14,6 +15,7 @@ import {
   snapshotDiff,
   snapshotDir,
   snapshotPath,
+  formerSnapshot,
   updatingSnapshots,
   writeSnapshot,
 } from "./snapshots.ts";
@@ -238,6 +240,19 @@ export const matchers = {
     };
     const stored = readSnapshot(path);
     if (stored === undefined || updatingSnapshots()) {
+      const former = stored === undefined && !updatingSnapshots() ? formerSnapshot(run.file, path) : undefined;
+      if (former) {
+        // Not written over, nor taken silently: the suite's baseline is that file, where it was.
+        const { screen } = await take();
+        return result(
+          t,
+          !!this.isNot,
+          !!this.isNot,
+          `match the snapshot ${path}, which does not exist; ${former}, where termd/testing kept it before each test file had a folder of snapshots, does: move it (mkdir -p ${dirname(path)} && mv ${former} ${path}), or run with -u (or TERMD_UPDATE_SNAPSHOTS=1) to write a new one`,
+          { ok: false, screen, highlight: new Set(), waited: 0 },
+          timeout,
+        );
+      }
       if (stored === undefined && ciMode()) {
         const { screen } = await take();
         return result(

@@ -25,6 +25,12 @@ export function snapshotDir(testFile: string): string {
   return join(dirname(testFile), "__screens__", basename(testFile));
 }
 
+/** termd/testing's former place for `path` (`__screens__/NAME.txt` beside the test, before each test file had a folder), when a file is there. */
+export function formerSnapshot(testFile: string, path: string): string | undefined {
+  const former = join(dirname(testFile), "__screens__", basename(path));
+  return existsSync(former) ? former : undefined;
+}
+
 /** The snapshots each test file compared (or wrote) in this process. */
 const used = new Map<string, Set<string>>();
 

@@ -13,7 +13,7 @@
 import { testFileDone } from "./snapshots.ts";
 import { scopes, type TestScope } from "./test-context.ts";
 
-type AnyFn = (...args: unknown[]) => unknown;
+export type AnyFn = (...args: unknown[]) => unknown;
 
 /** Tests registered and run, per test file. */
 const files = new Map<string, { registered: number; ran: number; untracked: boolean }>();
@@ -29,6 +29,8 @@ function fileOf(path: string) {
  * arguments the runner passes the body and the title given at registration. Bodies that take more
  * than `maxParams` parameters (a `done` callback) pass through unwrapped: they end when they call it.
  * `afterAll`: the runner's after-all hook, called at registration (in the scope being collected).
+ * `call`: how the runner's function is called with the wrapped arguments (node.ts calls it as if
+ * from the test file).
  */
 export function wrapTestApi<T extends object>(
   api: T,
@@ -36,6 +38,7 @@ export function wrapTestApi<T extends object>(
   maxParams: number,
   title: (args: unknown[], given: string) => string,
   afterAll: (fn: () => void) => void,
+  call: (fn: AnyFn, self: unknown, args: unknown[]) => unknown = Reflect.apply,
 ): T {
   const wrapped = new WeakMap<object, unknown>();
   const wrap = (target: AnyFn, self: unknown): AnyFn => {
@@ -64,7 +67,7 @@ export function wrapTestApi<T extends object>(
           // At least as many ran as were registered: test.each registers one body for many tests.
           afterAll(() => testFileDone(path, !f.untracked && f.ran >= f.registered));
         }
-        const r = Reflect.apply(fn, self, args);
+        const r = call(fn, self, args);
         return typeof r === "function" ? wrap(r as AnyFn, undefined) : r;
       },
       get(fn, key, receiver) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../harness.ts";
+import { readPng } from "../png-reader.ts";
 import { keepScreenshot, signIn, startPage, untilShown, WIDTHS, type PageRig } from "./browser.ts";
 
 let rig: PageRig;
@@ -248,3 +249,46 @@ test("the page has a favicon", async () => {
   expect(icon.type).toStartWith("image/svg+xml");
   expect(icon.body).toStartWith("<svg");
 });
+
+test("underscores and the glyphs that reach below the baseline are drawn whole at 1200x800: none is cut off by its row", async () => {
+  const { d, page } = rig;
+  await page.setViewportSize({ width: 1200, height: 800 });
+  const line = "container_info.json _gy|";
+  // The cursor ends rows below, out of the pictures compared (it blinks).
+  await d.rpc("session.create", { name: "low", command: ["sh", "-c", `printf '%s\\n\\n\\n\\n' '${line}'; exec cat`] });
+  await d.rpc("session.wait", { session: "low", text: "|" });
+  await page.click('tr[data-session="low"]');
+  await untilShown(page, line);
+  await page.waitForFunction(() => document.fonts.status === "loaded");
+  const row = page.locator(".xterm-rows > div").first();
+  const box = (await row.boundingBox())!;
+  // The row and the one below it, as the page draws them (a row clips what leaves its box) and
+  // with the row clipping nothing: the same pixels when every glyph fits its row.
+  const clip = { x: box.x, y: box.y, width: box.width, height: box.height * 2 };
+  const drawn = await page.screenshot({ clip });
+  await row.evaluate((el: any) => (el.style.overflow = "visible"));
+  const whole = await page.screenshot({ clip });
+  await row.evaluate((el: any) => (el.style.overflow = "hidden"));
+  await keepScreenshot(page, "descenders-1200");
+  // The underscores are there, as are the others: ink (not the background) in the lower half of their cells.
+  const png = readPng(drawn);
+  // The grid's cell width: the first character's advance.
+  const cell = await page.evaluate(() => {
+    const text = document.querySelector(".xterm-rows > div").firstChild.firstChild;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, 1);
+    return range.getBoundingClientRect().width;
+  });
+  const background = png.pixel(0, 0);
+  const inkIn = (col: number) => {
+    let n = 0;
+    for (let x = Math.ceil(col * cell); x < Math.floor((col + 1) * cell); x++)
+      for (let y = Math.floor(box.height / 2); y < Math.ceil(box.height); y++) if (png.pixel(x, y) !== background) n++;
+    return n;
+  };
+  for (const [i, ch] of [...line].entries())
+    if ("_gy|".includes(ch)) expect({ ch, col: i, ink: inkIn(i) > 2 }).toEqual({ ch, col: i, ink: true });
+  // And whole: not a pixel more when the row clips nothing.
+  expect(Buffer.from(drawn).equals(Buffer.from(whole))).toBe(true);
+}, 60_000);

@@ -1,7 +1,8 @@
-// termd/testing under each runner it supports, one core with an adapter each: vitest (the matchers
-// through its expect.extend, the outcome from its task, a file's end from its after-all hook) and
-// node:test (expectTerminal, and the wrapped `test` of termd/testing/node), each in a process of
-// its own under Node, driving the compiled dist/termd. bun test is every other file here.
+// termd/testing under each runner it supports, one core with an adapter each: vitest 3 and 4 (the
+// matchers through its expect.extend, the outcome from its task, a file's end from its after-all
+// hook) and node:test (expectTerminal, and the wrapped `test` of termd/testing/node, with node's
+// own report of where a test is), each in a process of its own under Node, importing the library
+// as the npm package builds it and driving the compiled dist/termd. bun test is every other file here.
 import { expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,12 +16,15 @@ function obsoleteSnapshot(dir: string, testFile: string): void {
   writeFileSync(join(dir, "__screens__", testFile, "gone.txt"), "# termd screen 5x30, cursor 0,0\n");
 }
 
-test("under vitest the matchers work through expect.extend, and a failed test keeps its artifacts however it failed", async () => {
-  using project = new TestProject();
-  project.write(
-    "screen.test.ts",
-    `import { test, expect } from "vitest";
-import { launch } from "LIBRARY";
+// vitest 3 (the checkout's) and 4, the previous major and the current one (docs/testing.md says what of 5 is checked).
+test.each([3, 4] as const)(
+  "under vitest %d the matchers work through expect.extend, and a failed test keeps its artifacts however it failed",
+  async (major) => {
+    using project = new TestProject();
+    project.write(
+      "screen.test.ts",
+      `import { test, expect } from "vitest";
+import { launch } from "./lib/testing/index.js";
 
 test("passes", async () => {
   await using t = await launch(["sh", "-c", "echo hello; exec cat"], { rows: 5, cols: 30 });
@@ -41,31 +45,33 @@ test("throws its own error", async () => {
   throw new Error("my own");
 });
 `,
-  );
-  obsoleteSnapshot(project.dir, "screen.test.ts");
-  const r = await project.vitest("screen.test.ts");
-  expect(r.code).toBe(1);
-  expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
-    "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
-  );
-  expect(r.output).toContain("1 obsolete snapshot in __screens__/screen.test.ts (no test of screen.test.ts compared it): gone.txt");
-  expect(r.output).toMatch(/✓ passes/);
-  expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
-  expect(r.output).toMatch(/0│here\n/);
-  expect(r.output).toContain("Tests  2 failed | 1 passed (3)");
-  const results = join(project.dir, "test-results");
-  expect(readdirSync(results).sort()).toEqual(["fails-a-matcher", "throws-its-own-error"]);
-  expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
-  expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);
-  expect(readFileSync(join(results, "throws-its-own-error", "terminal.screen.txt"), "utf8")).toContain("\nthrown\n");
-}, 60_000);
+    );
+    obsoleteSnapshot(project.dir, "screen.test.ts");
+    const r = await project.vitest("screen.test.ts", { major });
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
+      "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
+    );
+    expect(r.output).toContain("1 obsolete snapshot in __screens__/screen.test.ts (no test of screen.test.ts compared it): gone.txt");
+    expect(r.output).toMatch(/✓ passes/);
+    expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
+    expect(r.output).toMatch(/0│here\n/);
+    expect(r.output).toContain("Tests  2 failed | 1 passed (3)");
+    const results = join(project.dir, "test-results");
+    expect(readdirSync(results).sort()).toEqual(["fails-a-matcher", "throws-its-own-error"]);
+    expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
+    expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);
+    expect(readFileSync(join(results, "throws-its-own-error", "terminal.screen.txt"), "utf8")).toContain("\nthrown\n");
+  },
+  120_000,
+);
 
 test("under node:test expectTerminal asserts, and termd/testing/node's test keeps a failed test's artifacts however it failed", async () => {
   using project = new TestProject();
   const source = readFileSync(
     project.write(
       "screen.test.mjs",
-      `import { test, launch, expectTerminal } from "./lib/testing.mjs";
+      `import { test, launch, expectTerminal } from "./lib/testing/node.js";
 
 test("passes", async () => {
   const t = await launch(["sh", "-c", "echo hello; exec cat"], { rows: 5, cols: 30 });
@@ -105,6 +111,11 @@ test("throws its own error", async () => {
   expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
   const line = source.split("\n").findIndex((l) => l.includes('"nowhere"')) + 1;
   expect(r.output).toContain(`screen.test.mjs:${line}:`); // the failure points at the test's line
+  // And node:test's location of each failed test is where the file calls test(), not the library's wrapper.
+  const at = (name: string) =>
+    `${join(project.dir, "screen.test.mjs")}:${source.split("\n").findIndex((l) => l.includes(`test("${name}"`)) + 1}:1`;
+  expect(r.output).toContain(`location: '${at("fails an assertion")}'`);
+  expect(r.output).toContain(`location: '${at("throws its own error")}'`);
   expect(r.output).toContain("# pass 1\n# fail 2");
   const results = join(project.dir, "test-results");
   expect(readdirSync(results).sort()).toEqual(["fails-an-assertion", "throws-its-own-error"]);

@@ -2,7 +2,7 @@
 // __screens__/TEST-FILE/NAME.txt beside the test file, the next ones compare against it (and fail with the
 // rows that differ), and --update-snapshots, -u or TERMD_UPDATE_SNAPSHOTS=1 rewrite it.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestDaemon } from "../harness.ts";
 import { TestProject } from "./subprocess.ts";
@@ -119,4 +119,26 @@ test("a snapshot no test of its file compared is reported once the whole file ra
   expect(r.code).toBe(0);
   expect(r.output).toContain("termd/testing: removed 1 obsolete snapshot from __screens__/obsolete.test.ts: renamed-test.txt");
   expect(readdirSync(dir)).toEqual(["current.txt"]);
+}, 90_000);
+
+test("a snapshot still at its former place (__screens__/NAME.txt, before a folder per test file) fails naming it, under CI or not, until moved", async () => {
+  using project = new TestProject();
+  project.write("menu.test.ts", SNAPSHOT_TEST);
+  const former = join(project.dir, "__screens__", "menu-screen.txt");
+  const now = join(project.dir, "__screens__", "menu.test.ts", "menu-screen.txt");
+  mkdirSync(join(project.dir, "__screens__"));
+  writeFileSync(former, "# termd screen 4x24, cursor 2,4\nMenu\nOpen\nQuit\n\n");
+  for (const env of [{ CI: "1" }, {}]) {
+    const r = await project.bunTest("menu.test.ts", { env: { ...env, MENU: "Menu\\nOpen\\nQuit" } });
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(
+      `expected the screen to match the snapshot ${now}, which does not exist; ${former}, where termd/testing kept it before each test file had a folder of snapshots, does: move it (mkdir -p ${join(project.dir, "__screens__", "menu.test.ts")} && mv ${former} ${now}), or run with -u`,
+    );
+    expect(existsSync(now)).toBe(false);
+  }
+  mkdirSync(join(project.dir, "__screens__", "menu.test.ts"));
+  renameSync(former, now);
+  // Moved, it is compared (the styled one, which had no former file, is written).
+  const r = await project.bunTest("menu.test.ts", { env: { MENU: "Menu\\nOpen\\nQuit" } });
+  expect(r.output).toContain("(pass) menu screen");
 }, 90_000);

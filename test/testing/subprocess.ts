@@ -5,6 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildLibrary } from "../../scripts/pack.ts";
+import { vitest4 } from "./vitest4.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 export const LIBRARY = join(ROOT, "src", "testing", "index.ts");
@@ -37,35 +39,27 @@ export class TestProject {
     return this.run([BUN, "test", `./${file}`, "--timeout", "20000", ...(opts.args ?? [])], opts);
   }
 
-  /** `vitest run FILE` under Node, with this checkout's vitest (the project's node_modules is a link to it). */
-  vitest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
-    symlinkSync(join(ROOT, "node_modules"), join(this.dir, "node_modules"));
-    return this.run(["node", join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--root", ".", `./${file}`, ...(opts.args ?? [])], {
+  /**
+   * `vitest run FILE` under Node, with vitest `major`: 3 is this checkout's devDependency, 4 is
+   * installed from test/testing/vitest4's lock (vitest4.ts). The test file imports termd/testing as
+   * the published package ships it (`./lib/testing/index.js`, scripts/pack.ts), which finds vitest where
+   * a user's project has it: in the project's node_modules, here a link to the one chosen.
+   */
+  async vitest(file: string, opts: RunOptions & { major?: 3 | 4 } = {}): Promise<BunTestRun> {
+    const vitest = opts.major === 4 ? await vitest4() : join(ROOT, "node_modules", "vitest");
+    mkdirSync(join(this.dir, "node_modules"));
+    symlinkSync(vitest, join(this.dir, "node_modules", "vitest"));
+    await buildLibrary(this.dir);
+    return this.run(["node", join(vitest, "vitest.mjs"), "run", "--root", ".", `./${file}`, ...(opts.args ?? [])], {
       ...opts,
-      env: { TERMD_BIN, ...opts.env },
+      // (vitest 4 colours its report even into a pipe.)
+      env: { TERMD_BIN, NO_COLOR: "1", ...opts.env },
     });
   }
 
-  /**
-   * `node --test FILE`, with termd/testing/node bundled for Node into lib/testing.mjs, as the
-   * published package ships it (Node 20 runs no TypeScript).
-   */
+  /** `node --test FILE`; the file imports termd/testing/node as the published package ships it (`./lib/testing/node.js`). */
   async nodeTest(file: string, opts: RunOptions = {}): Promise<BunTestRun> {
-    mkdirSync(join(this.dir, "lib"));
-    const built = await this.run([
-      BUN,
-      "build",
-      join(ROOT, "src", "testing", "node.ts"),
-      "--target=node",
-      "--format=esm",
-      "--external",
-      "vitest",
-      "--external",
-      "bun:test",
-      "--outfile",
-      join(this.dir, "lib", "testing.mjs"),
-    ]);
-    if (built.code !== 0) throw new Error(`bun build failed: ${built.output}`);
+    await buildLibrary(this.dir);
     return this.run(["node", "--test", ...(opts.args ?? []), `./${file}`], { ...opts, env: { TERMD_BIN, ...opts.env } });
   }
 

@@ -1,4 +1,4 @@
-import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec } from "../args.ts";
+import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec, type Parsed } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
@@ -65,7 +65,8 @@ const RESTART_HELP = [
   "termd daemon restart  replaces the running daemon with this build: says first what happens to its",
   "                      running sessions (they are stopped as by `daemon stop`, --grace MS; their",
   "                      output, final screens and records are kept), then starts this binary's",
-  "                      daemon on the same socket and state dir",
+  "                      daemon on the same socket and state dir, with the old daemon's flags;",
+  "                      daemon flags given here replace the old one's of that name, or are added",
 ];
 
 /** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
@@ -128,6 +129,32 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
     help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)",
   },
 };
+
+/** A `termd daemon` flag a restart carries over: all but the state dir, which it names on its own. */
+const carried = (f: Parsed["ordered"][number]) => f.name in DAEMON_FLAGS && f.name !== "state-dir";
+
+/**
+ * The carried flags in `ordered` as a command line, one word each: what a daemon reports in
+ * system.stats. A relative --pid-file is made absolute: the next daemon starts in "/".
+ */
+function daemonFlags(ordered: Parsed["ordered"]): string[] {
+  return ordered.filter(carried).map((f) => {
+    if (f.value === true) return `--${f.name}`;
+    const value = f.name === "pid-file" && !String(f.value).startsWith("/") ? `${process.cwd()}/${f.value}` : f.value;
+    return `--${f.name}=${value}`;
+  });
+}
+
+/**
+ * The flags the next daemon runs with: the old one's (`theirs`, as daemonFlags wrote them; undefined
+ * from a build that does not report them), each replaced by the same flag given to the restart,
+ * and those it did not have added.
+ */
+function restartFlags(theirs: string[] | undefined, given: Parsed["ordered"]): string[] {
+  const mine = given.filter(carried);
+  const kept = (theirs ?? []).filter((f) => !mine.some((g) => f === `--${g.name}` || f.startsWith(`--${g.name}=`)));
+  return [...kept, ...daemonFlags(mine)];
+}
 
 const GRACE: FlagSpec = {
   kind: "number",
@@ -201,6 +228,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
           );
         const grace = num(a, "grace");
         let stateDir = defaultStateDir();
+        let flags = restartFlags(undefined, a.ordered);
         let client: Client | undefined;
         try {
           client = await connect(ctx.socketPath);
@@ -210,17 +238,24 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         if (client) {
           const stats = { ...(await client.call("system.ping")), ...(await client.call("system.stats")) };
           stateDir = stats.state_dir ?? stateDir;
+          flags = restartFlags(stats.flags, a.ordered);
           ctx.err(restartNotice(stats, ctx.socketPath, grace));
+          if (stats.flags === undefined)
+            ctx.err(
+              `termd daemon restart: the old daemon does not say which flags it was started with (a build from before it did): the new one runs with ${flags.length ? flags.join(" ") : "none"}, those given here`,
+            );
           const { gone, pid } = await stopDaemon(client, ctx.socketPath, grace);
           if (!gone) {
             ctx.err(`termd daemon restart: the old daemon (pid ${pid}) has not exited yet; not starting another`);
             return EXIT.FAILURE;
           }
         }
-        const fresh = await startDaemon(ctx.socketPath, { stateDir });
+        const fresh = await startDaemon(ctx.socketPath, { stateDir, args: flags });
         const ping = await fresh.call("system.ping");
         fresh.close();
-        ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})`);
+        ctx.out(
+          `termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid})${flags.length ? ` with ${flags.join(" ")}` : ""}`,
+        );
         return EXIT.OK;
       }
       if (action === "stop" || action === "status") {
@@ -271,6 +306,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         maxSubscriptions: limit(a, "max-subscriptions"),
         maxConnections: limit(a, "max-connections"),
         pidFile: str(a, "pid-file"),
+        flags: daemonFlags(a.ordered),
         http: await httpSettings(a, host),
       };
       try {
@@ -278,7 +314,21 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
       } catch (err) {
         // A lost start race is an answer, not a fault: an autostarting client then uses the winner.
         if (!(err instanceof host.DaemonStartError && err.busy)) throw err;
-        ctx.err(`termd daemon: ${err.message}`);
+        // A daemon answering on this socket (an autostarted one, often) is the one its clients use:
+        // what to do instead. (One holding the state dir from another socket is named by the message.)
+        const answering = await connect(opts.socketPath).then(
+          (c) => (c.close(), true),
+          () => false,
+        );
+        if (!answering) ctx.err(`termd daemon: ${err.message}`);
+        else {
+          const restart = ["termd daemon restart", ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []), ...opts.flags].join(
+            " ",
+          );
+          ctx.err(
+            `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
+          );
+        }
         return EXIT.DAEMON_RUNNING;
       }
     },

@@ -13,6 +13,7 @@ export default command({
       ...BUILD,
       // Absolute, so a client elsewhere (termd daemon restart) finds the same folder.
       state_dir: resolve(daemon.options.stateDir),
+      flags: daemon.options.flags ?? [],
       sessions: sessions.length,
       running: sessions.filter((s) => s.running).length,
       uptime_s: daemon.uptimeS(),

@@ -35,7 +35,14 @@ declare module "vitest" {
 export async function vitestRunner(): Promise<Runner> {
   const { afterAll, expect, onTestFinished } = await import("vitest");
   expect.extend(matchers);
-  afterAll((file) => testFileDone(file.file.filepath, allRan(file)));
+  // vitest 3 calls an after-all hook with (suite), vitest 4 with (context, suite), and vitest 4
+  // reads the hook's source for the fixtures its first parameter destructures, refusing any
+  // other name there: a hook that names no parameter asks for none, and takes the suite last.
+  afterAll(function (this: unknown) {
+    // biome-ignore lint/complexity/noArguments: the one form both majors accept (above)
+    const file = arguments[arguments.length - 1] as Task & { file: { filepath: string } };
+    testFileDone(file.file.filepath, allRan(file));
+  });
   return {
     current() {
       const s = expect.getState();

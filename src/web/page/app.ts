@@ -42,6 +42,13 @@ function bytesToBase64(bytes: Uint8Array): string {
 }
 
 const FONT_SIZE = 14;
+/**
+ * Each row's height over the font's own (its ascent and descent, which xterm.js measures rounded to
+ * whole pixels): xterm.js centres the text in a row and clips what leaves it, and in a row just as
+ * tall as DejaVu Sans Mono's glyphs the bottom of the descent, where `_` sits and `g` and `y` end,
+ * was cut off (an underscore vanished). 1.2 leaves them a pixel or two below.
+ */
+const LINE_HEIGHT = 1.2;
 /** Lines of a session's history the page loads on attach and keeps above the screen, unless `?scrollback=N` says. */
 const DEFAULT_SCROLLBACK = 1000;
 /** At most this many (xterm.js holds each line's cells in memory). */
@@ -55,7 +62,13 @@ function scrollbackWanted(): number {
 
 const SCROLLBACK = scrollbackWanted();
 // allowProposedApi: the Unicode 11 widths are set through the proposed `unicode` API.
-const term = new Terminal({ fontSize: FONT_SIZE, fontFamily: FONT_FAMILY, scrollback: SCROLLBACK, allowProposedApi: true });
+const term = new Terminal({
+  fontSize: FONT_SIZE,
+  fontFamily: FONT_FAMILY,
+  lineHeight: LINE_HEIGHT,
+  scrollback: SCROLLBACK,
+  allowProposedApi: true,
+});
 // The daemon's width table (emoji and CJK two cells wide), so the page and the screen agree.
 term.loadAddon(new Unicode11Addon());
 term.unicode.activeVersion = "11";
@@ -73,7 +86,8 @@ function fit(): Size {
   const box = probe.getBoundingClientRect();
   probe.remove();
   const cellW = box.width / 100;
-  const cellH = Math.ceil(box.height);
+  // As xterm.js sizes a row: the font's height in whole pixels, times the line height, rounded down.
+  const cellH = Math.floor(Math.ceil(box.height) * LINE_HEIGHT);
   const style = getComputedStyle(termEl);
   const w = termEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const h = termEl.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);

@@ -33,11 +33,10 @@ const socket = await Bun.connect({
 });
 socket.write('{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{}}\n' + request() + "\n");
 await promise;
-const reply = received
-  .split("\n")
-  .slice(0, 2)
-  .map((l) => JSON.parse(l))
-  .find((m) => m.id === 2);
+// The reply to the command's own call (id 2), whichever came first.
+const lines = received.split("\n");
+let reply = JSON.parse(lines[0]!);
+if (reply.id !== 2) reply = JSON.parse(lines[1]!);
 if (reply.error) throw new Error(reply.error.message);
 const r = reply.result;
 let out = "";

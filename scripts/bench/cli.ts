@@ -107,7 +107,8 @@ async function cliTimes(o: Options, dir: string): Promise<CliTime[]> {
 export async function reportCli(o: Options, dir: string, verdicts: string[][]): Promise<void> {
   const times = await cliTimes(o, dir);
   const rows: string[][] = [["", "median ms", "min ms", "p90 ms", "CPU ms", "page faults"]];
-  const faultsOf = (t: CliTime) => (t.faults === undefined || Number.isNaN(t.faults) ? "–" : String(Math.round(t.faults)));
+  const known = (n: number | undefined): n is number => n !== undefined && !Number.isNaN(n);
+  const faultsOf = (t: CliTime) => (known(t.faults) ? String(Math.round(t.faults)) : "–");
   for (const t of times)
     rows.push([t.what, f1(median(t.ms)), f1(Math.min(...t.ms)), f1(percentile(t.ms, 0.9)), f1(median(t.cpuMs)), faultsOf(t)]);
   console.log(
@@ -116,14 +117,14 @@ export async function reportCli(o: Options, dir: string, verdicts: string[][]): 
   console.log(table(rows) + "\n");
   // Each command against the floor that makes its calls, in the same rounds.
   const over: string[][] = [["termd over its floor", "median ms", "min ms", "CPU ms", "page faults", "target ≤ +3 ms (median)"]];
+  const plus = (x: number, digits = f1) => (x >= 0 ? "+" : "") + digits(x);
   let worst = Number.NEGATIVE_INFINITY;
   for (const c of CLIENT_COMMANDS) {
     const t = times.find((x) => x.what === `termd ${c.what}`)!;
     const f = times.find((x) => x.what === `${FLOOR}: ${c.what}`)!;
     const gap = median(t.ms) - median(f.ms);
     worst = Math.max(worst, gap);
-    const faults = t.faults === undefined || f.faults === undefined ? "–" : `+${Math.round(t.faults - f.faults)}`;
-    const plus = (x: number) => (x >= 0 ? "+" : "") + f1(x);
+    const faults = known(t.faults) && known(f.faults) ? plus(t.faults - f.faults, (x) => String(Math.round(x))) : "–";
     over.push([
       c.what,
       plus(gap),

@@ -38,6 +38,31 @@ export const buildDefines = (commit: string, target: string): string[] => [
 ];
 
 /**
+ * How every executable of termd is compiled (the bench's floors too, so that they compare): the
+ * `bun build` flags besides the target, the build's identity and the entries.
+ */
+export const COMPILE_FLAGS = [
+  "--compile",
+  "--minify",
+  // --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and
+  // lines, never minified code. The copies it also writes beside the binary are to be removed.
+  "--sourcemap",
+  // Bytecode and split chunks: a client command runs only its own chunks' precompiled code, not
+  // the parse of the whole program (the daemon, xterm, MCP, the renderer), which cost it ~40 ms.
+  "--bytecode",
+  "--format=esm",
+  "--splitting",
+  // Bun's executables read .env and bunfig.toml from the folder they run in by default: a
+  // project's TERMD_URL or TERMD_SOCKET would redirect termd there (and reach the daemon it
+  // starts, and every session's environment), and a bunfig.toml termd cannot parse stopped it.
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  // The main thread starts with the JIT 10 times as reluctant (src/cli/main.ts says why and
+  // when it is set back); worker threads start with the usual policy.
+  "--compile-jit-policy=10",
+];
+
+/**
  * Compiles `target` into DIR/termd (with its links) and returns the binary's path. The output is
  * the same bytes for the same commit, target and Bun: the file name is the one thing of the build
  * machine's Bun embeds, and it is always `termd` here.
@@ -47,26 +72,9 @@ export async function compileTarget(target: Target | undefined, dir: string, com
   const out = join(dir, "termd");
   for (const f of ["termd", ...LINKS]) rmSync(join(dir, f), { force: true });
   const cmd = [
-    // --sourcemap puts the source maps inside the binary: a fault's stack names src/ files and
-    // lines, never minified code. The copies it also writes beside the binary are removed below.
     process.execPath,
     "build",
-    "--compile",
-    "--minify",
-    "--sourcemap",
-    // Bytecode and split chunks: a client command runs only its own chunks' precompiled code, not
-    // the parse of the whole program (the daemon, xterm, MCP, the renderer), which cost it ~40 ms.
-    "--bytecode",
-    "--format=esm",
-    "--splitting",
-    // Bun's executables read .env and bunfig.toml from the folder they run in by default: a
-    // project's TERMD_URL or TERMD_SOCKET would redirect termd there (and reach the daemon it
-    // starts, and every session's environment), and a bunfig.toml termd cannot parse stopped it.
-    "--no-compile-autoload-dotenv",
-    "--no-compile-autoload-bunfig",
-    // The main thread starts with the JIT 10 times as reluctant (src/cli/main.ts says why and
-    // when it is set back); worker threads start with the usual policy.
-    "--compile-jit-policy=10",
+    ...COMPILE_FLAGS,
     // An unsupported host (freebsd…) still gets a binary for itself, named by its platform.
     ...(target ? [`--target=${target.bun}`] : []),
     ...buildDefines(commit, target?.name ?? `${process.platform}-${process.arch}`),

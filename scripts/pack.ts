@@ -78,7 +78,7 @@ async function platformPackage(target: Target, work: string, out: string, commit
 }
 
 /** The termd package's two Node scripts in DIR: the launcher (bin/termd.js) and its postinstall (install.js). */
-export async function buildLauncher(dir: string): Promise<void> {
+async function buildLauncher(dir: string): Promise<void> {
   const forNode = (src: string, out: string, ...flags: string[]) =>
     run([process.execPath, "build", "--target=node", "--format=esm", "--minify", ...flags, src, "--outfile", join(dir, out)]);
   await forNode("src/package/launcher.ts", "bin/termd.js", "--banner=#!/usr/bin/env node");

@@ -53,12 +53,12 @@
 //      server, created in batches of commands, each captured with capture-pane.
 //   9. Command line: each client command (ls, info, send, screen, wait on a ready session, and
 //      --version) run as a whole process, wall time from spawn to exit, through the compiled
-//      binary (dist/termd, built first) and the Node stub (dist/termd-client.mjs under node);
-//      beside `tmux ls` on a server holding one session and the floors under a call: /bin/true
-//      (a process), a compiled Bun hello-world (any Bun executable) and a compiled Bun client that
-//      connects, sends ls's two calls and prints (any Bun client of the daemon), both compiled as
-//      dist/termd is. Median, min and p90 wall, median CPU, of --cli-runs rounds taken round robin
-//      after 3 unmeasured ones; page faults (median of 5, through /usr/bin/time).
+//      binary (dist/termd, built first), each beside its floor: a compiled Bun client that makes
+//      the same connect and the same two calls and prints their result (floor-client.ts); and
+//      `tmux ls` on a server holding one session, /bin/true (a process) and a compiled Bun
+//      hello-world (any Bun executable), the Bun programs compiled as dist/termd is. Median, min
+//      and p90 wall, median CPU, of --cli-runs rounds taken round robin after 3 unmeasured ones;
+//      page faults (median of 5, through /usr/bin/time); each command's figures over its floor's.
 //      Then the compiled daemon's RSS with no session, 6 s after it listens (median of 3), its
 //      binary first dropped from the page cache and then read through, or left to be faulted in.
 //   10. Many sessions: for each count in --many, that many `cat` sessions in a fresh daemon (open-

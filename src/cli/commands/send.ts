@@ -3,7 +3,6 @@ import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
 import { sessionArg } from "./shared.ts";
 import { str } from "../args.ts";
-import { encodeKey } from "../../terminal/keys.ts";
 import type { InputInput } from "../../protocol/schemas.ts";
 
 const MOUSE_FLAGS = new Set(["click", "press", "release", "move", "drag", "scroll"]);
@@ -63,24 +62,31 @@ export default cliCommand({
   },
   async run(a, ctx) {
     const session = sessionArg(a);
-    // Only the input flags, in order (global flags such as --json or --socket are not input).
-    const items = a.ordered.filter((f) => INPUT_FLAGS.has(f.name));
+    // Only the input flags, in order (global flags such as --json or --socket are not input). Loops,
+    // not filter and map: a process's first use of an array builtin parses it (see format.ts).
+    const items: typeof a.ordered = [];
+    for (const f of a.ordered) if (INPUT_FLAGS.has(f.name)) items.push(f);
     if (items.length === 0)
       throw new UsageError("nothing to send: give --text, --keys, --paste, --submit, --file or a mouse event (--click …)");
     // Mouse flags are parsed up front as key tokens are below: a bad one must not leave half a command.
     const held = modifiers(str(a, "modifiers"));
     const button = buttonOf(str(a, "button"));
-    const mouse = new Map(
-      items.filter((f) => MOUSE_FLAGS.has(f.name)).map((f) => [f, mouseEvent(f.name, String(f.value), button, held)] as const),
-    );
+    const mouse = new Map<(typeof items)[number], MouseEvent>();
+    const keys: string[] = [];
+    for (const f of items)
+      if (MOUSE_FLAGS.has(f.name)) mouse.set(f, mouseEvent(f.name, String(f.value), button, held));
+      else if (f.name === "keys") keys.push(String(f.value));
     // Every key token is checked before anything is typed: a bad one must not leave half a command.
-    for (const { name, value } of items) {
-      if (name !== "keys") continue;
-      for (const token of String(value).split(/\s+/).filter(Boolean)) {
-        try {
-          encodeKey(token, { applicationCursor: false });
-        } catch (e) {
-          throw new UsageError(`${(e as Error).message} (text goes in --text)`);
+    // The key tables are loaded only then: `send --text` does not pay for them.
+    if (keys.length > 0) {
+      const { encodeKey } = await import("../../terminal/keys.ts");
+      for (const value of keys) {
+        for (const token of value.split(/\s+/).filter(Boolean)) {
+          try {
+            encodeKey(token, { applicationCursor: false });
+          } catch (e) {
+            throw new UsageError(`${(e as Error).message} (text goes in --text)`);
+          }
         }
       }
     }
@@ -137,7 +143,8 @@ function buttonOf(text: string | undefined): "left" | "middle" | "right" {
 
 function modifiers(text: string | undefined): { shift?: true; alt?: true; ctrl?: true } {
   const out: { shift?: true; alt?: true; ctrl?: true } = {};
-  for (const m of (text ?? "")
+  if (text === undefined) return out;
+  for (const m of text
     .split(",")
     .map((x) => x.trim().toLowerCase())
     .filter(Boolean)) {

@@ -35,7 +35,7 @@ test("a plain text+Enter write is a newline to the TUI; safe submit submits 50 t
   }
 }, 60_000);
 
-test("with bracketed paste on, the text goes as a paste; a collapsed placeholder counts as shown", async () => {
+test("with bracketed paste on, a text of several lines goes as a paste; a collapsed placeholder counts as shown", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
   const id = await tui(c, "tui-paste-collapse.py");
@@ -44,8 +44,8 @@ test("with bracketed paste on, the text goes as a paste; a collapsed placeholder
   expect(r.submit).toEqual({ shown: true, bracketed: true, enter_presses: 1 });
   const w = await c.call("session.wait", { session: id, text: "SUBMITTED:" });
   expect(w.screen.lines[w.match!.row]).toBe(`SUBMITTED: ${text.replaceAll("\n", "⏎")}`);
-  // A short paste shows as itself.
-  await c.call("session.input", { session: id, text: "short", submit: true });
+  // One line is typed, not pasted, and shows as itself.
+  expect((await c.call("session.input", { session: id, text: "short", submit: true })).submit?.bracketed).toBe(false);
   expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: short$" })).outcome).toBe("matched");
 });
 
@@ -89,4 +89,41 @@ test("text that never shows (no echo) is still submitted after the wait, and the
   const r = await c.call("session.input", { session: s.id, text: "hidden", submit: true });
   expect(r.submit).toMatchObject({ shown: false, enter_presses: 1 });
   expect((await c.call("session.wait", { session: s.id, text: "got 6" })).outcome).toBe("matched");
+});
+
+test("submit types a one-line text as keys: vim's :wq after Escape saves and exits, even with bracketed paste on", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const file = join(d.dir, "note.txt");
+  const s = await c.call("session.create", { command: ["vim", "-u", "NONE", "-i", "NONE", "-N", "-c", "set t_BE=\\e[?2004h", file] });
+  await c.call("session.wait", { session: s.id, regex: "note\\.txt" });
+  // What a user types: insert, text, Escape, then ":wq" submitted.
+  const sent = await d.cli(["send", s.id, "--keys", "i", "--text", "hello", "--keys", "Escape", "--submit", ":wq"]);
+  expect(sent.code).toBe(0);
+  expect(sent.stderr).toBe("");
+  const w = await c.call("session.wait", { session: s.id, exit: true });
+  expect(w.outcome).toBe("exited");
+  expect(await Bun.file(file).text()).toBe("hello\n");
+});
+
+test("submit into readline (bash) and python3 types the line; a text of several lines goes as a paste", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const sh = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.wait", { session: sh.id, text: "$" });
+  await c.call("session.input", { session: sh.id, text: "bind 'set enable-bracketed-paste on'\r" });
+  await c.call("session.wait", { session: sh.id, regex: "^\\$ $" });
+  expect((await c.call("session.info", { session: sh.id })).modes.bracketed_paste).toBe(true);
+  const one = await c.call("session.input", { session: sh.id, text: "echo one-$((6*7))", submit: true });
+  expect(one.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1 });
+  await c.call("session.wait", { session: sh.id, regex: "^one-42$" });
+  const two = await c.call("session.input", { session: sh.id, text: "echo first-$((1+1))\necho second-$((2+2))", submit: true });
+  expect(two.submit).toMatchObject({ bracketed: true, enter_presses: 1 });
+  await c.call("session.wait", { session: sh.id, regex: "^second-4$" });
+
+  const py = await c.call("session.create", { command: ["python3", "-q"] });
+  await c.call("session.wait", { session: py.id, text: ">>>" });
+  const r = await c.call("session.input", { session: py.id, text: "6*7", submit: true });
+  expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1 });
+  expect((await c.call("session.wait", { session: py.id, regex: "^42$" })).outcome).toBe("matched");
 });

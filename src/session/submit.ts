@@ -1,7 +1,11 @@
 // Safe submit into agent TUIs. Claude Code, Codex and Gemini CLI read an Enter that arrives
 // within ~120 ms of other input as a newline inside the prompt (it looks like part of a paste),
 // so text and Enter in one burst never submit. Here:
-// - the text goes in first, inside bracketed-paste boundaries when the program turned on mode 2004;
+// - the text goes in first: typed, as a person would, when it is one line of printable text; as a
+//   paste (inside bracketed-paste boundaries when the program turned on mode 2004) when typing it
+//   would press keys (a line break, a Tab, an escape). A single line is never pasted: vim turns
+//   mode 2004 on and inserts a paste as text in every mode, so a pasted ":wq" lands in the buffer,
+//   where typed it is a command (less and readline read typed keys the same way);
 // - Enter follows no sooner than SUBMIT_GAP_MS after the text's last byte, and only once the
 //   screen has settled (no output, no change for QUIET_MS) with the text shown: the end of its
 //   last line on the screen, or a collapsed paste's placeholder ("[Pasted text #1 +5 lines]");
@@ -26,7 +30,7 @@ export interface SubmitResult {
   bytes: number;
   /** The text (or a paste placeholder) was seen on the settled screen before Enter. */
   shown: boolean;
-  /** The text went inside bracketed-paste boundaries. */
+  /** The text went inside bracketed-paste boundaries (it has several lines or other control characters, and the program turned on mode 2004); otherwise it was typed. */
   bracketed: boolean;
   /** 1, or 2 when the first Enter changed nothing on the screen. */
   enter_presses: number;
@@ -79,6 +83,11 @@ function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal)
   });
 }
 
+/** Would typing `text` press keys other than its characters (Enter, Tab, Escape, Ctrl+…)? Then it goes as a paste. */
+export function needsPaste(text: string): boolean {
+  return /[\x00-\x1f\x7f]/.test(text);
+}
+
 export async function safeSubmit(
   s: ProgramStream,
   text: string,
@@ -86,7 +95,7 @@ export async function safeSubmit(
   timeoutMs = 10_000,
   secret = false,
 ): Promise<SubmitResult> {
-  const bracketed = s.modes.bracketed_paste && text.length > 0;
+  const bracketed = s.modes.bracketed_paste && needsPaste(text);
   const data = pasteBytes(text, bracketed);
   const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();

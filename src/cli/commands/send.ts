@@ -44,7 +44,7 @@ export default cliCommand({
       kind: "string",
       repeat: true,
       value: "TEXT",
-      help: "the text (a bracketed paste when the program asked for that), then Enter once the screen settled showing it, at least 150 ms later; Enter again if the first changed nothing (a note on stderr says so, and when the text never showed)",
+      help: "the text (typed; a bracketed paste when it has several lines and the program asked for that), then Enter once the screen settled showing it, at least 150 ms later; Enter again if the first changed nothing (a note on stderr says so, and when the text never showed)",
     },
     file: {
       kind: "string",

@@ -114,6 +114,15 @@ test("press keys, wait for text gone, for idle and for exit, each answering one 
   expect(timeout.text.split("\n")[0]).toBe("timeout");
   // The agent has seen this screen: the reply says nothing changed instead of repeating it.
   expect(timeout.text).toContain("nothing changed since your last read");
+
+  // A full-screen program the agent saw exits: the rows its leaving cleared are summed up, not listed blank one by one.
+  await m.call("start_session", { name: "vi", command: ["vim", "-u", "NONE", "-i", "NONE", "-N"] });
+  await m.call("read_screen", { session: "vi" });
+  await m.call("submit", { session: "vi", text: ":q" });
+  const left = await m.call("wait_for", { session: "vi", exit: true });
+  expect(left.text.split("\n")[0]).toBe("exited");
+  expect(left.text).toMatch(/^\(rows \d+-23 are blank\)$/m);
+  expect(left.text).not.toMatch(/^\s*\d+│$/m);
   await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
   const exited = await m.call("wait_for", { session: "py", exit: true });
   expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });

@@ -74,6 +74,7 @@ export class SessionStore {
       if (this.byId.has(r.id)) continue;
       const { base, run, start } = fromRecord(r, this.logDir);
       const s = Session.restore({ ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool }, run);
+      s.meta = r.meta;
       this.byId.set(s.id, s);
       this.starts.set(s.id, start);
       if (r.state !== s.state) this.opts.records?.save(this.record(s));
@@ -176,6 +177,8 @@ export class SessionStore {
       throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
     this.starts.set(id, { env: { ...this.opts.baseEnv, ...p.env }, integrate: p.shell_integration !== false });
+    // Before the first record is saved: a dialect's claim (meta.dialect) is in every one.
+    session.meta = p.meta;
     const records = this.opts.records;
     let recording = false;
     try {

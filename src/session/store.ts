@@ -145,11 +145,18 @@ export class SessionStore {
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     const cwd = p.cwd ?? env.HOME ?? "/";
-    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
+    let hooks: ReturnType<typeof integrate>;
+    try {
+      // The state dir's folders a session needs (its log's, the shell hooks'): a full or read-only
+      // disk fails the call naming the folder, before any program starts.
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
+      hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
+    } catch (err) {
+      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s files: ${writeError(err, this.opts.stateDir)}`);
+    }
     let session: Session;
     try {
       checkDirectory(cwd);
-      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
       session = await Session.spawn(
         {
           id,

@@ -35,6 +35,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   socket: string | null = null;
   /** The shell whose hooks termd added (shell-integration.ts); null for any other program, or when asked not to. */
   shellIntegration: ShellKind | null = null;
+  hooksDir: string | null = null;
   /** session.create's `meta`: a client's own fields, kept and shown in info, and in its record across restarts. */
   meta: Record<string, unknown> | undefined;
   /** The commands a shell reported with OSC 133 marks (session.wait's command_done). */
@@ -112,6 +113,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     );
     this.child = this.source = child;
     this.shellIntegration = spec.shellIntegration;
+    this.hooksDir = spec.hooksDir ?? null;
     this.pid = child.pid;
     this.pidStart = child.pidStart;
     this.exec.env = spec.env;

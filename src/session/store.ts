@@ -54,6 +54,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
   private readonly logDir: string;
+  /** Where the shell hooks live (shell-integration.ts), and exec.run's requests to them. */
+  private readonly hooksDir: string;
   /** Records a full disk kept remove() from deleting: deleted once a write succeeds again. */
   private readonly undeleted = new Set<string>();
   /**
@@ -66,6 +68,7 @@ export class SessionStore {
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
+    this.hooksDir = join(opts.stateDir, "shell");
   }
 
   /** Brings back the sessions an earlier daemon left: listed, readable, none running. */
@@ -150,7 +153,7 @@ export class SessionStore {
       // The state dir's folders a session needs (its log's, the shell hooks'): a full or read-only
       // disk fails the call naming the folder, before any program starts.
       mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
-      hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
+      hooks = p.shell_integration === false ? null : integrate(command, env, this.hooksDir);
     } catch (err) {
       throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s files: ${writeError(err, this.opts.stateDir)}`);
     }
@@ -176,6 +179,7 @@ export class SessionStore {
           argv: hooks?.argv ?? command,
           env: hooks ? { ...env, ...hooks.env } : env,
           shellIntegration: hooks?.kind ?? null,
+          ...(hooks ? { hooksDir: this.hooksDir } : {}),
           ptys: this.opts.ptys,
         },
       );
@@ -219,11 +223,12 @@ export class SessionStore {
     if (s.running) await s.stop(graceMs);
     const start = this.startOf(s);
     const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
-    const hooks = start.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
+    const hooks = start.integrate ? integrate(s.command, env, this.hooksDir) : null;
     await s.restart({
       argv: hooks?.argv ?? s.command,
       env: hooks ? { ...env, ...hooks.env } : env,
       shellIntegration: hooks?.kind ?? null,
+      ...(hooks ? { hooksDir: this.hooksDir } : {}),
       ptys: this.opts.ptys,
     });
     this.saveRecord(s);

@@ -300,3 +300,15 @@ test("bash: exec.run typed as itself is interrupted by its timeout and the shell
   await c.call("session.input", { session: s.id, text: "echo by-hand\r" });
   expect((await c.call("session.wait", { session: s.id, regex: "^by-hand$" })).outcome).toBe("matched");
 });
+
+test("bash: a command that typed would read differently (history expansion's !, a trailing backslash, several lines) is sourced, and runs as written", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": BASHRC });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  expect((await c.call("exec.run", { session: s.id, command: 'echo "hi!there"' })).output).toBe("hi!there\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo a \\" })).output).toBe("a\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo one\necho two" })).output).toBe("one\ntwo\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo 'open" })).stderr).toContain("unexpected EOF");
+});

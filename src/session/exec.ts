@@ -377,13 +377,16 @@ class Run {
   /**
    * Where the shell's hooks take a request to run the command typed as itself, or null: not bash
    * or zsh with termd's hooks, or a command that typed would not be one line the shell runs at once
-   * (several lines, control characters, an open quote: checked with `SHELL -n -c`).
+   * as a sourced file would (several lines, control characters, an open quote: checked with
+   * `SHELL -n -c`; a trailing backslash, which continues a typed line; `!`, which an interactive
+   * shell's history expansion takes; `#` in zsh, a comment only where INTERACTIVE_COMMENTS is set).
    */
   private async hooksRequest(): Promise<string | null> {
     const s = this.s;
     const command = this.p.command.replace(/\n$/, "");
     if (s.hooksDir === null || this.pid === null || !(this.bash || this.zsh)) return null;
-    if (command.trim() === "" || needsPaste(command)) return null;
+    if (command.trim() === "" || needsPaste(command) || command.endsWith("\\") || command.includes("!")) return null;
+    if (this.zsh && command.includes("#")) return null;
     const check = Bun.spawn([s.command[0]!, "-n", "-c", command], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
     if ((await check.exited) !== 0) return null;
     return join(s.hooksDir, `exec.${this.pid}`);
@@ -415,6 +418,8 @@ class Run {
     const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
     return [
       `command rm -f -- ${sq(request)}`,
+      // Left by a daemon that died before its shell took it: the run is gone, nothing to do.
+      `[ -d ${sq(this.dir)} ] || return 0`,
       `if [ "\${1-}" = late ]; then printf '\\033]133;termd-done;%d;${this.nonce}-late\\007' "$2"; return 0; fi`,
       `__termd_exec_after=${f("a")}`,
       ...this.envSet(),

@@ -10,9 +10,10 @@
 // shown (stdout, then stderr), then the done mark below. If no hook took the request (a DEBUG trap
 // of the user's keeps termd's preexec out), the command ran on the terminal as typed; precmd then
 // sources the request as `late`, whose mark makes the run read the command's output from the
-// stream between its C and D marks (stdout and stderr together). A command of several lines, or
-// one that does not parse (an open quote would leave the shell waiting for more), goes the way
-// other shells' commands go:
+// stream between its C and D marks (stdout and stderr together). Interrupted, the command ends and
+// precmd runs as after any other. A command that typed would not read as it does from a file
+// (several lines, an open quote that would leave the shell waiting for more, history expansion's
+// `!`: hooksRequest) goes the way other shells' commands go:
 //
 // the command goes to a file in a private temp folder and the shell is typed one short line,
 // ` . DIR/w`, sourcing a wrapper that runs `command . DIR/c <IN >DIR/o 2>DIR/e` in the shell and

@@ -35,6 +35,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   socket: string | null = null;
   /** The shell whose hooks termd added (shell-integration.ts); null for any other program, or when asked not to. */
   shellIntegration: ShellKind | null = null;
+  /** The folder of those hooks: exec.run leaves its requests to them there. */
   hooksDir: string | null = null;
   /** session.create's `meta`: a client's own fields, kept and shown in info, and in its record across restarts. */
   meta: Record<string, unknown> | undefined;

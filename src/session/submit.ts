@@ -11,7 +11,7 @@
 //   last line on the screen, or a collapsed paste's placeholder ("[Pasted text #1 +5 lines]");
 //   after MAX_WAIT_MS it goes anyway, and the result says the text was not seen;
 // - if the screen has not changed VERIFY_MS after Enter, Enter is pressed once more, and the
-//   result says so (a TUI that was still busy swallows a key).
+//   result says so (a TUI that was still busy swallows a key), and whether that one changed it.
 import type { ProgramStream } from "./stream.ts";
 import { pasteBytes } from "../terminal/keys.ts";
 
@@ -34,6 +34,8 @@ export interface SubmitResult {
   bracketed: boolean;
   /** 1, or 2 when the first Enter changed nothing on the screen. */
   enter_presses: number;
+  /** An Enter changed the screen (or the program ended) within VERIFY_MS of it. */
+  changed: boolean;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
@@ -109,14 +111,12 @@ export async function safeSubmit(
     if (left <= 0) break;
     await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor)), signal);
   }
-  const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0 };
-  if (signal.aborted || !s.running) return result;
-  const seq = s.view.seq;
-  result.bytes += s.writeInput("\r");
-  result.enter_presses = 1;
-  if (!(await changed(s, seq, VERIFY_MS, signal)) && !signal.aborted && s.running) {
+  const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0, changed: false };
+  while (result.enter_presses < 2 && !result.changed && !signal.aborted && s.running) {
+    const seq = s.view.seq;
     result.bytes += s.writeInput("\r");
-    result.enter_presses = 2;
+    result.enter_presses++;
+    result.changed = await changed(s, seq, VERIFY_MS, signal);
   }
   return result;
 }

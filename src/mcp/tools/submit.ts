@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ToolError, tool, text } from "../tool.ts";
 import { screenReply } from "../screen-reply.ts";
 import { unsentLine } from "../unsent-line.ts";
+import { enterNote } from "../../protocol/submit-notes.ts";
 import { Session, ShowChange, showChangeWait } from "./params.ts";
 
 /** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */
@@ -58,7 +59,8 @@ export default tool({
     const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true, wait: showChangeWait(p) });
     if (r.submit && !r.submit.shown && p.text.trim() !== "")
       notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
-    if (r.submit?.enter_presses === 2) notes.push("the first Enter changed nothing on the screen, so Enter was pressed once more");
+    const enter = r.submit && r.submit.enter_presses > 0 ? enterNote(r.submit) : null;
+    if (enter) notes.push(enter);
     const what = JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text);
     const done = `submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}`;
     const body = r.wait ? `${done}; then:\n${await screenReply(ctx, p.session, r.wait.screen)}` : `${done}; use wait_for to see the result`;

@@ -315,9 +315,10 @@ class Run {
   }
 
   private async start(timeoutMs: number): Promise<void> {
+    // The syntax check runs while the shell settles.
+    const requested = this.hooksRequest();
     const atPrompt = await waitQuiet(this.s, this.runner.markEnd);
-    if (this.done) return;
-    const request = await this.hooksRequest();
+    const request = await requested;
     if (this.done) return;
     if (this.p.stdin !== undefined) writeFileSync(join(this.dir, "i"), this.p.stdin, { mode: 0o600 });
     let line: string;
@@ -388,8 +389,12 @@ class Run {
     if (s.hooksDir === null || this.pid === null || !(this.bash || this.zsh)) return null;
     if (command.trim() === "" || needsPaste(command) || command.endsWith("\\") || command.includes("!")) return null;
     if (this.zsh && command.includes("#")) return null;
-    const check = Bun.spawn([s.command[0]!, "-n", "-c", command], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    if ((await check.exited) !== 0) return null;
+    try {
+      const check = Bun.spawn([s.command[0]!, "-n", "-c", command], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      if ((await check.exited) !== 0) return null;
+    } catch {
+      return null; // the shell cannot be run apart (no descriptors left): sourced, as before
+    }
     return join(s.hooksDir, `exec.${this.pid}`);
   }
 

@@ -116,7 +116,7 @@ export async function safeSubmit(
     const seq = s.view.seq;
     result.bytes += s.writeInput("\r");
     result.enter_presses++;
-    result.changed = await changed(s, seq, VERIFY_MS, signal);
+    result.changed = (await changed(s, seq, VERIFY_MS, signal)) || !s.running;
   }
   return result;
 }

@@ -81,3 +81,34 @@ test.skipIf(refused !== null)(
   },
   180_000,
 );
+
+test.skipIf(refused !== null)(
+  "a read-only state dir: create fails with SPAWN_FAILED naming the folder, for a shell and for any program, and no stack is logged",
+  async () => {
+    // Read-only but for the lock the daemon holds (a file of its own bound over it): the daemon
+    // starts, and the first thing it writes there is a session's folder.
+    const base = mkdtempSync(join(tmpdir(), "termd-ro-"));
+    const stateDir = join(base, "state");
+    mkdirSync(stateDir);
+    const mount = [
+      'mount -t tmpfs -o size=1m,mode=0700 tmpfs "$0"',
+      ': >"$0/daemon.lock" && : >"$0.lock"',
+      'mount -o remount,ro "$0"',
+      'mount --bind "$0.lock" "$0/daemon.lock"',
+      'exec "$@"',
+    ].join(" && ");
+    try {
+      await using d = await TestDaemon.start({ stateDir, bin: ["unshare", "-m", "sh", "-c", mount, stateDir, ...SOURCE_BIN] });
+      const c = await d.client();
+      for (const command of [["true"], ["bash"]]) {
+        const failed = await c.call("session.create", { command }).catch((e) => e);
+        expect(failed.name).toBe("SPAWN_FAILED");
+        expect(failed.message).toContain(`a read-only file system at ${stateDir} (EROFS)`);
+      }
+      expect((await c.call("session.list")).sessions).toEqual([]);
+      expect(d.log).not.toContain("    at ");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  },
+);

@@ -221,3 +221,94 @@ test.skipIf(!existsSync(DIST_BIN[0]!))("the compiled binary carries the hook fil
     output: "compiled\n",
   });
 });
+
+/** exec.run in `shell`: what the screen, the log, the recording and the history show of it is the command as typed and its output. */
+async function typedAsItself(shell: "bash" | "zsh", rc: Record<string, string>, history: string): Promise<void> {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, rc);
+  const record = join(d.dir, "cast");
+  const s = await c.call("session.create", { command: [shell], env: { HOME: dir, HISTFILE: join(dir, "hist") }, cwd: dir, record });
+  expect(s.shell_integration).toBe(shell);
+  await prompt(c, s.id);
+
+  const r = await c.call("exec.run", { session: s.id, command: "echo plumbing-check" });
+  expect(r).toMatchObject({ output: "plumbing-check\n", stderr: "", exit_code: 0 });
+  // stdout and stderr apart, the status, the call's env and stdin, as ever.
+  const apart = await c.call("exec.run", {
+    session: s.id,
+    command: 'echo "out $ONLY"; cat; echo err >&2; (exit 3)',
+    env: { ONLY: "mine" },
+    stdin: "in\n",
+  });
+  expect(apart).toMatchObject({ output: "out mine\nin\n", stderr: "err\n", exit_code: 3 });
+  expect((await c.call("exec.run", { session: s.id, command: 'echo "${ONLY-unset}"' })).output).toBe("unset\n");
+
+  // trimEnd: zsh pads a line it ends (PROMPT_SP).
+  const screen = (await c.call("session.wait", { session: s.id, prompt: true })).screen.lines.map((l) => l.trimEnd());
+  expect(screen.slice(0, 6)).toEqual([
+    "$ echo plumbing-check",
+    "plumbing-check",
+    `$ echo "out $ONLY"; cat; echo err >&2; (exit 3)`,
+    "out mine",
+    "in",
+    "err",
+  ]);
+  const logs = await d.cli(["logs", s.id]);
+  expect(logs.stdout).toContain("echo plumbing-check");
+  // The log and the recording hold OSC marks (invisible on a terminal), but no typed line of the mechanism.
+  expect(`${screen.join("\n")}\n${logs.stdout}\n${readFileSync(record, "utf8")}`).not.toMatch(/termd-exec|__termd|\. '/);
+  const h = await c.call("exec.run", { session: s.id, command: history });
+  expect(h.output).toContain("echo plumbing-check");
+  expect(h.output).not.toContain("termd-exec");
+}
+
+test("bash started with the user's rc files: exec.run types the command itself; screen, log, recording and history show it and its output, nothing of the mechanism", async () => {
+  await typedAsItself("bash", { ".bashrc": BASHRC }, "history");
+});
+
+test.skipIf(!has("zsh"))("zsh: exec.run types the command itself, and only it shows", async () => {
+  await typedAsItself("zsh", { ".zshrc": "PS1='$ '\nSAVEHIST=100\nHISTSIZE=100\n" }, "fc -l 1");
+});
+
+test("bash with a DEBUG trap of the user's: exec.run's command still runs as typed, its output read from the terminal between its marks", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": `${BASHRC}trap ':' DEBUG\n` });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  const r = await c.call("exec.run", { session: s.id, command: "echo plumbing-check; echo err >&2; (exit 4)" });
+  expect(r).toMatchObject({ output: "plumbing-check\nerr\n", stderr: "", exit_code: 4 });
+  const after = await c.call("exec.run", { session: s.id, command: "echo next" });
+  expect(after).toMatchObject({ output: "next\n", exit_code: 0 });
+  const screen = (await c.call("session.wait", { session: s.id, prompt: true })).screen.lines;
+  expect(screen.slice(0, 4)).toEqual(["$ echo plumbing-check; echo err >&2; (exit 4)", "plumbing-check", "err", "$ echo next"]);
+});
+
+test("bash: exec.run typed as itself is interrupted by its timeout and the shell is whole again", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": BASHRC });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  expect(await c.call("exec.run", { session: s.id, command: "echo before; sleep 30", timeout_ms: 300 })).toMatchObject({
+    timed_out: true,
+    output: "before\n",
+  });
+  expect(await c.call("exec.run", { session: s.id, command: "echo after" })).toMatchObject({ output: "after\n", exit_code: 0 });
+  // The terminal is the shell's own again: a command typed by a person shows its output.
+  await c.call("session.input", { session: s.id, text: "echo by-hand\r" });
+  expect((await c.call("session.wait", { session: s.id, regex: "^by-hand$" })).outcome).toBe("matched");
+});
+
+test("bash: a command that typed would read differently (history expansion's !, a trailing backslash, several lines) is sourced, and runs as written", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const dir = home(d, { ".bashrc": BASHRC });
+  const s = await c.call("session.create", { command: ["bash"], env: { HOME: dir }, cwd: dir });
+  await prompt(c, s.id);
+  expect((await c.call("exec.run", { session: s.id, command: 'echo "hi!there"' })).output).toBe("hi!there\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo a \\" })).output).toBe("a\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo one\necho two" })).output).toBe("one\ntwo\n");
+  expect((await c.call("exec.run", { session: s.id, command: "echo 'open" })).stderr).toContain("unexpected EOF");
+});

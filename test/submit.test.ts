@@ -27,7 +27,7 @@ test("a plain text+Enter write is a newline to the TUI; safe submit submits 50 t
 
   for (let i = 0; i < 50; i++) {
     const r = await c.call("session.input", { session: id, text: `prompt number ${i}`, submit: true });
-    expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1 });
+    expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1, changed: true });
     const w = await c.call("session.wait", { session: id, text: `SUBMITTED: prompt number ${i}`, timeout_ms: 5000 });
     expect(w.match?.text).toBe(`SUBMITTED: prompt number ${i}`);
     // Exactly that: no newline crept in.
@@ -35,17 +35,17 @@ test("a plain text+Enter write is a newline to the TUI; safe submit submits 50 t
   }
 }, 60_000);
 
-test("with bracketed paste on, the text goes as a paste; a collapsed placeholder counts as shown", async () => {
+test("with bracketed paste on, a text of several lines goes as a paste; a collapsed placeholder counts as shown", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
   const id = await tui(c, "tui-paste-collapse.py");
   const text = "first line of a long prompt\nsecond line\nthird line that is longer than forty characters";
   const r = await c.call("session.input", { session: id, text, submit: true });
-  expect(r.submit).toEqual({ shown: true, bracketed: true, enter_presses: 1 });
+  expect(r.submit).toEqual({ shown: true, bracketed: true, enter_presses: 1, changed: true });
   const w = await c.call("session.wait", { session: id, text: "SUBMITTED:" });
   expect(w.screen.lines[w.match!.row]).toBe(`SUBMITTED: ${text.replaceAll("\n", "⏎")}`);
-  // A short paste shows as itself.
-  await c.call("session.input", { session: id, text: "short", submit: true });
+  // One line is typed, not pasted, and shows as itself.
+  expect((await c.call("session.input", { session: id, text: "short", submit: true })).submit?.bracketed).toBe(false);
   expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: short$" })).outcome).toBe("matched");
 });
 
@@ -54,13 +54,13 @@ test("an Enter that changes nothing is pressed once more, and the result says so
   const c = await d.client();
   const id = await tui(c, "tui-enter-burst.py", ["--ignore-first-enter"]);
   const r = await c.call("session.input", { session: id, text: "busy at first", submit: true });
-  expect(r.submit).toMatchObject({ shown: true, enter_presses: 2 });
+  expect(r.submit).toMatchObject({ shown: true, enter_presses: 2, changed: true });
   expect((await c.call("session.wait", { session: id, regex: "^SUBMITTED: busy at first$" })).outcome).toBe("matched");
   // termd send --submit says so on stderr.
   const again = await tui(c, "tui-enter-burst.py", ["--ignore-first-enter"]);
   const sent = await d.cli(["send", again, "--submit", "from the command line"]);
   expect(sent.code).toBe(0);
-  expect(sent.stderr).toContain("Enter was pressed once more");
+  expect(sent.stderr).toContain("the first Enter changed nothing on the screen, so Enter was pressed once more, which did");
   expect((await c.call("session.wait", { session: again, regex: "^SUBMITTED: from the command line$" })).outcome).toBe("matched");
 });
 
@@ -89,4 +89,53 @@ test("text that never shows (no echo) is still submitted after the wait, and the
   const r = await c.call("session.input", { session: s.id, text: "hidden", submit: true });
   expect(r.submit).toMatchObject({ shown: false, enter_presses: 1 });
   expect((await c.call("session.wait", { session: s.id, text: "got 6" })).outcome).toBe("matched");
+});
+
+test("submit types a one-line text as keys: vim's :wq after Escape saves and exits, even with bracketed paste on", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const file = join(d.dir, "note.txt");
+  const s = await c.call("session.create", { command: ["vim", "-u", "NONE", "-i", "NONE", "-N", "-c", "set t_BE=\\e[?2004h", file] });
+  await c.call("session.wait", { session: s.id, regex: "note\\.txt" });
+  // What a user types: insert, text, Escape, then ":wq" submitted.
+  const sent = await d.cli(["send", s.id, "--keys", "i", "--text", "hello", "--keys", "Escape", "--submit", ":wq"]);
+  expect(sent.code).toBe(0);
+  expect(sent.stderr).toBe("");
+  const w = await c.call("session.wait", { session: s.id, exit: true });
+  expect(w.outcome).toBe("exited");
+  expect(await Bun.file(file).text()).toBe("hello\n");
+});
+
+test("submit into readline (bash) and python3 types the line; a text of several lines goes as a paste", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const sh = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
+  await c.call("session.wait", { session: sh.id, text: "$" });
+  await c.call("session.input", { session: sh.id, text: "bind 'set enable-bracketed-paste on'\r" });
+  await c.call("session.wait", { session: sh.id, regex: "^\\$ $" });
+  expect((await c.call("session.info", { session: sh.id })).modes.bracketed_paste).toBe(true);
+  const one = await c.call("session.input", { session: sh.id, text: "echo one-$((6*7))", submit: true });
+  expect(one.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1, changed: true });
+  await c.call("session.wait", { session: sh.id, regex: "^one-42$" });
+  const two = await c.call("session.input", { session: sh.id, text: "echo first-$((1+1))\necho second-$((2+2))", submit: true });
+  expect(two.submit).toMatchObject({ bracketed: true, enter_presses: 1 });
+  await c.call("session.wait", { session: sh.id, regex: "^second-4$" });
+
+  const py = await c.call("session.create", { command: ["python3", "-q"] });
+  await c.call("session.wait", { session: py.id, text: ">>>" });
+  const r = await c.call("session.input", { session: py.id, text: "6*7", submit: true });
+  expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 1, changed: true });
+  expect((await c.call("session.wait", { session: py.id, regex: "^42$" })).outcome).toBe("matched");
+});
+
+test("a program that takes no line: neither Enter changes the screen, and the result and the note say so instead of implying it went in", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { command: ["sh", "-c", "stty -echo; echo deaf; exec sleep 100"] });
+  await c.call("session.wait", { session: s.id, text: "deaf" });
+  const sent = await d.cli(["send", s.id, "--submit", "anyone"]);
+  expect(sent.stderr).toContain("Enter was pressed twice and the screen did not change: the program may not have taken the line");
+  expect(sent.stderr).not.toContain("which did");
+  const r = await c.call("session.input", { session: s.id, text: "", submit: true });
+  expect(r.submit).toEqual({ shown: true, bracketed: false, enter_presses: 2, changed: false });
 });

@@ -176,10 +176,16 @@ async function debug(msg: Msg, session: string, native: NativeCaller): Promise<R
   return ok({ unhandled: d.unhandled, dropped: d.dropped, termios });
 }
 
-/** Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. */
-function stop(session: string, native: NativeCaller): null {
+/**
+ * Replies first, then ends the session: the socket closes at once, the program gets SIGTERM. A
+ * session that is not there is an error reply, as STATUS's; one that went in between is no news.
+ */
+async function stop(session: string, native: NativeCaller): Promise<null> {
+  const { id } = await native.call("session.info", { session });
   native.send(ok({ message: "Shutting down" }));
-  void native.call("session.remove", { session, force: true }).catch((err) => clientLog.log("termd: interminai STOP:", err));
+  void native.call("session.remove", { session: id, force: true }).catch((err) => {
+    if (!(err instanceof RpcError && err.name === "SESSION_NOT_FOUND")) clientLog.log(`termd: interminai STOP: ${(err as Error).message}`);
+  });
   return null;
 }
 
@@ -211,7 +217,7 @@ async function handle(raw: unknown, native: NativeCaller): Promise<Reply | null>
       case "DEBUG":
         return await debug(msg, session!, native);
       case "STOP":
-        return stop(session!, native);
+        return await stop(session!, native);
       default:
         return fail(`Unknown command: ${msg.type}`);
     }

@@ -58,3 +58,15 @@ test("context around a match is about 20 rows; the tail is the last 20 rows that
   expect(t).toHaveLength(20);
   expect(t.at(-1)).toBe("24│row 24");
 });
+
+test("changed rows that became blank are summed up, one line per run, as read_screen sums up the blank rows at its end", () => {
+  const rows = Array.from({ length: 24 }, (_, row) => ({ row, text: row === 5 ? "bye" : "" }));
+  const s = screen([], { row: 0, col: 0, visible: true }, { size: { rows: 24, cols: 80 }, changed: rows });
+  expect(changesText("v", 1, s).split("\n").slice(1)).toEqual([
+    "24 rows changed since your last read (seq 1):",
+    " 0│▮",
+    "(rows 1-4 are blank)",
+    " 5│bye",
+    "(rows 6-23 are blank)",
+  ]);
+});

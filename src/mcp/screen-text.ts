@@ -55,9 +55,23 @@ export function changesText(name: string, since: number, s: ScreenSnapshot): str
   const changed = s.changed ?? [];
   if (changed.length === 0) return `${header(name, s)}\nnothing changed since your last read (seq ${since})`;
   const width = String(s.size.rows - 1).length;
-  const lines = changed.map(({ row, text }) =>
-    numbered(row, s.cursor.visible && row === s.cursor.row ? withCursor(text, s.cursor.col) : text, width),
-  );
+  const isCursor = (row: number) => s.cursor.visible && row === s.cursor.row;
+  // Rows that became blank are summed up as read_screen sums up the blank rows at the end, one line
+  // per run of them (a program that left the alternate screen clears every row).
+  const lines: string[] = [];
+  for (let i = 0; i < changed.length; ) {
+    const { row, text } = changed[i]!;
+    let j = i;
+    while (j < changed.length && changed[j]!.text.trim() === "" && !isCursor(changed[j]!.row) && changed[j]!.row === row + (j - i)) j++;
+    if (j > i) {
+      const last = changed[j - 1]!.row;
+      lines.push(last === row ? `(row ${row} is blank)` : `(rows ${row}-${last} are blank)`);
+      i = j;
+      continue;
+    }
+    lines.push(numbered(row, isCursor(row) ? withCursor(text, s.cursor.col) : text, width));
+    i++;
+  }
   const what = s.full
     ? "every row (your last read was before this screen existed)"
     : `${changed.length} row${changed.length === 1 ? "" : "s"} changed since your last read (seq ${since})`;

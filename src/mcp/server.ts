@@ -61,7 +61,7 @@ function createMcpServer(o: McpOptions): { server: Server; link: DaemonLink } {
   const lastRead = new Map<string, number>();
   const typedInto = new Set<string>();
   const outputRead = new Map<string, number>();
-  const pendingLine = new Set<string>();
+  const pendingLine = new Map<string, string>();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const listed = TOOLS.map((t) => ({
     name: t.name,

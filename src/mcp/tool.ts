@@ -17,8 +17,8 @@ export interface ToolContext {
   lastRead: Map<string, number>;
   /** Sessions this agent has typed into (by the name or id it used): wait_for then counts only what came after its last input. */
   typedInto: Set<string>;
-  /** Sessions where this agent typed text with type_text that no Enter has sent yet (submit refuses to add to it). */
-  pendingLine: Set<string>;
+  /** Text this agent typed with type_text that no Enter has sent yet, per session (submit refuses to add to it while it is on an input line). */
+  pendingLine: Map<string, string>;
   /** The output offset up to which this agent has read each session's output (read_output), by session id. */
   outputRead: Map<string, number>;
   /** Asks the person at the host directly (MCP elicitation); null when the host cannot. */

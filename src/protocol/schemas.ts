@@ -485,10 +485,12 @@ export interface WaitResult {
 export interface SubmitReport {
   /** The text (or a collapsed paste's placeholder) was on the settled screen before Enter; false: Enter went after 3 s anyway. */
   shown: boolean;
-  /** The text went inside bracketed-paste boundaries (the program turned on mode 2004). */
+  /** The text went as a bracketed paste (it has several lines or other control characters, and the program turned on mode 2004); false: typed. */
   bracketed: boolean;
   /** 2 when the first Enter changed nothing on the screen within 1 s and was pressed once more. */
   enter_presses: number;
+  /** An Enter changed the screen (or the program ended) within 1 s; false: neither press did, so the program may not have taken the line. */
+  changed: boolean;
 }
 
 export interface OutputResult {

@@ -1,7 +1,21 @@
 // exec.run: one command run inside a session's interactive shell, so `cd` and `export` persist
 // between runs, with its stdout and stderr captured apart and its exit status read reliably.
 //
-// The command goes to a file in a private temp folder and the shell is typed one short line,
+// In bash and zsh with termd's hooks, the command is typed as itself, so the screen, the log, a
+// recording and the history show what was run and nothing else. Before typing it, the run leaves
+// a request beside the hooks (exec.PID, shell/ in the state dir); the hooks source it as the typed
+// command starts (after its OSC 133 C), which saves the terminal's descriptors and sends the
+// command's stdin, stdout and stderr to the run's files, with the call's env set. When it is done,
+// the hooks' precmd puts the terminal back and sources the run's `a`: the env restored, the output
+// shown (stdout, then stderr), then the done mark below. If no hook took the request (a DEBUG trap
+// of the user's keeps termd's preexec out), the command ran on the terminal as typed; precmd then
+// sources the request as `late`, whose mark makes the run read the command's output from the
+// stream between its C and D marks (stdout and stderr together). Interrupted, the command ends and
+// precmd runs as after any other. A command that typed would not read as it does from a file
+// (several lines, an open quote that would leave the shell waiting for more, history expansion's
+// `!`: hooksRequest) goes the way other shells' commands go:
+//
+// the command goes to a file in a private temp folder and the shell is typed one short line,
 // ` . DIR/w`, sourcing a wrapper that runs `command . DIR/c <IN >DIR/o 2>DIR/e` in the shell and
 // then prints the mark ESC ] 133 ; termd-done ; STATUS ; NONCE BEL, which the session's vt tap
 // finds in the output stream and reports with its end offset (no second scan here). Why this shape:
@@ -28,6 +42,7 @@ import { parseSignal } from "./signals.ts";
 import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
 import type { ShellCommands } from "./shell-commands.ts";
 import { foregroundGroup } from "./processes.ts";
+import { needsPaste } from "./submit.ts";
 
 /** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
@@ -175,7 +190,7 @@ export class ExecRunner {
       throw new TermdError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
     }
     // Absent: the session's default; 0: no limit.
-    const run = new Run(s, this, pid, p, p.timeout_ms ?? this.defaultTimeoutMs);
+    const run = new Run(s, this, this.commands, pid, p, p.timeout_ms ?? this.defaultTimeoutMs);
     this.current = run;
     this.count++;
     this.lastAt = new Date();
@@ -266,10 +281,15 @@ class Run {
   private readonly bash: boolean;
   /** The buffer row of the prompt the run's line was typed at, when its place was known. */
   private promptRow: number | null = null;
+  /** The request the shell's hooks take (the command typed as itself), when there is one. */
+  private request: string | null = null;
+  /** Output offset where the command was typed. */
+  private typedAt = 0;
 
   constructor(
     private readonly s: ProgramStream,
     private readonly runner: ExecRunner,
+    private readonly commands: ShellCommands,
     private readonly pid: number | null,
     private readonly p: ExecRunInput,
     timeoutMs: number,
@@ -295,14 +315,26 @@ class Run {
   }
 
   private async start(timeoutMs: number): Promise<void> {
+    // The syntax check runs while the shell settles.
+    const requested = this.hooksRequest();
     const atPrompt = await waitQuiet(this.s, this.runner.markEnd);
+    const request = await requested;
     if (this.done) return;
-    const line = ` . ${sq(join(this.dir, "w"))}`;
-    if (atPrompt) this.promptRow = this.cursorRow();
-    const erase = atPrompt ? this.eraseOf(line) : "";
-    writeFileSync(join(this.dir, "c"), this.p.command.endsWith("\n") ? this.p.command : this.p.command + "\n", { mode: 0o600 });
     if (this.p.stdin !== undefined) writeFileSync(join(this.dir, "i"), this.p.stdin, { mode: 0o600 });
-    writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
+    let line: string;
+    if (request !== null) {
+      line = this.p.command.replace(/\n$/, "");
+      writeFileSync(join(this.dir, "a"), this.after(), { mode: 0o600 });
+      writeFileSync(request, this.before(request), { mode: 0o600 });
+      this.request = request;
+    } else {
+      line = ` . ${sq(join(this.dir, "w"))}`;
+      if (atPrompt) this.promptRow = this.cursorRow();
+      const erase = atPrompt ? this.eraseOf(line) : "";
+      writeFileSync(join(this.dir, "c"), this.p.command.endsWith("\n") ? this.p.command : this.p.command + "\n", { mode: 0o600 });
+      writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
+    }
+    this.typedAt = this.s.output.end;
     this.startedAt = performance.now();
     if (timeoutMs > 0) this.timer = setTimeout(() => this.interrupt("timeout", "SIGINT"), timeoutMs);
     this.capTimer = setInterval(() => this.capOutput(), CAP_EVERY_MS);
@@ -344,16 +376,81 @@ class Run {
     ];
   }
 
-  /** The sourced wrapper: per-run variables set and restored around the command, then the mark. */
-  private wrapper(erase: string): string {
-    const f = (n: string) => sq(join(this.dir, n));
-    const env = Object.entries(this.p.env ?? {});
-    const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
-    const lines: string[] = this.forgetLine();
-    for (const [k, v] of env) {
+  /**
+   * Where the shell's hooks take a request to run the command typed as itself, or null: not bash
+   * or zsh with termd's hooks, or a command that typed would not be one line the shell runs at once
+   * as a sourced file would (several lines, control characters, an open quote: checked with
+   * `SHELL -n -c`; a trailing backslash, which continues a typed line; `!`, which an interactive
+   * shell's history expansion takes; `#` in zsh, a comment only where INTERACTIVE_COMMENTS is set).
+   */
+  private async hooksRequest(): Promise<string | null> {
+    const s = this.s;
+    const command = this.p.command.replace(/\n$/, "");
+    if (s.hooksDir === null || this.pid === null || !(this.bash || this.zsh)) return null;
+    if (command.trim() === "" || needsPaste(command) || command.endsWith("\\") || command.includes("!")) return null;
+    if (this.zsh && command.includes("#")) return null;
+    try {
+      const check = Bun.spawn([s.command[0]!, "-n", "-c", command], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      if ((await check.exited) !== 0) return null;
+    } catch {
+      return null; // the shell cannot be run apart (no descriptors left): sourced, as before
+    }
+    return join(s.hooksDir, `exec.${this.pid}`);
+  }
+
+  /** The call's env set on top of the shell's, each variable's old value kept for envRestore. */
+  private envSet(): string[] {
+    const lines: string[] = [];
+    for (const [k, v] of Object.entries(this.p.env ?? {})) {
       lines.push(`if [ "\${${k}+x}" = x ]; then __termd_s_${k}=$${k}; __termd_h_${k}=1; else __termd_h_${k}=; fi`);
       lines.push(`${k}=${sq(v)}; export ${k}`);
     }
+    return lines;
+  }
+
+  private envRestore(): string[] {
+    return Object.keys(this.p.env ?? {}).map(
+      (k) => `if [ -n "$__termd_h_${k}" ]; then ${k}=$__termd_s_${k}; else unset ${k}; fi; unset __termd_s_${k} __termd_h_${k}`,
+    );
+  }
+
+  /**
+   * The request the hooks source as the typed command starts: the terminal's descriptors kept
+   * (the hooks put them back), the command's stdin and output the run's files. Sourced as `late
+   * STATUS` by a prompt that finds it still there, it only says so with its mark.
+   */
+  private before(request: string): string {
+    const f = (n: string) => sq(join(this.dir, n));
+    const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
+    return [
+      `command rm -f -- ${sq(request)}`,
+      // Left by a daemon that died before its shell took it: the run is gone, nothing to do.
+      `[ -d ${sq(this.dir)} ] || return 0`,
+      `if [ "\${1-}" = late ]; then printf '\\033]133;termd-done;%d;${this.nonce}-late\\007' "$2"; return 0; fi`,
+      `__termd_exec_after=${f("a")}`,
+      ...this.envSet(),
+      "exec {__termd_fo}>&1 {__termd_fe}>&2 {__termd_fi}<&0",
+      `exec <${stdin} >>${f("o")} 2>>${f("e")}`,
+      "",
+    ].join("\n");
+  }
+
+  /** What the hooks source once the command is done (`$1` its status), the terminal back in place: the output shown, then the mark. */
+  private after(): string {
+    const f = (n: string) => sq(join(this.dir, n));
+    return [
+      ...this.envRestore(),
+      `command cat ${f("o")} 2>/dev/null; command cat ${f("e")} >&2 2>/dev/null`,
+      `printf '\\033]133;termd-done;%d;${this.nonce}\\007' "$1"`,
+      "",
+    ].join("\n");
+  }
+
+  /** The sourced wrapper: per-run variables set and restored around the command, then the mark. */
+  private wrapper(erase: string): string {
+    const f = (n: string) => sq(join(this.dir, n));
+    const stdin = this.p.stdin !== undefined ? f("i") : "/dev/null";
+    const lines: string[] = [...this.forgetLine(), ...this.envSet()];
     // `command .`: an error in a special builtin (a syntax error in the file, `export 1x`) then
     // fails the command instead of aborting the whole wrapper, mark and all (dash, POSIX sh).
     // zsh's `command` would look for an external `.`, and zsh never aborts that way.
@@ -364,17 +461,21 @@ class Run {
     // prompt. Output that clears the screen (`clear`, `reset`, `tput clear`) was meant for the
     // terminal: it goes there too, after the erase, so the screen is cleared as the person expects.
     const replay = `[ -s ${f("o")} ] && command grep -q -e '\x1b\\[[23]J' -e '\x1bc' ${f("o")} 2>/dev/null && command cat ${f("o")}`;
-    lines.push("__termd_rc=$?");
-    for (const [k] of env) {
-      lines.push(`if [ -n "$__termd_h_${k}" ]; then ${k}=$__termd_s_${k}; else unset ${k}; fi; unset __termd_s_${k} __termd_h_${k}`);
-    }
+    lines.push("__termd_rc=$?", ...this.envRestore());
     lines.push(`printf '${erase}'; ${replay}`, `printf '\\033]133;termd-done;%d;${this.nonce}\\007' "$__termd_rc"`, "unset __termd_rc");
     return lines.join("\n") + "\n";
   }
 
   /** A done mark the tap found; `end` is the output offset just past it. Another run's is ignored. */
   private doneMark(status: number, nonce: string, end: number): void {
-    if (this.done || nonce !== this.nonce) return;
+    if (this.done) return;
+    if (nonce === `${this.nonce}-late`) {
+      // No hook took the request: the command's output is what the terminal got between its marks.
+      const ran = this.commands.doneAfter(this.typedAt);
+      this.runner.markEnd = end;
+      return this.finish(status, ran ? this.commands.describe(ran).output : "");
+    }
+    if (nonce !== this.nonce) return;
     this.runner.markEnd = end;
     this.finish(status);
   }
@@ -448,12 +549,13 @@ class Run {
     }
   }
 
-  private finish(exitCode: number | null): void {
+  /** `shown`: the command's output as the terminal got it, when no file holds it. */
+  private finish(exitCode: number | null, shown?: string): void {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
     clearInterval(this.capTimer);
-    const out = readCapped(join(this.dir, "o"), MAX_EXEC_OUTPUT);
+    const out = shown !== undefined ? { text: shown, cut: false } : readCapped(join(this.dir, "o"), MAX_EXEC_OUTPUT);
     const err = readCapped(join(this.dir, "e"), MAX_EXEC_OUTPUT);
     this.resolve({
       output: out.text,
@@ -471,6 +573,8 @@ class Run {
     this.off();
     clearTimeout(this.timer);
     clearInterval(this.capTimer);
+    // A request no shell took (the command was never typed, or the shell ended first) goes too.
+    if (this.request !== null) rmSync(this.request, { force: true });
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

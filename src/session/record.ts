@@ -28,6 +28,8 @@ export interface SessionRecord {
   start_env?: Record<string, string>;
   /** Whether termd's shell hooks may be added (session.create's shell_integration). */
   integrate?: boolean;
+  /** session.create's `meta`: a dialect's claim on the session (`meta.dialect`) outlives the daemon with it. */
+  meta?: Record<string, unknown>;
 }
 
 /** What a restart starts the program with again: session.create's environment and shell_integration. */
@@ -56,6 +58,7 @@ export function recordOf(s: Session, start: StartSettings): SessionRecord {
     term: s.term,
     ...(start.env ? { start_env: start.env } : {}),
     integrate: start.integrate,
+    ...(s.meta ? { meta: s.meta } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface StartSpec {
   env: Record<string, string>;
   /** The shell whose hooks were added, if any. */
   shellIntegration: ShellKind | null;
+  /** The folder of those hooks, where exec.run leaves a request for them (exec.ts). */
+  hooksDir?: string;
   ptys?: PtyPool;
 }
 

@@ -35,7 +35,9 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   socket: string | null = null;
   /** The shell whose hooks termd added (shell-integration.ts); null for any other program, or when asked not to. */
   shellIntegration: ShellKind | null = null;
-  /** session.create's `meta`: a client's own fields, kept and shown in info (not across restarts). */
+  /** The folder of those hooks: exec.run leaves its requests to them there. */
+  hooksDir: string | null = null;
+  /** session.create's `meta`: a client's own fields, kept and shown in info, and in its record across restarts. */
   meta: Record<string, unknown> | undefined;
   /** The commands a shell reported with OSC 133 marks (session.wait's command_done). */
   readonly commands: ShellCommands;
@@ -112,6 +114,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     );
     this.child = this.source = child;
     this.shellIntegration = spec.shellIntegration;
+    this.hooksDir = spec.hooksDir ?? null;
     this.pid = child.pid;
     this.pidStart = child.pidStart;
     this.exec.env = spec.env;

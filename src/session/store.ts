@@ -54,6 +54,8 @@ export const DEFAULT_MAX_SESSIONS = 10_000;
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
   private readonly logDir: string;
+  /** Where the shell hooks live (shell-integration.ts), and exec.run's requests to them. */
+  private readonly hooksDir: string;
   /** Records a full disk kept remove() from deleting: deleted once a write succeeds again. */
   private readonly undeleted = new Set<string>();
   /**
@@ -66,6 +68,7 @@ export class SessionStore {
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
+    this.hooksDir = join(opts.stateDir, "shell");
   }
 
   /** Brings back the sessions an earlier daemon left: listed, readable, none running. */
@@ -74,6 +77,7 @@ export class SessionStore {
       if (this.byId.has(r.id)) continue;
       const { base, run, start } = fromRecord(r, this.logDir);
       const s = Session.restore({ ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool }, run);
+      s.meta = r.meta;
       this.byId.set(s.id, s);
       this.starts.set(s.id, start);
       if (r.state !== s.state) this.opts.records?.save(this.record(s));
@@ -144,11 +148,18 @@ export class SessionStore {
     const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     const cwd = p.cwd ?? env.HOME ?? "/";
-    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
+    let hooks: ReturnType<typeof integrate>;
+    try {
+      // The state dir's folders a session needs (its log's, the shell hooks'): a full or read-only
+      // disk fails the call naming the folder, before any program starts.
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
+      hooks = p.shell_integration === false ? null : integrate(command, env, this.hooksDir);
+    } catch (err) {
+      throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s files: ${writeError(err, this.opts.stateDir)}`);
+    }
     let session: Session;
     try {
       checkDirectory(cwd);
-      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
       session = await Session.spawn(
         {
           id,
@@ -168,6 +179,7 @@ export class SessionStore {
           argv: hooks?.argv ?? command,
           env: hooks ? { ...env, ...hooks.env } : env,
           shellIntegration: hooks?.kind ?? null,
+          ...(hooks ? { hooksDir: this.hooksDir } : {}),
           ptys: this.opts.ptys,
         },
       );
@@ -176,6 +188,8 @@ export class SessionStore {
       throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
     this.starts.set(id, { env: { ...this.opts.baseEnv, ...p.env }, integrate: p.shell_integration !== false });
+    // Before the first record is saved: a dialect's claim (meta.dialect) is in every one.
+    session.meta = p.meta;
     const records = this.opts.records;
     let recording = false;
     try {
@@ -209,11 +223,12 @@ export class SessionStore {
     if (s.running) await s.stop(graceMs);
     const start = this.startOf(s);
     const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
-    const hooks = start.integrate ? integrate(s.command, env, join(this.opts.stateDir, "shell")) : null;
+    const hooks = start.integrate ? integrate(s.command, env, this.hooksDir) : null;
     await s.restart({
       argv: hooks?.argv ?? s.command,
       env: hooks ? { ...env, ...hooks.env } : env,
       shellIntegration: hooks?.kind ?? null,
+      ...(hooks ? { hooksDir: this.hooksDir } : {}),
       ptys: this.opts.ptys,
     });
     this.saveRecord(s);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { textShown } from "./submit.ts";
+import { needsPaste, textShown } from "./submit.ts";
 
 test("text counts as shown when the end of its last line is on a row, across wrapped rows in a box, or as a paste placeholder", () => {
   expect(textShown(["> fix the failing test"], "fix the failing test")).toBe(true);
@@ -11,4 +11,12 @@ test("text counts as shown when the end of its last line is on a row, across wra
   expect(textShown(["> [Pasted text #1 +12 lines]"], "a\nlong\npaste")).toBe(true);
   // Nothing to show: shown.
   expect(textShown([""], "   ")).toBe(true);
+});
+
+test("only text that would press keys if typed goes as a paste: a line break, a Tab, an escape; one printable line is typed", () => {
+  expect(needsPaste(":wq")).toBe(false);
+  expect(needsPaste("fix the failing test ✓")).toBe(false);
+  expect(needsPaste("line one\nline two")).toBe(true);
+  expect(needsPaste("a\tb")).toBe(true);
+  expect(needsPaste("\x1b:q")).toBe(true);
 });

@@ -1,13 +1,17 @@
 // Safe submit into agent TUIs. Claude Code, Codex and Gemini CLI read an Enter that arrives
 // within ~120 ms of other input as a newline inside the prompt (it looks like part of a paste),
 // so text and Enter in one burst never submit. Here:
-// - the text goes in first, inside bracketed-paste boundaries when the program turned on mode 2004;
+// - the text goes in first: typed, as a person would, when it is one line of printable text; as a
+//   paste (inside bracketed-paste boundaries when the program turned on mode 2004) when typing it
+//   would press keys (a line break, a Tab, an escape). A single line is never pasted: vim turns
+//   mode 2004 on and inserts a paste as text in every mode, so a pasted ":wq" lands in the buffer,
+//   where typed it is a command (less and readline read typed keys the same way);
 // - Enter follows no sooner than SUBMIT_GAP_MS after the text's last byte, and only once the
 //   screen has settled (no output, no change for QUIET_MS) with the text shown: the end of its
 //   last line on the screen, or a collapsed paste's placeholder ("[Pasted text #1 +5 lines]");
 //   after MAX_WAIT_MS it goes anyway, and the result says the text was not seen;
 // - if the screen has not changed VERIFY_MS after Enter, Enter is pressed once more, and the
-//   result says so (a TUI that was still busy swallows a key).
+//   result says so (a TUI that was still busy swallows a key), and whether that one changed it.
 import type { ProgramStream } from "./stream.ts";
 import { pasteBytes } from "../terminal/keys.ts";
 
@@ -26,10 +30,12 @@ export interface SubmitResult {
   bytes: number;
   /** The text (or a paste placeholder) was seen on the settled screen before Enter. */
   shown: boolean;
-  /** The text went inside bracketed-paste boundaries. */
+  /** The text went inside bracketed-paste boundaries (it has several lines or other control characters, and the program turned on mode 2004); otherwise it was typed. */
   bracketed: boolean;
   /** 1, or 2 when the first Enter changed nothing on the screen. */
   enter_presses: number;
+  /** An Enter changed the screen (or the program ended) within VERIFY_MS of it. */
+  changed: boolean;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
@@ -79,6 +85,11 @@ function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal)
   });
 }
 
+/** Would typing `text` press keys other than its characters (Enter, Tab, Escape, Ctrl+…)? Then it goes as a paste. */
+export function needsPaste(text: string): boolean {
+  return /[\x00-\x1f\x7f]/.test(text);
+}
+
 export async function safeSubmit(
   s: ProgramStream,
   text: string,
@@ -86,7 +97,7 @@ export async function safeSubmit(
   timeoutMs = 10_000,
   secret = false,
 ): Promise<SubmitResult> {
-  const bracketed = s.modes.bracketed_paste && text.length > 0;
+  const bracketed = s.modes.bracketed_paste && needsPaste(text);
   const data = pasteBytes(text, bracketed);
   const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();
@@ -100,14 +111,12 @@ export async function safeSubmit(
     if (left <= 0) break;
     await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor)), signal);
   }
-  const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0 };
-  if (signal.aborted || !s.running) return result;
-  const seq = s.view.seq;
-  result.bytes += s.writeInput("\r");
-  result.enter_presses = 1;
-  if (!(await changed(s, seq, VERIFY_MS, signal)) && !signal.aborted && s.running) {
+  const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0, changed: false };
+  while (result.enter_presses < 2 && !result.changed && !signal.aborted && s.running) {
+    const seq = s.view.seq;
     result.bytes += s.writeInput("\r");
-    result.enter_presses = 2;
+    result.enter_presses++;
+    result.changed = (await changed(s, seq, VERIFY_MS, signal)) || !s.running;
   }
   return result;
 }

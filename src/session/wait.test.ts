@@ -29,6 +29,7 @@ class Program extends Pipeline implements ProgramStream {
   exitCode: number | null = null;
   readonly signal = null;
   readonly shellIntegration = null;
+  readonly hooksDir = null;
   readonly typed: string[] = [];
 
   constructor(name: string) {

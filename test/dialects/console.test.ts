@@ -274,3 +274,20 @@ test("termd daemon --pid-file writes the server.pid of the document's layout; sh
     rmSync(base, { recursive: true, force: true });
   }
 });
+
+test("after the server restarts, create under a key used before works: the ended session's record is still the console's", async () => {
+  await using first = await TestDaemon.start();
+  const c = await Lines.open(first.socket);
+  const log = join(first.dir, "b.log");
+  expect((await c.ask({ cmd: "create", key: "b", command: "echo first-run", log_path: log })).ok).toBe(true);
+  c.write('{"cmd":"shutdown"}\n');
+  expect(await c.next()).toEqual({ ok: true });
+  await first.proc.exited;
+
+  await using again = await TestDaemon.start({ socket: first.socket, stateDir: first.stateDir });
+  const c2 = await Lines.open(again.socket);
+  const created = await c2.ask({ cmd: "create", key: "b", command: "echo second-run; exec cat", log_path: log });
+  expect(created).toEqual({ ok: true, pid: expect.any(Number) });
+  expect(await c2.ask({ cmd: "status", key: "b" })).toEqual({ ok: true, status: "running" });
+  c2.close();
+});

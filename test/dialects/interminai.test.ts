@@ -237,6 +237,16 @@ describe("interminai socket dialect", () => {
     },
     SLOW,
   );
+
+  test("STOP for a session that is not there is an error, as STATUS's, and the daemon logs nothing", async () => {
+    await using d = await TestDaemon.start();
+    const status = await ask(d.socket, '{"type":"STATUS","session":"nope"}');
+    expect(status).toEqual({ status: "error", error: expect.stringContaining("nope") });
+    expect(await ask(d.socket, '{"type":"STOP","session":"nope"}')).toEqual(status);
+    // A round trip after it: a removal that failed would have logged by then.
+    await (await d.client()).call("system.ping");
+    expect(d.log).not.toContain("interminai STOP");
+  });
 });
 
 describe.each(BINS)("interminai command line (%s)", (_label, bin) => {

@@ -114,6 +114,15 @@ test("press keys, wait for text gone, for idle and for exit, each answering one 
   expect(timeout.text.split("\n")[0]).toBe("timeout");
   // The agent has seen this screen: the reply says nothing changed instead of repeating it.
   expect(timeout.text).toContain("nothing changed since your last read");
+
+  // A full-screen program the agent saw exits: the rows its leaving cleared are summed up, not listed blank one by one.
+  await m.call("start_session", { name: "vi", command: ["vim", "-u", "NONE", "-i", "NONE", "-N"] });
+  await m.call("read_screen", { session: "vi" });
+  await m.call("submit", { session: "vi", text: ":q" });
+  const left = await m.call("wait_for", { session: "vi", exit: true });
+  expect(left.text.split("\n")[0]).toBe("exited");
+  expect(left.text).toMatch(/^\(rows \d+-23 are blank\)$/m);
+  expect(left.text).not.toMatch(/^\s*\d+│$/m);
   await m.call("press_keys", { session: "py", keys: ["Ctrl+D"] });
   const exited = await m.call("wait_for", { session: "py", exit: true });
   expect(exited.structured).toMatchObject({ outcome: "exited", exit_code: 0 });
@@ -442,4 +451,32 @@ test("run_command leaves nothing of its plumbing on the screen or in the history
   const exit = await m.call("run_command", { session: "r", command: "exit 7" });
   expect(exit.structured).toMatchObject({ exit_code: 7, session_ended: true });
   expect(exit.text).toContain("the shell exited, so session r has ended");
+});
+
+test("submit after type_text and Escape in vim is a command, not a refusal: :wq saves and exits; at a line editor the refusal's advice removes what was typed", async () => {
+  await using d = await TestDaemon.start({ bin: BIN });
+  await using m = await mcpClient(d);
+  const file = join(d.dir, "note.txt");
+  await m.call("start_session", { name: "v", command: ["vim", "-u", "NONE", "-i", "NONE", "-N", "-c", "set t_BE=\\e[?2004h", file] });
+  await m.call("press_keys", { session: "v", keys: ["i"] });
+  await m.call("type_text", { session: "v", text: "hello" });
+  await m.call("press_keys", { session: "v", keys: ["Escape"] });
+  const wq = await m.call("submit", { session: "v", text: ":wq" });
+  expect(wq.isError).toBe(false);
+  expect((await m.call("wait_for", { session: "v", exit: true })).structured).toMatchObject({ outcome: "exited" });
+  expect(await Bun.file(file).text()).toBe("hello\n");
+
+  // python3's line editor: the typed text is on its input line, so submit refuses and says how to take it back.
+  await m.call("start_session", { name: "py", command: ["python3", "-q"] });
+  await m.call("wait_for", { session: "py", text: ">>> ", anywhere: true });
+  await m.call("type_text", { session: "py", text: "6*" });
+  await m.call("wait_for", { session: "py", text: ">>> 6*", anywhere: true });
+  const refused = await m.call("submit", { session: "py", text: "7" });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain('press_keys ["Backspace","Backspace"]');
+  // Taken back as advised, the line is empty and submit goes ahead.
+  await m.call("press_keys", { session: "py", keys: ["Backspace", "Backspace"], show_change: true });
+  const sent = await m.call("submit", { session: "py", text: "6*7", show_change: true });
+  expect(sent.isError).toBe(false);
+  expect(sent.text).toMatch(/│42$/m);
 });

@@ -4,6 +4,7 @@ import { printJson } from "../format.ts";
 import { sessionArg } from "./shared.ts";
 import { str } from "../args.ts";
 import type { InputInput } from "../../protocol/schemas.ts";
+import { enterNote } from "../../protocol/submit-notes.ts";
 
 const MOUSE_FLAGS = new Set(["click", "press", "release", "move", "drag", "scroll"]);
 const INPUT_FLAGS = new Set(["text", "keys", "paste", "submit", "file", ...MOUSE_FLAGS]);
@@ -43,7 +44,7 @@ export default cliCommand({
       kind: "string",
       repeat: true,
       value: "TEXT",
-      help: "the text (a bracketed paste when the program asked for that), then Enter once the screen settled showing it, at least 150 ms later; Enter again if the first changed nothing (a note on stderr says so, and when the text never showed)",
+      help: "the text (typed; a bracketed paste when it has several lines and the program asked for that), then Enter once the screen settled showing it, at least 150 ms later; Enter again if the first changed nothing (a note on stderr says so, and when neither press changed the screen or the text never showed)",
     },
     file: {
       kind: "string",
@@ -120,8 +121,10 @@ export default cliCommand({
       bytes += r.bytes;
       if (r.submit && !r.submit.shown && v.trim() !== "")
         ctx.err(`termd send: the submitted text never showed on the screen; Enter went after 3 s anyway`);
-      if (r.submit?.enter_presses === 2)
-        ctx.err(`termd send: the first Enter changed nothing on the screen, so Enter was pressed once more`);
+      if (r.submit && r.submit.enter_presses > 0) {
+        const note = enterNote(r.submit);
+        if (note) ctx.err(`termd send: ${note}`);
+      }
     }
     if (ctx.json) printJson(ctx, { bytes });
     return EXIT.OK;

@@ -18,7 +18,6 @@ export default command({
       if (teeFd !== null) closeSync(teeFd);
       throw err;
     }
-    s.meta = p.meta;
     const stopTee = teeFd !== null ? attachTee(s, teeFd) : () => {};
     if (p.socket !== undefined) {
       try {

@@ -23,7 +23,8 @@ export default tool({
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   description: [
     "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart.",
-    "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach.",
+    "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach;",
+    "in bash and zsh the command shows on the session's screen and in its history as typed, with its output, as if a person had run it.",
     "stdout and stderr come back as plain text (escape sequences removed; output that clears the screen, like clear, clears the session's screen too).",
     "If the command ends the shell (exit), the reply says the session has ended. stdin is empty unless given. For interactive programs (editors, REPLs, prompts) use submit and wait_for instead;",
     "for a command that may outlast this tool call's time limit (a long build), submit it at the prompt and wait_for command_done, repeatedly.",

@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { ToolError, tool, text } from "../tool.ts";
 import { screenReply } from "../screen-reply.ts";
+import { unsentLine } from "../unsent-line.ts";
+import { enterNote } from "../../protocol/submit-notes.ts";
 import { Session, ShowChange, showChangeWait } from "./params.ts";
 
 /** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */
@@ -11,11 +13,11 @@ export default tool({
   title: "Type text and press Enter",
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: [
-    "Types text and presses Enter safely: the text goes in first (as a bracketed paste when the program asked for that),",
+    "Types text and presses Enter safely: the text goes in first (typed; as a bracketed paste when it has several lines and the program asked for that),",
     "Enter follows only once the screen settled with the text shown and at least 150 ms later, so agent TUIs",
     "(Claude Code, Codex, Gemini CLI) submit it instead of taking Enter as a newline. The way to run a command at a shell prompt,",
     "answer a REPL or send a prompt to an agent. Text left on the input line would be sent with it: at a shell's prompt (shell integration)",
-    "the line is cleared first (Ctrl+E Ctrl+U); elsewhere, if you typed text with type_text that was not sent, submit refuses and says so.",
+    "the line is cleared first (Ctrl+E Ctrl+U); elsewhere, if text you typed with type_text is still on an input line (not in full-screen programs such as vim), submit refuses and says so.",
     "clear_line: false turns both off (to finish a line you began with type_text). Follow with wait_for, or pass show_change to get the result in this call.",
   ].join(" "),
   params: v.object({
@@ -42,10 +44,14 @@ export default tool({
         await ctx.call("session.input", { session: info.id, keys: KILL_LINE });
         if (afterCursor !== "" || !/[$#%>❯]\s*$/.test(beforeCursor)) notes.push("text left on the shell's input line was cleared first");
       } else if (ctx.pendingLine.has(p.session)) {
-        throw new ToolError(
-          `text you typed into ${p.session} with type_text was never sent and is still on its input line, so submit would add to it. ` +
-            `press_keys ["Enter"] sends it as it is; clear it first (read_screen, then e.g. press_keys ["Ctrl+U"] or Backspace), or submit with clear_line: false to add this text to it`,
-        );
+        // The screen once the echo of what was typed has come back (it decides).
+        const { screen } = await ctx.call("session.wait", { session: p.session, settle_ms: 100, timeout_ms: 2000 });
+        const takeBack = unsentLine(screen, ctx.pendingLine.get(p.session)!);
+        if (takeBack !== null)
+          throw new ToolError(
+            `text you typed into ${p.session} with type_text was never sent and is still on its input line, so submit would add to it. ` +
+              `press_keys ["Enter"] sends it as it is; ${takeBack}; or submit with clear_line: false to add this text to it`,
+          );
       }
     }
     ctx.typedInto.add(p.session);
@@ -53,7 +59,8 @@ export default tool({
     const r = await ctx.call("session.input", { session: p.session, text: p.text, submit: true, wait: showChangeWait(p) });
     if (r.submit && !r.submit.shown && p.text.trim() !== "")
       notes.push("the text never showed on the screen (a prompt without echo, or the program was busy): Enter went after 3 s anyway");
-    if (r.submit?.enter_presses === 2) notes.push("the first Enter changed nothing on the screen, so Enter was pressed once more");
+    const enter = r.submit && r.submit.enter_presses > 0 ? enterNote(r.submit) : null;
+    if (enter) notes.push(enter);
     const what = JSON.stringify(p.text.length > 60 ? p.text.slice(0, 60) + "…" : p.text);
     const done = `submitted ${what} to ${p.session}${notes.length ? `; ${notes.join("; ")}` : ""}`;
     const body = r.wait ? `${done}; then:\n${await screenReply(ctx, p.session, r.wait.screen)}` : `${done}; use wait_for to see the result`;

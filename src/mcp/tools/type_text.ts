@@ -16,7 +16,7 @@ export default tool({
     ctx.typedInto.add(p.session);
     // Text ending in a line end went as a line; anything else is still on the input line.
     if (/[\r\n]$/.test(p.text)) ctx.pendingLine.delete(p.session);
-    else ctx.pendingLine.add(p.session);
+    else ctx.pendingLine.set(p.session, (ctx.pendingLine.get(p.session) ?? "") + p.text.split(/[\r\n]/).at(-1));
     const r = await ctx.call("session.input", { session: p.session, text: p.text });
     return text(`typed ${r.bytes} bytes into ${p.session}`);
   },

@@ -3,7 +3,9 @@
 # started with --norc reads no rc file (not even /etc/bash.bashrc, which --rcfile would bring
 # back): there PROMPT_COMMAND loads this at the first prompt instead (TERMD_BASH_LOADER).
 # The hooks report to termd with OSC 133 marks (A prompt start, B prompt end, C command start
-# with its line, D command done with its status) and OSC 7 (the directory), and change nothing else.
+# with its line, D command done with its status) and OSC 7 (the directory), and change nothing else
+# but for a command termd's exec.run typed: it leaves a request (exec.PID beside this file) that
+# the hooks take as the command starts, so its output and status are its caller's too (exec.ts).
 __termd_late=
 if [ -n "${TERMD_BASH_LOADER-}" ]; then
   __termd_late=1
@@ -38,16 +40,31 @@ if [ -z "${__termd_hooked-}" ]; then
     __termd_u=$s
   }
 
+  # exec.run's request: a file of the run's (sourced as the typed command starts) that sends the
+  # command's output to the run's files and says where the file to source after it is.
+  __termd_exec_req="${BASH_SOURCE[0]%/*}/exec.$$"
+
   # First in PROMPT_COMMAND: the status of the command that just ran, before anything changes it.
   __termd_precmd() {
     local status=$?
     # The prompt is being drawn: what else PROMPT_COMMAND runs after this is no command typed.
     __termd_at_prompt=
+    # exec.run's command is done: the terminal back on its descriptors, then the run's own end
+    # (its output shown, its mark), if the run still waits for it.
+    if [ -n "${__termd_fo-}" ]; then
+      exec 1>&"$__termd_fo" 2>&"$__termd_fe" 0<&"$__termd_fi" {__termd_fo}>&- {__termd_fe}>&- {__termd_fi}<&-
+      unset __termd_fo __termd_fe __termd_fi
+      if [ -f "$__termd_exec_after" ]; then . "$__termd_exec_after" "$status"; fi
+      unset __termd_exec_after
+    fi
     # The directory first: whoever hears D (a wait for the command) reads the cwd it left.
     __termd_url "$PWD"
     printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__termd_u"
     if [ -n "$__termd_ran" ]; then printf '\e]133;D;%s\a' "$status"; fi
     __termd_ran=
+    # A request no command took (the DEBUG trap is the user's): the command ran as typed; the run
+    # hears that from the request's own late mark.
+    if [ -f "$__termd_exec_req" ]; then . "$__termd_exec_req" late "$status"; fi
     return $status
   }
 
@@ -125,6 +142,7 @@ if [ -z "${__termd_hooked-}" ]; then
     fi
     __termd_url "$line"
     printf '\e]133;C;cmdline_url=%s\a' "$__termd_u"
+    if [ -f "$__termd_exec_req" ]; then . "$__termd_exec_req"; fi
   }
 
   __termd_last_history
@@ -134,12 +152,13 @@ if [ -z "${__termd_hooked-}" ]; then
   else
     PROMPT_COMMAND="__termd_precmd${PROMPT_COMMAND:+; $PROMPT_COMMAND}; __termd_ready"
   fi
-  # A DEBUG trap the user set stays theirs: then commands are marked without their line (PS0).
+  # A DEBUG trap the user set stays theirs: then commands are marked without their line (PS0,
+  # whose expansion sets __termd_ran through an array index: it prints nothing, and PS0 takes no
+  # \[ \] markers, which it would print).
   if [ -z "$(trap -p DEBUG)" ]; then
     trap '__termd_preexec' DEBUG
   else
-    PS0='\[\e]133;C\a\]'"${PS0-}"
-    __termd_ran=1
+    PS0='\e]133;C\a${__termd_none[__termd_ran=1]-}'"${PS0-}"
   fi
 fi
 # Loaded from PROMPT_COMMAND: this prompt is being drawn already, so its hooks (and the user's

@@ -3,7 +3,9 @@
 # interactive shell adds hooks; zsh then reads the user's .zprofile, .zshrc and .zlogin as always.
 # The hooks report to termd with OSC 133 marks (A prompt start, B prompt end, C command start with
 # its line, D command done with its status) and OSC 7 (the directory), and change nothing else
-# but keeping exec.run's own typed line out of the history.
+# but keeping exec.run's own typed line out of the history, and taking exec.run's request (exec.PID
+# in the folder above this one) as the command it typed starts (exec.ts).
+typeset -g __termd_exec_req=${ZDOTDIR:h}/exec.$$
 if [[ -n ${TERMD_ZDOTDIR+x} ]]; then
   ZDOTDIR=$TERMD_ZDOTDIR
 else
@@ -31,11 +33,19 @@ if [[ -o interactive && -z ${__termd_hooked-} ]]; then
   }
   __termd_precmd() {
     local st=$?
+    # exec.run's command is done: the terminal back on its descriptors, then the run's own end.
+    if [[ -n ${__termd_fo-} ]]; then
+      exec 1>&$__termd_fo 2>&$__termd_fe 0<&$__termd_fi {__termd_fo}>&- {__termd_fe}>&- {__termd_fi}<&-
+      unset __termd_fo __termd_fe __termd_fi
+      [[ -f $__termd_exec_after ]] && builtin source $__termd_exec_after $st
+      unset __termd_exec_after
+    fi
     # The directory first: whoever hears D (a wait for the command) reads the cwd it left.
     __termd_url $PWD
     print -rn -- $'\e]7;file://'${HOST-}$__termd_u$'\a'
     [[ -n $__termd_ran ]] && print -rn -- $'\e]133;D;'$st$'\a'
     __termd_ran=
+    [[ -f $__termd_exec_req ]] && builtin source $__termd_exec_req late $st
     print -rn -- $'\e]133;A\a'
     [[ $PS1 == *'133;B'* ]] || PS1=$PS1$'%{\e]133;B\a%}'
   }
@@ -43,6 +53,7 @@ if [[ -o interactive && -z ${__termd_hooked-} ]]; then
     __termd_ran=1
     __termd_url $1
     print -rn -- $'\e]133;C;cmdline_url='$__termd_u$'\a'
+    [[ -f $__termd_exec_req ]] && builtin source $__termd_exec_req
   }
   # The line termd's exec.run types to source a file of its run stays out of the history.
   __termd_addhistory() {

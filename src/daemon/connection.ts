@@ -60,6 +60,11 @@ export class Connection implements LineHandler, ClientOutlet {
     this.channel.flush();
   }
 
+  /** The client ended its sending side: its requests are answered, then the connection ends. */
+  onEnd(): void {
+    this.channel.inputEnd();
+  }
+
   /** The transport closed. */
   onClose(): void {
     this.channel.close();

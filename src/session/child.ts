@@ -57,7 +57,10 @@ export class Child {
   readonly exited: Promise<ChildExit>;
   private readonly ended = Promise.withResolvers<ChildExit>();
   private running = true;
+  /** Input bytes sent to the worker that its last drain had not taken yet (on their way, or queued there). */
   private unflushed = 0;
+  /** Input bytes sent to the worker in all. */
+  private posted = 0;
   private readonly drainWaiters = new Set<() => void>();
   private paused = false;
   private nextReq = 1;
@@ -152,7 +155,7 @@ export class Child {
   }
 
   private receive(m: FromPtyWorker): void {
-    if (m.t === "drain") this.onDrain();
+    if (m.t === "drain") this.onDrain(m.taken);
     else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal });
     else if (m.t === "flags") {
       this.flagReplies.get(m.req)?.(m.flags);
@@ -202,8 +205,13 @@ export class Child {
       } catch {} // EAGAIN (no room) or EIO (closing): the worker queues it, or drops it at the end.
     }
     if (written < bytes.length) {
-      this.send({ t: "write", id: this.id, data: bytes.subarray(written) });
-      this.unflushed += bytes.length - written;
+      // Moved to the worker in a buffer of exactly the bytes left: a view posted as it is would
+      // be cloned with the whole buffer it views (a large input's, once per INPUT_PIECE).
+      const rest = new Uint8Array(bytes.length - written);
+      rest.set(bytes.subarray(written));
+      this.send({ t: "write", id: this.id, data: rest }, [rest.buffer]);
+      this.unflushed += rest.length;
+      this.posted += rest.length;
     }
     return bytes.length;
   }
@@ -253,8 +261,12 @@ export class Child {
     });
   }
 
-  private onDrain(): void {
-    this.unflushed = 0;
+  /**
+   * The worker's queue emptied after it was sent `taken` bytes: what was sent after that is still
+   * on its way, and a direct write now would overtake it. No `taken`: the program ended.
+   */
+  private onDrain(taken = this.posted): void {
+    this.unflushed = this.posted - taken;
     for (const wake of [...this.drainWaiters]) wake();
   }
 

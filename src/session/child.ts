@@ -207,11 +207,12 @@ export class Child {
     if (written < bytes.length) {
       // Moved to the worker in a buffer of exactly the bytes left: a view posted as it is would
       // be cloned with the whole buffer it views (a large input's, once per INPUT_PIECE).
-      const rest = new Uint8Array(bytes.length - written);
+      const left = bytes.length - written;
+      const rest = new Uint8Array(left);
       rest.set(bytes.subarray(written));
-      this.send({ t: "write", id: this.id, data: rest }, [rest.buffer]);
-      this.unflushed += rest.length;
-      this.posted += rest.length;
+      this.send({ t: "write", id: this.id, data: rest }, [rest.buffer]); // rest is empty from here on
+      this.unflushed += left;
+      this.posted += left;
     }
     return bytes.length;
   }

@@ -75,10 +75,11 @@
 //      another (64-byte lines of text), a 1 MiB session.output page (read from the log) after another, a 10 MiB request
 //      line after another; and with no other client, in the same daemon. p50 / p99 / max, and how
 //      many of the other client's requests were answered meanwhile.
-//   13. Input size: one session.input of 1 MiB and of 8 MiB into `cat >/dev/null` until it is
-//      answered (--runs times each; the median time): the time, and the daemon's RSS growth over
-//      the RSS before (peak sampled every 10 ms). Target: 8 MiB within 10x 1 MiB's time, RSS
-//      growth within 3x the input.
+//   13. Input size: one session.input of 1 MiB and of 8 MiB (64-byte lines of text) into `stty
+//      raw -echo; cat >/dev/null` until it is answered, --runs times each after an unmeasured
+//      1 MiB one: median time, and the daemon's RSS growth over the RSS before (peak sampled
+//      every 10 ms; median and largest). Target: 8 MiB within 10x 1 MiB's time, RSS growth
+//      within 3x the input.
 //   14. Half-close: a client writes 20,000 pings, or a session.wait that times out, or a 1 MiB
 //      line, then shuts down its writing side: the replies it reads before the daemon closes.
 //   Sections 5-14 each report a failure as theirs and let the run go on.

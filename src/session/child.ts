@@ -31,6 +31,42 @@ const GIVE_BACK_MS = 100;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
 
+const encoder = new TextEncoder();
+
+/**
+ * `data` in pieces of at most INPUT_PIECE bytes (one empty piece for none), each valid until the
+ * next is taken. A string is encoded a piece at a time, never whole: an 8 MiB input costs the
+ * daemon's thread one piece, not a second copy of itself. `bytes()`: its size in all.
+ */
+function inPieces(data: string | Uint8Array): Iterable<Uint8Array> & { bytes(): number } {
+  if (typeof data !== "string") {
+    return {
+      *[Symbol.iterator]() {
+        let at = 0;
+        do yield data.subarray(at, (at += INPUT_PIECE));
+        while (at < data.length);
+      },
+      bytes: () => data.length,
+    };
+  }
+  const piece = new Uint8Array(INPUT_PIECE);
+  return {
+    *[Symbol.iterator]() {
+      let at = 0;
+      do {
+        // A piece's characters, never half of a surrogate pair (encoded alone, it would be U+FFFD).
+        let end = Math.min(data.length, at + INPUT_PIECE);
+        const last = data.charCodeAt(end - 1);
+        if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const { read, written } = encoder.encodeInto(data.slice(at, end), piece);
+        at += read;
+        yield piece.subarray(0, written);
+      } while (at < data.length);
+    },
+    bytes: () => Buffer.byteLength(data),
+  };
+}
+
 export interface ChildSpec extends PtySpec {
   /** The output offset of the program's first byte. */
   at: number;
@@ -222,15 +258,15 @@ export class Child {
    * unread. Fails with INPUT_NOT_READ at `deadline` (performance.now() time) or when aborted.
    */
   async writeBounded(data: string | Uint8Array, deadline: number, signal?: AbortSignal): Promise<number> {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    for (let at = 0; at < bytes.length || (at === 0 && bytes.length === 0); ) {
-      const piece = bytes.subarray(at, at + INPUT_PIECE);
+    const pieces = inPieces(data);
+    let at = 0;
+    for (const piece of pieces) {
       while (this.unflushed > 0 && this.unflushed + piece.length > MAX_UNREAD_INPUT) {
         if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
         if (!(await this.drained(deadline, signal))) {
           throw new TermdError(
             "INPUT_NOT_READ",
-            `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`,
+            `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${pieces.bytes()} were written`,
             {
               unread_bytes: this.unflushed,
               written_bytes: at,
@@ -240,9 +276,8 @@ export class Child {
       }
       this.write(piece);
       at += piece.length;
-      if (bytes.length === 0) break;
     }
-    return bytes.length;
+    return at;
   }
 
   /** True once everything written was taken; false at the deadline or on abort. */

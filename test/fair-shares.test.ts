@@ -53,6 +53,24 @@ test("a connection's backlog takes turns: another connection's one request is an
   for (let id = 8; id < 7 + pings; id++) expect((await busy.next()).id).toBe(id);
 }, 60_000);
 
+test("a batch takes turns too: another connection's requests run while a long batch is under way", async () => {
+  await using busy = await Lines.open(d.socket);
+  await using other = await Lines.open(d.socket);
+  const start = (await other.call(1, "system.stats")).result.requests;
+  const n = 50_000;
+  busy.write(`${JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "system.ping" })))}\n`);
+  let done = false;
+  const batch = busy.next().then((replies) => {
+    done = true;
+    return replies;
+  });
+  // How many of the batch's requests had run when each of these was answered (each counts itself too).
+  const ran: number[] = [];
+  for (let k = 1; !done; k++) ran.push((await other.call(k + 1, "system.stats")).result.requests - start - k);
+  expect(await batch).toHaveLength(n);
+  expect(ran.some((r) => r > 0 && r < n)).toBe(true);
+}, 60_000);
+
 test("a large input reaches the program whole and in order", async () => {
   const size = 5 * 1024 * 1024;
   const data = randomBytes(size);

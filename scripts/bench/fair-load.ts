@@ -3,7 +3,7 @@
 // its stdin closes, then prints "done N" (requests answered) and exits.
 //   bun scripts/bench/fair-load.ts SOCKET pipeline CONNECTIONS
 //   bun scripts/bench/fair-load.ts SOCKET input SESSION      8 MiB session.input, one after another
-//   bun scripts/bench/fair-load.ts SOCKET output SESSION     1 MiB session.output pages, one after another
+//   bun scripts/bench/fair-load.ts SOCKET output SESSION [BYTES]  session.output pages (1 MiB), one after another
 //   bun scripts/bench/fair-load.ts SOCKET lines              10 MiB system.ping lines, one after another
 import { connect, type Socket } from "node:net";
 import { MAX_LINE_BYTES } from "../../src/protocol/framing.ts";
@@ -63,8 +63,10 @@ const request = (method: string, params: object) => Buffer.from(`${JSON.stringif
 
 if (kind === "pipeline") for (let i = 0; i < Number(arg ?? 4); i++) await pipeline();
 else if (kind === "input") await oneAfterAnother(request("session.input", { session: arg, text: inputText(8 << 20) }));
-else if (kind === "output") await oneAfterAnother(request("session.output", { session: arg, from: 0, max_bytes: 1 << 20 }));
-else if (kind === "lines") {
+else if (kind === "output") {
+  const max_bytes = Number(process.argv[5] ?? 1 << 20);
+  await oneAfterAnother(request("session.output", { session: arg, from: 0, max_bytes }));
+} else if (kind === "lines") {
   const head = '{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"pad":"';
   const tail = '"}}\n';
   await oneAfterAnother(Buffer.from(head + "x".repeat(MAX_LINE_BYTES - head.length - tail.length) + tail));

@@ -10,6 +10,7 @@ import { run } from "./dispatch.ts";
 import { logFault } from "./errors.ts";
 import { LineChannel, type ByteSink, type LineHandler } from "./line-channel.ts";
 import type { LineParsed } from "./line-parser.ts";
+import { turns } from "./turns.ts";
 
 export interface ConnData {
   conn?: Connection;
@@ -26,6 +27,7 @@ export function nativeCaller(daemon: Daemon, client: Client, dialect: Dialect, o
     send: out.send,
     end: out.end,
     signal: client.signal,
+    later: () => turns.later(),
   };
 }
 

@@ -1,8 +1,8 @@
 // The daemon's thread, shared out in turns as tmux's command queue shares its: each connection with
 // requests waiting gets at most TURN_REQUESTS of them or TURN_MS of the thread, then the next
-// connection's turn comes; one with more waiting goes to the back and is resumed in the next
-// round. A round is one macrotask, so the sockets are read between rounds: a fresh connection's
-// one request waits for at most one turn of each busy connection, not for their backlogs.
+// connection's turn comes; one with more waiting goes to the back of the line. Each turn is a
+// macrotask of its own, so the sockets are read between turns: a fresh connection's request runs
+// as it is read, after at most the one turn under way, not after the busy connections' backlogs.
 import { clientLog } from "../session/client-log.ts";
 
 /** Requests one connection may start in one turn. */
@@ -17,18 +17,18 @@ export interface TurnTaker {
 }
 
 export class Turns {
-  /** The next round's takers, in the order they asked; each at most once. */
+  /** Takers waiting for a turn, in the order they asked; each at most once. */
   private waiting = new Set<TurnTaker>();
   private scheduled = false;
   private running = false;
 
-  /** `taker` has work: it gets a turn in the next round (asking again before then changes nothing). */
+  /** `taker` has work: it gets a turn after those waiting now (asking again before then changes nothing). */
   want(taker: TurnTaker): void {
     this.waiting.add(taker);
     this.schedule();
   }
 
-  /** Resolves in a later round, after the others waiting then had their turn: how a long piece of work lets them go first. */
+  /** Resolves in a later turn, after the others waiting now had theirs: how a long piece of work lets them go first. */
   later(): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>();
     this.want({ turn: () => (resolve(), false) });
@@ -38,23 +38,23 @@ export class Turns {
   private schedule(): void {
     if (this.scheduled || this.running || this.waiting.size === 0) return;
     this.scheduled = true;
-    setImmediate(() => void this.round());
+    setImmediate(() => void this.next());
   }
 
-  private async round(): Promise<void> {
+  /** One turn, the first taker's; the sockets are read before the next one's. */
+  private async next(): Promise<void> {
     this.scheduled = false;
     this.running = true;
-    const takers = this.waiting;
-    this.waiting = new Set();
-    for (const taker of takers) {
-      let more = false;
-      try {
-        more = await taker.turn(performance.now() + TURN_MS);
-      } catch (err) {
-        clientLog.log("termd: a turn failed:", err);
-      }
-      if (more) this.waiting.add(taker);
+    const [taker] = this.waiting;
+    this.waiting.delete(taker!);
+    let more = false;
+    try {
+      more = await taker!.turn(performance.now() + TURN_MS);
+    } catch (err) {
+      clientLog.log("termd: a turn failed:", err);
     }
+    // To the back: the others waiting go first.
+    if (more) this.waiting.add(taker!);
     this.running = false;
     this.schedule();
   }

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Client } from "../src/client/index.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines, type Msg } from "./lines.ts";
+import { startHttpDaemon } from "./http/http-daemon.ts";
 
 let d: TestDaemon;
 let c: Client;
@@ -69,6 +70,28 @@ test("a batch takes turns too: another connection's requests run while a long ba
   for (let k = 1; !done; k++) ran.push((await other.call(k + 1, "system.stats")).result.requests - start - k);
   expect(await batch).toHaveLength(n);
   expect(ran.some((r) => r > 0 && r < n)).toBe(true);
+}, 60_000);
+
+test("a WebSocket whose requests pile up past MAX_HELD is paused, then read again: every request answered, in order", async () => {
+  const h = await startHttpDaemon();
+  try {
+    const ws = new WebSocket(`${h.url.replace(/^http/, "ws")}/ws`, { headers: h.auth } as unknown as string[]);
+    await new Promise((resolve) => (ws.onopen = resolve));
+    const n = 40_000;
+    const ids: number[] = [];
+    const all = new Promise((resolve) => {
+      ws.onmessage = (m) => ids.push(JSON.parse(String(m.data)).id) === n + 1 && resolve(null);
+    });
+    // A 4 MiB line is parsed off the thread; the 2.4 MB of pings behind it wait for it, and past
+    // MAX_HELD the WebSocket is not read until they are answered.
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "system.ping", params: { pad: "x".repeat(4 * 1024 * 1024) } }));
+    for (let id = 1; id <= n; id++) ws.send(JSON.stringify({ jsonrpc: "2.0", id, method: "system.ping" }));
+    await all;
+    expect(ids).toEqual(Array.from({ length: n + 1 }, (_, i) => i));
+    ws.close();
+  } finally {
+    await h.daemon[Symbol.asyncDispose]();
+  }
 }, 60_000);
 
 test("a large input reaches the program whole and in order", async () => {

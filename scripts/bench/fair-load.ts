@@ -9,7 +9,7 @@ import { connect, type Socket } from "node:net";
 import { MAX_LINE_BYTES } from "../../src/protocol/framing.ts";
 import { inputText } from "./input.ts";
 
-const [socketPath, kind, arg] = process.argv.slice(2) as [string, string, string | undefined];
+const [socketPath, kind, arg, pageBytes] = process.argv.slice(2) as [string, string, string | undefined, string | undefined];
 /** Pings per write of a pipelining client. */
 const BATCH = 400;
 
@@ -64,7 +64,7 @@ const request = (method: string, params: object) => Buffer.from(`${JSON.stringif
 if (kind === "pipeline") for (let i = 0; i < Number(arg ?? 4); i++) await pipeline();
 else if (kind === "input") await oneAfterAnother(request("session.input", { session: arg, text: inputText(8 << 20) }));
 else if (kind === "output") {
-  const max_bytes = Number(process.argv[5] ?? 1 << 20);
+  const max_bytes = Number(pageBytes ?? 1 << 20);
   await oneAfterAnother(request("session.output", { session: arg, from: 0, max_bytes }));
 } else if (kind === "lines") {
   const head = '{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"pad":"';

@@ -13,7 +13,8 @@
 //   --many LIST      session counts for the many section (default 1000,10000)
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000, cli, many, lines
+//                    parser, isolation, redraw, waits, idle1000, cli, many, lines, fairness,
+//                    input, half-close
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -68,7 +69,20 @@
 //   11. Big request lines: one client (a process of its own) sends a 10 MiB system.ping line,
 //      --runs times each of three kinds (a string of escapes, plain ASCII, two-byte characters);
 //      meanwhile another client pings one at a time: those pings' round trips, and the big line's.
-//   Sections 5-11 each report a failure as theirs and let the run go on.
+//   12. Fair shares: a fresh connection pings one at a time (3 s; 1 s with --runs 1) while
+//      another process keeps the daemon busy: 4 connections pipelining pings (400 a write, two
+//      as fast as the socket takes them, reading every reply), an 8 MiB session.input into `cat >/dev/null` after
+//      another (64-byte lines of text), a 1 MiB session.output page (read from the log) after another, a 10 MiB request
+//      line after another; and with no other client, in the same daemon. p50 / p99 / max, and how
+//      many of the other client's requests were answered meanwhile.
+//   13. Input size: one session.input of 1 MiB and of 8 MiB (64-byte lines of text) into `stty
+//      raw -echo; cat >/dev/null` until it is answered, --runs times each after an unmeasured
+//      1 MiB one: median time, and the daemon's RSS growth over the RSS before (peak sampled
+//      every 10 ms; median and largest). Target: 8 MiB within 10x 1 MiB's time, RSS growth
+//      within 3x the input.
+//   14. Half-close: a client writes 20,000 pings, or a session.wait that times out, or a 1 MiB
+//      line, then shuts down its writing side: the replies it reads before the daemon closes.
+//   Sections 5-14 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -87,6 +101,9 @@ import { reportRedraw } from "./redraw.ts";
 import { section } from "./report.ts";
 import { reportWaits } from "./waits.ts";
 import { reportLines } from "./lines.ts";
+import { reportFairness } from "./fairness.ts";
+import { reportInput } from "./input.ts";
+import { reportHalfClose } from "./half-close.ts";
 import { f2, table } from "../common/measure.ts";
 import { reportThroughput } from "./throughput.ts";
 import { reportParser } from "./parser.ts";
@@ -145,6 +162,9 @@ async function main(): Promise<void> {
   if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
   if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
   if (o.only.has("lines")) await section("lines", verdicts, () => reportLines(o, dir, verdicts));
+  if (o.only.has("fairness")) await section("fairness", verdicts, () => reportFairness(o, dir, verdicts));
+  if (o.only.has("input")) await section("input", verdicts, () => reportInput(o, dir, verdicts));
+  if (o.only.has("half-close")) await section("half-close", verdicts, () => reportHalfClose(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

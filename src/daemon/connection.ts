@@ -10,6 +10,7 @@ import { run } from "./dispatch.ts";
 import { logFault } from "./errors.ts";
 import { LineChannel, type ByteSink, type LineHandler } from "./line-channel.ts";
 import type { LineParsed } from "./line-parser.ts";
+import { turns } from "./turns.ts";
 
 export interface ConnData {
   conn?: Connection;
@@ -26,6 +27,7 @@ export function nativeCaller(daemon: Daemon, client: Client, dialect: Dialect, o
     send: out.send,
     end: out.end,
     signal: client.signal,
+    later: () => turns.later(),
   };
 }
 
@@ -58,6 +60,11 @@ export class Connection implements LineHandler, ClientOutlet {
   /** The transport has room again. */
   flush(): void {
     this.channel.flush();
+  }
+
+  /** The client ended its sending side: its requests are answered, then the connection ends. */
+  onEnd(): void {
+    this.channel.inputEnd();
   }
 
   /** The transport closed. */

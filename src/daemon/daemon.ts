@@ -219,6 +219,8 @@ export class Daemon {
       // Bun.listen takes `fd` (a socket already listening) though its types name only unix and TCP.
       const listener = Bun.listen<ConnData>({
         ...(where as { unix: string }),
+        // A client that shuts down its sending side still reads: it gets every reply, then the close.
+        allowHalfOpen: true,
         socket: {
           open: (socket) => {
             const refused = connectionRefusal(this);
@@ -236,6 +238,10 @@ export class Daemon {
             socket.data = { conn: new Connection(socket, this, session, dialect) };
           },
           data: (socket, chunk) => socket.data.conn?.onData(chunk),
+          end: (socket) => {
+            if (socket.data.conn) socket.data.conn.onEnd();
+            else socket.end(); // a refused connection: its client read why
+          },
           drain: (socket) => socket.data.conn?.flush(),
           close: (socket) => socket.data.conn?.onClose(),
           error: (socket) => socket.data.conn?.onClose(),

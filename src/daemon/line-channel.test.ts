@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { LineParsed } from "./line-parser.ts";
-import { HIGH_WATER, LineChannel, MAX_UNREAD, type ByteSink } from "./line-channel.ts";
+import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD, type ByteSink } from "./line-channel.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -9,6 +9,8 @@ const enc = (s: string) => new TextEncoder().encode(s);
 class Sink implements ByteSink {
   taken: Uint8Array[] = [];
   ended = false;
+  paused = 0;
+  resumed = 0;
   constructor(public room = Infinity) {}
   write(data: Uint8Array): number {
     const n = Math.min(this.room, data.length);
@@ -18,6 +20,12 @@ class Sink implements ByteSink {
   }
   end(): void {
     this.ended = true;
+  }
+  pause(): void {
+    this.paused++;
+  }
+  resume(): void {
+    this.resumed++;
   }
   get text(): string {
     return Buffer.concat(this.taken).toString("utf8");
@@ -30,7 +38,7 @@ class Sink implements ByteSink {
   }
 }
 
-/** A channel whose handler answers each line with `reply(msg)`, and records what it was told. */
+/** A channel whose handler answers each line with `reply(msg)` (once it resolves), and records what it was told. */
 function channel(sink: Sink, reply: (msg: unknown) => unknown = (msg) => ({ echo: msg })) {
   const seen: LineParsed[] = [];
   const told = { drained: 0, closed: 0 };
@@ -40,7 +48,7 @@ function channel(sink: Sink, reply: (msg: unknown) => unknown = (msg) => ({ echo
     {
       line: async (parsed) => {
         seen.push(parsed);
-        if ("msg" in parsed) ch.send(reply(parsed.msg));
+        if ("msg" in parsed) ch.send(await reply(parsed.msg));
       },
       drained: () => told.drained++,
       closed: () => told.closed++,
@@ -111,6 +119,32 @@ describe("a line channel", () => {
     expect(err!.error.data.code).toBe("PAYLOAD_TOO_LARGE");
     await new Promise((r) => setImmediate(r));
     expect(seen).toHaveLength(0);
+  });
+
+  test("after inputEnd() every line received is answered, a slow one too, then the channel ends", async () => {
+    const sink = new Sink();
+    const slow = Promise.withResolvers<void>();
+    const { ch, told } = channel(sink, (msg) => ((msg as { slow?: true }).slow ? slow.promise.then(() => ({ slow: "done" })) : { msg }));
+    ch.onData(enc(`{"slow":true}\n${'{"n":1}\n'.repeat(100)}{"unfinished"`));
+    ch.inputEnd();
+    await until(() => sink.lines().length === 100);
+    expect(sink.ended).toBe(false);
+    slow.resolve();
+    await until(() => sink.ended);
+    expect(sink.lines()).toHaveLength(101);
+    expect(sink.lines().at(-1)).toEqual({ slow: "done" });
+    expect(told.closed).toBe(1);
+  });
+
+  test("past MAX_HELD bytes of lines waiting for their turns the transport is paused, and resumed once they are answered", async () => {
+    const sink = new Sink();
+    const { ch, seen } = channel(sink);
+    const line = '{"n":1}\n';
+    const count = Math.ceil(MAX_HELD / (line.length - 1)) + 1;
+    ch.onData(enc(line.repeat(count)));
+    expect(sink.paused).toBe(1);
+    await until(() => seen.length === count);
+    expect(sink.resumed).toBe(1);
   });
 
   test("end() closes once the queue is written, not before; close() is told once", () => {

@@ -1,13 +1,17 @@
 // One client's byte stream as lines: NDJSON framing in, replies and events out through a queue that
 // respects the transport's backpressure. The Unix socket and the WebSocket both carry one. Lines
-// are handled in order while the client keeps up: a client that stops reading holds up its own
-// requests, and the memory they cost stays bounded. An oversized line gets an error reply and the
-// channel is closed; nothing here can take down the daemon or another client.
+// are handled in order, in the channel's turns (turns.ts), while the client keeps up: a client
+// that stops reading holds up its own requests, one that sends faster than its turns take them
+// is not read until they catch up, and the memory either costs stays bounded. A client that ends
+// its sending side still gets a reply to every request it sent, then the close. An oversized
+// line gets an error reply and the channel is closed; nothing here can take down the daemon or
+// another client.
 import { RpcError } from "../protocol/errors.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
 import { errorReply } from "./errors.ts";
 import { offThread, type LineParsed, type OffThreadLine } from "./line-parser.ts";
 import { settledOrNextTurn } from "./pacing.ts";
+import { TURN_REQUESTS, turns, type TurnTaker } from "./turns.ts";
 
 /** Queue size past which output events wait for the transport to drain. */
 export const HIGH_WATER = 4 * 1024 * 1024;
@@ -17,12 +21,21 @@ export const HIGH_WATER = 4 * 1024 * 1024;
  * and never reads grows the daemon without end.
  */
 export const MAX_UNREAD = 16 * 1024 * 1024;
+/**
+ * Bytes of received requests waiting for their turns past which the transport is not read until
+ * they are under half of it: a client that pipelines faster than its turns go waits in its own
+ * socket (the kernel's backpressure), not in the daemon's memory.
+ */
+export const MAX_HELD = 1024 * 1024;
 
 /** What a channel writes to: a Unix socket, or an adapter for another transport (src/web). */
 export interface ByteSink {
   /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
   write(data: Uint8Array): number;
   end(): void;
+  /** Stops reading, so that the client's writes wait in the transport (and resume() reads again). */
+  pause?(): void;
+  resume?(): void;
 }
 
 /** What the channel hands its lines to, and tells of room and of its close. */
@@ -41,7 +54,10 @@ export interface ByteCounters {
   bytesOut: number;
 }
 
-type HeldFrame = Exclude<Frame<OffThreadLine>, { tooLong: number }>;
+/** A line received: parsed when its turn comes, or (a long one) in the parser's worker, `parsed` once it is. */
+type HeldFrame =
+  | Exclude<Frame<OffThreadLine>, { tooLong: number } | { long: OffThreadLine }>
+  | { long: OffThreadLine; parsed?: LineParsed };
 
 const frameSize = (frame: HeldFrame): number => ("line" in frame ? frame.line.length : "long" in frame ? frame.long.bytes : 1);
 
@@ -55,7 +71,7 @@ function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed
   }
 }
 
-export class LineChannel {
+export class LineChannel implements TurnTaker {
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES, offThread);
   private readonly encoder = new TextEncoder();
   private readonly queue: Uint8Array[] = [];
@@ -67,7 +83,14 @@ export class LineChannel {
   private held: HeldFrame[] = [];
   private heldAt = 0;
   private heldChars = 0;
-  private releasing = false;
+  /** The transport is paused: MAX_HELD bytes of requests wait for their turns. */
+  private paused = false;
+  /** Lines handled whose replies are not queued yet (a session.wait under way). */
+  private unanswered = 0;
+  /** The client ended its sending side: once every line it sent is answered, the channel ends. */
+  private inputEnded = false;
+  /** A turn is under way (the scheduler's, or the one a fresh line gets on arrival). */
+  private inTurn = false;
 
   constructor(
     private readonly sink: ByteSink,
@@ -83,19 +106,46 @@ export class LineChannel {
   onData(chunk: Uint8Array): void {
     // socket.end() only half-closes: what the client sent before it saw the close may still
     // arrive, and none of it may run (a request after an oversized line must not take effect).
-    if (this.isClosed || this.ending) return;
+    if (this.isClosed || this.ending || this.inputEnded) return;
     this.counters.bytesIn += chunk.length;
+    const idle = this.heldAt === this.held.length && !this.inTurn;
     for (const frame of this.splitter.push(chunk)) {
       if ("tooLong" in frame) return this.refuse(`request line over ${this.splitter.maxBytes} bytes; closing`);
       if ("line" in frame && frame.line.trim() === "") continue;
       this.held.push(frame);
       this.heldChars += frameSize(frame);
+      // A long line's turn can come once the worker has parsed it.
+      if ("long" in frame) {
+        const held: { long: OffThreadLine; parsed?: LineParsed } = frame;
+        void frame.long.parsed.then((parsed) => {
+          held.parsed = parsed;
+          this.ready();
+        });
+      }
     }
     // Requests waiting for a client that does not read are bounded like one line: past that it is cut off.
     if (this.heldChars > MAX_LINE_BYTES && this.queued >= MAX_UNREAD) {
       return this.refuse(`over ${MAX_LINE_BYTES} bytes of requests wait for replies to be read; closing`);
     }
-    void this.release();
+    if (this.heldChars >= MAX_HELD && !this.paused && this.sink.pause) {
+      this.paused = true;
+      this.sink.pause();
+    }
+    // A client with nothing waiting has its first line run now, as it arrives (a request sent just
+    // before the client went away still runs); the rest take turns.
+    if (idle && this.runnable) void this.turn(performance.now()).then((more) => more && this.ready());
+    else this.ready();
+  }
+
+  /**
+   * The client ended its sending side (a half-close): what it sent is still answered, every line
+   * of it, and then the channel ends. A line it did not finish with a newline is not one.
+   */
+  inputEnd(): void {
+    if (this.isClosed || this.inputEnded) return;
+    this.inputEnded = true;
+    this.splitter.reset();
+    this.ready();
   }
 
   private refuse(message: string): void {
@@ -103,22 +153,61 @@ export class LineChannel {
     this.end();
   }
 
+  /** The next held line may run now: there is one, parsed, and the client is not behind on its replies. */
+  private get runnable(): boolean {
+    const head = this.held[this.heldAt];
+    return (
+      !this.isClosed && !this.ending && head !== undefined && this.queued < MAX_UNREAD && !("long" in head && head.parsed === undefined)
+    );
+  }
+
+  /** Held lines may run now: the channel asks for a turn (or, with none left, ends if its client did). */
+  private ready(): void {
+    if (this.runnable) turns.want(this);
+    else if (this.inputEnded && this.heldAt === this.held.length && this.unanswered === 0 && !this.inTurn) this.end();
+  }
+
   /**
-   * Handles held lines in order while the client keeps up: with MAX_UNREAD bytes queued, the rest
-   * wait until it reads. Each line's reply is queued before the next line runs (a long call such
-   * as session.wait gets one turn of the event loop, then goes on alongside the next ones), so the
-   * queue is checked against what the requests before actually produced.
+   * One turn: held lines in order, at most TURN_REQUESTS of them or until `deadline`, while the
+   * client keeps up: with MAX_UNREAD bytes queued, the rest wait until it reads. Each line's reply
+   * is queued before the next line runs (a long call such as session.wait gets one turn of the
+   * event loop, then goes on alongside the next ones), so the queue is checked against what the
+   * requests before actually produced. A long line not parsed yet ends the turn: its parse asks
+   * for the next one.
    */
-  private async release(): Promise<void> {
-    if (this.releasing) return;
-    this.releasing = true;
-    while (this.heldAt < this.held.length && !this.isClosed && !this.ending && this.queued < MAX_UNREAD) {
-      const frame = this.held[this.heldAt++]!;
+  async turn(deadline: number): Promise<boolean> {
+    if (this.inTurn) return true;
+    this.inTurn = true;
+    let more: boolean;
+    try {
+      more = await this.takeLines(deadline);
+    } finally {
+      this.inTurn = false;
+    }
+    // A client that ended its sending side may have had its last line answered in this turn.
+    if (!more && this.inputEnded) this.ready();
+    return more;
+  }
+
+  private async takeLines(deadline: number): Promise<boolean> {
+    for (let n = 0; n < TURN_REQUESTS && (n === 0 || performance.now() < deadline); n++) {
+      if (this.isClosed || this.ending || this.queued >= MAX_UNREAD) return false;
+      const frame = this.held[this.heldAt];
+      if (frame === undefined) break;
+      let parsed: LineParsed;
+      if ("long" in frame) {
+        if (frame.parsed === undefined) return false;
+        parsed = frame.parsed;
+      } else parsed = parseFrame(frame);
+      this.heldAt++;
       this.heldChars -= frameSize(frame);
-      // A big line is parsed off the thread; the lines after it wait for it, so requests run in order.
-      const parsed = "long" in frame ? await frame.long.parsed : parseFrame(frame);
-      if (this.isClosed || this.ending) break;
+      this.unanswered++;
       const done = this.handler.line(parsed);
+      const answered = () => {
+        this.unanswered--;
+        if (this.inputEnded) this.ready();
+      };
+      done.then(answered, answered);
       // Only a line with more behind it waits; a lone one goes its way as before.
       if (this.heldAt < this.held.length) await settledOrNextTurn(done);
     }
@@ -126,7 +215,11 @@ export class LineChannel {
       this.held = [];
       this.heldAt = 0;
     }
-    this.releasing = false;
+    if (this.paused && this.heldChars < MAX_HELD / 2) {
+      this.paused = false;
+      this.sink.resume?.();
+    }
+    return this.heldAt < this.held.length;
   }
 
   send(msg: unknown): void {
@@ -161,7 +254,7 @@ export class LineChannel {
       }
       return;
     }
-    if (this.queued < MAX_UNREAD) void this.release();
+    if (this.queued < MAX_UNREAD) this.ready();
     this.handler.drained();
   }
 

@@ -30,10 +30,15 @@ self.onmessage = (ev: MessageEvent<ToParser>) => {
 
 function parse(id: number, pieces: Uint8Array[], lenient: boolean): void {
   let text: string;
+  const bytes = join(pieces);
   try {
-    text = (lenient ? lenientDecoder : decoder).decode(join(pieces));
+    text = (lenient ? lenientDecoder : decoder).decode(bytes);
   } catch {
     return send({ id, malformed: "request line is not valid UTF-8" });
+  } finally {
+    // Let go of the line's bytes now, not at the next collection: while the message is parsed
+    // and handed back, a 10 MiB line would otherwise hold its pieces and their join besides.
+    for (const p of new Set([...pieces, bytes])) (p.buffer as ArrayBuffer).transfer(0);
   }
   let msg: unknown;
   try {

@@ -26,6 +26,11 @@ export interface NativeCaller {
   end(): void;
   /** Aborted when the connection closes: a long mapping (a wait loop) stops working for nobody. */
   readonly signal: AbortSignal;
+  /**
+   * Resolves in a later turn of the daemon's thread, once the other connections waiting had
+   * theirs: a long run of requests (a batch's) takes turns like a connection's lines.
+   */
+  later(): Promise<void>;
 }
 
 /** A reply already turned into its JSON text (a batch's, measured as it was built): sent as it is. */

@@ -13,6 +13,8 @@ import { Serialized, type Dialect, type DialectConnection, type NativeCaller } f
  * output.
  */
 const MAX_BATCH_REPLY = 16 * 1024 * 1024;
+/** A batch's requests started in one turn: the rest of a long batch waits for later turns (as the daemon's TURN_REQUESTS). */
+const BATCH_TURN = 16;
 
 interface Request {
   id: Id;
@@ -63,7 +65,7 @@ export class JsonRpcConnection implements DialectConnection {
     return req.notification ? null : reply;
   }
 
-  /** A batch's requests run in order, paced like separate lines; their replies go out together. */
+  /** A batch's requests run in order, paced like separate lines and taking turns as they do; their replies go out together. */
   private async batch(msgs: unknown[]): Promise<Serialized | null> {
     let size = 0;
     const replies: Promise<string | null>[] = [];
@@ -83,6 +85,7 @@ export class JsonRpcConnection implements DialectConnection {
       });
       replies.push(json);
       if (i < msgs.length - 1) await settledOrNextTurn(json);
+      if ((i + 1) % BATCH_TURN === 0 && i < msgs.length - 1) await this.native.later();
     }
     const out = (await Promise.all(replies)).filter((r) => r !== null);
     return out.length > 0 ? new Serialized(`[${out.join(",")}]`) : null;

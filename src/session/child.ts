@@ -31,6 +31,42 @@ const GIVE_BACK_MS = 100;
 /** Pieces a large input is written in, each once the last has room. */
 const INPUT_PIECE = 64 * 1024;
 
+const encoder = new TextEncoder();
+
+/**
+ * `data` in pieces of at most INPUT_PIECE bytes (one empty piece for none), each valid until the
+ * next is taken. A string is encoded a piece at a time, never whole: an 8 MiB input costs the
+ * daemon's thread one piece, not a second copy of itself. `bytes()`: its size in all.
+ */
+function inPieces(data: string | Uint8Array): Iterable<Uint8Array> & { bytes(): number } {
+  if (typeof data !== "string") {
+    return {
+      *[Symbol.iterator]() {
+        let at = 0;
+        do yield data.subarray(at, (at += INPUT_PIECE));
+        while (at < data.length);
+      },
+      bytes: () => data.length,
+    };
+  }
+  const piece = new Uint8Array(INPUT_PIECE);
+  return {
+    *[Symbol.iterator]() {
+      let at = 0;
+      do {
+        // A piece's characters, never half of a surrogate pair (encoded alone, it would be U+FFFD).
+        let end = Math.min(data.length, at + INPUT_PIECE);
+        const last = data.charCodeAt(end - 1);
+        if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const { read, written } = encoder.encodeInto(data.slice(at, end), piece);
+        at += read;
+        yield piece.subarray(0, written);
+      } while (at < data.length);
+    },
+    bytes: () => Buffer.byteLength(data),
+  };
+}
+
 export interface ChildSpec extends PtySpec {
   /** The output offset of the program's first byte. */
   at: number;
@@ -57,7 +93,10 @@ export class Child {
   readonly exited: Promise<ChildExit>;
   private readonly ended = Promise.withResolvers<ChildExit>();
   private running = true;
+  /** Input bytes sent to the worker that its last drain had not taken yet (on their way, or queued there). */
   private unflushed = 0;
+  /** Input bytes sent to the worker in all. */
+  private posted = 0;
   private readonly drainWaiters = new Set<() => void>();
   private paused = false;
   private nextReq = 1;
@@ -152,7 +191,7 @@ export class Child {
   }
 
   private receive(m: FromPtyWorker): void {
-    if (m.t === "drain") this.onDrain();
+    if (m.t === "drain") this.onDrain(m.taken);
     else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal });
     else if (m.t === "flags") {
       this.flagReplies.get(m.req)?.(m.flags);
@@ -202,8 +241,14 @@ export class Child {
       } catch {} // EAGAIN (no room) or EIO (closing): the worker queues it, or drops it at the end.
     }
     if (written < bytes.length) {
-      this.send({ t: "write", id: this.id, data: bytes.subarray(written) });
-      this.unflushed += bytes.length - written;
+      // Moved to the worker in a buffer of exactly the bytes left: a view posted as it is would
+      // be cloned with the whole buffer it views (a large input's, once per INPUT_PIECE).
+      const left = bytes.length - written;
+      const rest = new Uint8Array(left);
+      rest.set(bytes.subarray(written));
+      this.send({ t: "write", id: this.id, data: rest }, [rest.buffer]); // rest is empty from here on
+      this.unflushed += left;
+      this.posted += left;
     }
     return bytes.length;
   }
@@ -213,15 +258,15 @@ export class Child {
    * unread. Fails with INPUT_NOT_READ at `deadline` (performance.now() time) or when aborted.
    */
   async writeBounded(data: string | Uint8Array, deadline: number, signal?: AbortSignal): Promise<number> {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    for (let at = 0; at < bytes.length || (at === 0 && bytes.length === 0); ) {
-      const piece = bytes.subarray(at, at + INPUT_PIECE);
+    const pieces = inPieces(data);
+    let at = 0;
+    for (const piece of pieces) {
       while (this.unflushed > 0 && this.unflushed + piece.length > MAX_UNREAD_INPUT) {
         if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
         if (!(await this.drained(deadline, signal))) {
           throw new TermdError(
             "INPUT_NOT_READ",
-            `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${bytes.length} were written`,
+            `the program is not reading its input: ${this.unflushed} bytes are still unread, ${at} of ${pieces.bytes()} were written`,
             {
               unread_bytes: this.unflushed,
               written_bytes: at,
@@ -231,9 +276,8 @@ export class Child {
       }
       this.write(piece);
       at += piece.length;
-      if (bytes.length === 0) break;
     }
-    return bytes.length;
+    return at;
   }
 
   /** True once everything written was taken; false at the deadline or on abort. */
@@ -253,8 +297,12 @@ export class Child {
     });
   }
 
-  private onDrain(): void {
-    this.unflushed = 0;
+  /**
+   * The worker's queue emptied after it was sent `taken` bytes: what was sent after that is still
+   * on its way, and a direct write now would overtake it. No `taken`: the program ended.
+   */
+  private onDrain(taken = this.posted): void {
+    this.unflushed = this.posted - taken;
     for (const wake of [...this.drainWaiters]) wake();
   }
 

@@ -61,7 +61,12 @@ export type FromPtyWorker =
       logFailed?: LogFailure;
       pooled?: true;
     }
-  | { t: "drain"; id: number }
+  /**
+   * The terminal took everything queued: `taken` is every byte of input the worker has been sent
+   * for this program so far, so the daemon's thread knows which of its writes are still on their
+   * way (sent after the queue emptied) and writes straight to the master only when none is.
+   */
+  | { t: "drain"; id: number; taken: number }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }
   | { t: "screen"; m: FromWorker };

@@ -27,6 +27,8 @@ const feeds = new Map<number, number>();
 const offsets = new Map<number, number>();
 /** Where each program's output is logged. */
 const logs = new Map<number, LogWriter>();
+/** Input bytes each program was sent (its "write" messages), told with each drain. */
+const inputTaken = new Map<number, number>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
 /** The descriptors only this thread would close, recorded where the pool finds them should it die (fd-ledger.ts); from the first message. */
@@ -76,9 +78,10 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
       pty = open(m.spec, {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
         data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
-        drain: () => post({ t: "drain", id }),
+        drain: () => post({ t: "drain", id, taken: inputTaken.get(id) ?? 0 }),
         exit: (exitCode, signal) => {
           ptys.delete(id);
+          inputTaken.delete(id);
           feeds.delete(id);
           offsets.delete(id);
           logs.get(id)?.close();
@@ -104,6 +107,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   const pty = ptys.get(m.id);
   switch (m.t) {
     case "write":
+      inputTaken.set(m.id, (inputTaken.get(m.id) ?? 0) + (typeof m.data === "string" ? Buffer.byteLength(m.data) : m.data.length));
       return pty?.write(m.data);
     case "resize":
       return pty?.resize({ rows: m.rows, cols: m.cols });

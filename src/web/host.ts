@@ -10,6 +10,9 @@ export interface ByteSink {
   /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
   write(data: Uint8Array): number;
   end(): void;
+  /** Stops reading the client's messages (its requests wait for their turns), and reads again. */
+  pause?(): void;
+  resume?(): void;
 }
 
 /** A line-protocol connection of the daemon's, over a ByteSink. */

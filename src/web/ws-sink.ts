@@ -26,6 +26,14 @@ export class WebSocketSink implements ByteSink {
   end(): void {
     this.ws.close(1000, "closed by the daemon");
   }
+
+  pause(): void {
+    this.ws.pause();
+  }
+
+  resume(): void {
+    this.ws.resume();
+  }
 }
 
 const encoder = new TextEncoder();

@@ -65,7 +65,7 @@ export async function reportCpu(o: Options, c: Client, daemonPid: number, dir: s
       process.stderr.write(`  cpu ${kind.label} run ${i + 1}/${o.runs} done\n`);
     }
     // The run whose total is the median, thread by thread.
-    const mid = termd.indexOf(median(termd)) >= 0 ? termd.indexOf(median(termd)) : 0;
+    const mid = Math.max(0, termd.indexOf(median(termd)));
     const split = [...(threads[mid] ?? new Map<string, number>())]
       .filter(([, s]) => s > 0)
       .sort((a, b) => b[1] - a[1])

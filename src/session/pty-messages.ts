@@ -1,6 +1,7 @@
 // What crosses between the daemon's thread and a pty worker (pty-worker.ts). Each message names
 // the program it is about by the daemon's own number for it.
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
+import type { TapState, TapUpdate } from "../terminal/tap-facts.ts";
 import type { LogFailure } from "./log-writer.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
@@ -15,9 +16,23 @@ export type ToPtyWorker =
    * `at`: the output offset of the program's first byte (a restart goes on where the last run
    * ended); `log`: the file the worker appends the output to (log-writer.ts; null: none, it failed
    * in an earlier run); `prelude`: output put
-   * ahead of the program's (a restart's marker line).
+   * ahead of the program's (a restart's marker line). `tap`: where the vt tap that reads the
+   * output goes on from (its `end` is `at`), `debugBuffer` the size of its unhandled log, `text`
+   * whether its plain text is wanted (terminal/vt-tap.ts).
    */
-  | { t: "spawn"; id: number; spec: PtySpec; at: number; log: string | null; prelude?: Uint8Array }
+  | {
+      t: "spawn";
+      id: number;
+      spec: PtySpec;
+      at: number;
+      log: string | null;
+      prelude?: Uint8Array;
+      tap: TapState;
+      debugBuffer: number;
+      text: boolean;
+    }
+  /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
+  | { t: "text"; id: number; on: boolean }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
@@ -48,12 +63,13 @@ export type FromPtyWorker =
    * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
    * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
    * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
-   * no more from now on.
+   * no more from now on. `tap`: what the vt tap read in them.
    */
   | {
       t: "data";
       id: number;
       data: Uint8Array;
+      tap: TapUpdate;
       ack?: true;
       fed?: true;
       /** With `fed`: the screen's state after these bytes, for its RemoteScreen once the bytes are taken. */
@@ -62,6 +78,7 @@ export type FromPtyWorker =
       pooled?: true;
     }
   | { t: "drain"; id: number }
-  | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
+  /** `tap`: the vt tap's state after the last byte, for the program's next run (wherever it runs). */
+  | { t: "exit"; id: number; exitCode: number | null; signal: string | null; tap: TapState }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }
   | { t: "screen"; m: FromWorker };

@@ -4,11 +4,13 @@
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
 // entrypoint of the compiled binary (scripts/build.ts). It also holds the screens of the sessions
 // it runs, and feeds each the output as it reads it (screen-host.ts), and writes each program's log
-// (log-writer.ts): the bytes are logged and parsed on the thread that read them, and the daemon's
-// thread gets them with the screen's state after them.
+// (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the bytes are logged and
+// parsed on the thread that read them, once by the tap and once by the screen, and the daemon's
+// thread gets them with what the tap found in them and the screen's state after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
@@ -22,9 +24,11 @@ const ptys = new Map<number, ProgramPty>();
 const post = (m: FromPtyWorker, transfer: ArrayBuffer[] = []) => self.postMessage(m, transfer);
 const libc = existsSync(SHELL) ? ptyLibc() : null;
 const screens = new ScreenHost((m) => post({ t: "screen", m }));
-/** The screen each program's output is fed to as it is read, and where in the output its next byte is. */
+/** The screen each program's output is fed to as it is read. */
 const feeds = new Map<number, number>();
-const offsets = new Map<number, number>();
+/** Each program's vt tap, which also counts where in the output its next byte is; and the release of its text, while wanted. */
+const taps = new Map<number, VtTap>();
+const texts = new Map<number, () => void>();
 /** Where each program's output is logged. */
 const logs = new Map<number, LogWriter>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
@@ -32,22 +36,42 @@ let reactor: PtyReactor | null = null;
 /** The descriptors only this thread would close, recorded where the pool finds them should it die (fd-ledger.ts); from the first message. */
 let ledger: FdLedger | null = null;
 
-/** One read of program `id`'s output: into its log, onto its screen, then to the daemon's thread. */
+/** One read of program `id`'s output: into its log, through its tap, onto its screen, then to the daemon's thread. */
 function deliver(id: number, own: Uint8Array, ack: boolean): void {
-  const start = offsets.get(id) ?? 0;
-  offsets.set(id, start + own.length);
+  const tap = taps.get(id)!;
+  const start = tap.end;
   const logFailed = logs.get(id)?.write(own);
+  const read = tap.feed(own);
   const screen = feeds.get(id);
   // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
   // in the same message: one wake of the daemon's thread for a key's echo, not two.
   const fed = screen !== undefined && screens.writeAt(screen, own, start);
-  const msg: FromPtyWorker = { t: "data", id, data: own };
+  const msg: FromPtyWorker = { t: "data", id, data: own, tap: read };
   if (fed) msg.state = screens.state(screen, true) ?? undefined;
   if (ack) msg.ack = true;
   if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
   if (fed) msg.fed = true;
   if (logFailed) msg.logFailed = logFailed;
   post(msg, [own.buffer as ArrayBuffer]);
+}
+
+/** Stops what the worker holds for a program that ended or never started. */
+function forget(id: number): void {
+  ptys.delete(id);
+  feeds.delete(id);
+  taps.delete(id);
+  texts.delete(id);
+  logs.get(id)?.close();
+  logs.delete(id);
+}
+
+function wantText(id: number, on: boolean): void {
+  const tap = taps.get(id);
+  if (on && tap && !texts.has(id)) texts.set(id, tap.wantText());
+  if (!on) {
+    texts.get(id)?.();
+    texts.delete(id);
+  }
 }
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {
@@ -62,6 +86,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     return;
   }
   if (m.t === "screen") return screens.handle(m.m);
+  if (m.t === "text") return wantText(m.id, m.on);
   if (m.t === "feed") {
     if (m.screen === null) feeds.delete(m.id);
     else feeds.set(m.id, m.screen);
@@ -69,7 +94,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   }
   if (m.t === "spawn") {
     const id = m.id;
-    offsets.set(id, m.at);
+    taps.set(id, new VtTap({ debugBuffer: m.debugBuffer, resume: { ...m.tap, end: m.at } }));
+    wantText(id, m.text);
     if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
     let pty: ProgramPty;
     try {
@@ -78,17 +104,13 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
         data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
         drain: () => post({ t: "drain", id }),
         exit: (exitCode, signal) => {
-          ptys.delete(id);
-          feeds.delete(id);
-          offsets.delete(id);
-          logs.get(id)?.close();
-          logs.delete(id);
-          post({ t: "exit", id, exitCode, signal });
+          const tap = taps.get(id)!.save();
+          forget(id);
+          post({ t: "exit", id, exitCode, signal, tap });
         },
       });
     } catch (err) {
-      logs.get(id)?.close();
-      logs.delete(id);
+      forget(id);
       post({ t: "failed", id: m.id, message: (err as Error).message });
       return;
     }

@@ -99,7 +99,8 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
-    const child = await Child.spawn({ ...program, ...log, onData: (data, fed, failed) => this.feed(data, fed, failed) }, spec.ptys);
+    const onData = this.feed.bind(this);
+    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), onData }, spec.ptys);
     // Removed while it started (a restart): the program goes with it.
     if (this.closed) {
       child.kill();
@@ -197,10 +198,10 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     await this.ended;
   }
 
-  private async onExit({ exitCode, signal, lost }: ChildExit): Promise<void> {
+  private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
     // "Ended" promises a final screen that shows every byte: let the screen catch up first.
     await this.view.sync();
-    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error });
+    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error, tapState: tap ?? null });
     if (lost !== undefined) this.state = "lost";
     else if (this.stopRequested) this.state = "stopped";
     else if (signal && signal === this.child?.signalSent) this.state = "killed";

@@ -8,6 +8,7 @@ import { Pipeline } from "./pipeline.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 import { baselineOf, compileRegex, Waits } from "./wait.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-wait-test-"));
 const pool = new ScreenPool(1, 0);
@@ -36,8 +37,12 @@ class Program extends Pipeline implements ProgramStream {
     this.output.create();
   }
 
+  /** The tap a pty worker would run over the program's output. */
+  private readonly reader = new VtTap();
+
   print(text: string): void {
-    this.feed(Buffer.from(text), false);
+    const bytes = Buffer.from(text);
+    this.feed(bytes, this.reader.feed(bytes), false);
   }
 
   writeInput(data: string | Uint8Array): number {

@@ -9,10 +9,10 @@ import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { LogFailure } from "./log-writer.ts";
-import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
+import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
-import type { TapState, TapUpdate } from "../terminal/tap-facts.ts";
+import type { TapState } from "../terminal/tap-facts.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
@@ -43,11 +43,8 @@ export interface ChildSpec extends PtySpec {
   tap: TapState;
   debugBuffer: number;
   text: boolean;
-  /**
-   * `tap`: what the vt tap read in these bytes. `fed`: the screen given to feedScreen has parsed
-   * them already. The log has them; `logFailed`: only those before its `end`, and no more from now on.
-   */
-  onData(data: Uint8Array, tap: TapUpdate, fed: boolean, logFailed?: LogFailure): void;
+  /** One read, in order; `fed`: the screen given to feedScreen has parsed it already. */
+  onData(read: OutputRead): void;
 }
 
 export interface ChildExit {
@@ -115,7 +112,7 @@ export class Child {
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken, and no listener
           // keeps the bytes past its call (the ring and the log have their own copies).
-          onData(m.data, m.tap, m.fed === true, m.logFailed);
+          onData(m);
           if (m.pooled && taken.length < MAX_TAKEN) {
             taken.push(m.data.buffer as ArrayBuffer);
             giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();

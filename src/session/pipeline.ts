@@ -15,9 +15,9 @@ import { VERSION } from "../protocol/version.ts";
 import { faultText } from "../terminal/errors.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState, type TapUpdate } from "../terminal/tap-facts.ts";
+import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
-import type { LogFailure } from "./log-writer.ts";
+import type { OutputRead } from "./pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -209,15 +209,15 @@ export class Pipeline implements OutputStream {
   /**
    * The program's bytes, in order: what the tap read in them first, so modes and title are
    * current before anyone reads them. The thread that read them has logged them (`logFailed`:
-   * only up to its `end`), run the tap over them (`tap`) and, when `fed`, put them on the screen.
+   * only up to its `end`), run the tap over them and, when `fed`, put them on the screen.
    */
-  protected feed(data: Uint8Array, tap: TapUpdate, fed: boolean, logFailed?: LogFailure): void {
+  protected feed({ data, tap, nonPlain, fed, logFailed }: OutputRead): void {
     // Removed: what its program still wrote (its log is gone too) goes nowhere.
     if (this.closed) return;
     this.tap.take(tap);
     for (const e of tap.events) this.emit(e);
     const from = this.output.end;
-    this.output.append(data, logFailed);
+    this.output.append(data, nonPlain, logFailed);
     if (fed) this.view.fedAt(from, this.output.end);
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });

@@ -6,6 +6,19 @@ import type { LogFailure } from "./log-writer.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
+/** One read of a program's output, as the daemon's thread takes it: the pty worker logged it and read it already. */
+export interface OutputRead {
+  data: Uint8Array;
+  /** What the vt tap read in it. */
+  tap: TapUpdate;
+  /** The output offset just past its last byte that is not plain text (fast-forward.ts's lastNonPlain); -1: it is all plain. */
+  nonPlain: number;
+  /** The screen it feeds (a "feed" message) has parsed it already; its state follows. */
+  fed?: true;
+  /** The log took only the bytes before `end`, and takes no more from now on. */
+  logFailed?: LogFailure;
+}
+
 export type ToPtyWorker =
   /**
    * First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts;
@@ -61,22 +74,16 @@ export type FromPtyWorker =
   | { t: "failed"; id: number; message: string }
   /**
    * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
-   * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
-   * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
-   * no more from now on. `tap`: what the vt tap read in them.
+   * came before. `pooled`: the buffer goes back with the next ack once taken.
    */
-  | {
+  | ({
       t: "data";
       id: number;
-      data: Uint8Array;
-      tap: TapUpdate;
       ack?: true;
-      fed?: true;
       /** With `fed`: the screen's state after these bytes, for its RemoteScreen once the bytes are taken. */
       state?: Extract<FromWorker, { t: "state" }>;
-      logFailed?: LogFailure;
       pooled?: true;
-    }
+    } & OutputRead)
   | { t: "drain"; id: number }
   /** `tap`: the vt tap's state after the last byte, for the program's next run (wherever it runs). */
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null; tap: TapState }

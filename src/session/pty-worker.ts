@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
+import { nonPlainEnd } from "./fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
@@ -46,7 +47,8 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
   // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
   // in the same message: one wake of the daemon's thread for a key's echo, not two.
   const fed = screen !== undefined && screens.writeAt(screen, own, start);
-  const msg: FromPtyWorker = { t: "data", id, data: own, tap: read };
+  // Where the plain text at its end begins, for fast-forward: found here, on the thread that read it.
+  const msg: FromPtyWorker = { t: "data", id, data: own, tap: read, nonPlain: nonPlainEnd(own, start) };
   if (fed) msg.state = screens.state(screen, true) ?? undefined;
   if (ack) msg.ack = true;
   if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;

@@ -99,8 +99,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
-    const onData = this.feed.bind(this);
-    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), onData }, spec.ptys);
+    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), onData: (read) => this.feed(read) }, spec.ptys);
     // Removed while it started (a restart): the program goes with it.
     if (this.closed) {
       child.kill();

@@ -9,6 +9,7 @@ import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 import { baselineOf, compileRegex, Waits } from "./wait.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
+import { nonPlainEnd } from "./fast-forward.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-wait-test-"));
 const pool = new ScreenPool(1, 0);
@@ -41,8 +42,8 @@ class Program extends Pipeline implements ProgramStream {
   private readonly reader = new VtTap();
 
   print(text: string): void {
-    const bytes = Buffer.from(text);
-    this.feed(bytes, this.reader.feed(bytes), false);
+    const data = Buffer.from(text);
+    this.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.output.end) });
   }
 
   writeInput(data: string | Uint8Array): number {

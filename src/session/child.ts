@@ -42,6 +42,8 @@ export interface ChildSpec extends PtySpec {
   tap: TapState;
   debugBuffer: number;
   text: boolean;
+  /** A file to copy every read to (tee.ts): the worker writes it, the caller closes it after the exit. */
+  tee?: number;
   /** One read, in order; `fed`: the screen given to feedScreen has parsed it already. */
   onData(read: OutputRead): void;
 }
@@ -132,8 +134,8 @@ export class Child {
         reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    const { at, log, prelude, tap, debugBuffer, text } = spec;
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text });
+    const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
+    link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });
     return promise;
   }
 

@@ -7,7 +7,7 @@
 // A screen that falls more than MAX_SCREEN_LAG behind stops the program's output until it catches
 // up, so no byte is dropped and nothing grows without bound. A restored stream (its daemon is
 // gone) has no program: its output comes from the log and its screen is rebuilt from it.
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
@@ -17,6 +17,7 @@ import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
+import { clientLog } from "./client-log.ts";
 import type { OutputRead } from "./pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
@@ -122,6 +123,11 @@ export class Pipeline implements OutputStream {
   inputOffset = 0;
   /** What writes the stream now; null before a program starts, and for a restored stream. */
   protected source: StreamSource | null = null;
+  /**
+   * The run's log_path copy (tee.ts), which its pty worker writes: closed here once the copy
+   * failed or the run ended (not before: the worker may still write to the number).
+   */
+  protected tee: number | null = null;
   /** Closed (its session removed): a call still running on it answers SESSION_NOT_FOUND. */
   protected closed = false;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
@@ -211,9 +217,13 @@ export class Pipeline implements OutputStream {
    * current before anyone reads them. The thread that read them has logged them (`logFailed`:
    * only up to its `end`), run the tap over them and, when `fed`, put them on the screen.
    */
-  protected feed({ data, tap, nonPlain, fed, logFailed }: OutputRead): void {
+  protected feed({ data, tap, nonPlain, fed, logFailed, teeFailed }: OutputRead): void {
     // Removed: what its program still wrote (its log is gone too) goes nowhere.
     if (this.closed) return;
+    if (teeFailed !== undefined) {
+      clientLog.log(`termd: session ${this.name}: log_path write failed, copy stopped: ${teeFailed}`);
+      this.closeTee();
+    }
     this.tap.take(tap);
     for (const e of tap.events) this.emit(e);
     const from = this.output.end;
@@ -285,6 +295,11 @@ export class Pipeline implements OutputStream {
       // Off the thread: a shutdown saves every session's screen at once (2.5 ms each when written here).
       await writeFile(screenPathOf(this.logPath), `${this.output.end}\n${ansi ?? ""}`, { mode: 0o600 });
     } catch {}
+  }
+
+  protected closeTee(): void {
+    if (this.tee !== null) closeSync(this.tee);
+    this.tee = null;
   }
 
   /** Closes the screen and drops every listener. */

@@ -17,6 +17,8 @@ export interface OutputRead {
   fed?: true;
   /** The log took only the bytes before `end`, and takes no more from now on. */
   logFailed?: LogFailure;
+  /** The copy to `tee` (a spawn's) failed at this read, and why: it takes no more. */
+  teeFailed?: string;
 }
 
 export type ToPtyWorker =
@@ -43,6 +45,8 @@ export type ToPtyWorker =
       tap: TapState;
       debugBuffer: number;
       text: boolean;
+      /** A file the daemon's thread opened, to copy every read to (session/tee.ts); it closes it after `exit`. */
+      tee?: number;
     }
   /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
   | { t: "text"; id: number; on: boolean }

@@ -18,6 +18,7 @@ import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { PtyReactor, SLICE } from "./pty-reactor.ts";
+import { TeeWriter } from "./tee.ts";
 
 declare const self: Worker;
 
@@ -30,8 +31,9 @@ const feeds = new Map<number, number>();
 /** Each program's vt tap, which also counts where in the output its next byte is; and the release of its text, while wanted. */
 const taps = new Map<number, VtTap>();
 const texts = new Map<number, () => void>();
-/** Where each program's output is logged. */
+/** Where each program's output is logged, and copied (log_path). */
 const logs = new Map<number, LogWriter>();
+const tees = new Map<number, TeeWriter>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
 /** The descriptors only this thread would close, recorded where the pool finds them should it die (fd-ledger.ts); from the first message. */
@@ -42,6 +44,7 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
   const tap = taps.get(id)!;
   const start = tap.end;
   const logFailed = logs.get(id)?.write(own);
+  const teeFailed = tees.get(id)?.write(own);
   const read = tap.feed(own);
   const screen = feeds.get(id);
   // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
@@ -54,6 +57,10 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
   if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
   if (fed) msg.fed = true;
   if (logFailed) msg.logFailed = logFailed;
+  if (teeFailed) {
+    msg.teeFailed = teeFailed;
+    tees.delete(id);
+  }
   post(msg, [own.buffer as ArrayBuffer]);
 }
 
@@ -63,6 +70,7 @@ function forget(id: number): void {
   feeds.delete(id);
   taps.delete(id);
   texts.delete(id);
+  tees.delete(id);
   logs.get(id)?.close();
   logs.delete(id);
 }
@@ -98,6 +106,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     const id = m.id;
     taps.set(id, new VtTap({ debugBuffer: m.debugBuffer, resume: { ...m.tap, end: m.at } }));
     wantText(id, m.text);
+    if (m.tee !== undefined) tees.set(id, new TeeWriter(m.tee));
     if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
     let pty: ProgramPty;
     try {

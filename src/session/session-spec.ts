@@ -33,6 +33,8 @@ export interface StartSpec {
   /** The shell whose hooks were added, if any. */
   shellIntegration: ShellKind | null;
   ptys?: PtyPool;
+  /** A file to copy every output byte of this run to (session.create's log_path, tee.ts), open already. */
+  tee?: number;
 }
 
 /** How an earlier daemon's run of a session ended, as its record says (`lost`: that daemon died first). */

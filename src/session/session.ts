@@ -99,7 +99,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
-    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), onData: (read) => this.feed(read) }, spec.ptys);
+    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), tee: spec.tee, onData: (read) => this.feed(read) }, spec.ptys);
     // Removed while it started (a restart): the program goes with it.
     if (this.closed) {
       child.kill();
@@ -111,6 +111,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
       (screenId) => child.feedScreen(screenId),
     );
     this.child = this.source = child;
+    this.tee = spec.tee ?? null;
     this.shellIntegration = spec.shellIntegration;
     this.pid = child.pid;
     this.pidStart = child.pidStart;
@@ -198,6 +199,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   }
 
   private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
+    this.closeTee(); // its worker has written the last read
     // "Ended" promises a final screen that shows every byte: let the screen catch up first.
     await this.view.sync();
     Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error, tapState: tap ?? null });

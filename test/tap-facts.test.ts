@@ -10,7 +10,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
-import { type Mark, VtTap } from "../src/terminal/vt-tap.ts";
+import type { Mark } from "../src/terminal/tap-facts.ts";
+import { VtTap } from "../src/terminal/vt-tap.ts";
 import { TestDaemon } from "./harness.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures/tap");

@@ -240,7 +240,7 @@ export class TapFacts implements TapReading {
   apply(e: TapEvent): void {
     switch (e.type) {
       case "mode":
-        (this.state as unknown as Record<string, unknown>)[e.mode] = e.value;
+        Object.assign(this.state, { [e.mode]: e.value });
         return;
       case "title":
         this.title = e.title;

@@ -35,9 +35,6 @@ import {
   type UnhandledSequence,
 } from "./tap-facts.ts";
 
-export { DEFAULT_DEBUG_BUFFER, MAX_MARKS, defaultModes, readable, toHex } from "./tap-facts.ts";
-export type { Mark, TapEvent, TapState, TapUpdate, UnhandledSequence } from "./tap-facts.ts";
-
 /** Titles CSI 22 t can push (xterm.js keeps 10). */
 const TITLE_STACK = 10;
 /** DCS payload bytes kept in one unhandled-log entry. */

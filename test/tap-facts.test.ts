@@ -124,3 +124,18 @@ describe("the tap's facts, as the daemon shows them, are the tap's own reading o
     expect(expected(vim, 1 << 20).modes.alternate).toBe(false);
   });
 });
+
+test("a restarted program's tap goes on from where the last run's ended: a mode it turns off again is off", async () => {
+  const c = await client();
+  const flag = join(daemon!.dir, "second-run");
+  // The first run turns application cursor keys on and sets a title; the second turns the mode off.
+  const script = `if [ -e "$0" ]; then printf '\\033[?1lsecond\\n'; else touch "$0"; printf '\\033[?1h\\033]2;first\\007first\\n'; fi`;
+  const info = await c.call("session.create", { command: ["sh", "-c", script, flag], shell_integration: false });
+  await c.call("session.wait", { session: info.id, exit: true });
+  expect(await c.call("session.info", { session: info.id })).toMatchObject({ title: "first", modes: { application_cursor: true } });
+  await c.call("session.restart", { session: info.id });
+  expect((await c.call("session.wait", { session: info.id, regex: "^second$" })).outcome).toBe("matched");
+  await c.call("session.wait", { session: info.id, exit: true });
+  expect(await c.call("session.info", { session: info.id })).toMatchObject({ title: "first", modes: { application_cursor: false } });
+  await c.call("session.remove", { session: info.id, force: true });
+});

@@ -10,6 +10,8 @@
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
+import { faultText } from "../terminal/errors.ts";
+import type { TapUpdate } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { nonPlainEnd } from "./fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
@@ -41,11 +43,13 @@ let ledger: FdLedger | null = null;
 
 /** One read of program `id`'s output: into its log, through its tap, onto its screen, then to the daemon's thread. */
 function deliver(id: number, own: Uint8Array, ack: boolean): void {
-  const tap = taps.get(id)!;
+  const tap = taps.get(id);
+  // Nothing is read for a program this thread has let go of (its exit came first).
+  if (!tap) return;
   const start = tap.end;
   const logFailed = logs.get(id)?.write(own);
   const teeFailed = tees.get(id)?.write(own);
-  const read = tap.feed(own);
+  const read = readTap(id, tap, own);
   const screen = feeds.get(id);
   // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
   // in the same message: one wake of the daemon's thread for a key's echo, not two.
@@ -62,6 +66,25 @@ function deliver(id: number, own: Uint8Array, ack: boolean): void {
     tees.delete(id);
   }
   post(msg, [own.buffer as ArrayBuffer]);
+}
+
+/**
+ * What the tap finds in one read. A tap that fails is replaced by one that goes on after the read
+ * (this read's findings lost, and any sequence it was in): one program's bytes must not take the
+ * thread, and every program on it, down.
+ */
+function readTap(id: number, tap: VtTap, own: Uint8Array): TapUpdate {
+  const start = tap.end;
+  try {
+    return tap.feed(own);
+  } catch (err) {
+    console.error(`termd: program ${id}: the vt tap failed on its output: ${faultText(err)}`);
+    const end = start + own.length;
+    const next = new VtTap({ debugBuffer: tap.facts.debugBuffer, resume: { ...tap.save(), end } });
+    taps.set(id, next);
+    if (texts.has(id)) texts.set(id, next.wantText());
+    return { end, events: [], hold: null };
+  }
 }
 
 /** Stops what the worker holds for a program that ended or never started. */

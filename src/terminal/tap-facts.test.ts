@@ -53,6 +53,14 @@ describe("TapFacts fed a tap's updates reads what the tap read", () => {
     expect(facts.unhandled()).toEqual({ unhandled: [], dropped: 0 });
   });
 
+  test("a stream joined late (a restored log's tail): the queries before it count as unknown on both sides", () => {
+    const tap = new VtTap();
+    const facts = new TapFacts();
+    facts.take(tap.feed(new TextEncoder().encode("x\x1b[6ny"), 1000));
+    expect(facts.queries.completeFrom).toBe(1000);
+    expect(reading(facts)).toEqual(reading(tap));
+  });
+
   test("a query cut by a read's end is held, then cut whole from the attach stream", () => {
     const bytes = new TextEncoder().encode("a\x1b]11;?\x1b\\b");
     const tap = new VtTap();

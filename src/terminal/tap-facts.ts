@@ -55,6 +55,8 @@ export interface TapUpdate {
   queries?: number[];
   /** Where an attached terminal's stream has to stop for now (VtTap.queryHold). */
   hold: number | null;
+  /** The chunk starts here, not where the last one ended (a restored log's tail): the queries before it are unknown. */
+  jumped?: number;
 }
 
 /** The tap's whole state between two programs (no sequence is open across a program's end). */
@@ -270,6 +272,7 @@ export class TapFacts implements TapReading {
     for (const e of u.events) this.apply(e);
     if (u.dropped) this.log.drop(u.dropped);
     if (u.unhandled) for (const entry of u.unhandled) this.log.add(entry);
+    if (u.jumped !== undefined) this.queries.restart(u.jumped);
     const q = u.queries;
     if (q) for (let i = 0; i < q.length; i += 2) this.queries.append(q[i]!, q[i + 1]!);
     this.queryHold = u.hold;

@@ -163,7 +163,8 @@ export class VtTap extends NoopPerformer implements TapReading {
    * elsewhere (the daemon's thread).
    */
   feed(data: Uint8Array, at = this.parser.offset): TapUpdate {
-    if (at !== this.parser.offset) {
+    const jumped = at !== this.parser.offset;
+    if (jumped) {
       this.parser.reset();
       this.parser.offset = at;
       this.queries.restart(at);
@@ -179,6 +180,7 @@ export class VtTap extends NoopPerformer implements TapReading {
     if (this.rung !== bells) this.change({ type: "bell", count: this.rung });
     if (this.text) this.pending.push({ type: "text", from, to: this.parser.offset, text: this.text.take() });
     const update: TapUpdate = { end: this.parser.offset, events: [], hold: this.queryHold };
+    if (jumped) update.jumped = at;
     if (journal.length > 0) update.queries = journal;
     if (this.logged.length > 0 || this.overflow > 0) {
       update.unhandled = this.logged;

@@ -142,6 +142,10 @@ export class SessionStore {
     } catch (err) {
       throw new TermdError("BAD_ARGUMENT", `cannot record to ${p.record}: ${(err as Error).message}`);
     }
+    const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
+    const command = p.command ?? [env.SHELL || "/bin/sh"];
+    const cwd = p.cwd ?? env.HOME ?? "/";
+    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     // log_path opens before the program starts (a bad path fails the call); the session closes it once it has started.
     let tee: number | undefined;
     try {
@@ -150,10 +154,6 @@ export class SessionStore {
       record?.cancel();
       throw err;
     }
-    const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
-    const command = p.command ?? [env.SHELL || "/bin/sh"];
-    const cwd = p.cwd ?? env.HOME ?? "/";
-    const hooks = p.shell_integration === false ? null : integrate(command, env, join(this.opts.stateDir, "shell"));
     let session: Session;
     try {
       checkDirectory(cwd);

@@ -18,6 +18,7 @@ export interface Options {
 
 const SECTIONS = [
   "throughput",
+  "cpu",
   "keys",
   "memory",
   "parser",

@@ -1,5 +1,5 @@
 // Small tools of the bench's sections: running programs, /proc readings, test files.
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { childEnv } from "../common/daemon-process.ts";
 import { prng } from "../common/measure.ts";
 
@@ -25,13 +25,30 @@ export function writtenBytes(pid: number): number {
 
 let clockTicks = 0;
 
-/** CPU seconds (user + system, every thread) a process has used. */
-function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) in a /proc stat file: a process's (every thread) or one thread's. */
+function statCpuSeconds(path: string): number {
   clockTicks ||= Number(run(["getconf", "CLK_TCK"]).stdout.trim()) || 100;
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const stat = readFileSync(path, "utf8");
   // After "pid (comm) ": field 3 (state) onwards; utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/** CPU seconds (user + system, every thread) a process has used. */
+export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** CPU seconds of each live thread of a process, summed by thread name (several share one: Bun's pool threads). */
+export function threadCpuSeconds(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      out.set(name, (out.get(name) ?? 0) + statCpuSeconds(`/proc/${pid}/task/${tid}/stat`));
+    } catch {} // the thread ended meanwhile
+  }
+  return out;
 }
 
 /** A process's CPU use over the next `ms`, in % of one core. */
@@ -50,8 +67,12 @@ export function fdLimit(pid: number): string {
 /** Wall-clock milliseconds, sub-millisecond, comparable with another process's time.time(). */
 export const wallMs = () => performance.timeOrigin + performance.now();
 
-/** Writes about `bytes` of varied printable lines (60-79 columns), then a unique last line. */
-export function writeTextFile(path: string, bytes: number, sentinel: string): number {
+/**
+ * Writes about `bytes` of varied printable lines (60-79 columns), then a unique last line.
+ * `colour`: each word in a 256-colour SGR of its own, reset at the line's end (a coloured `ls` or
+ * compiler output), the columns still 60-79.
+ */
+export function writeTextFile(path: string, bytes: number, sentinel: string, colour = false): number {
   const words = (
     "the quick brown fox jumps over lazy dog terminal session daemon screen cursor scroll buffer " +
     "render output input escape sequence parser width column row pane window socket client " +
@@ -67,12 +88,16 @@ export function writeTextFile(path: string, bytes: number, sentinel: string): nu
     while (written + chunk.length < bytes) {
       const target = 60 + Math.floor(rand() * 20);
       let line = `${String(++lineNo).padStart(7, "0")} `;
+      let styled = line;
       while (line.length < target) {
         const r = rand();
-        const w = r < 0.85 ? words[Math.floor(rand() * words.length)]! : String(Math.floor(rand() * 1e6));
-        line += (r < 0.1 ? w.toUpperCase() : w) + " ";
+        let w = r < 0.85 ? words[Math.floor(rand() * words.length)]! : String(Math.floor(rand() * 1e6));
+        if (r < 0.1) w = w.toUpperCase();
+        w = w.slice(0, target - line.length);
+        line += w + " ";
+        styled += colour ? `\x1b[38;5;${Math.floor(rand() * 256)}m${w} ` : w + " ";
       }
-      chunk += line.slice(0, target).trimEnd() + "\n";
+      chunk += colour ? `${styled.trimEnd()}\x1b[0m\n` : line.slice(0, target).trimEnd() + "\n";
       if (chunk.length >= 1 << 20) {
         written += writeSync(fd, chunk);
         chunk = "";

@@ -12,7 +12,7 @@
 //   --idle-sessions N   idle shells for the idle1000 section (default 1000)
 //   --many LIST      session counts for the many section (default 1000,10000)
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
-//   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
+//   --only LIST      comma-separated sections to run (default all): throughput, cpu, keys, memory,
 //                    parser, isolation, redraw, waits, idle1000, cli, many, lines, fairness,
 //                    input, half-close
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
@@ -24,6 +24,10 @@
 //      session.wait for that line and for the exit. tmux: a private server (-L, -f /dev/null)
 //      whose pane runs `cat FILE; tmux wait-for -S CH`, then capture-pane until the last line
 //      shows. Raw PTY: `script -qc 'cat FILE' /dev/null > /dev/null` (kernel PTY, no emulator).
+//   1b. CPU per MB (cpu): the CPU seconds of the daemon's process (every thread, /proc/PID/stat
+//      utime + stime), per MB, for a `cat` until shown of a plain file and of a colour one (each
+//      word in its own 256-colour SGR), --size MB each, --runs times; by thread name too. tmux:
+//      its server process for the same `cat`.
 //   2. Key round trip: one character into a session running `cat` (the tty echoes it) until the
 //      screen shows it. termd through the client library; tmux through spawned send-keys +
 //      capture-pane (what scripts do) and, for reference, a control-mode client (tmux -C).
@@ -106,6 +110,7 @@ import { reportInput } from "./input.ts";
 import { reportHalfClose } from "./half-close.ts";
 import { f2, table } from "../common/measure.ts";
 import { reportThroughput } from "./throughput.ts";
+import { reportCpu } from "./cpu.ts";
 import { reportParser } from "./parser.ts";
 import { reportMemory } from "./memory.ts";
 import { reportKeys } from "./keys.ts";
@@ -142,10 +147,11 @@ async function main(): Promise<void> {
 
   const verdicts: string[][] = [];
 
-  if (o.only.has("throughput") || o.only.has("keys")) {
+  if (o.only.has("throughput") || o.only.has("cpu") || o.only.has("keys")) {
     const d = await startDaemon(dir, "bench");
     try {
       if (o.only.has("throughput")) await reportThroughput(o, d.client, dir, verdicts);
+      if (o.only.has("cpu")) await reportCpu(o, d.client, d.proc.pid!, dir);
       if (o.only.has("keys")) await reportKeys(o, d.client, verdicts);
     } finally {
       await d.stop();

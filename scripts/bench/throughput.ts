@@ -11,7 +11,8 @@ import { verdict } from "./report.ts";
 import type { Options } from "./flags.ts";
 import { MB, f1, f2, median, table } from "../common/measure.ts";
 
-async function termdThroughput(c: Client, file: string, sentinel: string): Promise<number> {
+/** Milliseconds from session.create until the screen shows `sentinel` and `cat` exited. */
+export async function termdThroughput(c: Client, file: string, sentinel: string): Promise<number> {
   const t0 = performance.now();
   const info = await c.call("session.create", { command: ["cat", file], rows: 24, cols: 80 });
   try {
@@ -31,7 +32,8 @@ async function termdThroughput(c: Client, file: string, sentinel: string): Promi
   }
 }
 
-async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
+/** The same through a fresh tmux server; `atEnd` gets the server's pid just before it is killed. */
+export async function tmuxThroughput(file: string, sentinel: string, atEnd?: (serverPid: number) => void): Promise<number> {
   const t = new Tmux();
   try {
     const t0 = performance.now();
@@ -51,7 +53,9 @@ async function tmuxThroughput(file: string, sentinel: string): Promise<number> {
     await until("tmux to show the last line", 60_000, () =>
       t.ok("capture-pane", "-p", "-t", "bench").includes(sentinel) ? true : undefined,
     );
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    atEnd?.(t.serverPid());
+    return ms;
   } finally {
     t.kill();
   }

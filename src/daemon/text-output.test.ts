@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Session } from "../session/session.ts";
 import { plainText } from "../terminal/plain-text.ts";
-import { VtTap, type TapEvent } from "../terminal/vt-tap.ts";
+import type { TapEvent } from "../terminal/tap-facts.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
 import { MAX_QUEUED_TEXT, TextOutput } from "./text-output.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -8,10 +8,10 @@
 import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
-import type { LogFailure } from "./log-writer.ts";
-import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
+import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
+import type { TapState } from "../terminal/tap-facts.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
@@ -74,11 +74,14 @@ export interface ChildSpec extends PtySpec {
   log: string | null;
   /** Output put ahead of the program's. */
   prelude?: Uint8Array;
-  /**
-   * `fed`: the screen given to feedScreen has parsed these bytes already. The log has them;
-   * `logFailed`: only those before its `end`, and no more from now on.
-   */
-  onData(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void;
+  /** Where the vt tap that reads the output in the worker goes on from, the size of its unhandled log, and whether its text is wanted. */
+  tap: TapState;
+  debugBuffer: number;
+  text: boolean;
+  /** A file to copy every read to (tee.ts): the worker writes it, the caller closes it after the exit. */
+  tee?: number;
+  /** One read, in order; `fed`: the screen given to feedScreen has parsed it already. */
+  onData(read: OutputRead): void;
 }
 
 export interface ChildExit {
@@ -86,6 +89,8 @@ export interface ChildExit {
   signal: string | null;
   /** The program's pty worker died: what happened, for the session's `error` (its processes were ended; how they exited is unknown). */
   lost?: string;
+  /** The vt tap's state after the last byte (not when the worker died). */
+  tap?: TapState;
 }
 
 export class Child {
@@ -147,7 +152,7 @@ export class Child {
         else if (m.t === "data") {
           // Handled in this turn, whole: what the worker asked about is taken, and no listener
           // keeps the bytes past its call (the ring and the log have their own copies).
-          onData(m.data, m.fed === true, m.logFailed);
+          onData(m);
           if (m.pooled && taken.length < MAX_TAKEN) {
             taken.push(m.data.buffer as ArrayBuffer);
             giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
@@ -168,7 +173,8 @@ export class Child {
         reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
+    const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
+    link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });
     return promise;
   }
 
@@ -185,6 +191,11 @@ export class Child {
     return this.link.openScreen(opening, owner);
   }
 
+  /** Has the worker's tap make the output's plain text (text events), or stop. */
+  wantText(on: boolean): void {
+    if (this.running) this.send({ t: "text", id: this.id, on });
+  }
+
   /** Has the worker feed the output to `screenId` as it reads it (null: stop). */
   feedScreen(screenId: number | null): void {
     if (this.running) this.send({ t: "feed", id: this.id, screen: screenId });
@@ -192,7 +203,7 @@ export class Child {
 
   private receive(m: FromPtyWorker): void {
     if (m.t === "drain") this.onDrain(m.taken);
-    else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal });
+    else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal, tap: m.tap });
     else if (m.t === "flags") {
       this.flagReplies.get(m.req)?.(m.flags);
       this.flagReplies.delete(m.req);

@@ -27,6 +27,12 @@ export function lastNonPlain(bytes: Uint8Array): number {
   return last < 0 ? -1 : last + 1;
 }
 
+/** The same as an output offset, for `bytes` that start at `from`; -1 when they are all plain text. */
+export function nonPlainEnd(bytes: Uint8Array, from: number): number {
+  const at = lastNonPlain(bytes);
+  return at < 0 ? -1 : from + at;
+}
+
 /**
  * Where parsing may resume over the backlog [from, end), which the caller knows to be plain text:
  * the start of its last `keepLines` lines. Null when that would skip less than MIN_SKIP_BYTES.

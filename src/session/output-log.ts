@@ -82,13 +82,15 @@ export class OutputLog {
     return this.ring.start;
   }
 
-  /** Output the file has already; `failed`: only up to its `end`, and no more from now on. */
-  append(data: Uint8Array, failed?: LogFailure): void {
-    const from = this.ring.end;
+  /**
+   * Output the file has already; `failed`: only up to its `end`, and no more from now on.
+   * `nonPlain`: the offset just past its last byte that is not plain text (-1: none), which the
+   * thread that read it found (lastNonPlain).
+   */
+  append(data: Uint8Array, nonPlain: number, failed?: LogFailure): void {
     if (this.error !== null) this.spillDropped(data);
     this.ring.append(data);
-    const at = lastNonPlain(data);
-    if (at >= 0) this.plainFrom = from + at;
+    if (nonPlain >= 0) this.plainFrom = nonPlain;
     if (this.error !== null) return;
     if (!failed) {
       this.fileEnd = this.ring.end;

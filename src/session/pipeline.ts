@@ -1,11 +1,13 @@
 // One session's output stream and its flow control: the program's bytes go tap → log → screen.
-// The vt tap reads the live stream first (modes, title, cwd, marks, bells, unhandled sequences);
-// the log keeps every byte (output-log.ts; the pty worker wrote them to its file already); the
-// screen parses them in a worker (screen-view.ts).
+// The vt tap reads the live stream first (modes, title, cwd, marks, bells, unhandled sequences),
+// in the pty worker that read them: each read comes with what the tap found in it, which this
+// side's TapFacts takes before anything else sees the bytes; the log keeps every byte
+// (output-log.ts; the pty worker wrote them to its file already); the screen parses them in a
+// worker (screen-view.ts).
 // A screen that falls more than MAX_SCREEN_LAG behind stops the program's output until it catches
 // up, so no byte is dropped and nothing grows without bound. A restored stream (its daemon is
 // gone) has no program: its output comes from the log and its screen is rebuilt from it.
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
@@ -13,8 +15,10 @@ import { VERSION } from "../protocol/version.ts";
 import { faultText } from "../terminal/errors.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
+import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
-import type { LogFailure } from "./log-writer.ts";
+import { clientLog } from "./client-log.ts";
+import type { OutputRead } from "./pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -65,6 +69,8 @@ export interface StreamSource {
   pauseOutput(): void;
   resumeOutput(): void;
   write(data: string): unknown;
+  /** The tap that reads the output makes its plain text from now on, or stops. */
+  wantText(on: boolean): void;
 }
 
 export interface PipelineOptions {
@@ -105,12 +111,23 @@ export class Pipeline implements OutputStream {
   name: string;
   readonly scrollback: number;
   readonly output: OutputLog;
-  readonly tap: VtTap;
+  /** What the vt tap read so far, as its updates (one per read) tell it. */
+  readonly tap: TapFacts;
   readonly view: ScreenView;
+  /**
+   * Where the next program's tap goes on from, once a run ended (the worker's tap's own state) or
+   * for a restored stream (the tap that read its log's tail); null: from the facts here.
+   */
+  protected tapState: TapState | null = null;
   lastActivity = performance.now();
   inputOffset = 0;
   /** What writes the stream now; null before a program starts, and for a restored stream. */
   protected source: StreamSource | null = null;
+  /**
+   * The run's log_path copy (tee.ts), which its pty worker writes: closed here once the copy
+   * failed or the run ended (not before: the worker may still write to the number).
+   */
+  protected tee: number | null = null;
   /** Closed (its session removed): a call still running on it answers SESSION_NOT_FOUND. */
   protected closed = false;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
@@ -119,13 +136,17 @@ export class Pipeline implements OutputStream {
     this.name = o.name;
     this.scrollback = o.scrollback;
     this.output = new OutputLog(o.logPath, o.name);
-    this.tap = new VtTap({ debugBuffer: o.debugBuffer, onEvent: (e) => this.emit(e) });
-    // Restored: the tap too reads the last megabyte, so a lost session still shows its last
-    // title, directory and modes; the screen replays all of it, answering nothing.
+    const debugBuffer = o.debugBuffer ?? DEFAULT_DEBUG_BUFFER;
+    this.tap = new TapFacts({ debugBuffer, onTextWanted: (on) => this.source?.wantText(on) });
+    // Restored: a tap here reads the last megabyte once (no program writes this stream), so a
+    // lost session still shows its last title, directory and modes, and a restart goes on from
+    // them; the screen replays all of it, answering nothing.
     let base: ScreenBase | undefined;
     if (o.restored) {
       const tail = this.output.restore();
-      this.tap.feed(tail, this.output.end - tail.length);
+      const tap = new VtTap({ debugBuffer });
+      this.tap.take(tap.feed(tail, this.output.end - tail.length));
+      this.tapState = tap.save();
       base = restoredBase(this.output, o.restored.lost, o.size.rows, o.scrollback);
     }
     this.view = new ScreenView({
@@ -183,16 +204,30 @@ export class Pipeline implements OutputStream {
   }
 
   /**
-   * The program's bytes, in order: the tap first, so modes and title are current before anyone
-   * reads them. The thread that read them has logged them (`logFailed`: only up to its `end`)
-   * and, when `fed`, put them on the screen.
+   * The next program's vt tap (in its pty worker): it goes on as the last one ended, or as the
+   * facts here stand (that one's worker died), with the unhandled log's size and whether text is wanted.
    */
-  protected feed(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void {
+  protected tapSpec(): { tap: TapState; debugBuffer: number; text: boolean } {
+    const tap = this.tapState?.end === this.output.end ? this.tapState : this.tap.save();
+    return { tap, debugBuffer: this.tap.debugBuffer, text: this.tap.wantsText };
+  }
+
+  /**
+   * The program's bytes, in order: what the tap read in them first, so modes and title are
+   * current before anyone reads them. The thread that read them has logged them (`logFailed`:
+   * only up to its `end`), run the tap over them and, when `fed`, put them on the screen.
+   */
+  protected feed({ data, tap, nonPlain, fed, logFailed, teeFailed }: OutputRead): void {
     // Removed: what its program still wrote (its log is gone too) goes nowhere.
     if (this.closed) return;
-    this.tap.feed(data);
+    if (teeFailed !== undefined) {
+      clientLog.log(`termd: session ${this.name}: log_path write failed, copy stopped: ${teeFailed}`);
+      this.closeTee();
+    }
+    this.tap.take(tap);
+    for (const e of tap.events) this.emit(e);
     const from = this.output.end;
-    this.output.append(data, logFailed);
+    this.output.append(data, nonPlain, logFailed);
     if (fed) this.view.fedAt(from, this.output.end);
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });
@@ -260,6 +295,11 @@ export class Pipeline implements OutputStream {
       // Off the thread: a shutdown saves every session's screen at once (2.5 ms each when written here).
       await writeFile(screenPathOf(this.logPath), `${this.output.end}\n${ansi ?? ""}`, { mode: 0o600 });
     } catch {}
+  }
+
+  protected closeTee(): void {
+    if (this.tee !== null) closeSync(this.tee);
+    this.tee = null;
   }
 
   /** Closes the screen and drops every listener. */

@@ -1,9 +1,25 @@
 // What crosses between the daemon's thread and a pty worker (pty-worker.ts). Each message names
 // the program it is about by the daemon's own number for it.
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
+import type { TapState, TapUpdate } from "../terminal/tap-facts.ts";
 import type { LogFailure } from "./log-writer.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
+
+/** One read of a program's output, as the daemon's thread takes it: the pty worker logged it and read it already. */
+export interface OutputRead {
+  data: Uint8Array;
+  /** What the vt tap read in it. */
+  tap: TapUpdate;
+  /** The output offset just past its last byte that is not plain text (fast-forward.ts's lastNonPlain); -1: it is all plain. */
+  nonPlain: number;
+  /** The screen it feeds (a "feed" message) has parsed it already; its state follows. */
+  fed?: true;
+  /** The log took only the bytes before `end`, and takes no more from now on. */
+  logFailed?: LogFailure;
+  /** The copy to `tee` (a spawn's) failed at this read, and why: it takes no more. */
+  teeFailed?: string;
+}
 
 export type ToPtyWorker =
   /**
@@ -15,9 +31,25 @@ export type ToPtyWorker =
    * `at`: the output offset of the program's first byte (a restart goes on where the last run
    * ended); `log`: the file the worker appends the output to (log-writer.ts; null: none, it failed
    * in an earlier run); `prelude`: output put
-   * ahead of the program's (a restart's marker line).
+   * ahead of the program's (a restart's marker line). `tap`: where the vt tap that reads the
+   * output goes on from (its `end` is `at`), `debugBuffer` the size of its unhandled log, `text`
+   * whether its plain text is wanted (terminal/vt-tap.ts).
    */
-  | { t: "spawn"; id: number; spec: PtySpec; at: number; log: string | null; prelude?: Uint8Array }
+  | {
+      t: "spawn";
+      id: number;
+      spec: PtySpec;
+      at: number;
+      log: string | null;
+      prelude?: Uint8Array;
+      tap: TapState;
+      debugBuffer: number;
+      text: boolean;
+      /** A file the daemon's thread opened, to copy every read to (session/tee.ts); it closes it after `exit`. */
+      tee?: number;
+    }
+  /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
+  | { t: "text"; id: number; on: boolean }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
@@ -46,27 +78,23 @@ export type FromPtyWorker =
   | { t: "failed"; id: number; message: string }
   /**
    * `ack`: this PTY is not read again until the daemon's thread says it has taken this and what
-   * came before. `fed`: the screen it feeds (a "feed" message) has parsed it already; its state
-   * follows. `pooled`: the buffer goes back with the next ack once taken. The log has these bytes already; `logFailed`: it took only those before `end`, and
-   * no more from now on.
+   * came before. `pooled`: the buffer goes back with the next ack once taken.
    */
-  | {
+  | ({
       t: "data";
       id: number;
-      data: Uint8Array;
       ack?: true;
-      fed?: true;
       /** With `fed`: the screen's state after these bytes, for its RemoteScreen once the bytes are taken. */
       state?: Extract<FromWorker, { t: "state" }>;
-      logFailed?: LogFailure;
       pooled?: true;
-    }
+    } & OutputRead)
   /**
    * The terminal took everything queued: `taken` is every byte of input the worker has been sent
    * for this program so far, so the daemon's thread knows which of its writes are still on their
    * way (sent after the queue emptied) and writes straight to the master only when none is.
    */
   | { t: "drain"; id: number; taken: number }
-  | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
+  /** `tap`: the vt tap's state after the last byte, for the program's next run (wherever it runs). */
+  | { t: "exit"; id: number; exitCode: number | null; signal: string | null; tap: TapState }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }
   | { t: "screen"; m: FromWorker };

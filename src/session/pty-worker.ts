@@ -4,17 +4,23 @@
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
 // entrypoint of the compiled binary (scripts/build.ts). It also holds the screens of the sessions
 // it runs, and feeds each the output as it reads it (screen-host.ts), and writes each program's log
-// (log-writer.ts): the bytes are logged and parsed on the thread that read them, and the daemon's
-// thread gets them with the screen's state after them.
+// (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the bytes are logged and
+// parsed on the thread that read them, once by the tap and once by the screen, and the daemon's
+// thread gets them with what the tap found in them and the screen's state after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
+import { faultText } from "../terminal/errors.ts";
+import type { TapUpdate } from "../terminal/tap-facts.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
+import { nonPlainEnd } from "./fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { PtyReactor, SLICE } from "./pty-reactor.ts";
+import { TeeWriter } from "./tee.ts";
 
 declare const self: Worker;
 
@@ -22,34 +28,86 @@ const ptys = new Map<number, ProgramPty>();
 const post = (m: FromPtyWorker, transfer: ArrayBuffer[] = []) => self.postMessage(m, transfer);
 const libc = existsSync(SHELL) ? ptyLibc() : null;
 const screens = new ScreenHost((m) => post({ t: "screen", m }));
-/** The screen each program's output is fed to as it is read, and where in the output its next byte is. */
+/** The screen each program's output is fed to as it is read. */
 const feeds = new Map<number, number>();
-const offsets = new Map<number, number>();
-/** Where each program's output is logged. */
+/** Each program's vt tap, which also counts where in the output its next byte is; and the release of its text, while wanted. */
+const taps = new Map<number, VtTap>();
+const texts = new Map<number, () => void>();
+/** Where each program's output is logged, and copied (log_path). */
 const logs = new Map<number, LogWriter>();
 /** Input bytes each program was sent (its "write" messages), told with each drain. */
 const inputTaken = new Map<number, number>();
+const tees = new Map<number, TeeWriter>();
 /** Set by the pool's first message, when it could make the pipe that wakes the poll loop. */
 let reactor: PtyReactor | null = null;
 /** The descriptors only this thread would close, recorded where the pool finds them should it die (fd-ledger.ts); from the first message. */
 let ledger: FdLedger | null = null;
 
-/** One read of program `id`'s output: into its log, onto its screen, then to the daemon's thread. */
+/** One read of program `id`'s output: into its log, through its tap, onto its screen, then to the daemon's thread. */
 function deliver(id: number, own: Uint8Array, ack: boolean): void {
-  const start = offsets.get(id) ?? 0;
-  offsets.set(id, start + own.length);
+  const tap = taps.get(id);
+  // Nothing is read for a program this thread has let go of (its exit came first).
+  if (!tap) return;
+  const start = tap.end;
   const logFailed = logs.get(id)?.write(own);
+  const teeFailed = tees.get(id)?.write(own);
+  const read = readTap(id, tap, own);
   const screen = feeds.get(id);
   // Parsed before it is handed on (the buffer goes with the message), and the screen's state goes
   // in the same message: one wake of the daemon's thread for a key's echo, not two.
   const fed = screen !== undefined && screens.writeAt(screen, own, start);
-  const msg: FromPtyWorker = { t: "data", id, data: own };
+  // Where the plain text at its end begins, for fast-forward: found here, on the thread that read it.
+  const msg: FromPtyWorker = { t: "data", id, data: own, tap: read, nonPlain: nonPlainEnd(own, start) };
   if (fed) msg.state = screens.state(screen, true) ?? undefined;
   if (ack) msg.ack = true;
   if (own.buffer.byteLength === SLICE && reactor) msg.pooled = true;
   if (fed) msg.fed = true;
   if (logFailed) msg.logFailed = logFailed;
+  if (teeFailed) {
+    msg.teeFailed = teeFailed;
+    tees.delete(id);
+  }
   post(msg, [own.buffer as ArrayBuffer]);
+}
+
+/**
+ * What the tap finds in one read. A tap that fails is replaced by one that goes on after the read
+ * (this read's findings lost, and any sequence it was in): one program's bytes must not take the
+ * thread, and every program on it, down.
+ */
+function readTap(id: number, tap: VtTap, own: Uint8Array): TapUpdate {
+  const start = tap.end;
+  try {
+    return tap.feed(own);
+  } catch (err) {
+    console.error(`termd: program ${id}: the vt tap failed on its output: ${faultText(err)}`);
+    const end = start + own.length;
+    const next = new VtTap({ debugBuffer: tap.facts.debugBuffer, resume: { ...tap.save(), end } });
+    taps.set(id, next);
+    if (texts.has(id)) texts.set(id, next.wantText());
+    return { end, events: [], hold: null };
+  }
+}
+
+/** Stops what the worker holds for a program that ended or never started. */
+function forget(id: number): void {
+  ptys.delete(id);
+  inputTaken.delete(id);
+  feeds.delete(id);
+  taps.delete(id);
+  texts.delete(id);
+  tees.delete(id);
+  logs.get(id)?.close();
+  logs.delete(id);
+}
+
+function wantText(id: number, on: boolean): void {
+  const tap = taps.get(id);
+  if (on && tap && !texts.has(id)) texts.set(id, tap.wantText());
+  if (!on) {
+    texts.get(id)?.();
+    texts.delete(id);
+  }
 }
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {
@@ -64,6 +122,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     return;
   }
   if (m.t === "screen") return screens.handle(m.m);
+  if (m.t === "text") return wantText(m.id, m.on);
   if (m.t === "feed") {
     if (m.screen === null) feeds.delete(m.id);
     else feeds.set(m.id, m.screen);
@@ -71,7 +130,9 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   }
   if (m.t === "spawn") {
     const id = m.id;
-    offsets.set(id, m.at);
+    taps.set(id, new VtTap({ debugBuffer: m.debugBuffer, resume: { ...m.tap, end: m.at } }));
+    wantText(id, m.text);
+    if (m.tee !== undefined) tees.set(id, new TeeWriter(m.tee));
     if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
     let pty: ProgramPty;
     try {
@@ -80,18 +141,13 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
         data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
         drain: () => post({ t: "drain", id, taken: inputTaken.get(id) ?? 0 }),
         exit: (exitCode, signal) => {
-          ptys.delete(id);
-          inputTaken.delete(id);
-          feeds.delete(id);
-          offsets.delete(id);
-          logs.get(id)?.close();
-          logs.delete(id);
-          post({ t: "exit", id, exitCode, signal });
+          const tap = taps.get(id)!.save();
+          forget(id);
+          post({ t: "exit", id, exitCode, signal, tap });
         },
       });
     } catch (err) {
-      logs.get(id)?.close();
-      logs.delete(id);
+      forget(id);
       post({ t: "failed", id: m.id, message: (err as Error).message });
       return;
     }

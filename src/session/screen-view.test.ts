@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScreenPool } from "../terminal/screen-pool.ts";
+import { nonPlainEnd } from "./fast-forward.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
 
@@ -23,7 +24,7 @@ let n = 0;
 function screen(rows = 4, cols = 20, before = "") {
   const log = new OutputLog(join(dir, `${++n}.log`), `s${n}`);
   log.create();
-  if (before) log.append(Buffer.from(before));
+  if (before) log.append(Buffer.from(before), nonPlainEnd(Buffer.from(before), 0));
   const replies: string[] = [];
   let changes = 0;
   const view = new ScreenView({
@@ -39,7 +40,7 @@ function screen(rows = 4, cols = 20, before = "") {
   });
   open.push(view);
   const write = (text: string) => {
-    log.append(Buffer.from(text));
+    log.append(Buffer.from(text), nonPlainEnd(Buffer.from(text), log.end));
     view.pump();
   };
   return { log, view, replies, write, changes: () => changes };

@@ -35,6 +35,8 @@ export interface StartSpec {
   /** The folder of those hooks, where exec.run leaves a request for them (exec.ts). */
   hooksDir?: string;
   ptys?: PtyPool;
+  /** A file to copy every output byte of this run to (session.create's log_path, tee.ts), open already. */
+  tee?: number;
 }
 
 /** How an earlier daemon's run of a session ended, as its record says (`lost`: that daemon died first). */

@@ -101,7 +101,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
-    const child = await Child.spawn({ ...program, ...log, onData: (data, fed, failed) => this.feed(data, fed, failed) }, spec.ptys);
+    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), tee: spec.tee, onData: (read) => this.feed(read) }, spec.ptys);
     // Removed while it started (a restart): the program goes with it.
     if (this.closed) {
       child.kill();
@@ -113,6 +113,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
       (screenId) => child.feedScreen(screenId),
     );
     this.child = this.source = child;
+    this.tee = spec.tee ?? null;
     this.shellIntegration = spec.shellIntegration;
     this.hooksDir = spec.hooksDir ?? null;
     this.pid = child.pid;
@@ -200,10 +201,11 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     await this.ended;
   }
 
-  private async onExit({ exitCode, signal, lost }: ChildExit): Promise<void> {
+  private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
+    this.closeTee(); // its worker has written the last read
     // "Ended" promises a final screen that shows every byte: let the screen catch up first.
     await this.view.sync();
-    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error });
+    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error, tapState: tap ?? null });
     if (lost !== undefined) this.state = "lost";
     else if (this.stopRequested) this.state = "stopped";
     else if (signal && signal === this.child?.signalSent) this.state = "killed";

@@ -1,6 +1,6 @@
 // The registry of sessions: ids, unique names, lookup by either, persistence of their records,
 // eviction of ended ones after a TTL, and disposal. The only owner of Session objects.
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
@@ -10,6 +10,7 @@ import { screenPathOf } from "./pipeline.ts";
 import { fromRecord, recordOf, type SessionRecord, type StartSettings } from "./record.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
+import { openTee } from "./tee.ts";
 import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
@@ -157,6 +158,14 @@ export class SessionStore {
     } catch (err) {
       throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s files: ${writeError(err, this.opts.stateDir)}`);
     }
+    // log_path opens before the program starts (a bad path fails the call); the session closes it once it has started.
+    let tee: number | undefined;
+    try {
+      if (p.log_path !== undefined) tee = openTee(p.log_path, p.log_append);
+    } catch (err) {
+      record?.cancel();
+      throw err;
+    }
     let session: Session;
     try {
       checkDirectory(cwd);
@@ -181,10 +190,12 @@ export class SessionStore {
           shellIntegration: hooks?.kind ?? null,
           ...(hooks ? { hooksDir: this.hooksDir } : {}),
           ptys: this.opts.ptys,
+          tee,
         },
       );
     } catch (err) {
       record?.cancel();
+      if (tee !== undefined) closeSync(tee);
       throw descriptorsUsedUp(err, this.byId.size) ?? err;
     }
     this.starts.set(id, { env: { ...this.opts.baseEnv, ...p.env }, integrate: p.shell_integration !== false });

@@ -4,7 +4,7 @@
 // terminals' sizes). Not the session: no lifecycle, store or info.
 import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
-import type { TapEvent, VtTap } from "../terminal/vt-tap.ts";
+import type { TapEvent, TapReading } from "../terminal/tap-facts.ts";
 import type { Hold, HoldInfo } from "./hold.ts";
 import type { ScreenView } from "./screen-view.ts";
 import type { ShellKind } from "./shell-integration.ts";
@@ -35,7 +35,7 @@ export interface OutputBytes {
 export interface OutputStream {
   readonly name: string;
   readonly output: OutputBytes;
-  readonly tap: VtTap;
+  readonly tap: TapReading;
   readonly view: ScreenView;
   readonly modes: Modes;
   readonly size: Size;

@@ -1,11 +1,12 @@
 // A file that receives a copy of every output byte of a session: the console server's log_path,
 // which its `script -q -f` wrote and its TUI polls. Opened (and truncated, as script does) before
-// the program starts, so no byte can come first; closed when the session ends.
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+// the program starts, so no byte can come first. The daemon's thread opens it and closes it when
+// the run ends; the pty worker that reads the program writes each read to it (TeeWriter), right
+// after the log, so the copy costs the daemon's thread nothing per byte. A write that fails stops
+// the copy, and the daemon's thread is told why.
+import { mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
-import type { OutputStream } from "./stream.ts";
-import { clientLog } from "./client-log.ts";
 
 /** Opens `path` for the copy, creating its folder; INVALID_PARAMS when it cannot. */
 export function openTee(path: string, append = false): number {
@@ -17,24 +18,19 @@ export function openTee(path: string, append = false): number {
   }
 }
 
-/** Copies every output byte of `s` to `fd` from now on, until the session ends or a write fails; returns the way to stop. */
-export function attachTee(s: Pick<OutputStream, "name" | "on">, fd: number): () => void {
-  let open = true;
-  const close = () => {
-    if (!open) return;
-    open = false;
-    off();
-    closeSync(fd);
-  };
-  const off = s.on((e) => {
-    if (e.type === "output") {
-      try {
-        writeSync(fd, e.data);
-      } catch (err) {
-        clientLog.log(`termd: session ${s.name}: log_path write failed, copy stopped: ${(err as Error).message}`);
-        close();
-      }
-    } else if (e.type === "exit") close();
-  });
-  return close;
+/** The copy as the pty worker writes it: the descriptor is the daemon's thread's to close. */
+export class TeeWriter {
+  constructor(private fd: number | null) {}
+
+  /** Copies one read whole; why it failed, once, when the copy stops. */
+  write(bytes: Uint8Array): string | null {
+    if (this.fd === null) return null;
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+      return null;
+    } catch (err) {
+      this.fd = null;
+      return (err as Error).message;
+    }
+  }
 }

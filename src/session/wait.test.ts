@@ -8,6 +8,8 @@ import { Pipeline } from "./pipeline.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 import { baselineOf, compileRegex, Waits } from "./wait.ts";
+import { VtTap } from "../terminal/vt-tap.ts";
+import { nonPlainEnd } from "./fast-forward.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-wait-test-"));
 const pool = new ScreenPool(1, 0);
@@ -37,8 +39,12 @@ class Program extends Pipeline implements ProgramStream {
     this.output.create();
   }
 
+  /** The tap a pty worker would run over the program's output. */
+  private readonly reader = new VtTap();
+
   print(text: string): void {
-    this.feed(Buffer.from(text), false);
+    const data = Buffer.from(text);
+    this.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.output.end) });
   }
 
   writeInput(data: string | Uint8Array): number {

@@ -47,4 +47,19 @@ export class KittyKeyboard {
     this.main = [];
     this.alt = [];
   }
+
+  /** Both stacks, as a message carries them (a program restarted on another thread goes on from them). */
+  save(): KittyStacks {
+    return { main: [...this.main], alt: [...this.alt] };
+  }
+
+  restore(s: KittyStacks): void {
+    this.main = [...s.main];
+    this.alt = [...s.alt];
+  }
+}
+
+export interface KittyStacks {
+  main: number[];
+  alt: number[];
 }

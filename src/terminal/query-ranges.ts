@@ -18,6 +18,11 @@ export class QueryRanges {
   private spans: number[] = [];
   private head = 0;
   private complete: number;
+  /**
+   * While set, every range added or extended is also pushed here as a [start, end) pair (a tap
+   * on another thread hands its new ranges on: TapUpdate's `queries`).
+   */
+  journal: number[] | null = null;
 
   constructor(
     from = 0,
@@ -37,14 +42,23 @@ export class QueryRanges {
 
   add(start: number, end: number): void {
     if (end <= start) return;
+    this.journal?.push(start, end);
     this.spans.push(start, end);
     if (this.size > this.capacity) this.dropBefore(this.spans[this.head + 1]!);
   }
 
   /** A query string ended by an ESC at `at`: when ST's backslash follows, the range covers it too. */
-  extendLast(at: number, end: number): void {
+  extendLast(at: number, end: number): boolean {
     const n = this.spans.length;
-    if (n > this.head && this.spans[n - 1] === at) this.spans[n - 1] = end;
+    if (n <= this.head || this.spans[n - 1] !== at) return false;
+    this.journal?.push(at, end);
+    this.spans[n - 1] = end;
+    return true;
+  }
+
+  /** A range another tap recorded (a journal's pair): it extends the last one when it starts where that ended. */
+  append(start: number, end: number): void {
+    if (!this.extendLast(start, end)) this.add(start, end);
   }
 
   /** Forgets every range that ends at or before `offset` but the last (it may still be extended);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { plainText } from "./plain-text.ts";
 import { MAX_QUERY_BYTES } from "./queries.ts";
-import { readable, VtTap, defaultModes, type TapEvent } from "./vt-tap.ts";
+import { defaultModes, readable, type TapEvent } from "./tap-facts.ts";
+import { VtTap } from "./vt-tap.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -10,6 +10,10 @@
 // with xterm's own replies. It counts the bytes it is fed, so what it reports carries stream
 // offsets; `feed(data, at)` tells it where a stream it joins late starts.
 //
+// It runs in the pty worker that reads the program's output (session/pty-worker.ts), once per
+// read: what it found goes to the daemon's thread with the bytes, as a TapUpdate, which the
+// daemon's TapFacts takes (tap-facts.ts). Its own facts are a TapFacts changed by the same events.
+//
 // Unhandled sequences are logged as rebuilt from what the parser reported, not as the raw bytes:
 // a parameter written "01" comes back "1", and a DCS payload is cut at MAX_DCS_LOGGED bytes.
 import type { Modes } from "../protocol/schemas.ts";
@@ -17,58 +21,24 @@ import { NoopPerformer, OMITTED, Parser, ParserState, type Params } from "../vt/
 import { csiImplemented, dcsImplemented, escImplemented, oscImplemented } from "./implemented.ts";
 import { KittyKeyboard } from "./kitty.ts";
 import { TextPerformer } from "./plain-text.ts";
-import { QueryRanges, QueryRecorder } from "./query-ranges.ts";
+import { type QueryRanges, QueryRecorder } from "./query-ranges.ts";
+import {
+  defaultModes,
+  readable,
+  TapFacts,
+  toHex,
+  type Mark,
+  type TapEvent,
+  type TapReading,
+  type TapState,
+  type TapUpdate,
+  type UnhandledSequence,
+} from "./tap-facts.ts";
 
-export const DEFAULT_DEBUG_BUFFER = 10;
-/** Shell-integration marks kept, newest last. */
-export const MAX_MARKS = 16;
 /** Titles CSI 22 t can push (xterm.js keeps 10). */
 const TITLE_STACK = 10;
 /** DCS payload bytes kept in one unhandled-log entry. */
 const MAX_DCS_LOGGED = 64;
-
-export interface UnhandledSequence {
-  /** Readable: ESC as \e, BEL as \a, other controls as \xNN, backslash as \\. */
-  sequence: string;
-  raw_hex: string;
-}
-
-/** One OSC 133 mark: A prompt start, B command start, C output start, D command done. */
-export interface Mark {
-  kind: "A" | "B" | "C" | "D";
-  /** D's exit status; null when the shell sent none. */
-  exit_code?: number | null;
-  /** C's command line, when the shell sent it (`cmdline_url=`, percent-encoded, or VS Code's 633 E before it). */
-  command?: string;
-  time: string;
-}
-
-export type TapEvent =
-  | { type: "title"; title: string }
-  | { type: "cwd"; cwd: string }
-  | { type: "bell"; count: number }
-  /** `end`: the stream offset just past the mark (past ESC \ when ST ended it). */
-  | { type: "mark"; mark: Mark; end: number }
-  /** exec.run's mark, OSC 133 ; termd-done ; STATUS ; NONCE (session/exec.ts): kept out of `marks`. */
-  | { type: "done_mark"; status: number; nonce: string; end: number }
-  | { type: "mode"; mode: keyof Modes; value: Modes[keyof Modes] }
-  /** The plain text (plain-text.ts) of output [from, to), while somebody wants it (wantText). */
-  | { type: "text"; from: number; to: number; text: string };
-
-export function defaultModes(): Modes {
-  return {
-    application_cursor: false,
-    application_keypad: false,
-    bracketed_paste: false,
-    mouse: "none",
-    mouse_sgr: false,
-    focus: false,
-    synchronized_output: false,
-    alternate: false,
-    cursor_visible: true,
-    kitty_keyboard: 0,
-  };
-}
 
 const MOUSE: Partial<Record<number, Modes["mouse"]>> = { 9: "x10", 1000: "vt200", 1002: "drag", 1003: "any" };
 const DEC_FLAG: Partial<
@@ -91,37 +61,6 @@ function unescape633(s: string): string {
   return s.replace(/\\(\\|x([0-9a-fA-F]{2}))/g, (_, _all: string, hex?: string) => (hex ? String.fromCharCode(parseInt(hex, 16)) : "\\"));
 }
 
-/** Bytes written the way one would type them into printf: `\e[?25l`, `\e]0;hi\a`. */
-export function readable(bytes: Uint8Array): string {
-  let out = "";
-  let text: number[] = [];
-  const flush = () => {
-    if (text.length > 0) out += new TextDecoder().decode(new Uint8Array(text));
-    text = [];
-  };
-  for (const b of bytes) {
-    if (b >= 0x20 && b < 0x7f && b !== 0x5c) {
-      text.push(b);
-      continue;
-    }
-    if (b >= 0x80) {
-      text.push(b);
-      continue;
-    }
-    flush();
-    if (b === 0x1b) out += "\\e";
-    else if (b === 0x07) out += "\\a";
-    else if (b === 0x5c) out += "\\\\";
-    else out += `\\x${b.toString(16).padStart(2, "0")}`;
-  }
-  flush();
-  return out;
-}
-
-export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex");
-}
-
 /** Parameters as they were written, colons for sub-parameters: "38:2:1:2:3;1". */
 function paramText(p: Params): string {
   let s = "";
@@ -133,74 +72,50 @@ function paramText(p: Params): string {
   return s;
 }
 
-/** A bounded FIFO with a count of what fell out of it. */
-class UnhandledLog {
-  private entries: UnhandledSequence[] = [];
-  private dropped = 0;
-  private readonly encoder = new TextEncoder();
-
-  constructor(private readonly capacity: number) {}
-
-  add(text: string): void {
-    const bytes = this.encoder.encode(text);
-    if (this.capacity <= 0) {
-      this.dropped++;
-      return;
-    }
-    this.entries.push({ sequence: readable(bytes), raw_hex: toHex(bytes) });
-    if (this.entries.length > this.capacity) {
-      this.entries.shift();
-      this.dropped++;
-    }
-  }
-
-  /** What is logged; with clear, also empties the log and its dropped count in the same step. */
-  read(clear: boolean): { unhandled: UnhandledSequence[]; dropped: number } {
-    const out = { unhandled: this.entries, dropped: this.dropped };
-    if (clear) {
-      this.entries = [];
-      this.dropped = 0;
-    } else out.unhandled = [...this.entries];
-    return out;
-  }
-}
-
 export interface TapOptions {
   /** Size of the unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
   /** Changes, delivered after the chunk that caused them has been parsed. */
   onEvent?: (e: TapEvent) => void;
+  /** Where to go on from (a program started again, on this thread or another); `end` is the next byte's offset. */
+  resume?: TapState;
 }
 
-export class VtTap extends NoopPerformer {
+export class VtTap extends NoopPerformer implements TapReading {
   private readonly parser = new Parser(this);
-  /** Where the queries termd answers are in the output, for the attach stream. */
-  readonly queries = new QueryRanges();
-  private readonly recorder = new QueryRecorder(this.parser, this.queries);
+  /** What it read so far, changed by the events it reports, as the daemon's copy is. */
+  readonly facts: TapFacts;
+  private readonly recorder: QueryRecorder;
   /** Makes plain text while anyone wants it. */
   private text: TextPerformer | null = null;
   private textWanted = 0;
-  private readonly state: Modes = defaultModes();
   private readonly kitty = new KittyKeyboard();
-  private readonly log: UnhandledLog;
   private readonly pending: TapEvent[] = [];
+  /** Unhandled sequences logged in the chunk being parsed (at most the log's size), and how many more. */
+  private logged: UnhandledSequence[] = [];
+  private overflow = 0;
+  private readonly encoder = new TextEncoder();
   private titleStack: string[] = [];
   private dcs: { head: string; payload: number[]; size: number } | null = null;
-  title = "";
-  /** From OSC 7 (file://host/path, percent-decoded); null until the program says. */
-  cwd: string | null = null;
-  bells = 0;
-  marks: Mark[] = [];
-  /** Exit status of the last command a shell reported with OSC 133 D. */
-  lastExitCode: number | null = null;
-  /** The command a shell reported started (C) and not yet done (D): its line, or null when the shell sent none. */
-  running: { command: string | null; since: string } | null = null;
+  /** Counted as the parser meets them; the facts get the count once per chunk. */
+  private rung = 0;
   /** A command line VS Code's 633 E announced for the C that follows. */
   private announced: string | null = null;
 
   constructor(private readonly opts: TapOptions = {}) {
     super();
-    this.log = new UnhandledLog(opts.debugBuffer ?? DEFAULT_DEBUG_BUFFER);
+    this.facts = new TapFacts({ debugBuffer: opts.debugBuffer });
+    this.recorder = new QueryRecorder(this.parser, this.facts.queries);
+    const r = opts.resume;
+    if (r) {
+      this.facts.restore(r);
+      this.kitty.restore(r.kitty);
+      this.titleStack = [...r.titleStack];
+      this.announced = r.announced;
+      this.rung = r.bells;
+      this.parser.offset = r.end;
+      this.facts.queries.restart(r.end);
+    }
   }
 
   /** Stream offset just past the last byte fed. */
@@ -208,28 +123,96 @@ export class VtTap extends NoopPerformer {
     return this.parser.offset;
   }
 
+  get title(): string {
+    return this.facts.title;
+  }
+
+  get cwd(): string | null {
+    return this.facts.cwd;
+  }
+
+  get bells(): number {
+    return this.facts.bells;
+  }
+
+  get marks(): readonly Mark[] {
+    return this.facts.marks;
+  }
+
+  get lastExitCode(): number | null {
+    return this.facts.lastExitCode;
+  }
+
+  get running(): TapFacts["running"] {
+    return this.facts.running;
+  }
+
+  get queries(): QueryRanges {
+    return this.facts.queries;
+  }
+
+  /** Everything a tap needs to go on from here, as a message carries it (between two programs: no sequence is open). */
+  save(): TapState {
+    return this.facts.save({ kitty: this.kitty.save(), titleStack: [...this.titleStack], announced: this.announced });
+  }
+
   /**
    * Parses the next chunk of output; `at` is its stream offset when that is not where the last
    * chunk ended (a session restored from the end of its log). The queries before a jump count as
-   * unknown, and a sequence open before it is forgotten.
+   * unknown, and a sequence open before it is forgotten. Returns what it read, for a TapFacts
+   * elsewhere (the daemon's thread).
    */
-  feed(data: Uint8Array, at = this.parser.offset): void {
-    if (at !== this.parser.offset) {
+  feed(data: Uint8Array, at = this.parser.offset): TapUpdate {
+    const jumped = at !== this.parser.offset;
+    if (jumped) {
       this.parser.reset();
       this.parser.offset = at;
       this.queries.restart(at);
     }
     const from = at;
-    const bells = this.bells;
+    const bells = this.rung;
+    const journal: number[] = [];
+    this.queries.journal = journal;
     if (this.text === null) this.skim(data);
     else this.parser.parse(data);
+    this.queries.journal = null;
     // One bell event per chunk however many it rang: `yes $'\a'` must not flood subscribers.
-    if (this.bells !== bells) this.pending.push({ type: "bell", count: this.bells });
+    if (this.rung !== bells) this.change({ type: "bell", count: this.rung });
     if (this.text) this.pending.push({ type: "text", from, to: this.parser.offset, text: this.text.take() });
-    if (this.pending.length === 0) return;
+    const update: TapUpdate = { end: this.parser.offset, events: [], hold: this.queryHold };
+    if (jumped) update.jumped = at;
+    if (journal.length > 0) update.queries = journal;
+    if (this.logged.length > 0 || this.overflow > 0) {
+      update.unhandled = this.logged;
+      if (this.overflow > 0) update.dropped = this.overflow;
+      this.logged = [];
+      this.overflow = 0;
+    }
+    this.facts.end = update.end;
+    this.facts.queryHold = update.hold;
+    if (this.pending.length === 0) return update;
     // Events wait until the parser is done with the chunk: a listener must not run inside it.
-    const events = this.pending.splice(0);
-    for (const e of events) this.opts.onEvent?.(e);
+    update.events = this.pending.splice(0);
+    for (const e of update.events) this.opts.onEvent?.(e);
+    return update;
+  }
+
+  /** A change the tap found: its own facts take it now (the next comparison sees it), the listeners after the chunk. */
+  private change(e: TapEvent): void {
+    this.facts.apply(e);
+    this.pending.push(e);
+  }
+
+  /** A sequence nobody implements: into its own log now, and into the chunk's update (only the newest that fit the log). */
+  private logUnhandled(text: string): void {
+    const bytes = this.encoder.encode(text);
+    const entry = { sequence: readable(bytes), raw_hex: toHex(bytes) };
+    this.facts.logUnhandled(entry);
+    this.logged.push(entry);
+    if (this.logged.length > this.facts.debugBuffer) {
+      this.logged.shift();
+      this.overflow++;
+    }
   }
 
   /**
@@ -283,7 +266,7 @@ export class VtTap extends NoopPerformer {
   }
 
   get modes(): Modes {
-    return { ...this.state };
+    return this.facts.modes;
   }
 
   /**
@@ -309,18 +292,17 @@ export class VtTap extends NoopPerformer {
   }
 
   unhandled(clear = false): { unhandled: UnhandledSequence[]; dropped: number } {
-    return this.log.read(clear);
+    return this.facts.unhandled(clear);
   }
 
   private setMode<K extends keyof Modes>(mode: K, value: Modes[K]): void {
-    if (this.state[mode] === value) return;
-    this.state[mode] = value;
-    this.pending.push({ type: "mode", mode, value });
-    if (mode === "alternate") this.setMode("kitty_keyboard", this.kitty.flags(this.state.alternate));
+    if (this.facts.mode(mode) === value) return;
+    this.change({ type: "mode", mode, value });
+    if (mode === "alternate") this.kittyChanged();
   }
 
   private kittyChanged(): void {
-    this.setMode("kitty_keyboard", this.kitty.flags(this.state.alternate));
+    this.setMode("kitty_keyboard", this.kitty.flags(this.facts.mode("alternate")));
   }
 
   override print(codes: Uint32Array, start: number, end: number): void {
@@ -328,7 +310,7 @@ export class VtTap extends NoopPerformer {
   }
 
   override execute(code: number): void {
-    if (code === 0x07) this.bells++;
+    if (code === 0x07) this.rung++;
     this.recorder.execute();
     this.text?.execute(code);
   }
@@ -339,7 +321,7 @@ export class VtTap extends NoopPerformer {
     this.text?.csi(params, intermediates, final, marker);
     this.recorder.csi(params, intermediates, final, marker);
     if (!csiImplemented(marker, intermediates, final, params)) {
-      this.log.add(`\x1b[${marker}${paramText(params)}${intermediates}${final}`);
+      this.logUnhandled(`\x1b[${marker}${paramText(params)}${intermediates}${final}`);
     }
     if (intermediates === "") {
       if (marker === "?" && (final === "h" || final === "l")) {
@@ -361,7 +343,7 @@ export class VtTap extends NoopPerformer {
   }
 
   private kittyCsi(marker: string, params: Params): void {
-    const alt = this.state.alternate;
+    const alt = this.facts.mode("alternate");
     if (marker === ">") this.kitty.push(params.get(0, 0), alt);
     else if (marker === "<") this.kitty.pop(params.get(0, 1), alt);
     else if (marker === "=") this.kitty.set(params.get(0, 0), params.get(1, 1), alt);
@@ -373,7 +355,7 @@ export class VtTap extends NoopPerformer {
   private titleOp(op: number, which: number): void {
     if (which !== 0 && which !== 2) return;
     if (op === 22) {
-      this.titleStack.push(this.title);
+      this.titleStack.push(this.facts.title);
       if (this.titleStack.length > TITLE_STACK) this.titleStack.shift();
     } else if (op === 23) {
       const t = this.titleStack.pop();
@@ -391,7 +373,7 @@ export class VtTap extends NoopPerformer {
 
   override esc(intermediates: string, final: string): void {
     this.recorder.esc(intermediates, final);
-    if (!escImplemented(intermediates, final)) this.log.add(`\x1b${intermediates}${final}`);
+    if (!escImplemented(intermediates, final)) this.logUnhandled(`\x1b${intermediates}${final}`);
     if (intermediates !== "") return;
     if (final === "=") this.setMode("application_keypad", true);
     else if (final === ">") this.setMode("application_keypad", false);
@@ -411,7 +393,7 @@ export class VtTap extends NoopPerformer {
     const id = /^\d+$/.test(idText) ? Number(idText) : NaN;
     const arg = semi >= 0 ? data.slice(semi + 1) : "";
     if (!oscImplemented(id)) {
-      this.log.add(`\x1b]${data}${bellTerminated ? "\x07" : "\x1b\\"}`);
+      this.logUnhandled(`\x1b]${data}${bellTerminated ? "\x07" : "\x1b\\"}`);
       return;
     }
     if (id === 0 || id === 2) this.setTitle(arg);
@@ -420,9 +402,7 @@ export class VtTap extends NoopPerformer {
   }
 
   private setTitle(title: string): void {
-    if (title === this.title) return;
-    this.title = title;
-    this.pending.push({ type: "title", title });
+    if (title !== this.facts.title) this.change({ type: "title", title });
   }
 
   /** OSC 7 file://host/path (also kitty's kitty-shell-cwd://): the path, percent-decoded. */
@@ -433,9 +413,7 @@ export class VtTap extends NoopPerformer {
     try {
       path = decodeURIComponent(path);
     } catch {}
-    if (path === this.cwd) return;
-    this.cwd = path;
-    this.pending.push({ type: "cwd", cwd: path });
+    if (path !== this.facts.cwd) this.change({ type: "cwd", cwd: path });
   }
 
   /** OSC 133 ; A|B|C|D[;status][;key=value…] (633 also sends P;Cwd=… for the directory), and
@@ -459,8 +437,6 @@ export class VtTap extends NoopPerformer {
     if (kind === "D") {
       const status = parts[1];
       mark.exit_code = status !== undefined && /^-?\d+$/.test(status) ? Number(status) : null;
-      if (mark.exit_code !== null) this.lastExitCode = mark.exit_code;
-      this.running = null;
     } else if (kind === "C") {
       const url = parts.slice(1).find((p) => p.startsWith("cmdline_url="));
       let command = this.announced;
@@ -471,11 +447,9 @@ export class VtTap extends NoopPerformer {
       }
       this.announced = null;
       if (command !== null) mark.command = command;
-      this.running = { command, since: mark.time };
-    } else if (kind === "A") this.running = null;
-    this.marks.push(mark);
-    if (this.marks.length > MAX_MARKS) this.marks.shift();
-    this.pending.push({ type: "mark", mark, end });
+    }
+    // The facts keep it (marks, running, lastExitCode).
+    this.change({ type: "mark", mark, end });
   }
 
   override dcsHook(params: Params, intermediates: string, final: string, marker: string): void {
@@ -499,6 +473,6 @@ export class VtTap extends NoopPerformer {
     if (!d) return;
     // A payload that is not UTF-8 (sixel is ASCII, so rarely) is logged with U+FFFD in its place.
     const payload = new TextDecoder().decode(new Uint8Array(d.payload));
-    this.log.add(`${d.head}${payload}${d.size > MAX_DCS_LOGGED ? "…" : ""}${cancelled ? "" : "\x1b\\"}`);
+    this.logUnhandled(`${d.head}${payload}${d.size > MAX_DCS_LOGGED ? "…" : ""}${cancelled ? "" : "\x1b\\"}`);
   }
 }

@@ -6,7 +6,8 @@
 //   would press keys (a line break, a Tab, an escape). A single line is never pasted: vim turns
 //   mode 2004 on and inserts a paste as text in every mode, so a pasted ":wq" lands in the buffer,
 //   where typed it is a command (less and readline read typed keys the same way);
-// - Enter follows no sooner than SUBMIT_GAP_MS after the text's last byte, and only once the
+// - Enter follows no sooner than SUBMIT_GAP_MS after the text's last byte and after the output that
+//   showed it (the program read the text by then, however late), and only once the
 //   screen has settled (no output, no change for QUIET_MS) with the text shown: the end of its
 //   last line on the screen, or a collapsed paste's placeholder ("[Pasted text #1 +5 lines]");
 //   after MAX_WAIT_MS it goes anyway, and the result says the text was not seen;
@@ -103,13 +104,21 @@ export async function safeSubmit(
   const wroteAt = performance.now();
   await delay(SUBMIT_GAP_MS, signal);
   let shown = false;
+  // When the program's last output before the text was seen: the program read the text no later
+  // than that, so an Enter SUBMIT_GAP_MS after it is apart from the text even when the program
+  // read it late (a loaded machine), not only SUBMIT_GAP_MS after termd wrote it.
+  let echoedAt = wroteAt;
   while (!signal.aborted && s.running) {
-    const quietFor = performance.now() - s.lastActivity;
+    const now = performance.now();
+    const quietFor = now - s.lastActivity;
+    const wasShown = shown;
     shown = textShown(s.view.state.lines, text);
-    if (quietFor >= QUIET_MS && s.screenCurrent && shown) break;
-    const left = MAX_WAIT_MS - (performance.now() - wroteAt);
+    if (shown && !wasShown) echoedAt = Math.max(echoedAt, s.lastActivity);
+    const gapLeft = SUBMIT_GAP_MS - (now - echoedAt);
+    if (quietFor >= QUIET_MS && gapLeft <= 0 && s.screenCurrent && shown) break;
+    const left = MAX_WAIT_MS - (now - wroteAt);
     if (left <= 0) break;
-    await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor)), signal);
+    await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor, gapLeft)), signal);
   }
   const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0, changed: false };
   while (result.enter_presses < 2 && !result.changed && !signal.aborted && s.running) {

@@ -13,7 +13,7 @@
 //   --many LIST      session counts for the many section (default 1000,10000)
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000, cli, many, lines
+//                    parser, isolation, redraw, waits, idle1000, cli, many, lines, subscribers
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -68,7 +68,14 @@
 //   11. Big request lines: one client (a process of its own) sends a 10 MiB system.ping line,
 //      --runs times each of three kinds (a string of escapes, plain ASCII, two-byte characters);
 //      meanwhile another client pings one at a time: those pings' round trips, and the big line's.
-//   Sections 5-11 each report a failure as theirs and let the run go on.
+//   12. Subscribers: the throughput run's `cat` (--size MB, --runs times) in a fresh daemon, from the
+//      moment it starts until the screen shows its last line, with 1 and with 16 clients (sockets of
+//      the bench's own process) subscribed to the session's output before it starts, each reading
+//      everything; and until every one of them has read the last output event. tmux: a fresh server
+//      whose pane runs the same `cat`, with 1 and 16 control-mode clients (tmux -C attach) attached,
+//      their %output read from pipes, until capture-pane shows the last line and until every client
+//      has printed it. The rate with 16 readers over the rate with one, for each.
+//   Sections 5-12 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -85,6 +92,7 @@ import { reportIsolation } from "./isolation.ts";
 import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
 import { section } from "./report.ts";
+import { reportSubscribers } from "./subscribers.ts";
 import { reportWaits } from "./waits.ts";
 import { reportLines } from "./lines.ts";
 import { f2, table } from "../common/measure.ts";
@@ -145,6 +153,7 @@ async function main(): Promise<void> {
   if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
   if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
   if (o.only.has("lines")) await section("lines", verdicts, () => reportLines(o, dir, verdicts));
+  if (o.only.has("subscribers")) await section("subscribers", verdicts, () => reportSubscribers(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

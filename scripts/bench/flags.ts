@@ -16,7 +16,20 @@ export interface Options {
   tmux: boolean;
 }
 
-const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000", "cli", "many", "lines", "subscribers"];
+const SECTIONS = [
+  "throughput",
+  "keys",
+  "memory",
+  "parser",
+  "isolation",
+  "redraw",
+  "waits",
+  "idle1000",
+  "cli",
+  "many",
+  "lines",
+  "subscribers",
+];
 
 export function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");

@@ -73,7 +73,9 @@ async function termdRun(dir: string, file: string, sentinel: string, outputEnd: 
           },
         },
       });
-      s.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.subscribe", params: { session: info.id, events: ["output"] } })}\n`);
+      s.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.subscribe", params: { session: info.id, events: ["output"] } })}\n`,
+      );
       sockets.push(s);
     }
     await Promise.all(subscribed);
@@ -100,7 +102,12 @@ async function termdRun(dir: string, file: string, sentinel: string, outputEnd: 
 }
 
 async function tmuxAsync(t: Tmux, ...args: string[]): Promise<string> {
-  const p = Bun.spawn(["tmux", "-L", t.name, "-f", "/dev/null", ...args], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: childEnv() });
+  const p = Bun.spawn(["tmux", "-L", t.name, "-f", "/dev/null", ...args], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+    env: childEnv(),
+  });
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   if (code !== 0) throw new Error(`tmux ${args.join(" ")}: exit ${code}`);
   return out;

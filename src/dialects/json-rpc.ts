@@ -2,6 +2,7 @@
 // method validated and run by the daemon; events as `{"jsonrpc":"2.0","method":"event"}`
 // notifications. ralph's dialect is this one with methods of its own.
 import { RpcError } from "../protocol/errors.ts";
+import { EncodedLine, type OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { settledOrNextTurn } from "../protocol/pacing.ts";
 import { errorReply, isId, type Id, type Reply } from "../protocol/reply.ts";
@@ -34,11 +35,34 @@ function parseRequest(msg: unknown): Request | Reply {
   return { id, notification: !("id" in req), method: req.method, params: req.params };
 }
 
+/** An output event as its notification line, the same text event() sends. */
+export const nativeOutput: OutputFraming<EncodedLine> = {
+  key: "native",
+  frame: ({ session, session_id, timestamp, from, to, bytes }) =>
+    EncodedLine.of(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "event",
+        params: {
+          type: "output",
+          session,
+          session_id,
+          timestamp,
+          data: { from, to, base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") },
+        },
+      }),
+    ),
+};
+
 export class JsonRpcConnection implements DialectConnection {
   constructor(protected readonly native: NativeCaller) {}
 
   get plainText(): boolean {
     return false;
+  }
+
+  get framing(): OutputFraming<EncodedLine> | null {
+    return nativeOutput;
   }
 
   /** Runs one method; what a dialect built on this one adds methods through. */

@@ -26,7 +26,7 @@ export function writtenBytes(pid: number): number {
 let clockTicks = 0;
 
 /** CPU seconds (user + system, every thread) a process has used. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   clockTicks ||= Number(run(["getconf", "CLK_TCK"]).stdout.trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // After "pid (comm) ": field 3 (state) onwards; utime and stime are fields 14 and 15.

@@ -74,7 +74,8 @@
 //      everything; and until every one of them has read the last output event. tmux: a fresh server
 //      whose pane runs the same `cat`, with 1 and 16 control-mode clients (tmux -C attach) attached,
 //      their %output read from pipes, until capture-pane shows the last line and until every client
-//      has printed it. The rate with 16 readers over the rate with one, for each.
+//      has printed it. The rate with 16 readers over the rate with one, for each; and the CPU time
+//      the daemon (every thread) or the tmux server used until every reader had read the end.
 //   Sections 5-12 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.

@@ -10,7 +10,7 @@ import { childEnv } from "../common/daemon-process.ts";
 import { MB, f1, f2, median, table } from "../common/measure.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
-import { sh, writeTextFile } from "./helpers.ts";
+import { cpuSeconds, sh, writeTextFile } from "./helpers.ts";
 import { verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 
@@ -19,7 +19,10 @@ const COUNTS = [1, 16];
 /** A program that waits for `go` to exist, then writes `file`: subscribers attach before the flood. */
 const gated = (go: string, file: string) => `while [ ! -e ${sh(go)} ]; do sleep 0.01; done; cat ${sh(file)}`;
 
-/** Reads a byte stream until `needle` has passed, keeping the last bytes so a needle split across reads is found. */
+/**
+ * Reads a byte stream until `needle` has passed; only the seam between two reads is copied, so
+ * the readers cost this process little beside the daemon they measure.
+ */
 class Watch {
   private tail = Buffer.alloc(0);
   bytes = 0;
@@ -30,9 +33,10 @@ class Watch {
   take(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.seen) return;
-    const buf = Buffer.concat([this.tail, chunk]);
-    if (buf.indexOf(this.needle) >= 0) this.seen = true;
-    this.tail = buf.subarray(Math.max(0, buf.length - this.needle.length));
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const seam = Buffer.concat([this.tail, buf.subarray(0, this.needle.length)]);
+    if (seam.indexOf(this.needle) >= 0 || buf.indexOf(this.needle) >= 0) this.seen = true;
+    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - this.needle.length)));
   }
 }
 
@@ -43,6 +47,8 @@ interface Run {
   delivered: number;
   /** Bytes each subscriber read, on average. */
   perReader: number;
+  /** CPU seconds the server (every thread) used from the go until every reader had read the end. */
+  cpu: number;
 }
 
 async function termdRun(dir: string, file: string, sentinel: string, outputEnd: number, n: number): Promise<Run> {
@@ -79,6 +85,7 @@ async function termdRun(dir: string, file: string, sentinel: string, outputEnd: 
       sockets.push(s);
     }
     await Promise.all(subscribed);
+    const cpu0 = cpuSeconds(d.proc.pid);
     const t0 = performance.now();
     writeFileSync(go, "");
     for (;;) {
@@ -94,7 +101,8 @@ async function termdRun(dir: string, file: string, sentinel: string, outputEnd: 
     if (end !== outputEnd) throw new Error(`termd: ${end} bytes of output, expected ${outputEnd}`);
     await until("every subscriber to read the last byte", 600_000, () => (sockets.every((s) => s.data.seen) ? true : undefined));
     const delivered = (performance.now() - t0) / 1000;
-    return { shown, delivered, perReader: sockets.reduce((a, s) => a + s.data.bytes, 0) / n };
+    const cpu = cpuSeconds(d.proc.pid) - cpu0;
+    return { shown, delivered, perReader: sockets.reduce((a, s) => a + s.data.bytes, 0) / n, cpu };
   } finally {
     for (const s of sockets) s.end();
     await d.stop();
@@ -148,6 +156,8 @@ async function tmuxRun(dir: string, file: string, sentinel: string, n: number): 
     }
     // A control client speaks first (its %begin/%end) once attached.
     await Promise.all(attached);
+    const server = t.serverPid();
+    const cpu0 = cpuSeconds(server);
     const t0 = performance.now();
     writeFileSync(go, "");
     // Not t.ok: a synchronous spawn would stop this process reading its control clients, and
@@ -159,7 +169,8 @@ async function tmuxRun(dir: string, file: string, sentinel: string, n: number): 
     const shown = (performance.now() - t0) / 1000;
     await until("every control client to read the last line", 600_000, () => (watches.every((w) => w.seen) ? true : undefined));
     const delivered = (performance.now() - t0) / 1000;
-    return { shown, delivered, perReader: watches.reduce((a, w) => a + w.bytes, 0) / n };
+    const cpu = cpuSeconds(server) - cpu0;
+    return { shown, delivered, perReader: watches.reduce((a, w) => a + w.bytes, 0) / n, cpu };
   } finally {
     for (const p of clients) p.kill();
     t.kill();
@@ -187,7 +198,7 @@ export async function reportSubscribers(o: Options, dir: string, verdicts: strin
     process.stderr.write(`  subscribers run ${i + 1}/${o.runs} done\n`);
   }
   const rate = (key: string) => size / median(runs.get(key)!.map((r) => r.shown));
-  const rows: string[][] = [["", "shown MB/s", "all read MB/s", "MB each reader read", "vs 1 reader"]];
+  const rows: string[][] = [["", "shown MB/s", "all read MB/s", "MB each reader read", "server CPU s", "vs 1 reader"]];
   for (const who of contenders) {
     for (const n of COUNTS) {
       const key = `${who} ${n}`;
@@ -197,6 +208,7 @@ export async function reportSubscribers(o: Options, dir: string, verdicts: strin
         f1(rate(key)),
         f1(size / median(rs.map((r) => r.delivered))),
         f1(median(rs.map((r) => r.perReader)) / MB),
+        f2(median(rs.map((r) => r.cpu))),
         `${f2(rate(key) / rate(`${who} 1`))}×`,
       ]);
     }

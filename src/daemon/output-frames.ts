@@ -98,13 +98,14 @@ export class OutputFrames {
     if (made) return made;
     const got = source(from, FRAME_CHUNK - (from % FRAME_CHUNK));
     if (!got) return null;
-    const s = this.session;
-    const piece = {
-      from,
-      to: got.to,
-      frame: framing.frame({ session: s.name, session_id: s.id, from, to: got.to, bytes: got.bytes, timestamp: new Date().toISOString() }),
-    };
+    const piece = { from, to: got.to, frame: this.frame(framing, from, got.to, got.bytes) };
     if (kept && kept.users > 1) kept.add({ ...piece, left: kept.users - 1 });
     return piece;
+  }
+
+  /** `bytes` (the output [from, to), or what stands for it) in `framing`'s shape, stamped now. */
+  frame(framing: OutputFraming, from: number, to: number, bytes: Uint8Array): OutputFrame {
+    const s = this.session;
+    return framing.frame({ session: s.name, session_id: s.id, from, to, bytes, timestamp: new Date().toISOString() });
   }
 }

@@ -63,6 +63,7 @@ export class Subscription {
   private readonly frames: OutputFrames;
   /** The shape its output frames take (output-frames.ts), once it took any. */
   private frameKey: string | null = null;
+  private disposed = false;
 
   constructor(
     readonly session: AttachedStream,
@@ -204,10 +205,11 @@ export class Subscription {
       this.emit("output", { from, to: t.to, text: t.text });
       return true;
     }
+    // catchUp counted it in its shape just now: frameKey is that shape's.
     const framing = this.sink.framing;
-    if (framing && this.sink.sendFrame) {
+    const key = this.frameKey;
+    if (framing && key !== null && this.sink.sendFrame) {
       const stripped = this.stripped;
-      const key = this.useShape(framing)!;
       const piece = stripped
         ? this.frames.piece(key, framing, from, (at, max) => stripped.next(at, end, max, !this.session.running), stripped.byTap(from, end))
         : this.frames.piece(key, framing, from, this.bytesFrom(live), true);
@@ -253,10 +255,8 @@ export class Subscription {
   /** An output event of bytes this subscriber alone has (the end of its stripped stream): framed for it, or base64. */
   private emitBytes(from: number, to: number, bytes: Uint8Array): void {
     const framing = this.sink.framing;
-    if (framing && this.sink.sendFrame) {
-      const s = this.session;
-      this.sink.sendFrame(framing.frame({ session: s.name, session_id: s.id, from, to, bytes, timestamp: new Date().toISOString() }));
-    } else this.emit("output", { from, to, base64: Buffer.from(bytes).toString("base64") });
+    if (framing && this.sink.sendFrame) this.sink.sendFrame(this.frames.frame(framing, from, to, bytes));
+    else this.emit("output", { from, to, base64: Buffer.from(bytes).toString("base64") });
   }
 
   /** Records this attached terminal's size; the session resizes to the smallest one. */
@@ -268,8 +268,6 @@ export class Subscription {
   get attached(): boolean {
     return this.attachedSize !== null;
   }
-
-  private disposed = false;
 
   dispose(): void {
     if (this.disposed) return;

@@ -88,7 +88,10 @@ test("sinks with a framing get output as frames made once: the same object for e
   expect(raw[1]!.frames.every((f, i) => f === raw[0]!.frames[i])).toBe(true);
   expect(Buffer.concat(raw[0]!.frames as Uint8Array[]).equals(fromBase64)).toBe(true);
   expect(lines[1]!.frames.every((f, i) => f === lines[0]!.frames[i])).toBe(true);
-  const events = lines[0]!.frames.map((f) => JSON.parse((f as EncodedLine).text).params as EventMessage);
+  const texts = lines[0]!.frames.map((f) => (f as EncodedLine).text);
+  const events = texts.map((t) => JSON.parse(t).params as EventMessage);
+  // The very text event() makes of the same event: JSON.stringify's.
+  expect(texts).toEqual(events.map((params) => JSON.stringify({ jsonrpc: "2.0", method: "event", params })));
   expect(events.every((e) => e.type === "output" && e.session === "sub" && e.session_id === s.id)).toBe(true);
   expect(Buffer.concat(events.map((e) => Buffer.from(String(e.data.base64), "base64"))).equals(fromBase64)).toBe(true);
   // The exit is no output: it goes as an event.

@@ -2,7 +2,6 @@
 // shape (daemon/output-frames.ts): a dialect's event line, or the bytes themselves. The same object
 // is queued for each of them; nothing is copied or encoded per subscriber.
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** One line to send, encoded once: the bytes a socket writes (newline included). */
@@ -10,10 +9,6 @@ export class EncodedLine {
   private asText: string | undefined;
 
   constructor(readonly bytes: Uint8Array) {}
-
-  static of(text: string): EncodedLine {
-    return new EncodedLine(encoder.encode(`${text}\n`));
-  }
 
   /** The line without its newline, for a transport that carries text messages (a WebSocket); decoded once. */
   get text(): string {

@@ -32,6 +32,7 @@ const SECTIONS = [
   "fairness",
   "input",
   "half-close",
+  "subscribers",
 ];
 
 export function parseFlags(argv: string[]): Options {

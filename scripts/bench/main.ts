@@ -14,7 +14,7 @@
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, cpu, keys, memory,
 //                    parser, isolation, redraw, waits, idle1000, cli, many, lines, fairness,
-//                    input, half-close
+//                    input, half-close, subscribers
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -86,7 +86,15 @@
 //      within 3x the input.
 //   14. Half-close: a client writes 20,000 pings, or a session.wait that times out, or a 1 MiB
 //      line, then shuts down its writing side: the replies it reads before the daemon closes.
-//   Sections 5-14 each report a failure as theirs and let the run go on.
+//   15. Subscribers: the throughput run's `cat` (--size MB, --runs times) in a fresh daemon, from the
+//      moment it starts until the screen shows its last line, with 1 and with 16 clients (sockets of
+//      the bench's own process) subscribed to the session's output before it starts, each reading
+//      everything; and until every one of them has read the last output event. tmux: a fresh server
+//      whose pane runs the same `cat`, with 1 and 16 control-mode clients (tmux -C attach) attached,
+//      their %output read from pipes, until capture-pane shows the last line and until every client
+//      has printed it. The rate with 16 readers over the rate with one, for each; and the CPU time
+//      the daemon (every thread) or the tmux server used until every reader had read the end.
+//   Sections 5-15 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -103,6 +111,7 @@ import { reportIsolation } from "./isolation.ts";
 import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
 import { section } from "./report.ts";
+import { reportSubscribers } from "./subscribers.ts";
 import { reportWaits } from "./waits.ts";
 import { reportLines } from "./lines.ts";
 import { reportFairness } from "./fairness.ts";
@@ -171,6 +180,7 @@ async function main(): Promise<void> {
   if (o.only.has("fairness")) await section("fairness", verdicts, () => reportFairness(o, dir, verdicts));
   if (o.only.has("input")) await section("input", verdicts, () => reportInput(o, dir, verdicts));
   if (o.only.has("half-close")) await section("half-close", verdicts, () => reportHalfClose(o, dir, verdicts));
+  if (o.only.has("subscribers")) await section("subscribers", verdicts, () => reportSubscribers(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

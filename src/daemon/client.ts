@@ -2,6 +2,7 @@
 // request, a caller in the same process): its subscriptions, its pending waits, the session a
 // per-session socket implies, and whether it may use the params that write files. This is what
 // method handlers get; how its replies and events travel is the outlet's business.
+import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
@@ -15,6 +16,10 @@ export interface ClientOutlet {
   readonly writable: boolean;
   /** Its dialect wants output events as plain text (ralph's lines). */
   readonly plainText: boolean;
+  /** How its dialect frames output events, when they can be made once for every connection alike. */
+  readonly framing?: OutputFraming | null;
+  /** An output event its framing made. */
+  frame?(frame: OutputFrame): void;
   event(e: EventMessage): void;
   /** Ends the client's connection once what is queued has gone out. */
   end(): void;
@@ -59,6 +64,14 @@ export class Client implements EventSink {
 
   get plainText(): boolean {
     return this.outlet.plainText;
+  }
+
+  get framing(): OutputFraming | null {
+    return this.outlet.framing ?? null;
+  }
+
+  sendFrame(frame: OutputFrame): void {
+    this.outlet.frame?.(frame);
   }
 
   sendEvent(e: EventMessage): void {

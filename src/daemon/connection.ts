@@ -1,6 +1,7 @@
 // One connection over a socket or a WebSocket: a line channel (line-channel.ts) carrying one
 // client (client.ts) that speaks the dialect its first message picked. Requests run concurrently
 // through dispatch; each dialect puts replies and events in its own shape.
+import { EncodedLine, type OutputFrame, type OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import type { Client, ClientOutlet } from "./client.ts";
@@ -78,6 +79,15 @@ export class Connection implements LineHandler, ClientOutlet {
 
   get plainText(): boolean {
     return this.speaker?.plainText ?? false;
+  }
+
+  get framing(): OutputFraming | null {
+    return this.speaker?.framing ?? null;
+  }
+
+  /** An output event as its dialect's framing made it: the line goes out as it is. */
+  frame(frame: OutputFrame): void {
+    if (frame instanceof EncodedLine) this.channel.sendFrame(frame);
   }
 
   event(e: EventMessage): void {

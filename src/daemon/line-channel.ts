@@ -7,6 +7,7 @@
 // line gets an error reply and the channel is closed; nothing here can take down the daemon or
 // another client.
 import { RpcError } from "../protocol/errors.ts";
+import { EncodedLine } from "../protocol/output-frame.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
 import { errorReply } from "./errors.ts";
 import { offThread, type LineParsed, type OffThreadLine } from "./line-parser.ts";
@@ -32,6 +33,8 @@ export const MAX_HELD = 1024 * 1024;
 export interface ByteSink {
   /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
   write(data: Uint8Array): number;
+  /** A whole line at once, as its text if the transport carries text messages: its length, 0 (no room yet) or -1 (closed). */
+  writeLine?(line: EncodedLine): number;
   end(): void;
   /** Stops reading, so that the client's writes wait in the transport (and resume() reads again). */
   pause?(): void;
@@ -74,7 +77,8 @@ function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed
 export class LineChannel implements TurnTaker {
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES, offThread);
   private readonly encoder = new TextEncoder();
-  private readonly queue: Uint8Array[] = [];
+  /** An EncodedLine is an output event shared with other subscribers' queues: queued as it is, never copied. */
+  private readonly queue: (Uint8Array | EncodedLine)[] = [];
   private queued = 0;
   private isClosed = false;
   /** end() was called: nothing more is read or queued; the close follows the last queued byte. */
@@ -228,8 +232,17 @@ export class LineChannel implements TurnTaker {
 
   sendLine(json: string): void {
     if (this.isClosed || this.ending) return;
-    this.queue.push(this.encoder.encode(json + "\n"));
-    this.queued += this.queue.at(-1)!.length;
+    const line = this.encoder.encode(json + "\n");
+    this.queue.push(line);
+    this.queued += line.length;
+    this.flush();
+  }
+
+  /** An output event framed once for every subscriber at its offset (output-frames.ts). */
+  sendFrame(line: EncodedLine): void {
+    if (this.isClosed || this.ending) return;
+    this.queue.push(line);
+    this.queued += line.bytes.length;
     this.flush();
   }
 
@@ -237,12 +250,13 @@ export class LineChannel implements TurnTaker {
   flush(): void {
     while (this.queue.length > 0 && !this.isClosed) {
       const head = this.queue[0]!;
-      const n = this.sink.write(head);
+      const bytes = head instanceof EncodedLine ? head.bytes : head;
+      const n = head instanceof EncodedLine && this.sink.writeLine ? this.sink.writeLine(head) : this.sink.write(bytes);
       if (n < 0) return this.close();
       this.queued -= n;
       this.counters.bytesOut += n;
-      if (n < head.length) {
-        this.queue[0] = head.subarray(n);
+      if (n < bytes.length) {
+        if (n > 0) this.queue[0] = bytes.subarray(n);
         return;
       }
       this.queue.shift();

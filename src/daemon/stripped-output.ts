@@ -52,6 +52,14 @@ export class StrippedOutput {
     return { to: sent + bytes.length, bytes: tap.queries.cut(bytes, sent) };
   }
 
+  /**
+   * Is next() from `sent` cut by the tap's ranges alone? Then it depends on nothing but the
+   * offsets, and every stripped subscriber there gets the same bytes (output-frames.ts shares them).
+   */
+  byTap(sent: number, end: number): boolean {
+    return this.fallback === null && this.session.tap.end === end && sent >= this.session.tap.queries.completeFrom;
+  }
+
   /** What the fallback filter still holds: at the end of the stream it is output after all. */
   flush(): Uint8Array {
     const out = this.fallback?.flush() ?? NONE;

@@ -2,6 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nativeOutput } from "../dialects/json-rpc.ts";
+import { type EncodedLine, type OutputFrame, type OutputFraming, rawOutput } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Session } from "../session/session.ts";
 import { Subscription } from "./subscription.ts";
@@ -54,23 +56,46 @@ test("while its sink is full a subscriber keeps only the latest title; its outpu
   sub.dispose();
 });
 
-test("a sink that takes raw bytes gets each output event's bytes themselves, the same bytes a base64 sink gets", async () => {
+test("sinks with a framing get output as frames made once: the same object for each sink of a shape at an offset, the bytes a base64 event carries", async () => {
   const s = await run("printf 'caf\\303\\251 \\033[1mbold\\033[m'; exit 0");
   await s.ended;
-  const raw: EventMessage[] = [];
+  // Not writable at first: all of them wait at offset 0, then each takes what it missed.
+  const framed = (framing: OutputFraming) => {
+    const frames: OutputFrame[] = [];
+    const events: EventMessage[] = [];
+    const sink = {
+      writable: false,
+      framing,
+      sendFrame: (f: OutputFrame) => frames.push(f),
+      sendEvent: (e: EventMessage) => events.push(e),
+    };
+    return { frames, events, sink, sub: new Subscription(s, sink, 0) };
+  };
+  const raw = [framed(rawOutput), framed(rawOutput)];
+  const lines = [framed(nativeOutput), framed(nativeOutput)];
   const encoded: EventMessage[] = [];
-  const subs = [
-    new Subscription(s, { writable: true, rawBytes: true, sendEvent: (e) => raw.push(e) }, 0),
-    new Subscription(s, { writable: true, sendEvent: (e) => encoded.push(e) }, 0),
-  ];
-  for (const sub of subs) sub.add(["output", "exit"]);
-  const rawOut = raw.filter((e) => e.type === "output");
-  expect(rawOut.length).toBeGreaterThan(0);
-  expect(rawOut.every((e) => e.data.bytes instanceof Uint8Array && e.data.base64 === undefined)).toBe(true);
-  const bytes = Buffer.concat(rawOut.map((e) => e.data.bytes as Uint8Array));
+  const plain = new Subscription(s, { writable: true, sendEvent: (e) => encoded.push(e) }, 0);
+  for (const { sub } of [...raw, ...lines]) sub.add(["output", "exit"]);
+  for (const f of [...raw, ...lines]) {
+    f.sink.writable = true;
+    f.sub.catchUp();
+  }
+  plain.add(["output", "exit"]);
   const fromBase64 = Buffer.concat(encoded.filter((e) => e.type === "output").map((e) => Buffer.from(String(e.data.base64), "base64")));
-  expect(bytes.toString()).toBe("café \x1b[1mbold\x1b[m");
-  expect(bytes.equals(fromBase64)).toBe(true);
-  expect(raw.at(-1)).toMatchObject({ type: "exit", data: { exit_code: 0 } });
-  for (const sub of subs) sub.dispose();
+  expect(fromBase64.toString()).toBe("café \x1b[1mbold\x1b[m");
+  expect(raw[0]!.frames.length).toBeGreaterThan(0);
+  expect(raw[1]!.frames).toEqual(raw[0]!.frames);
+  expect(raw[1]!.frames.every((f, i) => f === raw[0]!.frames[i])).toBe(true);
+  expect(Buffer.concat(raw[0]!.frames as Uint8Array[]).equals(fromBase64)).toBe(true);
+  expect(lines[1]!.frames.every((f, i) => f === lines[0]!.frames[i])).toBe(true);
+  const texts = lines[0]!.frames.map((f) => (f as EncodedLine).text);
+  const events = texts.map((t) => JSON.parse(t).params as EventMessage);
+  // The very text event() makes of the same event: JSON.stringify's.
+  expect(texts).toEqual(events.map((params) => JSON.stringify({ jsonrpc: "2.0", method: "event", params })));
+  expect(events.every((e) => e.type === "output" && e.session === "sub" && e.session_id === s.id)).toBe(true);
+  expect(Buffer.concat(events.map((e) => Buffer.from(String(e.data.base64), "base64"))).equals(fromBase64)).toBe(true);
+  // The exit is no output: it goes as an event.
+  expect(raw[0]!.events.at(-1)).toMatchObject({ type: "exit", data: { exit_code: 0 } });
+  for (const { sub } of [...raw, ...lines]) sub.dispose();
+  plain.dispose();
 });

@@ -5,8 +5,13 @@
 // terminal does not answer what the daemon already did; from/to still count the session's bytes.
 // A sink that takes output as plain text (a dialect's listener: ralph's lines) gets the text the
 // vt tap makes instead of bytes. Both take their meaning from the tap's one parse of the stream.
+// A sink with a framing (a native connection, the live cast) gets its output as frames made once
+// for every subscriber of the session in that shape (output-frames.ts); no byte is read, copied
+// or encoded for it alone unless its bytes are its own.
+import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, EventType, Size } from "../protocol/schemas.ts";
 import type { AttachedStream, SessionEvent } from "../session/stream.ts";
+import { OutputFrames, type PieceSource } from "./output-frames.ts";
 import { StrippedOutput } from "./stripped-output.ts";
 import { TextOutput } from "./text-output.ts";
 
@@ -17,10 +22,15 @@ export interface EventSink {
   readonly writable: boolean;
   /** Output goes to an in-process listener that wants plain text (`data.text`), not base64 bytes. */
   readonly plainText?: boolean;
-  /** Output goes to an in-process subscriber that takes the bytes (`data.bytes`) as they are, not base64. */
-  readonly rawBytes?: boolean;
+  /** Output events in this shape, shared with the session's other subscribers in it; null: each made by sendEvent's caller. */
+  readonly framing?: OutputFraming | null;
+  /** An output event its framing made (the same object other subscribers at that offset get). */
+  sendFrame?(frame: OutputFrame): void;
   sendEvent(e: EventMessage): void;
 }
+
+/** The output event at hand: its bytes are framed as they came, without a read of the ring. */
+type Live = Extract<SessionEvent, { type: "output" }>;
 
 /** What makes a subscriber an attached terminal rather than a watcher. */
 export interface AttachOptions {
@@ -50,6 +60,10 @@ export class Subscription {
   private stripped: StrippedOutput | null = null;
   /** Set while this subscriber's output goes as plain text. */
   private text: TextOutput | null = null;
+  private readonly frames: OutputFrames;
+  /** The shape its output frames take (output-frames.ts), once it took any. */
+  private frameKey: string | null = null;
+  private disposed = false;
 
   constructor(
     readonly session: AttachedStream,
@@ -58,6 +72,7 @@ export class Subscription {
   ) {
     this.sent = replayFrom ?? session.output.end;
     this.from = this.sent;
+    this.frames = OutputFrames.of(session);
     this.off = session.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
     if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
@@ -91,7 +106,7 @@ export class Subscription {
   private onEvent(e: SessionEvent): void {
     switch (e.type) {
       case "output":
-        if (this.events.has("output")) this.catchUp();
+        if (this.events.has("output")) this.catchUp(e);
         break;
       case "text":
         this.text?.take(e, this.sent);
@@ -147,7 +162,7 @@ export class Subscription {
   }
 
   /** Sends every output byte not yet sent, as far as the sink has room; then a pending exit. */
-  catchUp(): void {
+  catchUp(live: Live | null = null): void {
     for (const [key, e] of this.held) {
       if (!this.sink.writable) break;
       this.held.delete(key);
@@ -159,8 +174,11 @@ export class Subscription {
       this.text.dispose();
       this.text = null;
     }
+    // Counted among its shape's subscribers before it sends, and while it waits: the frames made
+    // meanwhile are kept for it.
+    this.useShape(wantOutput && !this.text ? this.sink.framing : null);
     while (wantOutput && this.sent < this.session.output.end && this.sink.writable) {
-      if (!this.sendOutput(this.session.output.end)) break;
+      if (!this.sendOutput(this.session.output.end, live)) break;
     }
     if (this.exitPending && (!wantOutput || this.sent >= this.session.output.end)) {
       // The stream ended inside a sequence: what the filter held back is still output.
@@ -178,13 +196,26 @@ export class Subscription {
   }
 
   /** Sends the next piece of output from `sent` up to `end`; false when none can go yet. */
-  private sendOutput(end: number): boolean {
+  private sendOutput(end: number, live: Live | null): boolean {
     const from = this.sent;
     if (this.text) {
       const t = this.text.next(from, end, CATCH_UP_CHUNK);
       if (!t) return false;
       this.sent = t.to;
       this.emit("output", { from, to: t.to, text: t.text });
+      return true;
+    }
+    // catchUp counted it in its shape just now: frameKey is that shape's.
+    const framing = this.sink.framing;
+    const key = this.frameKey;
+    if (framing && key !== null && this.sink.sendFrame) {
+      const stripped = this.stripped;
+      const piece = stripped
+        ? this.frames.piece(key, framing, from, (at, max) => stripped.next(at, end, max, !this.session.running), stripped.byTap(from, end))
+        : this.frames.piece(key, framing, from, this.bytesFrom(live), true);
+      if (!piece) return false;
+      this.sent = piece.to;
+      this.sink.sendFrame(piece.frame);
       return true;
     }
     if (this.stripped) {
@@ -201,9 +232,31 @@ export class Subscription {
     return true;
   }
 
-  /** An output event of bytes: base64 on the wire, the bytes themselves for a sink that takes them. */
+  /** The shape of this subscriber's output frames now (null: none), as its session's frames count it. */
+  private useShape(framing: OutputFraming | null | undefined): string | null {
+    const key = framing && this.sink.sendFrame ? (this.stripped ? `${framing.key}+stripped` : framing.key) : null;
+    this.frames.use(key, this.frameKey);
+    this.frameKey = key;
+    return key;
+  }
+
+  /** The output from an offset: the live event's own bytes where it holds them, else the ring's (or the log's). */
+  private bytesFrom(live: Live | null): PieceSource {
+    return (from, max) => {
+      if (live && from >= live.from && from < live.to) {
+        const to = Math.min(live.to, from + max);
+        return { to, bytes: live.data.subarray(from - live.from, to - live.from) };
+      }
+      const bytes = this.session.readOutput(from, max);
+      return bytes.length > 0 ? { to: from + bytes.length, bytes } : null;
+    };
+  }
+
+  /** An output event of bytes this subscriber alone has (the end of its stripped stream): framed for it, or base64. */
   private emitBytes(from: number, to: number, bytes: Uint8Array): void {
-    this.emit("output", this.sink.rawBytes ? { from, to, bytes } : { from, to, base64: Buffer.from(bytes).toString("base64") });
+    const framing = this.sink.framing;
+    if (framing && this.sink.sendFrame) this.sink.sendFrame(this.frames.frame(framing, from, to, bytes));
+    else this.emit("output", { from, to, base64: Buffer.from(bytes).toString("base64") });
   }
 
   /** Records this attached terminal's size; the session resizes to the smallest one. */
@@ -217,7 +270,10 @@ export class Subscription {
   }
 
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.off();
+    this.frames.use(null, this.frameKey);
     this.text?.dispose();
     this.session.setClientSize(this, null);
     // Detached or gone: a hold ends with its holder.

@@ -6,6 +6,7 @@
 // What it must remember lives in one of two places: its DialectConnection (gone with the
 // connection) or NativeCaller.sessionState (gone with the session).
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
+import type { EncodedLine, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 
 export interface NativeCaller {
@@ -48,6 +49,11 @@ export interface DialectConnection {
   fault?(err: unknown): unknown;
   /** A native event for this connection (it subscribed): sent on in the dialect's shape, or dropped. */
   event(e: EventMessage): void;
+  /**
+   * How its output events look as lines, when that is all event() would make of them: each is then
+   * made once and the same line sent to every such connection (daemon/output-frames.ts).
+   */
+  readonly framing?: OutputFraming<EncodedLine> | null;
   /** Its output events should carry the vt tap's plain text instead of bytes (ralph's lines). */
   readonly plainText: boolean;
 }

@@ -2,6 +2,7 @@
 // method validated and run by the daemon; events as `{"jsonrpc":"2.0","method":"event"}`
 // notifications. ralph's dialect is this one with methods of its own.
 import { RpcError } from "../protocol/errors.ts";
+import { EncodedLine, type OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { settledOrNextTurn } from "../protocol/pacing.ts";
 import { errorReply, isId, type Id, type Reply } from "../protocol/reply.ts";
@@ -36,11 +37,35 @@ function parseRequest(msg: unknown): Request | Reply {
   return { id, notification: !("id" in req), method: req.method, params: req.params };
 }
 
+/**
+ * An output event as its notification line, the same text event() sends, written straight into
+ * its bytes: base64 needs no escaping, so the payload is neither scanned by JSON.stringify nor
+ * encoded a second time.
+ */
+export const nativeOutput: OutputFraming<EncodedLine> = {
+  key: "native",
+  frame: ({ session, session_id, timestamp, from, to, bytes }) => {
+    const head = `{"jsonrpc":"2.0","method":"event","params":{"type":"output","session":${JSON.stringify(session)},"session_id":${JSON.stringify(session_id)},"timestamp":${JSON.stringify(timestamp)},"data":{"from":${from},"to":${to},"base64":"`;
+    const tail = '"}}}\n';
+    const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+    const headLength = Buffer.byteLength(head);
+    const line = Buffer.allocUnsafe(headLength + base64.length + tail.length);
+    line.write(head, 0, "utf8");
+    line.write(base64, headLength, "latin1");
+    line.write(tail, headLength + base64.length, "latin1");
+    return new EncodedLine(line);
+  },
+};
+
 export class JsonRpcConnection implements DialectConnection {
   constructor(protected readonly native: NativeCaller) {}
 
   get plainText(): boolean {
     return false;
+  }
+
+  get framing(): OutputFraming<EncodedLine> | null {
+    return nativeOutput;
   }
 
   /** Runs one method; what a dialect built on this one adds methods through. */

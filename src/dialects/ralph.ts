@@ -17,6 +17,7 @@
 // keeps its code in the server-error range, which JSON-RPC leaves to the implementation.
 import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
+import type { EncodedLine, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, SessionState } from "../protocol/schemas.ts";
 import type { Dialect } from "./dialect.ts";
 import { JsonRpcConnection } from "./json-rpc.ts";
@@ -136,6 +137,11 @@ class RalphConnection extends JsonRpcConnection {
 
   override get plainText(): boolean {
     return this.listening;
+  }
+
+  /** Listening, its events are ralph's own lines, made by event(). */
+  override get framing(): OutputFraming<EncodedLine> | null {
+    return this.listening ? null : super.framing;
   }
 
   /** The session of the socket these requests came in on. */

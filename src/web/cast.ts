@@ -3,6 +3,7 @@
 // message as ht and asciinema's live streams do: the header, the current screen painted at time 0,
 // then output and resizes as they happen; the socket closes when the session ends.
 import type { ServerWebSocket } from "bun";
+import { type OutputFrame, rawOutput } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
 import { castEvent, castHeader, CastText } from "../session/cast.ts";
@@ -34,9 +35,12 @@ export function castDownload(host: WebHost, session: string, signal: AbortSignal
   });
 }
 
-/** A subscriber like any other, that takes its output as bytes and sends it on as cast events. */
+/**
+ * A subscriber like any other, that takes its output as bytes (the same bytes every live cast of
+ * the session gets) and sends them on as cast events, timed from when this viewer began.
+ */
 export class LiveCast implements EventSink {
-  readonly rawBytes = true;
+  readonly framing = rawOutput;
   private sub: HostSubscription | null = null;
   private offResize: (() => void) | null = null;
   private readonly text = new CastText();
@@ -73,14 +77,14 @@ export class LiveCast implements EventSink {
     this.sub = this.host.subscribe(s, this, snap.offset, ["output", "exit"], { stripQueries: true });
   }
 
+  sendFrame(frame: OutputFrame): void {
+    if (this.closed || !(frame instanceof Uint8Array)) return;
+    const data = this.text.push(frame);
+    if (data) this.ws.sendText(castEvent(this.seconds(), "o", data));
+  }
+
   sendEvent(e: EventMessage): void {
-    if (this.closed) return;
-    if (e.type === "output") {
-      const data = this.text.push(e.data.bytes as Uint8Array);
-      if (data) this.ws.sendText(castEvent(this.seconds(), "o", data));
-    } else if (e.type === "exit") {
-      this.ws.close(1000, "the session ended");
-    }
+    if (!this.closed && e.type === "exit") this.ws.close(1000, "the session ended");
   }
 
   drain(): void {

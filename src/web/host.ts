@@ -2,6 +2,7 @@
 // module. The composition root (server/web-host.ts) makes one of these from a daemon; a WebSocket
 // is then a connection like a socket's, a live cast a subscriber like any other.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
+import type { EncodedLine, OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, EventType, SessionState } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
 
@@ -9,6 +10,8 @@ import type { AttachedStream } from "../session/stream.ts";
 export interface ByteSink {
   /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
   write(data: Uint8Array): number;
+  /** A whole line at once (an output event made once for every subscriber): its length, 0 (no room yet) or -1 (closed). */
+  writeLine?(line: EncodedLine): number;
   end(): void;
   /** Stops reading the client's messages (its requests wait for their turns), and reads again. */
   pause?(): void;
@@ -26,8 +29,9 @@ export interface HostConnection {
 /** A subscriber's end: events as a connection gets them. */
 export interface EventSink {
   readonly writable: boolean;
-  /** Output as raw bytes (`data.bytes`) rather than base64: an in-process subscriber that decodes nothing. */
-  readonly rawBytes?: boolean;
+  /** Output as frames of this shape, made once for every subscriber in it (the live cast's: the bytes). */
+  readonly framing?: OutputFraming | null;
+  sendFrame?(frame: OutputFrame): void;
   sendEvent(e: EventMessage): void;
 }
 

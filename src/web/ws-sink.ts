@@ -1,8 +1,10 @@
 // A line channel's byte stream carried over a WebSocket: each newline-ended JSON line the channel
 // writes goes out as one text message, and each message received is one line in. Backpressure is
 // the socket's buffered amount: past HIGH_WATER the channel's queue waits for `drain`, as it
-// waits for a Unix socket's.
+// waits for a Unix socket's. An output event made once for every subscriber goes as its text,
+// neither decoded nor split here.
 import type { ServerWebSocket } from "bun";
+import type { EncodedLine } from "../protocol/output-frame.ts";
 import type { ByteSink } from "./host.ts";
 
 /** Bytes a WebSocket may hold unsent before what writes to it waits for `drain`. */
@@ -21,6 +23,14 @@ export class WebSocketSink implements ByteSink {
     this.partial = lines.pop()!;
     for (const line of lines) if (this.ws.sendText(line) === 0) return -1;
     return data.length;
+  }
+
+  writeLine(line: EncodedLine): number {
+    // Only between whole lines (the channel writes whole lines here): a partial one comes first.
+    if (this.partial !== "") return this.write(line.bytes);
+    if (this.ws.readyState !== WebSocket.OPEN) return -1;
+    if (this.ws.getBufferedAmount() > HIGH_WATER) return 0;
+    return this.ws.sendText(line.text) === 0 ? -1 : line.bytes.length;
   }
 
   end(): void {

@@ -276,6 +276,52 @@ describe("asciicast", () => {
         .join(""),
     ).toContain("after later");
   });
+
+  test("live casts and WebSocket subscribers of one flooding session all get its bytes: the log's, each once", async () => {
+    await d.rpc("session.create", { name: "shared", command: ["sh", "-c", "read go; seq 1 100000"] });
+    const casts = [0, 1].map(() => {
+      const ws = new WebSocket(d.url.replace("http", "ws") + "/ws/cast/shared", { headers: d.auth } as unknown as string[]);
+      const lines: any[] = [];
+      const painted = Promise.withResolvers<void>();
+      const closed = Promise.withResolvers<void>();
+      ws.onmessage = (m) => {
+        lines.push(JSON.parse(String(m.data)));
+        if (lines.length === 2) painted.resolve();
+      };
+      ws.onclose = () => closed.resolve();
+      return { lines, painted: painted.promise, closed: closed.promise };
+    });
+    const subscribers = await Promise.all([0, 1].map(() => WsRpc.open(d.url, d.auth)));
+    for (const s of subscribers) await s.call("session.subscribe", { session: "shared", events: ["output", "exit"], replay: 0 });
+    await Promise.all(casts.map((c) => c.painted));
+    await d.rpc("session.input", { session: "shared", text: "go\r" });
+    await Promise.all([...casts.map((c) => c.closed), ...subscribers.map((s) => s.event((e) => e.type === "exit"))]);
+    const parts: Buffer[] = [];
+    for (let from = 0, eof = false; !eof; ) {
+      const r = await d.rpc("session.output", { session: "shared", from, max_bytes: 8 * 1024 * 1024 });
+      parts.push(Buffer.from(r.base64, "base64"));
+      eof = r.eof || r.to === from;
+      from = r.to;
+    }
+    const log = Buffer.concat(parts);
+    expect(log.length).toBeGreaterThan(600_000);
+    for (const s of subscribers) {
+      const output = s.events.filter((e) => e.type === "output");
+      expect(output.every((e, i) => e.data.from === (i === 0 ? 0 : output[i - 1].data.to))).toBe(true);
+      expect(Buffer.concat(output.map((e) => Buffer.from(e.data.base64, "base64"))).equals(log)).toBe(true);
+      s.ws.close();
+    }
+    // Each cast painted an empty screen (the program had written nothing), then the output as it came.
+    for (const c of casts) {
+      expect(
+        c.lines
+          .slice(2)
+          .filter((e) => e[1] === "o")
+          .map((e) => e[2])
+          .join(""),
+      ).toBe(log.toString());
+    }
+  });
 });
 
 describe("the daemon's HTTP flags", () => {

@@ -89,3 +89,22 @@ export class SqliteRecords implements RecordStore {
     return out;
   }
 }
+
+/**
+ * The records a daemon would restore, read without writing anything: what a handover's dry run
+ * (daemon/handover-record.ts) checks against while the daemon that owns them runs on.
+ */
+export function readRecords(stateDir: string): SessionRecord[] {
+  const path = join(stateDir, "termd.sqlite");
+  if (!existsSync(path)) return [];
+  const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .query<{ record: string }, []>("SELECT record FROM sessions")
+      .all()
+      .map((row) => JSON.parse(row.record) as SessionRecord);
+  } finally {
+    db.close(false);
+  }
+}

@@ -9,6 +9,7 @@ import { DIALECTS } from "../dialects/index.ts";
 import type { HttpSettings } from "../web/server.ts";
 
 export { DaemonStartError } from "../daemon/socket-path.ts";
+export { dryRun as checkHandover } from "../daemon/handover-record.ts";
 export type { HttpSettings };
 export { parseListen } from "../web/address.ts";
 

@@ -12,6 +12,7 @@ import type { LogFailure } from "./log-writer.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
+import type { ProgramExit } from "./native-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
@@ -43,6 +44,13 @@ export interface ChildSpec extends PtySpec {
    * `logFailed`: only those before its `end`, and no more from now on.
    */
   onData(data: Uint8Array, fed: boolean, logFailed?: LogFailure): void;
+}
+
+/** A program an earlier image of this daemon started: its pid, its PTY's master (open across the exec), how it ended if it has. */
+export interface Adoption {
+  pid: number;
+  fd: number;
+  exit: ProgramExit | null;
 }
 
 export interface ChildExit {
@@ -78,8 +86,11 @@ export class Child {
     this.pidStart = startTime(pid);
   }
 
-  /** Starts the program in a pty worker. Rejects with SPAWN_FAILED and the reason when it cannot. */
-  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool()): Promise<Child> {
+  /**
+   * Starts the program in a pty worker, or with `adopt` takes over one an earlier image of this
+   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot.
+   */
+  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool(), adopt?: Adoption): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
     /** A restart is answered with its marker in the output: the data message after "spawned". */
@@ -129,12 +140,18 @@ export class Child {
         reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
       },
     });
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
+    if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, at: spec.at, log: spec.log });
+    else link.send({ t: "spawn", id: link.id, spec: ptySpec, at: spec.at, log: spec.log, prelude: spec.prelude });
     return promise;
   }
 
   private send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void {
     this.link.send(m, transfer);
+  }
+
+  /** The PTY's master while the program runs, where termd owns it: what a handover passes to the next image. */
+  get masterFd(): number | null {
+    return this.running ? this.master : null;
   }
 
   private get id(): number {

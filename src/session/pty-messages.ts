@@ -2,6 +2,7 @@
 // the program it is about by the daemon's own number for it.
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
 import type { LogFailure } from "./log-writer.ts";
+import type { ProgramExit } from "./native-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
@@ -18,6 +19,17 @@ export type ToPtyWorker =
    * ahead of the program's (a restart's marker line).
    */
   | { t: "spawn"; id: number; spec: PtySpec; at: number; log: string | null; prelude?: Uint8Array }
+  /**
+   * Take over a program an earlier image of this daemon started (adopted-pty.ts): its master `fd`
+   * crossed the exec; `exit`: how it ended, when that image saw it end. Answered as a spawn is.
+   */
+  | { t: "adopt"; id: number; pid: number; fd: number; at: number; log: string | null; exit: ProgramExit | null }
+  /**
+   * The daemon is about to be replaced (daemon/handover.ts): stop reading every PTY (output waits
+   * in the kernel for the next image), start nothing more, and answer "held". "release" undoes it.
+   */
+  | { t: "hold" }
+  | { t: "release" }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
@@ -62,6 +74,8 @@ export type FromPtyWorker =
       pooled?: true;
     }
   | { t: "drain"; id: number }
+  /** Every PTY is unread from now on; `exits`: the programs that ended already, as Bun reaped them. */
+  | { t: "held"; exits: { pid: number; exit: ProgramExit }[] }
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }
   | { t: "screen"; m: FromWorker };

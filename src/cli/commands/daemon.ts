@@ -62,11 +62,23 @@ const CONTROL_HELP = [
 ];
 
 const RESTART_HELP = [
-  "termd daemon restart  replaces the running daemon with this build: says first what happens to its",
-  "                      running sessions (they are stopped as by `daemon stop`, --grace MS; their",
-  "                      output, final screens and records are kept), then starts this binary's",
-  "                      daemon on the same socket and state dir",
+  "termd daemon restart  replaces the running daemon with this build (--binary PATH: that one) in",
+  "                      place, keeping every running session running: same pids, same terminals,",
+  "                      no signal, no byte lost. The daemon checks the new binary first and serves",
+  "                      on, saying why, if it cannot take over. --stop-sessions: the old way, which",
+  "                      says first what happens to the running sessions (they are stopped as by",
+  "                      `daemon stop`, --grace MS; their output, final screens and records are",
+  "                      kept), then starts this binary's daemon on the same socket and state dir",
 ];
+
+/** `termd daemon restart`'s own flags. */
+const RESTART_FLAGS: Record<string, FlagSpec> = {
+  binary: { kind: "string", value: "PATH", help: "restart: the termd binary that takes over (default: this one)" },
+  "stop-sessions": {
+    kind: "boolean",
+    help: "restart: stop the running sessions and start a new daemon, instead of handing them over in place",
+  },
+};
 
 /** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
 const DAEMON_FLAGS: Record<string, FlagSpec> = {
@@ -127,6 +139,11 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
     kind: "boolean",
     help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)",
   },
+  "check-handover": {
+    kind: "string",
+    value: "FILE",
+    help: "check that this binary can take over the daemon described by the handover record FILE, print the answer as JSON and exit (run by the daemon itself during `termd daemon restart`)",
+  },
 };
 
 const GRACE: FlagSpec = {
@@ -186,10 +203,21 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
     args: load ? "[stop|restart|status]" : "stop|status",
     json: true,
     help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
-    flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
+    flags: load ? { ...DAEMON_FLAGS, ...RESTART_FLAGS, grace: GRACE } : { grace: GRACE },
     async run(a, ctx) {
       const action = a.positional[0];
       if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+      const check = str(a, "check-handover");
+      if (check !== undefined && load) {
+        const answer = (await load()).checkHandover(check);
+        ctx.out(JSON.stringify(answer));
+        return answer.problems.length === 0 ? EXIT.OK : EXIT.FAILURE;
+      }
+      if (action === "restart" && load && !bool(a, "stop-sessions") && !isDaemonUrl(ctx.socketPath)) {
+        const { restartInPlace } = await import("./daemon-handover.ts");
+        const code = await restartInPlace(ctx, str(a, "binary"));
+        if (code !== null) return code;
+      }
       if (action === "restart") {
         if (!load) {
           ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");

@@ -1,0 +1,65 @@
+// `termd daemon restart` without --stop-sessions: the running daemon hands itself over to this
+// build (or --binary PATH) in place (daemon/handover.ts), keeping every session running. The
+// daemon checks the next binary first and refuses, serving on, when it cannot take over; the
+// command then says why and exits 1.
+import { connect, type Client } from "../../client/client.ts";
+import { RpcError } from "../../protocol/errors.ts";
+import { describeBuild } from "../../protocol/version.ts";
+import { selfCommand } from "../../platform/self-command.ts";
+import { EXIT, type CliContext } from "../command.ts";
+
+/** How long the next image may take to answer (it takes every session over first). */
+const ANSWER_MS = 60_000;
+
+/** The new image's answer on a fresh connection: the socket stays listening across the exec, so a connect waits in its queue. */
+async function pingAfter(socketPath: string, startedBefore: string | undefined, deadline: number) {
+  for (;;) {
+    let c: Client | undefined;
+    try {
+      c = await connect(socketPath);
+      const ping = await c.call("system.ping");
+      if (ping.started_at !== startedBefore) return ping;
+    } catch {
+      // Closed by the exec while it was being answered: ask again.
+    } finally {
+      c?.close();
+    }
+    if (Date.now() > deadline) return null;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Hands the daemon on `ctx.socketPath` over to `binary` (default: this CLI's own build). Returns
+ * null when no daemon answers (the caller starts one).
+ */
+export async function restartInPlace(ctx: CliContext, binary: string | undefined): Promise<number | null> {
+  let client: Client;
+  try {
+    client = await connect(ctx.socketPath);
+  } catch {
+    return null;
+  }
+  const { resolve } = await import("node:path");
+  try {
+    const before = await client.call("system.ping");
+    let result: { to: Parameters<typeof describeBuild>[0]; sessions: number };
+    try {
+      result = await client.call("system.handover", { command: binary !== undefined ? [resolve(binary)] : selfCommand() });
+    } catch (err) {
+      if (!(err instanceof RpcError) || err.name !== "HANDOVER_REFUSED") throw err;
+      ctx.err(`termd daemon restart: ${err.message}`);
+      return EXIT.FAILURE;
+    }
+    const ping = await pingAfter(ctx.socketPath, before.started_at, Date.now() + ANSWER_MS);
+    if (!ping) {
+      ctx.err(`termd daemon restart: the daemon (pid ${before.pid}) did not answer as ${describeBuild(result.to)}; see its log`);
+      return EXIT.FAILURE;
+    }
+    const kept = result.sessions === 1 ? "1 running session kept" : `${result.sessions} running sessions kept`;
+    ctx.out(`termd daemon restart: ${describeBuild(ping)} runs on ${ctx.socketPath} (pid ${ping.pid}, ${kept})`);
+    return EXIT.OK;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,109 @@
+// `termd daemon restart` hands the running sessions over to the next image of the daemon in place
+// (src/daemon/handover.ts): the programs never notice (same pids, no signal, no byte lost or
+// doubled), and a binary that cannot take over leaves the daemon serving, untouched.
+import { expect, test } from "bun:test";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
+import { TestDaemon } from "./harness.ts";
+
+/** The counter's values in its output, in order. */
+const counted = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
+
+async function output(c: Client, session: string): Promise<string> {
+  let text = "";
+  for (let from = 0; ; ) {
+    const page = await c.call("session.output", { session, from });
+    text += Buffer.from(page.base64, "base64").toString();
+    if (page.eof || page.to === from) return text;
+    from = page.to;
+  }
+}
+
+test("restart keeps bash, vim and a counter running: same pids, no signal, the unsaved edit saved after, every value once in order, an exit after it reported", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const traps = join(d.dir, "traps");
+  writeFileSync(traps, "");
+  const edited = join(d.dir, "edited.txt");
+  const stop = join(d.dir, "stop");
+  await c.call("session.create", {
+    name: "trap",
+    command: ["bash", "--norc", "-c", `for s in HUP TERM CONT; do trap "echo $s >> ${traps}" $s; done; echo armed; while :; do sleep 0.05; done`],
+  });
+  await c.call("session.create", { name: "vim", command: ["vim", "-u", "NONE", "-N", "-n", edited] });
+  await c.call("session.create", {
+    name: "counter",
+    command: ["bash", "--norc", "-c", `i=0; until [ -e ${stop} ]; do i=$((i+1)); echo $i; sleep 0.01; done; exit 3`],
+  });
+  await c.call("session.wait", { session: "trap", text: "armed" });
+  await c.call("session.wait", { session: "vim", text: "edited.txt" });
+  await c.call("session.input", { session: "vim", text: "ihanded over" });
+  await c.call("session.input", { session: "vim", keys: ["Escape"] });
+  await c.call("session.wait", { session: "vim", text: "handed over" });
+  await c.call("session.wait", { session: "counter", regex: "^5$" });
+  const pids = async (cl: Client) => (await cl.call("session.list")).sessions.map((s) => [s.name, s.pid, s.state]).sort();
+  const before = await pids(c);
+  const daemonBefore = await c.call("system.ping");
+
+  const restart = await d.cli(["daemon", "restart"]);
+  expect(restart.stderr).toBe("");
+  expect(restart.stdout).toContain("(pid " + d.proc.pid + ", 3 running sessions kept)");
+  expect(restart.code).toBe(0);
+
+  const c2 = await d.client();
+  const ping = await c2.call("system.ping");
+  expect(ping.pid).toBe(daemonBefore.pid);
+  expect(ping.started_at).not.toBe(daemonBefore.started_at);
+  expect(await pids(c2)).toEqual(before);
+  // The counter goes on past where it was, and its screen with it.
+  const last = Math.max(...counted(await output(c2, "counter")));
+  await c2.call("session.wait", { session: "counter", regex: `^${last + 20}$` });
+  writeFileSync(stop, "");
+  const exit = await c2.call("session.wait", { session: "counter", exit: true });
+  expect(exit.exit_code).toBe(3);
+  expect((await c2.call("session.info", { session: "counter" })).state).toBe("failed");
+  const values = counted(await output(c2, "counter"));
+  expect(values.length).toBeGreaterThanOrEqual(last + 20);
+  expect(values).toEqual(values.map((_, i) => i + 1));
+
+  // vim still holds its unsaved buffer: written now.
+  await c2.call("session.input", { session: "vim", text: ":wq\r" });
+  expect((await c2.call("session.wait", { session: "vim", exit: true })).exit_code).toBe(0);
+  expect(readFileSync(edited, "utf8")).toBe("handed over\n");
+
+  // No signal reached bash: its traps wrote nothing, and it runs on.
+  expect(readFileSync(traps, "utf8")).toBe("");
+  expect((await c2.call("session.info", { session: "trap" })).state).toBe("running");
+}, 60_000);
+
+test("a binary that cannot take over leaves the daemon serving, its sessions untouched, and the command says why", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "s", command: ["bash", "--norc"] });
+  const { pid } = await c.call("session.info", { session: "s" });
+  const before = await c.call("system.ping");
+  const exits1 = join(d.dir, "exits1");
+  writeFileSync(exits1, "#!/bin/sh\necho starting >&2\nexit 1\n");
+  chmodSync(exits1, 0o755);
+  const cases: [string, string][] = [
+    [exits1, `${exits1} is not a termd that can take over (its check exited with code 1: starting)`],
+    ["/bin/echo", "/bin/echo is not a termd that can take over (its check exited with code 0: daemon"],
+    [join(d.dir, "missing"), `cannot run ${join(d.dir, "missing")}`],
+  ];
+  for (const [binary, why] of cases) {
+    const r = await d.cli(["daemon", "restart", "--binary", binary]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`termd daemon restart: the daemon was not replaced and serves on: ${why}`);
+  }
+  const after = await c.call("system.ping");
+  expect([after.pid, after.started_at]).toEqual([before.pid, before.started_at]);
+  const info = await c.call("session.info", { session: "s" });
+  expect([info.pid, info.state]).toEqual([pid, "running"]);
+  await c.call("session.input", { session: "s", text: "echo still here\r" });
+  await c.call("session.wait", { session: "s", text: "still here" });
+}, 60_000);

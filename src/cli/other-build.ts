@@ -1,5 +1,6 @@
 // A CLI of one build talking to a daemon of another (an upgrade installed while the old daemon
-// runs) says so, once per process: replies may then differ from what this build documents.
+// runs) says so, once per process: replies may then differ from what this build documents. It
+// offers the way out: a restart hands the sessions over to this build (daemon/handover.ts).
 import type { Client } from "../client/client.ts";
 import { BUILD, describeBuild, sameBuild, type BuildInfo } from "../protocol/version.ts";
 
@@ -18,6 +19,6 @@ export async function sayIfOtherBuild(client: Client, where: string, err: (s: st
   if (sameBuild(BUILD, theirs)) return;
   said = true;
   err(
-    `termd: note: the daemon on ${where} is ${describeBuild(theirs)}, this is ${describeBuild(BUILD)}; \`termd daemon restart\` replaces the daemon with this build`,
+    `termd: note: the daemon on ${where} is ${describeBuild(theirs)}; this is ${describeBuild(BUILD)}: \`termd daemon restart\` replaces it with this build and keeps your sessions running`,
   );
 }

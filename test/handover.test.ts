@@ -33,7 +33,12 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   const stop = join(d.dir, "stop");
   await c.call("session.create", {
     name: "trap",
-    command: ["bash", "--norc", "-c", `for s in HUP TERM CONT; do trap "echo $s >> ${traps}" $s; done; echo armed; while :; do sleep 0.05; done`],
+    command: [
+      "bash",
+      "--norc",
+      "-c",
+      `for s in HUP TERM CONT; do trap "echo $s >> ${traps}" $s; done; echo armed; while :; do sleep 0.05; done`,
+    ],
   });
   await c.call("session.create", { name: "vim", command: ["vim", "-u", "NONE", "-N", "-n", edited] });
   await c.call("session.create", {

@@ -24,7 +24,7 @@ async function output(c: Client, session: string): Promise<string> {
   }
 }
 
-test("restart keeps bash, vim and a counter running: same pids, no signal, the unsaved edit saved after, every value once in order, an exit after it reported", async () => {
+test("restart keeps bash, vim and a counter running: same pids, no signal, the unsaved edit saved after, every value once in order in the log and to a subscriber that rode through, an exit after it reported", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
   const traps = join(d.dir, "traps");
@@ -51,6 +51,23 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   await c.call("session.input", { session: "vim", keys: ["Escape"] });
   await c.call("session.wait", { session: "vim", text: "handed over" });
   await c.call("session.wait", { session: "counter", regex: "^5$" });
+  // A subscriber through the client library: its connection is closed by the exec, and it
+  // resumes by itself, from the last offset it saw.
+  const seen: { from: number; to: number; text: string }[] = [];
+  let seenTo = 0;
+  const caughtUp = new Set<() => void>();
+  await c.subscribe({ session: "counter", events: ["output"], replay: 0 }, (e) => {
+    const { from, to } = e.data as { from: number; to: number };
+    seen.push({ from, to, text: Buffer.from(String(e.data.base64), "base64").toString() });
+    seenTo = to;
+    for (const check of caughtUp) check();
+  });
+  const subscriberAt = (end: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => seenTo >= end && resolve();
+      caughtUp.add(check);
+      check();
+    });
   const pids = async (cl: Client) => (await cl.call("session.list")).sessions.map((s) => [s.name, s.pid, s.state]).sort();
   const before = await pids(c);
   const daemonBefore = await c.call("system.ping");
@@ -75,6 +92,10 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   const values = counted(await output(c2, "counter"));
   expect(values.length).toBeGreaterThanOrEqual(last + 20);
   expect(values).toEqual(values.map((_, i) => i + 1));
+  // The subscriber that stayed connected holds the same bytes: each once, in order, no gap.
+  await subscriberAt((await c2.call("session.info", { session: "counter" })).bytes_out);
+  expect(seen.every((e, i) => e.from === (i === 0 ? 0 : seen[i - 1]!.to))).toBe(true);
+  expect(counted(seen.map((e) => e.text).join(""))).toEqual(values);
 
   // vim still holds its unsaved buffer: written now.
   await c2.call("session.input", { session: "vim", text: ":wq\r" });

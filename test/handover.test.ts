@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
-import { TestDaemon } from "./harness.ts";
+import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 
 /** The counter's values in its output, in order. */
 const counted = (text: string) =>
@@ -49,7 +49,7 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   await c.call("session.wait", { session: "vim", text: "edited.txt" });
   await c.call("session.input", { session: "vim", text: "ihanded over" });
   await c.call("session.input", { session: "vim", keys: ["Escape"] });
-  await c.call("session.wait", { session: "vim", text: "handed over" });
+  expect((await c.call("session.wait", { session: "vim", text: "handed over" })).outcome).toBe("matched");
   await c.call("session.wait", { session: "counter", regex: "^5$" });
   // A subscriber through the client library: its connection is closed by the exec, and it
   // resumes by itself, from the last offset it saw.
@@ -84,7 +84,7 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   expect(await pids(c2)).toEqual(before);
   // The counter goes on past where it was, and its screen with it.
   const last = Math.max(...counted(await output(c2, "counter")));
-  await c2.call("session.wait", { session: "counter", regex: `^${last + 20}$` });
+  expect((await c2.call("session.wait", { session: "counter", regex: `^${last + 20}$` })).outcome).toBe("matched");
   writeFileSync(stop, "");
   const exit = await c2.call("session.wait", { session: "counter", exit: true });
   expect(exit.exit_code).toBe(3);
@@ -131,5 +131,27 @@ test("a binary that cannot take over leaves the daemon serving, its sessions unt
   const info = await c.call("session.info", { session: "s" });
   expect([info.pid, info.state]).toEqual([pid, "running"]);
   await c.call("session.input", { session: "s", text: "echo still here\r" });
-  await c.call("session.wait", { session: "s", text: "still here" });
+  expect((await c.call("session.wait", { session: "s", text: "still here" })).outcome).toBe("matched");
+}, 60_000);
+
+test("termd attach under a PTY goes on after the restart with no key pressed, and typing through it still reaches the session", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "inner", command: ["bash", "--norc", "--noprofile"], env: { PS1: "inner$ " } });
+  await c.call("session.create", { name: "outer", command: ["bash", "--norc", "--noprofile"], env: { PS1: "outer$ " } });
+  await c.call("session.wait", { session: "outer", text: "outer$ " });
+  const attach = `${SOURCE_BIN.map((a) => `'${a}'`).join(" ")} attach inner`;
+  await c.call("session.input", { session: "outer", text: `${attach}\r` });
+  expect((await c.call("session.wait", { session: "outer", text: "inner$ " })).outcome).toBe("matched");
+
+  const restart = await d.cli(["daemon", "restart"]);
+  expect(restart.code).toBe(0);
+  const c2 = await d.client();
+  // Output of the attached session after the restart reaches the attached terminal by itself.
+  await c2.call("session.input", { session: "inner", text: "echo after-$((40+2))\r" });
+  expect((await c2.call("session.wait", { session: "outer", regex: "^after-42$" })).outcome).toBe("matched");
+  await c2.call("session.input", { session: "outer", text: "echo typed-$((6*7))\r" });
+  expect((await c2.call("session.wait", { session: "inner", regex: "^typed-42$" })).outcome).toBe("matched");
+  await c2.call("session.input", { session: "outer", keys: ["C-\\"] });
+  expect((await c2.call("session.wait", { session: "outer", text: "[detached from inner]" })).outcome).toBe("matched");
 }, 60_000);

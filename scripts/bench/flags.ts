@@ -16,7 +16,7 @@ export interface Options {
   tmux: boolean;
 }
 
-const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000", "cli", "many", "lines"];
+const SECTIONS = ["throughput", "keys", "memory", "parser", "isolation", "redraw", "waits", "idle1000", "cli", "many", "lines", "handover"];
 
 export function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");

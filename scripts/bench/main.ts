@@ -13,7 +13,7 @@
 //   --many LIST      session counts for the many section (default 1000,10000)
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, keys, memory,
-//                    parser, isolation, redraw, waits, idle1000, cli, many, lines
+//                    parser, isolation, redraw, waits, idle1000, cli, many, lines, handover
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -68,7 +68,10 @@
 //   11. Big request lines: one client (a process of its own) sends a 10 MiB system.ping line,
 //      --runs times each of three kinds (a string of escapes, plain ASCII, two-byte characters);
 //      meanwhile another client pings one at a time: those pings' round trips, and the big line's.
-//   Sections 5-11 each report a failure as theirs and let the run go on.
+//   12. Handover: --idle-sessions shells at their prompt in a fresh daemon, then system.handover
+//      (the daemon execs its own build in place): the time from the call until the new image
+//      answers, that every session runs on with the same pid, and that each answers a typed line.
+//   Sections 5-12 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -81,6 +84,7 @@ import { startDaemon } from "./daemon.ts";
 import { parseFlags } from "./flags.ts";
 import { has, run } from "./helpers.ts";
 import { reportIdle } from "./idle.ts";
+import { reportHandover } from "./handover.ts";
 import { reportIsolation } from "./isolation.ts";
 import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
@@ -145,6 +149,7 @@ async function main(): Promise<void> {
   if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
   if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
   if (o.only.has("lines")) await section("lines", verdicts, () => reportLines(o, dir, verdicts));
+  if (o.only.has("handover")) await section("handover", verdicts, () => reportHandover(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

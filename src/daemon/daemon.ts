@@ -91,7 +91,7 @@ export class Daemon {
   /** When this daemon (this image of the process: a handover starts a new one) started, as system.ping says it. */
   readonly startedAtIso = new Date().toISOString();
   private listener: UnixSocketListener<ConnData> | null = null;
-  /** The socket's and the state dir's locks, held while it runs (Daemon.start), in lockPaths' order. */
+  /** The socket's and the state dir's locks, in that order, held while it runs (Daemon.start). */
   private locks: FileLock[] = [];
   private shuttingDown: Promise<void> | null = null;
   /** A handover (handover.ts) is being checked or made: a second one is refused meanwhile. */

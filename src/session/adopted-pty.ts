@@ -7,10 +7,10 @@
 import { childStatus } from "../platform/child-status.ts";
 import type { PtyLibc } from "../platform/pty-libc.ts";
 import type { Size } from "../protocol/schemas.ts";
-import type { ProgramExit } from "./native-pty.ts";
+import { type ProgramExit, reportedCode } from "./native-pty.ts";
 import type { ProgramPty, PtyEvents } from "./pty.ts";
 import type { PtyReactor } from "./pty-reactor.ts";
-import { parseSignal, signalNumber } from "./signals.ts";
+import { parseSignal } from "./signals.ts";
 import { controlChars, type TermiosFlags } from "./termios.ts";
 
 /** How often an adopted program whose terminal has not hung up is asked whether it ended. */
@@ -68,8 +68,7 @@ export class AdoptedPty implements ProgramPty {
     clearTimeout(this.drainTimer);
     this.reactor.remove(this.fd);
     this.on.drain();
-    const { exitCode, signal } = this.ended;
-    this.on.exit(signal ? 128 + signalNumber(signal) : exitCode, signal);
+    this.on.exit(reportedCode(this.ended), this.ended.signal);
   }
 
   write(data: string | Uint8Array): void {

@@ -46,6 +46,11 @@ export interface ProgramExit {
   signal: string | null;
 }
 
+/** The exit code a program's end is reported with: a shell's 128 + N for a death by signal N. */
+export function reportedCode({ exitCode, signal }: ProgramExit): number | null {
+  return signal ? 128 + signalNumber(signal) : exitCode;
+}
+
 export class NativePty implements ProgramPty {
   readonly pid: number;
   private readonly proc: Subprocess;
@@ -94,9 +99,8 @@ export class NativePty implements ProgramPty {
       this.running = false;
       reactor.remove(this.fd);
       on.drain();
-      const code = this.proc.signalCode;
-      const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
-      on.exit(signal ? 128 + signalNumber(signal) : this.proc.exitCode, signal);
+      const exit = this.exitStatus() ?? { exitCode: null, signal: null };
+      on.exit(reportedCode(exit), exit.signal);
     });
   }
 

@@ -72,8 +72,14 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   const before = await pids(c);
   const daemonBefore = await c.call("system.ping");
 
+  // A call in flight when the daemon goes is told why (its ping answered: the wait was read first).
+  const other = await d.client();
+  const inFlight = other.call("session.wait", { session: "trap", text: "never printed", timeout_ms: 60_000 }).catch((e: Error) => e);
+  await other.call("system.ping");
+
   const restart = await d.cli(["daemon", "restart"]);
   expect(restart.stderr).toBe("");
+  expect(await inFlight).toMatchObject({ name: "DAEMON_REPLACED" });
   expect(restart.stdout).toContain("(pid " + d.proc.pid + ", 3 running sessions kept)");
   expect(restart.code).toBe(0);
 

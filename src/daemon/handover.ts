@@ -139,7 +139,14 @@ export async function handOver(daemon: Daemon, plan: HandoverPlan): Promise<void
   flushLineFiles();
   const kept = [record.listener_fd, ...record.locks.map((l) => l.fd), ...record.programs.map((p) => p.fd)];
   for (const fd of kept) libc.keepAcrossExec(fd, true);
-  console.error(`termd: daemon ${process.pid} hands its ${record.programs.length} running sessions over to ${describeBuild(plan.to)}`);
+  const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
+  console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
+  // The exec closes every connection: each client hears why first (termd/client then resumes).
+  const goodbye = new RpcError(
+    "DAEMON_REPLACED",
+    `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
+  );
+  for (const c of daemon.connections) c.farewell(goodbye);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env[HANDOVER_ENV] = path;

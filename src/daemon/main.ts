@@ -78,7 +78,7 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
     process.on("exit", removePidFile);
   }
   const taken = handover
-    ? `, taken over from ${handover.from.version} (commit ${handover.from.commit}) with ${handover.programs.length} running sessions`
+    ? `, taken over from ${handover.from.version} (commit ${handover.from.commit}) with ${handover.programs.length === 1 ? "1 running session" : `${handover.programs.length} running sessions`}`
     : "";
   console.error(
     `termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}${taken}`,

@@ -32,6 +32,8 @@ export const APP_CODES = {
   SESSION_HELD: -32013,
   /** system.handover: the daemon cannot be replaced in place, or the next binary failed its check; the daemon serves on. */
   HANDOVER_REFUSED: -32014,
+  /** The daemon is being replaced in place (termd daemon restart): this connection closes; its sessions run on, connect again. */
+  DAEMON_REPLACED: -32015,
 } as const;
 
 export type ErrorName =

@@ -115,7 +115,7 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
 
 test("a binary that cannot take over leaves the daemon serving, its sessions untouched, and the command says why", async () => {
   await using d = await TestDaemon.start();
-  const c = await d.client();
+  let c = await d.client();
   await c.call("session.create", { name: "s", command: ["bash", "--norc"] });
   const { pid } = await c.call("session.info", { session: "s" });
   const before = await c.call("system.ping");
@@ -132,6 +132,20 @@ test("a binary that cannot take over leaves the daemon serving, its sessions unt
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`termd daemon restart: the daemon was not replaced and serves on: ${why}`);
   }
+  // One that passes its check and is gone when the exec comes: the exec fails, and the daemon,
+  // its pty workers released, serves on.
+  const vanishes = join(d.dir, "vanishes");
+  const answer = { handover: 1, build: { version: "9.9.9", commit: "x", target: "t", bun: null }, problems: [] };
+  writeFileSync(vanishes, `#!/bin/sh\nrm -f "$0"\necho '${JSON.stringify(answer)}'\n`);
+  chmodSync(vanishes, 0o755);
+  const r = await d.cli(["daemon", "restart", "--binary", vanishes]);
+  expect([r.code, r.stderr]).toEqual([
+    1,
+    `termd daemon restart: the daemon (pid ${before.pid}) serves on as it was (its exec failed); its log says why\n`,
+  ]);
+  await d.logged(`termd: the daemon was not replaced: execve ${vanishes} failed`);
+  // Its connections were closed with the reason: a new one.
+  c = await d.client();
   const after = await c.call("system.ping");
   expect([after.pid, after.started_at]).toEqual([before.pid, before.started_at]);
   const info = await c.call("session.info", { session: "s" });

@@ -151,9 +151,11 @@ export async function handOver(daemon: Daemon, plan: HandoverPlan): Promise<void
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env[HANDOVER_ENV] = path;
   const why = libc.execve(plan.argv[0]!, plan.argv, env);
-  // Still here: the exec failed, and this daemon serves on as it was.
+  // Still here: the exec failed, and this daemon serves on as it was. Its clients were told it
+  // goes: they are closed, to connect again (the one that asked then finds it unchanged).
   for (const fd of kept) libc.keepAcrossExec(fd, false);
   daemon.ptys.release();
+  for (const c of daemon.connections) c.end();
   try {
     unlinkSync(path);
   } catch {}

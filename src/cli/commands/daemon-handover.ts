@@ -11,22 +11,26 @@ import { EXIT, type CliContext } from "../command.ts";
 /** How long the next image may take to answer (it takes every session over first). */
 const ANSWER_MS = 60_000;
 
-/** The new image's answer on a fresh connection: the socket stays listening across the exec, so a connect waits in its queue. */
-async function pingAfter(socketPath: string, startedBefore: string | undefined, deadline: number) {
-  for (;;) {
+/**
+ * The daemon's answer once the connection that asked has closed (the exec closes it, and so does a
+ * daemon whose exec failed): a new image, or the same one serving on. The socket stays listening
+ * across the exec, so a connect waits in its queue meanwhile.
+ */
+async function pingAfterClose(asked: Client, socketPath: string, deadline: number) {
+  const timer = new Promise<void>((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref?.());
+  await Promise.race([asked.closed, timer]);
+  while (Date.now() < deadline) {
     let c: Client | undefined;
     try {
       c = await connect(socketPath);
-      const ping = await c.call("system.ping");
-      if (ping.started_at !== startedBefore) return ping;
+      return await c.call("system.ping");
     } catch {
-      // Closed by the exec while it was being answered: ask again.
+      await new Promise((r) => setTimeout(r, 50));
     } finally {
       c?.close();
     }
-    if (Date.now() > deadline) return null;
-    await new Promise((r) => setTimeout(r, 50));
   }
+  return null;
 }
 
 /**
@@ -51,9 +55,10 @@ export async function restartInPlace(ctx: CliContext, binary: string | undefined
       ctx.err(`termd daemon restart: ${err.message}`);
       return EXIT.FAILURE;
     }
-    const ping = await pingAfter(ctx.socketPath, before.started_at, Date.now() + ANSWER_MS);
-    if (!ping) {
-      ctx.err(`termd daemon restart: the daemon (pid ${before.pid}) did not answer as ${describeBuild(result.to)}; see its log`);
+    const ping = await pingAfterClose(client, ctx.socketPath, Date.now() + ANSWER_MS);
+    if (!ping || ping.started_at === before.started_at) {
+      const state = ping ? "serves on as it was (its exec failed)" : "does not answer";
+      ctx.err(`termd daemon restart: the daemon (pid ${before.pid}) ${state}; its log says why`);
       return EXIT.FAILURE;
     }
     const kept = result.sessions === 1 ? "1 running session kept" : `${result.sessions} running sessions kept`;

@@ -2,7 +2,7 @@
 // (src/daemon/handover.ts): the programs never notice (same pids, no signal, no byte lost or
 // doubled), and a binary that cannot take over leaves the daemon serving, untouched.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
@@ -113,7 +113,7 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   expect((await c2.call("session.info", { session: "trap" })).state).toBe("running");
 }, 60_000);
 
-test("a binary that cannot take over leaves the daemon serving, its sessions untouched, and the command says why", async () => {
+test("a binary that cannot take over (exits at start, not termd, missing, gone at the exec, or finds state it cannot go on from) leaves the daemon serving, its sessions untouched, and the command says why", async () => {
   await using d = await TestDaemon.start();
   let c = await d.client();
   await c.call("session.create", { name: "s", command: ["bash", "--norc"] });
@@ -152,6 +152,13 @@ test("a binary that cannot take over leaves the daemon serving, its sessions unt
   expect([info.pid, info.state]).toEqual([pid, "running"]);
   await c.call("session.input", { session: "s", text: "echo still here\r" });
   expect((await c.call("session.wait", { session: "s", text: "still here" })).outcome).toBe("matched");
+
+  // State the new build cannot go on from (a log cut shorter than the output): its dry run says so.
+  truncateSync(join(d.stateDir, "logs", `${info.id}.log`), 0);
+  const cut = await d.cli(["daemon", "restart"]);
+  expect(cut.code).toBe(1);
+  expect(cut.stderr).toMatch(new RegExp(`cannot take over: session ${info.id}'s log is shorter than its output \\(0 < \\d+ bytes\\)\\n$`));
+  expect((await c.call("system.ping")).started_at).toBe(before.started_at);
 }, 60_000);
 
 test("termd attach under a PTY goes on after the restart with no key pressed, and typing through it still reaches the session", async () => {

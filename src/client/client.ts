@@ -88,12 +88,13 @@ export class Client {
   private async resumeReplaced(): Promise<boolean> {
     const before = this.daemonStart;
     if (!before) return false;
+    // What the old connection left of a line is not the start of the new one's.
+    this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
     try {
       this.socket = await this.openSocket();
     } catch {
       return false;
     }
-    this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
     this.closedWhy = null;
     try {
       const ping = await this.call("system.ping");

@@ -6,6 +6,7 @@ import { chmodSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { ask, nativeSession } from "./dialects/interminai-cli.ts";
 
 /** The counter's values in its output, in order. */
 const counted = (text: string) =>
@@ -181,4 +182,15 @@ test("termd attach under a PTY goes on after the restart with no key pressed, an
   expect((await c2.call("session.wait", { session: "inner", regex: "^typed-42$" })).outcome).toBe("matched");
   await c2.call("session.input", { session: "outer", keys: ["C-\\"] });
   expect((await c2.call("session.wait", { session: "outer", text: "[detached from inner]" })).outcome).toBe("matched");
+}, 60_000);
+
+test("a session's own socket (interminai's) listens across the restart, answering for its session", async () => {
+  await using d = await TestDaemon.start();
+  const { c, id, socket } = await nativeSession(d, ["bash", "--norc", "--noprofile"], { env: { PS1: "own$ " } });
+  expect((await c.call("session.wait", { session: id, text: "own$ " })).outcome).toBe("matched");
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  expect(await ask(socket, '{"type":"INPUT","data":"echo via-$((1+1))\\n"}')).toEqual({ status: "ok", data: {} });
+  const c2 = await d.client();
+  expect((await c2.call("session.wait", { session: id, regex: "^via-2$" })).outcome).toBe("matched");
+  expect((await c2.call("session.info", { session: id })).socket).toBe(socket);
 }, 60_000);

@@ -104,7 +104,7 @@ export class Daemon {
   private evictTimer: Timer | null = null;
   private readonly sessionSockets = new Map<
     string,
-    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }
+    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"]; dialect?: string }
   >();
   readonly stopped = Promise.withResolvers<void>();
 
@@ -186,6 +186,11 @@ export class Daemon {
     return daemon;
   }
 
+  /** The sessions' own sockets, for the handover record. */
+  sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: SessionSocketOptions["cleanup"] }[] {
+    return [...this.sessionSockets].map(([session, s]) => ({ session, path: s.path, dialect: s.dialect, cleanup: s.cleanup }));
+  }
+
   /** The locks this daemon holds and the descriptors they are on, for the handover record. */
   lockFiles(): { path: string; fd: number }[] {
     const paths = [`${this.options.socketPath}.lock`, join(this.options.stateDir, "daemon.lock")];
@@ -218,6 +223,15 @@ export class Daemon {
       else if (!handover) await clearStaleSocket(path);
       if (handover) await this.adoptPrograms(handover);
       this.store.restore();
+      // The sessions' own sockets crossed the exec listening: served again.
+      for (const s of handover?.session_sockets ?? []) {
+        try {
+          await this.openSessionSocket(s.session, s.path, { dialect: s.dialect ?? undefined, cleanup: s.cleanup ?? undefined }, s.fd);
+          this.store.get(s.session).socket = s.path;
+        } catch (err) {
+          console.error(`termd: session ${s.session}'s socket ${s.path} is not served again: ${(err as Error).message}`);
+        }
+      }
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
       const inherited = activated ?? handover?.listener_fd ?? null;
@@ -303,7 +317,13 @@ export class Daemon {
    * Gives a session a socket of its own (interminai's and ralph's model): requests there need
    * not name the session. A stale socket file at `path` is replaced; a live one is refused.
    */
-  async openSessionSocket(sessionId: string, path: string, opts: SessionSocketOptions = {}): Promise<void> {
+  async openSessionSocket(
+    sessionId: string,
+    path: string,
+    opts: SessionSocketOptions = {},
+    /** The socket listening on `path` already, from the image this daemon took over from (handover.ts). */
+    fd?: number,
+  ): Promise<void> {
     if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
     const dialect = opts.dialect === undefined ? undefined : this.dialects.named(opts.dialect);
     if (opts.dialect !== undefined && !dialect)
@@ -312,12 +332,12 @@ export class Daemon {
     try {
       checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      await clearStaleSocket(path);
-      listener = this.openSocket({ unix: path }, sessionId, dialect);
+      if (fd === undefined) await clearStaleSocket(path);
+      listener = this.openSocket(fd === undefined ? { unix: path } : { fd }, sessionId, dialect);
     } catch (err) {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
-    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup });
+    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup, dialect: opts.dialect });
     // A socket whose dialect says so (ralph's) goes when its session ends: its clients get the
     // last events and are closed, and a re-attach finds no socket instead of a session that will
     // never answer. (interminai's socket stays until `stop`: its status and wait report the exit.)

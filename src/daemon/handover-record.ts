@@ -44,6 +44,19 @@ const RecordSchema = v.object({
   /** The socket's and the state dir's locks, held across the exec (file-lock.ts). */
   locks: v.array(v.object({ path: v.string(), fd: v.pipe(v.number(), v.integer(), v.minValue(0)) })),
   programs: v.array(ProgramSchema),
+  /** The sessions' own sockets (session.create's `socket`), each listening across the exec. */
+  session_sockets: v.optional(
+    v.array(
+      v.object({
+        session: v.string(),
+        path: v.string(),
+        fd: v.pipe(v.number(), v.integer(), v.minValue(0)),
+        dialect: v.nullable(v.string()),
+        cleanup: v.nullable(v.picklist(["unlink", "keep", "rmdir"])),
+      }),
+    ),
+    [],
+  ),
 });
 
 export type HandoverRecord = v.InferOutput<typeof RecordSchema>;

@@ -58,6 +58,12 @@ function recordOf(daemon: Daemon, exits: HeldExit[] = []): HandoverRecord {
       );
     programs.push({ session: s.id, pid: child.pid, fd, output_end: s.output.end, exit: ended.get(child.pid) ?? null });
   }
+  const sessionSockets: HandoverRecord["session_sockets"] = [];
+  for (const sock of daemon.sessionSocketList()) {
+    const fd = listeningSocketFd(sock.path);
+    // One not found (its file replaced meanwhile) is left behind: the session runs on without it.
+    if (fd !== null) sessionSockets.push({ ...sock, fd, dialect: sock.dialect ?? null, cleanup: sock.cleanup ?? null });
+  }
   return {
     handover: HANDOVER_VERSION,
     from: { pid: process.pid, version: BUILD.version, commit: BUILD.commit },
@@ -67,6 +73,7 @@ function recordOf(daemon: Daemon, exits: HeldExit[] = []): HandoverRecord {
     systemd_socket: listenFd !== undefined && listenFd !== null,
     locks: daemon.lockFiles(),
     programs,
+    session_sockets: sessionSockets,
   };
 }
 
@@ -137,7 +144,12 @@ export async function handOver(daemon: Daemon, plan: HandoverPlan): Promise<void
   writeHandover(path, record);
   // What the timing journals put off, before the image that holds it goes.
   flushLineFiles();
-  const kept = [record.listener_fd, ...record.locks.map((l) => l.fd), ...record.programs.map((p) => p.fd)];
+  const kept = [
+    record.listener_fd,
+    ...record.locks.map((l) => l.fd),
+    ...record.programs.map((p) => p.fd),
+    ...record.session_sockets.map((s) => s.fd),
+  ];
   for (const fd of kept) libc.keepAcrossExec(fd, true);
   const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
   console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);

@@ -18,8 +18,9 @@ import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
 import { flushLineFiles } from "../session/line-file.ts";
-import type { HeldExit } from "../session/pty-pool.ts";
-import type { Daemon } from "./daemon.ts";
+import type { HeldExit, PtyPool } from "../session/pty-pool.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { Client } from "./client.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
 
 /** How long the next binary's dry run may take (a compiled termd starts in well under a second). */
@@ -34,6 +35,16 @@ export interface HandoverPlan {
   sessions: number;
 }
 
+/** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients. */
+export interface HandoverHost {
+  readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
+  readonly store: Pick<SessionStore, "list">;
+  readonly ptys: Pick<PtyPool, "hold" | "release">;
+  readonly connections: Iterable<Pick<Client, "farewell" | "end">>;
+  lockFiles(): { path: string; fd: number }[];
+  sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
+}
+
 const refuse = (why: string) => new RpcError("HANDOVER_REFUSED", `the daemon was not replaced and serves on: ${why}`);
 
 /** How this process was run, past the command that runs termd: `daemon` and its flags. */
@@ -42,7 +53,7 @@ function daemonArgs(): string[] {
 }
 
 /** The record of the daemon as it stands; `exits`: programs that ended already (pty-pool.ts's hold). */
-function recordOf(daemon: Daemon, exits: HeldExit[] = []): HandoverRecord {
+function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord {
   const { socketPath, stateDir, listenFd } = daemon.options;
   const listener = listenFd ?? listeningSocketFd(socketPath);
   if (listener === null) throw refuse(`the socket listening on ${socketPath} was not found among the daemon's descriptors`);
@@ -90,7 +101,7 @@ const lastLine = (text: string) =>
  * program is on a PTY termd owns, and the next binary's dry run over the record and the state
  * passes. Throws HANDOVER_REFUSED with the reason; the daemon is untouched either way.
  */
-export async function planHandover(daemon: Daemon, command: string[]): Promise<HandoverPlan> {
+export async function planHandover(daemon: HandoverHost, command: string[]): Promise<HandoverPlan> {
   const libc = execLibc();
   if (typeof libc === "string") throw refuse(libc);
   if (command.length === 0) throw refuse("no binary named");
@@ -128,7 +139,7 @@ export async function planHandover(daemon: Daemon, command: string[]): Promise<H
  * Makes the handover: holds the pty workers, writes the final record, keeps its descriptors open
  * across the exec and execs. Returns only when the exec failed, having undone all of it.
  */
-export async function handOver(daemon: Daemon, plan: HandoverPlan): Promise<void> {
+export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promise<void> {
   const libc = execLibc();
   if (typeof libc === "string") return;
   const exits = await daemon.ptys.hold();

@@ -182,6 +182,9 @@ test("termd attach under a PTY goes on after the restart with no key pressed, an
   expect((await c2.call("session.wait", { session: "inner", regex: "^typed-42$" })).outcome).toBe("matched");
   await c2.call("session.input", { session: "outer", keys: ["C-\\"] });
   expect((await c2.call("session.wait", { session: "outer", text: "[detached from inner]" })).outcome).toBe("matched");
+  // A program taken over stops as any other: its end is read once its terminal hangs up.
+  const stopped = await c2.call("session.stop", { session: "inner", grace_ms: 5000 });
+  expect([stopped.state, stopped.signal]).toEqual(["stopped", "SIGHUP"]);
 }, 60_000);
 
 test("a session's own socket (interminai's) listens across the restart, answering for its session", async () => {

@@ -2,8 +2,8 @@
 // crossed the exec open, under the same number, and the program is still this process's child,
 // but Bun's wait for it went with that image. So the master is read as native-pty.ts reads one
 // (the worker's poll loop), and the program's end is read with waitpid (platform/child-status.ts):
-// when the terminal hangs up, and every LOOK_MS besides for a program that let its terminal go
-// and runs on. Linux only, as native-pty.ts.
+// soon after the terminal hangs up, and every LOOK_MS besides for a program that let its terminal
+// go and runs on. Linux only, as native-pty.ts.
 import { childStatus } from "../platform/child-status.ts";
 import type { PtyLibc } from "../platform/pty-libc.ts";
 import type { Size } from "../protocol/schemas.ts";
@@ -15,6 +15,8 @@ import { controlChars, type TermiosFlags } from "./termios.ts";
 
 /** How often an adopted program whose terminal has not hung up is asked whether it ended. */
 const LOOK_MS = 1000;
+/** The first look after a hangup: the program usually ends right after it let its terminal go. */
+const FIRST_LOOK_MS = 5;
 /** As native-pty.ts's: how long an ended program's last bytes may take to drain from the PTY. */
 const DRAIN_MS = 250;
 
@@ -40,11 +42,17 @@ export class AdoptedPty implements ProgramPty {
       drain: on.drain,
       hangup: () => {
         this.hungUp = true;
-        this.look();
+        this.lookSoon(FIRST_LOOK_MS);
       },
     });
     this.timer = setInterval(() => this.look(), LOOK_MS);
     if (ended) this.look();
+  }
+
+  /** After a hangup the program is about to end (it let its terminal go): looks more and more rarely, up to LOOK_MS. */
+  private lookSoon(pause: number): void {
+    this.look();
+    if (this.running && !this.ended && pause < LOOK_MS) setTimeout(() => this.lookSoon(2 * pause), pause);
   }
 
   /** Reaps the program if it ended; once it has, its last output is read (the hangup, or DRAIN_MS) and the end reported. */

@@ -61,8 +61,8 @@ export function recordOf(s: Session, start: StartSettings): SessionRecord {
 
 /**
  * The session a record describes, as Session.restore takes it. One that was running when its
- * daemon died (and was not handed over) is `lost`, and what its program left running (nohup'ed children, background jobs
- * that outlived the hangup) dies now.
+ * daemon died (and was not handed over) is `lost`, and what its program left running (nohup'ed
+ * children, background jobs that outlived the hangup) dies now.
  */
 export function fromRecord(
   r: SessionRecord,

@@ -2,7 +2,7 @@
 // (src/daemon/handover.ts): the programs never notice (same pids, no signal, no byte lost or
 // doubled), and a binary that cannot take over leaves the daemon serving, untouched.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
@@ -160,6 +160,8 @@ test("a binary that cannot take over (exits at start, not termd, missing, gone a
   expect(cut.code).toBe(1);
   expect(cut.stderr).toMatch(new RegExp(`cannot take over: session ${info.id}'s log is shorter than its output \\(0 < \\d+ bytes\\)\\n$`));
   expect((await c.call("system.ping")).started_at).toBe(before.started_at);
+  // A refused handover leaves no record behind.
+  expect(existsSync(join(d.stateDir, "handover.json"))).toBe(false);
 }, 60_000);
 
 test("termd attach under a PTY goes on after the restart with no key pressed, and typing through it still reaches the session", async () => {

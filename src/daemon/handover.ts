@@ -103,15 +103,29 @@ const lastLine = (text: string) =>
  */
 export async function planHandover(daemon: HandoverHost, command: string[]): Promise<HandoverPlan> {
   const libc = execLibc();
-  if (typeof libc === "string") throw refuse(libc);
+  if (typeof libc === "string")
+    throw refuse(`${libc}; \`termd daemon restart --stop-sessions\` stops the sessions and restarts the daemon`);
   if (command.length === 0) throw refuse("no binary named");
   const record = recordOf(daemon);
   const path = handoverPath(daemon.options.stateDir);
   writeHandover(path, record);
   const argv = [...command, ...daemonArgs()];
+  try {
+    return { argv, to: await dryRun(command, [...argv, "--check-handover", path]), sessions: record.programs.length };
+  } catch (err) {
+    // Refused: nothing is left of it.
+    try {
+      unlinkSync(path);
+    } catch {}
+    throw err;
+  }
+}
+
+/** Runs the next binary's check (`check`) and returns the build it reports, or throws HANDOVER_REFUSED with what it said. */
+async function dryRun(command: string[], check: string[]): Promise<BuildInfo> {
   let proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>;
   try {
-    proc = Bun.spawn([...argv, "--check-handover", path], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    proc = Bun.spawn(check, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   } catch (err) {
     throw refuse(`cannot run ${command[0]}: ${(err as Error).message}`);
   }
@@ -132,7 +146,7 @@ export async function planHandover(daemon: HandoverHost, command: string[]): Pro
     const why = answer.problems?.join("; ") || lastLine(err) || `its check exited with code ${code}`;
     throw refuse(`${describeBuild(answer.build)} cannot take over: ${why}`);
   }
-  return { argv, to: answer.build, sessions: record.programs.length };
+  return answer.build;
 }
 
 /**

@@ -111,7 +111,7 @@ export async function planHandover(daemon: HandoverHost, command: string[]): Pro
   writeHandover(path, record);
   const argv = [...command, ...daemonArgs()];
   try {
-    return { argv, to: await dryRun(command, [...argv, "--check-handover", path]), sessions: record.programs.length };
+    return { argv, to: await runCheck(command, [...argv, "--check-handover", path]), sessions: record.programs.length };
   } catch (err) {
     // Refused: nothing is left of it.
     try {
@@ -122,7 +122,7 @@ export async function planHandover(daemon: HandoverHost, command: string[]): Pro
 }
 
 /** Runs the next binary's check (`check`) and returns the build it reports, or throws HANDOVER_REFUSED with what it said. */
-async function dryRun(command: string[], check: string[]): Promise<BuildInfo> {
+async function runCheck(command: string[], check: string[]): Promise<BuildInfo> {
   let proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>;
   try {
     proc = Bun.spawn(check, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { ask, nativeSession } from "./dialects/interminai-cli.ts";
+import { startHttpDaemon } from "./http/http-daemon.ts";
 
 /** The counter's values in its output, in order. */
 const counted = (text: string) =>
@@ -198,4 +199,14 @@ test("a session's own socket (interminai's) listens across the restart, answerin
   const c2 = await d.client();
   expect((await c2.call("session.wait", { session: id, regex: "^via-2$" })).outcome).toBe("matched");
   expect((await c2.call("session.info", { session: id })).socket).toBe(socket);
+}, 60_000);
+
+test("HTTP is served on the same address after the restart, a port the system picked (--http 127.0.0.1:0) included", async () => {
+  const http = await startHttpDaemon();
+  await using d = http.daemon;
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  await d.logged("taken over from");
+  expect(d.log.split(`termd: http on ${http.url} `).length - 1).toBe(2);
+  expect((await fetch(`${http.url}/healthz`)).status).toBe(200);
+  expect((await http.rpc("system.ping")).pid).toBe(d.proc.pid);
 }, 60_000);

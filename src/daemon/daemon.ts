@@ -96,6 +96,8 @@ export class Daemon {
   private shuttingDown: Promise<void> | null = null;
   /** A handover (handover.ts) is being checked or made: a second one is refused meanwhile. */
   handingOver = false;
+  /** The port HTTP is served on (`--http`), once it is: a handover's next image takes the same. */
+  httpPort: number | null = null;
   /** Shutting down: GET /healthz says so. */
   get stopping(): boolean {
     return this.shuttingDown !== null;

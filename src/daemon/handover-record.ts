@@ -44,6 +44,8 @@ const RecordSchema = v.object({
   /** The socket's and the state dir's locks, held across the exec (file-lock.ts). */
   locks: v.array(v.object({ path: v.string(), fd: v.pipe(v.number(), v.integer(), v.minValue(0)) })),
   programs: v.array(ProgramSchema),
+  /** The port HTTP was served on (`--http`): a `--http HOST:0` takes it again. */
+  http_port: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535))), null),
   /** The sessions' own sockets (session.create's `socket`), each listening across the exec. */
   session_sockets: v.optional(
     v.array(

@@ -41,6 +41,7 @@ export interface HandoverHost {
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
   readonly connections: Iterable<Pick<Client, "farewell" | "end">>;
+  readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
 }
@@ -84,6 +85,7 @@ function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord 
     systemd_socket: listenFd !== undefined && listenFd !== null,
     locks: daemon.lockFiles(),
     programs,
+    http_port: daemon.httpPort,
     session_sockets: sessionSockets,
   };
 }

@@ -76,18 +76,21 @@ export class SqliteRecords implements RecordStore {
   }
 
   all(): SessionRecord[] {
-    if (!this.opened) return [];
-    const rows = this.opened.db.query<{ record: string }, []>("SELECT record FROM sessions ORDER BY created_at").all();
-    const out: SessionRecord[] = [];
-    for (const row of rows) {
-      try {
-        out.push(JSON.parse(row.record) as SessionRecord);
-      } catch {
-        // A damaged row loses that one session's record, not the daemon.
-      }
-    }
-    return out;
+    return this.opened ? recordsIn(this.opened.db) : [];
   }
+}
+
+function recordsIn(db: Database): SessionRecord[] {
+  const rows = db.query<{ record: string }, []>("SELECT record FROM sessions ORDER BY created_at").all();
+  const out: SessionRecord[] = [];
+  for (const row of rows) {
+    try {
+      out.push(JSON.parse(row.record) as SessionRecord);
+    } catch {
+      // A damaged row loses that one session's record, not the daemon.
+    }
+  }
+  return out;
 }
 
 /**
@@ -100,10 +103,7 @@ export function readRecords(stateDir: string): SessionRecord[] {
   const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
   const db = new Database(path, { readonly: true });
   try {
-    return db
-      .query<{ record: string }, []>("SELECT record FROM sessions")
-      .all()
-      .map((row) => JSON.parse(row.record) as SessionRecord);
+    return recordsIn(db);
   } finally {
     db.close(false);
   }

@@ -92,9 +92,9 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   expect(await pids(c2)).toEqual(before);
   // The counter goes on past where it was, and its screen with it.
   const last = Math.max(...counted(await output(c2, "counter")));
-  expect((await c2.call("session.wait", { session: "counter", regex: `^${last + 20}$` })).outcome).toBe("matched");
+  expect((await c2.call("session.wait", { session: "counter", regex: `^${last + 20}$`, timeout_ms: 30_000 })).outcome).toBe("matched");
   writeFileSync(stop, "");
-  const exit = await c2.call("session.wait", { session: "counter", exit: true });
+  const exit = await c2.call("session.wait", { session: "counter", exit: true, timeout_ms: 30_000 });
   expect(exit.exit_code).toBe(3);
   expect((await c2.call("session.info", { session: "counter" })).state).toBe("failed");
   const values = counted(await output(c2, "counter"));
@@ -107,7 +107,7 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
 
   // vim still holds its unsaved buffer: written now.
   await c2.call("session.input", { session: "vim", text: ":wq\r" });
-  expect((await c2.call("session.wait", { session: "vim", exit: true })).exit_code).toBe(0);
+  expect((await c2.call("session.wait", { session: "vim", exit: true, timeout_ms: 30_000 })).exit_code).toBe(0);
   expect(readFileSync(edited, "utf8")).toBe("handed over\n");
 
   // No signal reached bash: its traps wrote nothing, and it runs on.
@@ -176,16 +176,16 @@ test("termd attach under a PTY goes on after the restart with no key pressed, an
   await c.call("session.wait", { session: "outer", text: "outer$ " });
   const attach = `${SOURCE_BIN.map((a) => `'${a}'`).join(" ")} attach inner`;
   await c.call("session.input", { session: "outer", text: `${attach}\r` });
-  expect((await c.call("session.wait", { session: "outer", text: "inner$ " })).outcome).toBe("matched");
+  expect((await c.call("session.wait", { session: "outer", text: "inner$ ", timeout_ms: 30_000 })).outcome).toBe("matched");
 
   const restart = await d.cli(["daemon", "restart"]);
   expect(restart.code).toBe(0);
   const c2 = await d.client();
   // Output of the attached session after the restart reaches the attached terminal by itself.
   await c2.call("session.input", { session: "inner", text: "echo after-$((40+2))\r" });
-  expect((await c2.call("session.wait", { session: "outer", regex: "^after-42$" })).outcome).toBe("matched");
+  expect((await c2.call("session.wait", { session: "outer", regex: "^after-42$", timeout_ms: 30_000 })).outcome).toBe("matched");
   await c2.call("session.input", { session: "outer", text: "echo typed-$((6*7))\r" });
-  expect((await c2.call("session.wait", { session: "inner", regex: "^typed-42$" })).outcome).toBe("matched");
+  expect((await c2.call("session.wait", { session: "inner", regex: "^typed-42$", timeout_ms: 30_000 })).outcome).toBe("matched");
   await c2.call("session.input", { session: "outer", keys: ["C-\\"] });
   expect((await c2.call("session.wait", { session: "outer", text: "[detached from inner]" })).outcome).toBe("matched");
   // A program taken over stops as any other: its end is read once its terminal hangs up.

@@ -25,6 +25,8 @@ import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writ
 
 /** How long the next binary's dry run may take (a compiled termd starts in well under a second). */
 const CHECK_TIMEOUT_MS = 30_000;
+/** How long the pty workers may take to stop reading (each answers between two rounds of its poll). */
+const HOLD_TIMEOUT_MS = 10_000;
 
 /** A handover checked and ready to be made. */
 export interface HandoverPlan {
@@ -158,16 +160,27 @@ async function runCheck(command: string[], check: string[]): Promise<BuildInfo> 
 export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promise<void> {
   const libc = execLibc();
   if (typeof libc === "string") return;
-  const exits = await daemon.ptys.hold();
+  const path = handoverPath(daemon.options.stateDir);
+  /** Undoes the hold: this daemon serves on, and its clients, closed, connect again (the one that asked then finds it unchanged). */
+  const serveOn = (why: string) => {
+    daemon.ptys.release();
+    try {
+      unlinkSync(path);
+    } catch {}
+    console.error(`termd: the daemon was not replaced: ${why}; serving on`);
+    for (const c of daemon.connections) c.end();
+  };
+  let timer: Timer | undefined;
+  const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
+  const exits = await Promise.race([daemon.ptys.hold(), late]);
+  clearTimeout(timer);
+  if (exits === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
   let record: HandoverRecord;
   try {
     record = recordOf(daemon, exits);
   } catch (err) {
-    daemon.ptys.release();
-    console.error(`termd: the daemon was not replaced: ${(err as Error).message}`);
-    return;
+    return serveOn((err as Error).message);
   }
-  const path = handoverPath(daemon.options.stateDir);
   writeHandover(path, record);
   // What the timing journals put off, before the image that holds it goes.
   flushLineFiles();
@@ -190,13 +203,7 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env[HANDOVER_ENV] = path;
   const why = libc.execve(plan.argv[0]!, plan.argv, env);
-  // Still here: the exec failed, and this daemon serves on as it was. Its clients were told it
-  // goes: they are closed, to connect again (the one that asked then finds it unchanged).
+  // Still here: the exec failed.
   for (const fd of kept) libc.keepAcrossExec(fd, false);
-  daemon.ptys.release();
-  for (const c of daemon.connections) c.end();
-  try {
-    unlinkSync(path);
-  } catch {}
-  console.error(`termd: the daemon was not replaced: execve ${plan.argv[0]} failed (${why}); serving on`);
+  serveOn(`execve ${plan.argv[0]} failed (${why})`);
 }

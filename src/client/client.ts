@@ -194,7 +194,9 @@ export class Client {
    */
   private async track(params: SubscribeInput, call: Promise<unknown>): Promise<void> {
     await call;
-    this.subscribed.push(params);
+    // The same call twice is made once again.
+    const same = JSON.stringify(params);
+    if (!this.subscribed.some((p) => JSON.stringify(p) === same)) this.subscribed.push(params);
     if (this.daemonStart === null) {
       const { pid, started_at } = await this.call("system.ping");
       this.daemonStart = { pid, started_at };

@@ -51,7 +51,14 @@ export async function restartInPlace(ctx: CliContext, binary: string | undefined
     try {
       result = await client.call("system.handover", { command: binary !== undefined ? [resolve(binary)] : selfCommand() });
     } catch (err) {
-      if (!(err instanceof RpcError) || err.name !== "HANDOVER_REFUSED") throw err;
+      if (!(err instanceof RpcError)) throw err;
+      if (err.name === "METHOD_NOT_FOUND") {
+        ctx.err(
+          `termd daemon restart: the daemon on ${ctx.socketPath} is ${describeBuild(before)}, too old to hand its sessions over; \`termd daemon restart --stop-sessions\` replaces it, stopping them`,
+        );
+        return EXIT.FAILURE;
+      }
+      if (err.name !== "HANDOVER_REFUSED") throw err;
       ctx.err(`termd daemon restart: ${err.message}`);
       return EXIT.FAILURE;
     }

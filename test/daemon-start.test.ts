@@ -158,7 +158,7 @@ test("relative TERMD_SOCKET and TERMD_STATE_DIR name files in the client's folde
   }
 });
 
-test("termd daemon --http beside a running daemon says how to run it in its place; termd daemon restart keeps the old daemon's flags, the ones given replacing theirs", async () => {
+test("termd daemon --http beside a running daemon says how to run it in its place; termd daemon restart keeps the old daemon's flags, with --stop-sessions the ones given replacing theirs, and refuses flags a handover would drop", async () => {
   const dir = tempDir();
   const env = { TERMD_SOCKET: join(dir, "run", "termd.sock"), TERMD_STATE_DIR: join(dir, "state") };
   const flagsNow = async () => JSON.parse((await run([...DIST_BIN, "daemon", "status", "--json"], env)).stdout).flags;
@@ -169,22 +169,31 @@ test("termd daemon --http beside a running daemon says how to run it in its plac
     const second = await run([...DIST_BIN, "daemon", "--http", "127.0.0.1:0", "--max-sessions", "50"], env);
     expect(second.code).toBe(DAEMON_RUNNING);
     expect(second.stderr).toContain(
-      "To run one with this command's flags in its place: `termd daemon restart --http=127.0.0.1:0 --max-sessions=50` (it says first what happens to the running sessions); to run this one in the foreground: `termd daemon stop`, then this command again",
+      "To run one with this command's flags in its place: `termd daemon restart --stop-sessions --http=127.0.0.1:0 --max-sessions=50` (it says first what happens to the running sessions); to run this one in the foreground: `termd daemon stop`, then this command again",
     );
     // On another socket, the state dir is what is taken: the message says so, and no restart would help.
     const elsewhere = await run([...DIST_BIN, "daemon", "--socket", join(dir, "other.sock"), "--http", "127.0.0.1:0"], env);
     expect(elsewhere.code).toBe(DAEMON_RUNNING);
     expect(elsewhere.stderr).toContain(`uses the state dir ${join(dir, "state")}`);
     expect(elsewhere.stderr).not.toContain("termd daemon restart");
-    let r = await run([...DIST_BIN, "daemon", "restart", "--http", "127.0.0.1:0", "--max-sessions", "50"], env);
+    // A restart that keeps the sessions keeps the daemon's argv: flags given to it are refused, not dropped.
+    let r = await run([...DIST_BIN, "daemon", "restart", "--http", "127.0.0.1:0"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--http=127.0.0.1:0 would not take effect; `termd daemon restart --stop-sessions --http=127.0.0.1:0`");
+    expect(await flagsNow()).toEqual([]);
+    r = await run([...DIST_BIN, "daemon", "restart", "--stop-sessions", "--http", "127.0.0.1:0", "--max-sessions", "50"], env);
     expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining(" with --http=127.0.0.1:0 --max-sessions=50\n") });
     expect(await flagsNow()).toEqual(["--http=127.0.0.1:0", "--max-sessions=50"]);
     // Restarted without flags, it keeps them (HTTP served again); a flag given replaces the old one's.
-    r = await run([...DIST_BIN, "daemon", "restart", "--max-sessions", "60"], env);
+    r = await run([...DIST_BIN, "daemon", "restart", "--stop-sessions", "--max-sessions", "60"], env);
     expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining(" with --http=127.0.0.1:0 --max-sessions=60\n") });
     expect(await flagsNow()).toEqual(["--http=127.0.0.1:0", "--max-sessions=60"]);
+    // Handed over in place, the next image runs with the same flags.
+    r = await run([...DIST_BIN, "daemon", "restart"], env);
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining("running sessions kept") });
+    expect(await flagsNow()).toEqual(["--http=127.0.0.1:0", "--max-sessions=60"]);
     const log = readFileSync(join(dir, "state", "daemon.log"), "utf8");
-    expect(log.match(/^termd: http on /gm)?.length).toBe(2);
+    expect(log.match(/^termd: http on /gm)?.length).toBeGreaterThanOrEqual(2);
   } finally {
     await run([...DIST_BIN, "daemon", "stop"], env);
     rmSync(dir, { recursive: true, force: true });

@@ -33,6 +33,7 @@ const SECTIONS = [
   "input",
   "half-close",
   "subscribers",
+  "handover",
 ];
 
 export function parseFlags(argv: string[]): Options {

@@ -14,7 +14,7 @@
 //   --cli-runs N     runs of each command-line call in the cli section; the median is reported (default 30)
 //   --only LIST      comma-separated sections to run (default all): throughput, cpu, keys, memory,
 //                    parser, isolation, redraw, waits, idle1000, cli, many, lines, fairness,
-//                    input, half-close, subscribers
+//                    input, half-close, subscribers, handover
 //   --no-tmux        leave out the tmux column (also automatic when tmux is not installed)
 //   --help           this text
 //
@@ -94,7 +94,10 @@
 //      their %output read from pipes, until capture-pane shows the last line and until every client
 //      has printed it. The rate with 16 readers over the rate with one, for each; and the CPU time
 //      the daemon (every thread) or the tmux server used until every reader had read the end.
-//   Sections 5-15 each report a failure as theirs and let the run go on.
+//   16. Handover: --idle-sessions shells at their prompt in a fresh daemon, then system.handover
+//      (the daemon execs its own build in place): the time from the call until the new image
+//      answers, that every session runs on with the same pid, and that each answers a typed line.
+//   Sections 5-16 each report a failure as theirs and let the run go on.
 //
 // Everything it starts (daemons, tmux servers, temp dirs) is removed on exit, also on error or ^C.
 // The machine's load average is printed: other work on the machine makes the figures noisy.
@@ -107,6 +110,7 @@ import { startDaemon } from "./daemon.ts";
 import { parseFlags } from "./flags.ts";
 import { has, run } from "./helpers.ts";
 import { reportIdle } from "./idle.ts";
+import { reportHandover } from "./handover.ts";
 import { reportIsolation } from "./isolation.ts";
 import { reportMany } from "./many.ts";
 import { reportRedraw } from "./redraw.ts";
@@ -181,6 +185,7 @@ async function main(): Promise<void> {
   if (o.only.has("input")) await section("input", verdicts, () => reportInput(o, dir, verdicts));
   if (o.only.has("half-close")) await section("half-close", verdicts, () => reportHalfClose(o, dir, verdicts));
   if (o.only.has("subscribers")) await section("subscribers", verdicts, () => reportSubscribers(o, dir, verdicts));
+  if (o.only.has("handover")) await section("handover", verdicts, () => reportHandover(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

@@ -5,6 +5,7 @@ import { defaultStateDir } from "../protocol/paths.ts";
 import { connect, type Client } from "../client/client.ts";
 import { connectWhenUp } from "../client/connect-when-up.ts";
 import { EXIT } from "./command.ts";
+import { selfCommand } from "../platform/self-command.ts";
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -16,13 +17,6 @@ const loadNode = async () => {
 type NodeModules = Awaited<ReturnType<typeof loadNode>>;
 /** A lost start race whose winner has not answered by then is tried again. */
 const RESTART_AFTER_LOST_MS = 1000;
-
-/** How to run this very program again: the compiled binary alone, or the runtime plus the script. */
-function selfCommand(): string[] {
-  const script = process.argv[1];
-  const compiled = !script || script.startsWith("/$bunfs/") || script === process.execPath;
-  return compiled ? [process.execPath] : [process.execPath, script];
-}
 
 export interface StartOptions {
   /** Default: the user's (TERMD_STATE_DIR, else XDG_STATE_HOME/termd). */

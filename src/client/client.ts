@@ -22,7 +22,7 @@ export class Client {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<Listener>();
-  private readonly splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+  private splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
   /**
    * Why the connection closed: an error, or how to make one once something asks. A command-line
    * call closes with nothing waiting, and a process's first Error subclass costs it 0.4 ms.
@@ -32,6 +32,18 @@ export class Client {
   private readonly markClosed: () => void;
   private socket!: Transport;
   private holdOnlyWhileBusy = false;
+  private opts: TransportOptions = {};
+  /** Closed by this side: no resuming. */
+  private closing = false;
+  /**
+   * This connection's session.subscribe calls, and the daemon they were made to (its pid and
+   * start): resumed on a new connection when the daemon is replaced in place (same pid, a new
+   * start: `termd daemon restart`), from the last output offset seen, so nothing is lost or doubled.
+   */
+  private readonly subscribed: SubscribeInput[] = [];
+  private daemonStart: { pid: number; started_at?: string } | null = null;
+  /** The end of the last output event seen, by session name and id. */
+  private readonly outputTo = new Map<string, number>();
 
   private constructor(readonly socketPath: string) {
     const { promise, resolve } = deferred<void>();
@@ -42,23 +54,65 @@ export class Client {
   /** Connects to the daemon at `socketPath`, or at an http(s):// URL (`termd daemon --http`). */
   static async open(socketPath: string, opts: TransportOptions = {}): Promise<Client> {
     const c = new Client(socketPath);
-    c.socket = await openTransport(
-      socketPath,
+    c.opts = opts;
+    c.socket = await c.openSocket();
+    return c;
+  }
+
+  private async openSocket(): Promise<Transport> {
+    const socket = await openTransport(
+      this.socketPath,
       {
         data: (chunk) => {
-          for (const f of c.splitter.push(chunk)) if ("line" in f) c.onLine(f.line);
+          for (const f of this.splitter.push(chunk)) if ("line" in f) this.onLine(f.line);
         },
         close: () => {
-          c.fail(() => new ConnectionClosedError(`connection to ${socketPath} closed`));
-          c.markClosed();
+          this.fail(() => new ConnectionClosedError(`connection to ${this.socketPath} closed`));
+          if (this.closing || this.subscribed.length === 0) return this.markClosed();
+          void this.resumeReplaced().then((resumed) => resumed || this.markClosed());
         },
-        error: (err) => c.fail(err),
+        error: (err) => this.fail(err),
       },
-      opts,
+      this.opts,
     );
-    c.holdOnlyWhileBusy = opts.holdOnlyWhileBusy === true;
-    if (c.holdOnlyWhileBusy) c.socket.hold(false);
-    return c;
+    this.holdOnlyWhileBusy = this.opts.holdOnlyWhileBusy === true;
+    if (this.holdOnlyWhileBusy) socket.hold(false);
+    return socket;
+  }
+
+  /**
+   * After the connection closed under subscriptions: connects again and, if the same daemon
+   * process answers as a new start (it was replaced in place), subscribes again as before, output
+   * from where it stopped. False when it was not (stopped, killed, another daemon): closed for good.
+   */
+  private async resumeReplaced(): Promise<boolean> {
+    const before = this.daemonStart;
+    if (!before) return false;
+    // What the old connection left of a line is not the start of the new one's.
+    this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+    try {
+      this.socket = await this.openSocket();
+    } catch {
+      return false;
+    }
+    this.closedWhy = null;
+    try {
+      const ping = await this.call("system.ping");
+      if (ping.pid !== before.pid || ping.started_at === before.started_at || ping.started_at === undefined)
+        throw new Error("not replaced");
+      this.daemonStart = ping;
+      const calls = this.subscribed.splice(0);
+      for (const params of calls) {
+        const to = params.session !== undefined ? this.outputTo.get(params.session) : undefined;
+        const wantsOutput = (params.events ?? ["*"]).some((e) => e === "output" || e === "*");
+        await this.call("session.subscribe", wantsOutput && to !== undefined ? { ...params, replay: to } : params);
+      }
+      return true;
+    } catch {
+      this.closing = true;
+      this.socket.close();
+      return false;
+    }
   }
 
   private closedError(): Error | null {
@@ -87,7 +141,12 @@ export class Client {
       return;
     }
     if (msg.method === "event" && msg.params) {
-      for (const l of this.listeners) l(msg.params);
+      const e = msg.params;
+      if (e.type === "output" && typeof e.data.to === "number") {
+        this.outputTo.set(e.session, e.data.to);
+        if (e.session_id !== undefined) this.outputTo.set(e.session_id, e.data.to);
+      }
+      for (const l of this.listeners) l(e);
       return;
     }
     // An error for no request is about the connection (the daemon refused it, or is closing it):
@@ -110,6 +169,8 @@ export class Client {
     this.pending.set(id, { resolve, reject });
     if (this.pending.size === 1) this.busy();
     this.socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }) + "\n");
+    if (method === "session.subscribe") void this.track(params as SubscribeInput, promise).catch(() => {});
+    else if (method === "session.unsubscribe") this.untrack(params as { session?: string });
     return promise as Promise<ResultOf<M>>;
   }
 
@@ -125,6 +186,26 @@ export class Client {
   onEvent(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * Remembers a subscription made on this connection (and the daemon it was made to), to be made
+   * again should the daemon be replaced in place (resumeReplaced).
+   */
+  private async track(params: SubscribeInput, call: Promise<unknown>): Promise<void> {
+    await call;
+    // The same call twice is made once again.
+    const same = JSON.stringify(params);
+    if (!this.subscribed.some((p) => JSON.stringify(p) === same)) this.subscribed.push(params);
+    if (this.daemonStart === null) {
+      const { pid, started_at } = await this.call("system.ping");
+      this.daemonStart = { pid, started_at };
+    }
+  }
+
+  /** An unsubscribe: the session's subscriptions are not made again on a resume. */
+  private untrack(params: { session?: string }): void {
+    for (let i = this.subscribed.length - 1; i >= 0; i--) if (this.subscribed[i]!.session === params.session) this.subscribed.splice(i, 1);
   }
 
   /** Subscribes and listens in one step; events arriving after the reply reach `fn`. */
@@ -160,6 +241,7 @@ export class Client {
   }
 
   close(): void {
+    this.closing = true;
     this.socket.close();
   }
 

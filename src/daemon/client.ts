@@ -3,6 +3,7 @@
 // per-session socket implies, and whether it may use the params that write files. This is what
 // method handlers get; how its replies and events travel is the outlet's business.
 import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
+import type { RpcError } from "../protocol/errors.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
 import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
@@ -23,6 +24,8 @@ export interface ClientOutlet {
   event(e: EventMessage): void;
   /** Ends the client's connection once what is queued has gone out. */
   end(): void;
+  /** Tells the client why its connection is about to close, where its dialect has a way to (the native one's error line). */
+  farewell?(reason: RpcError): void;
 }
 
 /** A client whose events go nowhere: an HTTP request's, or an in-process caller's. */
@@ -144,6 +147,11 @@ export class Client implements EventSink {
   }
 
   /** Ends the client's connection once what is queued has gone out (the daemon closes). */
+  /** The daemon is going in a way that ends this connection: say why first. */
+  farewell(reason: RpcError): void {
+    this.outlet.farewell?.(reason);
+  }
+
   end(): void {
     this.outlet.end();
   }

@@ -2,6 +2,8 @@
 // client (client.ts) that speaks the dialect its first message picked. Requests run concurrently
 // through dispatch; each dialect puts replies and events in its own shape.
 import { EncodedLine, type OutputFrame, type OutputFraming } from "../protocol/output-frame.ts";
+import type { RpcError } from "../protocol/errors.ts";
+import { errorReply } from "../protocol/reply.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import type { Client, ClientOutlet } from "./client.ts";
@@ -96,6 +98,11 @@ export class Connection implements LineHandler, ClientOutlet {
 
   end(): void {
     this.channel.end();
+  }
+
+  /** An error line for no request (the client library fails every call with it), in the native dialect and ralph's, which extends it. */
+  farewell(reason: RpcError): void {
+    if (this.dialect?.name === "native" || this.dialect?.name === "ralph") this.channel.send(errorReply(null, reason));
   }
 
   drained(): void {

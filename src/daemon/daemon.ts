@@ -1,6 +1,6 @@
 // The daemon: owns the session store and the listening socket, tracks connections, and shuts
 // everything down in order (sessions first, then the socket, then the process).
-import { chmodSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RpcError } from "../protocol/errors.ts";
 import type { UnixSocketListener } from "bun";
@@ -18,7 +18,9 @@ import { connectionRefusal } from "./connection-limits.ts";
 import { errorReply } from "./errors.ts";
 import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
-import { LockHeld, takeFileLock } from "./file-lock.ts";
+import { adoptFileLock, type FileLock, LockHeld, takeFileLock } from "./file-lock.ts";
+import type { HandoverRecord } from "./handover-record.ts";
+import { reapChildLater, reapLeftovers, startTime } from "../session/processes.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 
@@ -63,6 +65,8 @@ export interface DaemonOptions {
   maxConnections?: number;
   /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
   listenFd?: number | null;
+  /** This process is the next image of a daemon that handed itself over (handover.ts): its socket, locks and programs. */
+  handover?: HandoverRecord | null;
 }
 
 /** Eviction runs at most this often (and more often for short TTLs). */
@@ -86,10 +90,16 @@ export class Daemon {
   /** Requests, errors and latency by method (GET /metrics). */
   readonly metrics = new Metrics();
   private readonly startedAt = performance.now();
+  /** When this daemon (this image of the process: a handover starts a new one) started, as system.ping says it. */
+  readonly startedAtIso = new Date().toISOString();
   private listener: UnixSocketListener<ConnData> | null = null;
-  /** The socket's and the state dir's locks, held while it runs (Daemon.start). */
-  private locks: (() => void)[] = [];
+  /** The socket's and the state dir's locks, in that order, held while it runs (Daemon.start). */
+  private locks: FileLock[] = [];
   private shuttingDown: Promise<void> | null = null;
+  /** A handover (handover.ts) is being checked or made: a second one is refused meanwhile. */
+  handingOver = false;
+  /** The port HTTP is served on (`--http`), once it is: a handover's next image takes the same. */
+  httpPort: number | null = null;
   /** Shutting down: GET /healthz says so. */
   get stopping(): boolean {
     return this.shuttingDown !== null;
@@ -98,7 +108,7 @@ export class Daemon {
   private evictTimer: Timer | null = null;
   private readonly sessionSockets = new Map<
     string,
-    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }
+    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"]; dialect?: string }
   >();
   readonly stopped = Promise.withResolvers<void>();
 
@@ -135,6 +145,8 @@ export class Daemon {
    */
   static async start(options: DaemonOptions): Promise<Daemon> {
     const path = options.socketPath;
+    const handover = options.handover ?? null;
+    if (handover) return Daemon.takeOver(options, handover);
     prepareSocketDir(path);
     checkSocketDirWritable(path);
     const locks = [lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`)];
@@ -160,17 +172,74 @@ export class Daemon {
     return daemon;
   }
 
+  /**
+   * The next image of a daemon that handed itself over (handover.ts): it holds the locks and the
+   * listening socket already (they crossed the exec open), and its programs run on.
+   */
+  private static async takeOver(options: DaemonOptions, handover: HandoverRecord): Promise<Daemon> {
+    const locks = handover.locks.map((l) => adoptFileLock(l.path, l.fd));
+    let daemon: Daemon;
+    try {
+      daemon = new Daemon(options);
+    } catch (err) {
+      for (const release of locks.reverse()) release();
+      throw err;
+    }
+    daemon.locks = locks;
+    await daemon.listen();
+    return daemon;
+  }
+
+  /** The sessions' own sockets, for the handover record. */
+  sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: SessionSocketOptions["cleanup"] }[] {
+    return [...this.sessionSockets].map(([session, s]) => ({ session, path: s.path, dialect: s.dialect, cleanup: s.cleanup }));
+  }
+
+  /** The locks this daemon holds and the descriptors they are on, for the handover record. */
+  lockFiles(): { path: string; fd: number }[] {
+    const paths = [`${this.options.socketPath}.lock`, join(this.options.stateDir, "daemon.lock")];
+    return this.locks.map((l, i) => ({ path: paths[i]!, fd: l.fd }));
+  }
+
+  /**
+   * Takes over the programs the handover passed; one it cannot is ended (its master closed, its
+   * processes killed and reaped) and its session then restored as lost.
+   */
+  private async adoptPrograms(handover: HandoverRecord): Promise<void> {
+    const programs = new Map(handover.programs.map((p) => [p.session, { pid: p.pid, fd: p.fd, exit: p.exit }]));
+    for (const id of await this.store.adopt(programs)) {
+      const p = programs.get(id)!;
+      try {
+        closeSync(p.fd);
+      } catch {}
+      reapLeftovers(p.pid, startTime(p.pid));
+      reapChildLater(p.pid);
+    }
+  }
+
   private async listen(): Promise<void> {
     const path = this.options.socketPath;
     // Whatever fails, nothing started here (the pools' threads) may keep the process up.
     try {
       const activated = this.options.listenFd ?? null;
+      const handover = this.options.handover ?? null;
       if (activated !== null) checkInheritedSocket(activated, path);
-      else await clearStaleSocket(path);
+      else if (!handover) await clearStaleSocket(path);
+      if (handover) await this.adoptPrograms(handover);
       this.store.restore();
+      // The sessions' own sockets crossed the exec listening: served again.
+      for (const s of handover?.session_sockets ?? []) {
+        try {
+          await this.openSessionSocket(s.session, s.path, { dialect: s.dialect ?? undefined, cleanup: s.cleanup ?? undefined }, s.fd);
+          this.store.get(s.session).socket = s.path;
+        } catch (err) {
+          console.error(`termd: session ${s.session}'s socket ${s.path} is not served again: ${(err as Error).message}`);
+        }
+      }
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      this.listener = this.openSocket(activated !== null ? { fd: activated } : { unix: path });
+      const inherited = activated ?? handover?.listener_fd ?? null;
+      this.listener = this.openSocket(inherited !== null ? { fd: inherited } : { unix: path });
     } catch (err) {
       this.close();
       throw err;
@@ -258,7 +327,13 @@ export class Daemon {
    * Gives a session a socket of its own (interminai's and ralph's model): requests there need
    * not name the session. A stale socket file at `path` is replaced; a live one is refused.
    */
-  async openSessionSocket(sessionId: string, path: string, opts: SessionSocketOptions = {}): Promise<void> {
+  async openSessionSocket(
+    sessionId: string,
+    path: string,
+    opts: SessionSocketOptions = {},
+    /** The socket listening on `path` already, from the image this daemon took over from (handover.ts). */
+    fd?: number,
+  ): Promise<void> {
     if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
     const dialect = opts.dialect === undefined ? undefined : this.dialects.named(opts.dialect);
     if (opts.dialect !== undefined && !dialect)
@@ -267,12 +342,12 @@ export class Daemon {
     try {
       checkSocketPathLength(path, "name a shorter socket");
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      await clearStaleSocket(path);
-      listener = this.openSocket({ unix: path }, sessionId, dialect);
+      if (fd === undefined) await clearStaleSocket(path);
+      listener = this.openSocket(fd === undefined ? { unix: path } : { fd }, sessionId, dialect);
     } catch (err) {
       throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
     }
-    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup });
+    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup, dialect: opts.dialect });
     // A socket whose dialect says so (ralph's) goes when its session ends: its clients get the
     // last events and are closed, and a re-attach finds no socket instead of a session that will
     // never answer. (interminai's socket stays until `stop`: its status and wait report the exit.)
@@ -357,7 +432,7 @@ export class Daemon {
 }
 
 /** Takes a lock, or says who holds it (a DaemonStartError the autostart knows as a lost race). */
-function lock(path: string, inUse: (holder: string) => string): () => void {
+function lock(path: string, inUse: (holder: string) => string): FileLock {
   try {
     return takeFileLock(path);
   } catch (err) {

@@ -59,7 +59,7 @@ function writtenHolder(path: string): number | null {
  * the file while still holding it; anyone who locked the old file meanwhile sees that the path
  * no longer names it and tries again, so two holders never coexist.
  */
-export function takeFileLock(path: string): () => void {
+export function takeFileLock(path: string): FileLock {
   const flock = loadFlock();
   for (let attempt = 0; attempt < 10; attempt++) {
     const fd = openSync(path, "a+", 0o600);
@@ -86,15 +86,37 @@ export function takeFileLock(path: string): () => void {
     }
     ftruncateSync(fd, 0);
     writeSync(fd, String(process.pid), 0);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      try {
-        if (statSync(path).ino === fstatSync(fd).ino) unlinkSync(path);
-      } catch {}
-      closeSync(fd);
-    };
+    return holding(path, fd);
   }
   throw new Error(`could not take the lock ${path}: it kept being replaced`);
+}
+
+/** A lock held: calling it releases it; `fd` is the open file the lock is on. */
+export type FileLock = (() => void) & { readonly fd: number };
+
+function holding(path: string, fd: number): FileLock {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    try {
+      if (statSync(path).ino === fstatSync(fd).ino) unlinkSync(path);
+    } catch {}
+    closeSync(fd);
+  };
+  return Object.assign(release, { fd });
+}
+
+/**
+ * The lock at `path` this process holds already on `fd`, which crossed an exec open (a daemon that
+ * replaced itself in place, handover.ts): the flock belongs to the open file, so it was never let
+ * go. Throws if `fd` is not that file.
+ */
+export function adoptFileLock(path: string, fd: number): FileLock {
+  let same = false;
+  try {
+    same = statSync(path).ino === fstatSync(fd).ino;
+  } catch {}
+  if (!same) throw new Error(`fd ${fd} is not the lock ${path} the handover record names`);
+  return holding(path, fd);
 }

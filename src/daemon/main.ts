@@ -6,6 +6,7 @@ import { Daemon, type DaemonOptions } from "./daemon.ts";
 import { clientLog } from "../session/client-log.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
 import { DaemonStartError } from "./socket-path.ts";
+import { takeHandover } from "./handover-record.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -41,9 +42,11 @@ async function start(opts: DaemonOptions): Promise<Daemon> {
 export type Transport = (daemon: Daemon) => { stop(): void };
 
 export async function runDaemon(opts: DaemonOptions, transport?: Transport, onReady?: () => void): Promise<never> {
-  // Taken before the daemon copies the environment for its sessions.
-  const listenFd = opts.listenFd ?? takeInheritedSocket();
-  const daemon = await start({ ...opts, listenFd });
+  // Taken before the daemon copies the environment for its sessions. The next image of a daemon
+  // that handed itself over (handover.ts) has its socket and programs from the record.
+  const handover = opts.handover ?? takeHandover();
+  const listenFd = handover ? (handover.systemd_socket ? handover.listener_fd : null) : (opts.listenFd ?? takeInheritedSocket());
+  const daemon = await start({ ...opts, listenFd, handover });
   if (transport) {
     let served: ReturnType<Transport>;
     try {
@@ -74,8 +77,11 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
     const removePidFile = writePidFile(opts.pidFile);
     process.on("exit", removePidFile);
   }
+  const taken = handover
+    ? `, taken over from ${handover.from.version} (commit ${handover.from.commit}) with ${handover.programs.length === 1 ? "1 running session" : `${handover.programs.length} running sessions`}`
+    : "";
   console.error(
-    `termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}`,
+    `termd: daemon ${process.pid} listening on ${opts.socketPath}${listenFd !== null ? ` (systemd's socket, fd ${listenFd})` : ""}${taken}`,
   );
   onReady?.();
   await daemon.stopped.promise;

@@ -76,16 +76,35 @@ export class SqliteRecords implements RecordStore {
   }
 
   all(): SessionRecord[] {
-    if (!this.opened) return [];
-    const rows = this.opened.db.query<{ record: string }, []>("SELECT record FROM sessions ORDER BY created_at").all();
-    const out: SessionRecord[] = [];
-    for (const row of rows) {
-      try {
-        out.push(JSON.parse(row.record) as SessionRecord);
-      } catch {
-        // A damaged row loses that one session's record, not the daemon.
-      }
+    return this.opened ? recordsIn(this.opened.db) : [];
+  }
+}
+
+function recordsIn(db: Database): SessionRecord[] {
+  const rows = db.query<{ record: string }, []>("SELECT record FROM sessions ORDER BY created_at").all();
+  const out: SessionRecord[] = [];
+  for (const row of rows) {
+    try {
+      out.push(JSON.parse(row.record) as SessionRecord);
+    } catch {
+      // A damaged row loses that one session's record, not the daemon.
     }
-    return out;
+  }
+  return out;
+}
+
+/**
+ * The records a daemon would restore, read without writing anything: what a handover's dry run
+ * (daemon/handover-record.ts) checks against while the daemon that owns them runs on.
+ */
+export function readRecords(stateDir: string): SessionRecord[] {
+  const path = join(stateDir, "termd.sqlite");
+  if (!existsSync(path)) return [];
+  const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+  const db = new Database(path, { readonly: true });
+  try {
+    return recordsIn(db);
+  } finally {
+    db.close(false);
   }
 }

@@ -30,6 +30,10 @@ export const APP_CODES = {
   MOUSE_NOT_ENABLED: -32012,
   /** Input, an in-shell exec.run, a resize or a take-over while another connection holds the session (take_over). */
   SESSION_HELD: -32013,
+  /** system.handover: the daemon cannot be replaced in place, or the next binary failed its check; the daemon serves on. */
+  HANDOVER_REFUSED: -32014,
+  /** The daemon is being replaced in place (termd daemon restart): this connection closes; its sessions run on, connect again. */
+  DAEMON_REPLACED: -32015,
 } as const;
 
 export type ErrorName =

@@ -6,7 +6,11 @@ import type * as S from "./schemas.ts";
 type In<T extends v.GenericSchema> = v.InferInput<T>;
 
 export interface Methods {
-  "system.ping": { params: Record<string, never> | undefined; result: S.BuildInfo & { protocol: number; pid: number; uptime_s: number } };
+  "system.ping": {
+    params: Record<string, never> | undefined;
+    /** `started_at`: when this daemon started (a handover's next image is a new start in the same pid); absent from older daemons. */
+    result: S.BuildInfo & { protocol: number; pid: number; uptime_s: number; started_at?: string };
+  };
   "system.stats": {
     params: Record<string, never> | undefined;
     result: S.BuildInfo & {
@@ -36,6 +40,7 @@ export interface Methods {
     };
   };
   "system.shutdown": { params: In<typeof S.ShutdownSchema>; result: { stopping: number } };
+  "system.handover": { params: In<typeof S.HandoverSchema>; result: { from: S.BuildInfo; to: S.BuildInfo; sessions: number } };
   "session.create": { params: In<typeof S.CreateSchema>; result: S.SessionInfo };
   "session.list": { params: Record<string, never> | undefined; result: { sessions: S.SessionInfo[] } };
   "session.info": { params: In<typeof S.SessionOnlySchema>; result: S.SessionInfo };

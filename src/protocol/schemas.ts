@@ -29,6 +29,12 @@ export const ScreensSchema = v.optional(
 
 export const ShutdownSchema = v.optional(v.object({ grace_ms: v.optional(Ms) }), {});
 
+/** system.handover: the command that runs the next build (a binary, or a runtime and its script); default the daemon's own. */
+export const HandoverSchema = v.optional(
+  v.object({ command: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "command must name a binary"))) }),
+  {},
+);
+
 /** Cells (cols × (rows + scrollback)) one session's screen may hold: 12 bytes each in xterm, so about 120 MB at most. */
 export const MAX_SCREEN_CELLS = 10_000_000;
 

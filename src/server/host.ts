@@ -9,6 +9,7 @@ import { DIALECTS } from "../dialects/index.ts";
 import type { HttpSettings } from "../web/server.ts";
 
 export { DaemonStartError } from "../daemon/socket-path.ts";
+export { dryRun as checkHandover } from "../daemon/handover-record.ts";
 export type { HttpSettings };
 export { parseListen } from "../web/address.ts";
 
@@ -26,7 +27,11 @@ export async function runDaemon(opts: HostOptions & { http?: HttpSettings }): Pr
       ? (daemon: Daemon) => {
           const { loadToken, serveHttp, webHost } = web;
           const token = loadToken(opts.stateDir);
-          const server = serveHttp(webHost(daemon), http, token);
+          // After a handover, a port the system picked (port 0) is the one the last image had.
+          const handed = daemon.options.handover?.http_port ?? null;
+          const listen = http.listen.port === 0 && handed !== null ? { ...http.listen, port: handed } : http.listen;
+          const server = serveHttp(webHost(daemon), { ...http, listen }, token);
+          daemon.httpPort = Number(new URL(server.url).port);
           console.error(`termd: http on ${server.url} (token from ${token.source})`);
           return server;
         }

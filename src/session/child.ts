@@ -12,6 +12,7 @@ import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
+import type { ProgramExit } from "./native-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
@@ -84,6 +85,13 @@ export interface ChildSpec extends PtySpec {
   onData(read: OutputRead): void;
 }
 
+/** A program an earlier image of this daemon started: its pid, its PTY's master (open across the exec), how it ended if it has. */
+export interface Adoption {
+  pid: number;
+  fd: number;
+  exit: ProgramExit | null;
+}
+
 export interface ChildExit {
   exitCode: number | null;
   signal: string | null;
@@ -122,8 +130,11 @@ export class Child {
     this.pidStart = startTime(pid);
   }
 
-  /** Starts the program in a pty worker. Rejects with SPAWN_FAILED and the reason when it cannot. */
-  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool()): Promise<Child> {
+  /**
+   * Starts the program in a pty worker, or with `adopt` takes over one an earlier image of this
+   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot.
+   */
+  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool(), adopt?: Adoption): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
     /** A restart is answered with its marker in the output: the data message after "spawned". */
@@ -174,12 +185,18 @@ export class Child {
       },
     });
     const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
-    link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });
+    if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, at, log, tap, debugBuffer, text });
+    else link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });
     return promise;
   }
 
   private send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void {
     this.link.send(m, transfer);
+  }
+
+  /** The PTY's master while the program runs, where termd owns it: what a handover passes to the next image. */
+  get masterFd(): number | null {
+    return this.running ? this.master : null;
   }
 
   private get id(): number {

@@ -40,6 +40,17 @@ function findExecutable(command: string, spec: PtySpec): string | null {
   return Bun.which(command, { PATH: spec.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", cwd: spec.cwd });
 }
 
+/** How a program ended: its exit code, or the signal that ended it. */
+export interface ProgramExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The exit code a program's end is reported with: a shell's 128 + N for a death by signal N. */
+export function reportedCode({ exitCode, signal }: ProgramExit): number | null {
+  return signal ? 128 + signalNumber(signal) : exitCode;
+}
+
 export class NativePty implements ProgramPty {
   readonly pid: number;
   private readonly proc: Subprocess;
@@ -88,9 +99,8 @@ export class NativePty implements ProgramPty {
       this.running = false;
       reactor.remove(this.fd);
       on.drain();
-      const code = this.proc.signalCode;
-      const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
-      on.exit(signal ? 128 + signalNumber(signal) : this.proc.exitCode, signal);
+      const exit = this.exitStatus() ?? { exitCode: null, signal: null };
+      on.exit(reportedCode(exit), exit.signal);
     });
   }
 
@@ -121,5 +131,12 @@ export class NativePty implements ProgramPty {
 
   signal(name: string): void {
     if (this.running) this.proc.kill(name as NodeJS.Signals);
+  }
+
+  /** How the program ended, once Bun has reaped it (a handover passes it on: nothing can reap it again). */
+  exitStatus(): ProgramExit | null {
+    const code = this.proc.signalCode;
+    const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);
+    return signal !== null || this.proc.exitCode !== null ? { exitCode: this.proc.exitCode, signal } : null;
   }
 }

@@ -3,6 +3,7 @@
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
 import type { TapState, TapUpdate } from "../terminal/tap-facts.ts";
 import type { LogFailure } from "./log-writer.ts";
+import type { ProgramExit } from "./native-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 
@@ -50,6 +51,28 @@ export type ToPtyWorker =
     }
   /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
   | { t: "text"; id: number; on: boolean }
+  /**
+   * Take over a program an earlier image of this daemon started (adopted-pty.ts): its master `fd`
+   * crossed the exec; `exit`: how it ended, when that image saw it end. Answered as a spawn is.
+   */
+  | {
+      t: "adopt";
+      id: number;
+      pid: number;
+      fd: number;
+      at: number;
+      log: string | null;
+      exit: ProgramExit | null;
+      tap: TapState;
+      debugBuffer: number;
+      text: boolean;
+    }
+  /**
+   * The daemon is about to be replaced (daemon/handover.ts): stop reading every PTY (output waits
+   * in the kernel for the next image), start nothing more, and answer "held". "release" undoes it.
+   */
+  | { t: "hold" }
+  | { t: "release" }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }
   | { t: "pause"; id: number }
@@ -94,6 +117,8 @@ export type FromPtyWorker =
    * way (sent after the queue emptied) and writes straight to the master only when none is.
    */
   | { t: "drain"; id: number; taken: number }
+  /** Every PTY is unread from now on; `exits`: the programs that ended already, as Bun reaped them. */
+  | { t: "held"; exits: { pid: number; exit: ProgramExit }[] }
   /** `tap`: the vt tap's state after the last byte, for the program's next run (wherever it runs). */
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null; tap: TapState }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }

@@ -32,7 +32,12 @@ interface Slot {
   wake: [number, number] | null;
   /** The descriptors the worker holds that only it would close: closed here once it has died. */
   ledger: FdLedger;
+  /** Waits for its answer to "hold" (daemon/handover.ts). */
+  held?: (exits: HeldExit[]) => void;
 }
+
+/** A program that ended before its worker was held, as Bun reaped it: nothing can reap it again. */
+export type HeldExit = Extract<FromPtyWorker, { t: "held" }>["exits"][number];
 
 const ONE = new Uint8Array([1]);
 
@@ -67,6 +72,7 @@ export class PtyPool {
     worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
       const m = ev.data;
       if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
+      if (m.t === "held") return slot.held?.(m.exits);
       const h = slot.handlers.get(m.id);
       if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
       h?.message(m);
@@ -145,6 +151,27 @@ export class PtyPool {
 
   private channel(slot: Slot): ScreenChannel {
     return { send: (m, transfer) => this.send(slot, { t: "screen", m }, transfer), token: slot.worker };
+  }
+
+  /**
+   * Stops every worker reading its PTYs and starting programs, for a handover: resolves, once each
+   * has answered, with the programs that ended already. Every message a worker sent before its
+   * answer has been handled by then (a worker's messages arrive in order).
+   */
+  async hold(): Promise<HeldExit[]> {
+    const started = this.slots.filter((s): s is Slot => s !== null);
+    const answers = started.map((slot) => {
+      const { promise, resolve } = Promise.withResolvers<HeldExit[]>();
+      slot.held = resolve;
+      this.send(slot, { t: "hold" }, []);
+      return promise;
+    });
+    return (await Promise.all(answers)).flat();
+  }
+
+  /** Undoes hold: the handover did not happen. */
+  release(): void {
+    for (const slot of this.slots) if (slot) this.send(slot, { t: "release" }, []);
   }
 
   /** The screens each worker holds, parked ones included (a worker not started yet holds none). */

@@ -16,7 +16,8 @@ import { VtTap } from "../terminal/vt-tap.ts";
 import { nonPlainEnd } from "./fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
-import { NativePty, SHELL } from "./native-pty.ts";
+import { AdoptedPty } from "./adopted-pty.ts";
+import { NativePty, type ProgramExit, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { PtyReactor, SLICE } from "./pty-reactor.ts";
@@ -93,6 +94,7 @@ function readTap(id: number, tap: VtTap, own: Uint8Array): TapUpdate {
 function forget(id: number): void {
   ptys.delete(id);
   inputTaken.delete(id);
+  paused.delete(id);
   feeds.delete(id);
   taps.delete(id);
   texts.delete(id);
@@ -114,6 +116,28 @@ function open(spec: PtySpec, on: PtyEvents): ProgramPty {
   return libc && reactor ? new NativePty(spec, on, libc, reactor) : new Pty(spec, on);
 }
 
+function adopt(m: Extract<ToPtyWorker, { t: "adopt" }>, on: PtyEvents): ProgramPty {
+  if (!libc || !reactor) throw new Error("this daemon cannot read a PTY it did not start (no libc or /bin/sh)");
+  return new AdoptedPty(m.pid, m.fd, on, libc, reactor, m.exit);
+}
+
+/** Set while the daemon is being replaced: no PTY is read and nothing starts. */
+let held = false;
+/** The programs the daemon's thread paused (flow control): a release leaves them paused. */
+const paused = new Set<number>();
+
+function holdAll(hold: boolean): void {
+  held = hold;
+  for (const [id, pty] of ptys) if (!paused.has(id)) hold ? pty.pause() : pty.resume();
+  if (!hold) return;
+  const exits: { pid: number; exit: ProgramExit }[] = [];
+  for (const pty of ptys.values()) {
+    const exit = pty instanceof NativePty || pty instanceof AdoptedPty ? pty.exitStatus() : null;
+    if (exit) exits.push({ pid: pty.pid, exit });
+  }
+  post({ t: "held", exits });
+}
+
 self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
   const m = ev.data;
   if (m.t === "init") {
@@ -128,15 +152,17 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     else feeds.set(m.id, m.screen);
     return;
   }
-  if (m.t === "spawn") {
+  if (m.t === "hold" || m.t === "release") return holdAll(m.t === "hold");
+  if (m.t === "spawn" || m.t === "adopt") {
     const id = m.id;
+    if (held) return post({ t: "failed", id, message: "the daemon is being replaced; try again in a moment" });
     taps.set(id, new VtTap({ debugBuffer: m.debugBuffer, resume: { ...m.tap, end: m.at } }));
     wantText(id, m.text);
-    if (m.tee !== undefined) tees.set(id, new TeeWriter(m.tee));
+    if (m.t === "spawn" && m.tee !== undefined) tees.set(id, new TeeWriter(m.tee));
     if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
     let pty: ProgramPty;
     try {
-      pty = open(m.spec, {
+      const on: PtyEvents = {
         // Bun.Terminal may reuse the buffer it read into: the daemon gets a copy of its own.
         data: (data, ack) => deliver(id, reactor ? data : new Uint8Array(data), ack === true),
         drain: () => post({ t: "drain", id, taken: inputTaken.get(id) ?? 0 }),
@@ -145,7 +171,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
           forget(id);
           post({ t: "exit", id, exitCode, signal, tap });
         },
-      });
+      };
+      pty = m.t === "spawn" ? open(m.spec, on) : adopt(m, on);
     } catch (err) {
       forget(id);
       post({ t: "failed", id: m.id, message: (err as Error).message });
@@ -157,7 +184,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     // Right after, ahead of the program's own output (read in a later round): the start resolves
     // once the marker is in the output (child.ts).
-    if (m.prelude) deliver(id, m.prelude, false);
+    if (m.t === "spawn" && m.prelude) deliver(id, m.prelude, false);
     return;
   }
   const pty = ptys.get(m.id);
@@ -168,9 +195,11 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     case "resize":
       return pty?.resize({ rows: m.rows, cols: m.cols });
     case "pause":
+      paused.add(m.id);
       return pty?.pause();
     case "resume":
-      return pty?.resume();
+      paused.delete(m.id);
+      return held ? undefined : pty?.resume();
     case "ack":
       if (m.buffers) reactor?.recycle(m.buffers);
       return pty?.acknowledged();

@@ -64,11 +64,16 @@ export function recordOf(s: Session, start: StartSettings): SessionRecord {
 
 /**
  * The session a record describes, as Session.restore takes it. One that was running when its
- * daemon died is `lost`, and what its program left running (nohup'ed children, background jobs
- * that outlived the hangup) dies now.
+ * daemon died (and was not handed over) is `lost`, and what its program left running (nohup'ed
+ * children, background jobs that outlived the hangup) dies now.
  */
-export function fromRecord(r: SessionRecord, logDir: string): { base: SessionBase; run: PastRun; start: StartSettings } {
-  const lost = r.state === "running";
+export function fromRecord(
+  r: SessionRecord,
+  logDir: string,
+  /** Its program runs on, handed over to this daemon (daemon/handover.ts): nothing is lost or ended. */
+  adopted = false,
+): { base: SessionBase; run: PastRun; start: StartSettings } {
+  const lost = r.state === "running" && !adopted;
   if (lost && r.pid !== null && r.pid_start) {
     const reaped = reapLeftovers(r.pid, r.pid_start);
     if (reaped > 0) console.error(`termd: session ${r.name}: ended ${reaped} processes its lost program left running`);

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
-import { Child, type ChildExit, type SignalTarget } from "./child.ts";
+import { type Adoption, Child, type ChildExit, type SignalTarget } from "./child.ts";
 import { ClientSizes } from "./client-sizes.ts";
 import { writeError } from "./disk-errors.ts";
 import { ExecRunner } from "./exec.ts";
@@ -91,8 +91,25 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     return s;
   }
 
-  /** Runs the program on a new PTY, its output into this session's stream. */
-  private async start(spec: StartSpec, prelude?: Uint8Array): Promise<void> {
+  /**
+   * A session whose program an earlier image of this daemon started (daemon/handover.ts): it runs
+   * on, its output goes on from the log's end, and its screen is rebuilt from the log's tail (as a
+   * lost session's is) in a screen worker.
+   */
+  static async adopt(b: SessionBase, program: Adoption, start: StartSpec): Promise<Session> {
+    const s = new Session(b, { lost: true });
+    try {
+      await s.start(start, undefined, program);
+    } catch (err) {
+      s.view.dispose();
+      throw err;
+    }
+    s.view.pump();
+    return s;
+  }
+
+  /** Runs the program on a new PTY (or takes over `adopt`), its output into this session's stream. */
+  private async start(spec: StartSpec, prelude?: Uint8Array, adopt?: Adoption): Promise<void> {
     let logPath: string | null;
     try {
       logPath = this.output.create();
@@ -101,17 +118,22 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
     const log = { at: this.output.end, log: logPath, prelude };
-    const child = await Child.spawn({ ...program, ...log, ...this.tapSpec(), tee: spec.tee, onData: (read) => this.feed(read) }, spec.ptys);
+    const child = await Child.spawn(
+      { ...program, ...log, ...this.tapSpec(), tee: spec.tee, onData: (read) => this.feed(read) },
+      spec.ptys,
+      adopt,
+    );
     // Removed while it started (a restart): the program goes with it.
     if (this.closed) {
       child.kill();
       throw removedError(this.name);
     }
     // A new session's screen lives where its output is read (a restart's stays where it is).
-    this.view.hostWith(
-      (opening, owner) => child.openScreen(opening, owner),
-      (screenId) => child.feedScreen(screenId),
-    );
+    if (!adopt)
+      this.view.hostWith(
+        (opening, owner) => child.openScreen(opening, owner),
+        (screenId) => child.feedScreen(screenId),
+      );
     this.child = this.source = child;
     this.tee = spec.tee ?? null;
     this.shellIntegration = spec.shellIntegration;
@@ -124,6 +146,11 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
 
   get running(): boolean {
     return this.state === "running";
+  }
+
+  /** The running program (a handover passes its pid and master on); null once it ended. */
+  get program(): Child | null {
+    return this.running ? this.child : null;
   }
 
   private liveChild(): Child {

@@ -15,6 +15,8 @@ import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "./pty-pool.ts";
+import type { Adoption } from "./child.ts";
+import type { StartSpec } from "./session-spec.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
 export interface RecordStore {
@@ -232,17 +234,54 @@ export class SessionStore {
    */
   async restart(s: Session, graceMs: number): Promise<void> {
     if (s.running) await s.stop(graceMs);
-    const start = this.startOf(s);
+    await s.restart(this.startSpec(s, this.startOf(s)));
+    this.saveRecord(s);
+  }
+
+  /** What a session's program is started with again: its command, its environment, the shell hooks, TERMD_SESSION its name now. */
+  private startSpec(s: { command: string[]; name: string }, start: StartSettings): StartSpec {
     const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
     const hooks = start.integrate ? integrate(s.command, env, this.hooksDir) : null;
-    await s.restart({
+    return {
       argv: hooks?.argv ?? s.command,
       env: hooks ? { ...env, ...hooks.env } : env,
       shellIntegration: hooks?.kind ?? null,
       ...(hooks ? { hooksDir: this.hooksDir } : {}),
       ptys: this.opts.ptys,
-    });
-    this.saveRecord(s);
+    };
+  }
+
+  /**
+   * Takes over, by session id, the running programs an earlier image of this daemon handed over
+   * (daemon/handover.ts): their sessions run on as they were, from their records. Returns the ids
+   * it could not take over (no running record, or the take-over failed: logged); restore() then
+   * finds those lost.
+   */
+  async adopt(programs: Map<string, Adoption>): Promise<string[]> {
+    const records = new Map((this.opts.records?.all() ?? []).map((r) => [r.id, r]));
+    const failed: string[] = [];
+    await Promise.all(
+      [...programs].map(async ([id, program]) => {
+        const r = records.get(id);
+        if (r?.state !== "running") return void failed.push(id);
+        const { base, start } = fromRecord(r, this.logDir, true);
+        try {
+          const s = await Session.adopt(
+            { ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool },
+            program,
+            this.startSpec(base, start),
+          );
+          this.byId.set(s.id, s);
+          this.starts.set(s.id, start);
+          new TimingJournal(journalPathOf(s.logPath), s);
+          this.keepRecord(s);
+        } catch (err) {
+          console.error(`termd: session ${r.name}: its program could not be taken over: ${(err as Error).message}`);
+          failed.push(id);
+        }
+      }),
+    );
+    return failed;
   }
 
   /** Saves the session's record whenever its state or size changes. */

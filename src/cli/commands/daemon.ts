@@ -62,12 +62,26 @@ const CONTROL_HELP = [
 ];
 
 const RESTART_HELP = [
-  "termd daemon restart  replaces the running daemon with this build: says first what happens to its",
-  "                      running sessions (they are stopped as by `daemon stop`, --grace MS; their",
-  "                      output, final screens and records are kept), then starts this binary's",
-  "                      daemon on the same socket and state dir, with the old daemon's flags;",
-  "                      daemon flags given here replace the old one's of that name, or are added",
+  "termd daemon restart  replaces the running daemon with this build (--binary PATH: that one) in",
+  "                      place, keeping every running session running: same pids, same terminals,",
+  "                      no signal, no byte lost, and the daemon's own flags. The daemon checks the",
+  "                      new binary first and serves on, saying why, if it cannot take over.",
+  "                      --stop-sessions: the old way, which says first what happens to the running",
+  "                      sessions (they are stopped as by `daemon stop`, --grace MS; their output,",
+  "                      final screens and records are kept), then starts this binary's daemon on",
+  "                      the same socket and state dir, with the old daemon's flags; daemon flags",
+  "                      given here (only with --stop-sessions) replace the old one's of that name,",
+  "                      or are added",
 ];
+
+/** `termd daemon restart`'s own flags. */
+const RESTART_FLAGS: Record<string, FlagSpec> = {
+  binary: { kind: "string", value: "PATH", help: "restart: the termd binary that takes over (default: this one)" },
+  "stop-sessions": {
+    kind: "boolean",
+    help: "restart: stop the running sessions and start a new daemon, instead of handing them over in place",
+  },
+};
 
 /** The flags of `termd daemon` itself, which runs one: the Node stub has none of them. */
 const DAEMON_FLAGS: Record<string, FlagSpec> = {
@@ -127,6 +141,11 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
   "http-allow-files": {
     kind: "boolean",
     help: "with --http: let HTTP clients use session.create's record, log_path and socket, which write files on this machine (refused over HTTP otherwise)",
+  },
+  "check-handover": {
+    kind: "string",
+    value: "FILE",
+    help: "check that this binary can take over the daemon described by the handover record FILE, print the answer as JSON and exit (run by the daemon itself during `termd daemon restart`)",
   },
 };
 
@@ -213,10 +232,29 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
     args: load ? "[stop|restart|status]" : "stop|status",
     json: true,
     help: (load ? DAEMON_HELP : []).concat(CONTROL_HELP, load ? RESTART_HELP : []).join("\n"),
-    flags: load ? { ...DAEMON_FLAGS, grace: GRACE } : { grace: GRACE },
+    flags: load ? { ...DAEMON_FLAGS, ...RESTART_FLAGS, grace: GRACE } : { grace: GRACE },
     async run(a, ctx) {
       const action = a.positional[0];
       if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+      const check = str(a, "check-handover");
+      if (check !== undefined && load) {
+        const answer = (await load()).checkHandover(check);
+        ctx.out(JSON.stringify(answer));
+        return answer.problems.length === 0 ? EXIT.OK : EXIT.FAILURE;
+      }
+      if (action === "restart" && load && !bool(a, "stop-sessions") && !isDaemonUrl(ctx.socketPath)) {
+        // A handover runs the next image with the daemon's own argv: flags given here would be lost without a word.
+        const given = daemonFlags(a.ordered);
+        if (given.length > 0) {
+          ctx.err(
+            `termd daemon restart: a restart that keeps the sessions running keeps the daemon's own flags too, so ${given.join(" ")} would not take effect; \`termd daemon restart --stop-sessions ${given.join(" ")}\` restarts with them, stopping the running sessions`,
+          );
+          return EXIT.USAGE;
+        }
+        const { restartInPlace } = await import("./daemon-handover.ts");
+        const code = await restartInPlace(ctx, str(a, "binary"));
+        if (code !== null) return code;
+      }
       if (action === "restart") {
         if (!load) {
           ctx.err("termd: this client cannot start a daemon; run the termd executable's `termd daemon restart`");
@@ -322,9 +360,11 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         );
         if (!answering) ctx.err(`termd daemon: ${err.message}`);
         else {
-          const restart = ["termd daemon restart", ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []), ...opts.flags].join(
-            " ",
-          );
+          const restart = [
+            "termd daemon restart --stop-sessions",
+            ...(a.flags.has("socket") ? [`--socket ${ctx.socketPath}`] : []),
+            ...opts.flags,
+          ].join(" ");
           ctx.err(
             `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
           );

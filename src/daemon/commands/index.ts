@@ -4,6 +4,7 @@ import systemPing from "./system.ping.ts";
 import systemStats from "./system.stats.ts";
 import systemShutdown from "./system.shutdown.ts";
 import systemScreens from "./system.screens.ts";
+import systemHandover from "./system.handover.ts";
 import sessionCreate from "./session.create.ts";
 import sessionList from "./session.list.ts";
 import sessionInfo from "./session.info.ts";
@@ -30,6 +31,7 @@ const ALL: Command<any, any>[] = [
   systemStats,
   systemShutdown,
   systemScreens,
+  systemHandover,
   sessionCreate,
   sessionList,
   sessionInfo,

@@ -102,11 +102,13 @@ export default cliCommand({
 
     let message = `[detached from ${session}]`;
     process.stdin.setRawMode(true);
+    // The listener before the stream flows: a key typed while the screen is painted (someone who
+    // sees it start to show) is read then, and a flowing stream with no listener drops it.
+    process.stdin.on("data", onInput);
     process.stdin.resume();
     try {
       await writeOut("\x1b[?1049h\x1b[H\x1b[2J" + snap.ansi);
       await client.call("session.subscribe", { session, events: ["output", "exit"], replay: snap.offset });
-      process.stdin.on("data", onInput);
       process.stdout.on("resize", onResize);
       void client.closed.then(() => finish("[the daemon closed the connection]"));
       message = await finished;

@@ -212,9 +212,13 @@ export class SessionStore {
       recording = true;
       records?.save(this.record(session));
     } catch (err) {
-      // A full disk: the call fails and no program is left running outside any session.
+      // A full disk: the call fails and no program is left running outside any session. SIGKILL is
+      // only sent by then: the reply waits for the program to be gone (a loaded machine may take a
+      // while to run it to its end).
       if (!recording) record?.cancel();
+      const gone = session.program?.exited;
       session.dispose();
+      await gone;
       this.starts.delete(id);
       this.removeFiles(session);
       throw (

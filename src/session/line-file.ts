@@ -2,7 +2,7 @@
 // opened before the first byte, done when the session is disposed. An exit only closes the
 // descriptor: a restart's run goes on in the same file, on the same clock. Between writes it is
 // closed once idle (append-file.ts).
-import { AppendFile } from "./append-file.ts";
+import { AppendFile } from "../pty/append-file.ts";
 import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
 

@@ -18,7 +18,7 @@ import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { clientLog } from "./client-log.ts";
-import type { OutputRead } from "./pty-messages.ts";
+import type { OutputRead } from "../pty/pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";

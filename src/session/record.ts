@@ -2,7 +2,7 @@
 // and start its program again. The store saves one whenever a session's state or size changes,
 // and brings sessions back from them.
 import type { SessionState } from "../protocol/schemas.ts";
-import { reapLeftovers } from "./processes.ts";
+import { reapLeftovers } from "../pty/processes.ts";
 import type { Session } from "./session.ts";
 import type { PastRun, SessionBase } from "./session-spec.ts";
 

@@ -19,7 +19,7 @@ import {
   type ScreenOwner,
   type ScreenPool,
 } from "../terminal/screen-pool.ts";
-import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
+import { MIN_SKIP_BYTES, skipPoint } from "../terminal/fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
 
 /** Bytes per message to the worker: small, so another session's echo never waits long behind it. */

@@ -2,7 +2,7 @@
 // the shapes the store hands a session, kept apart so that neither needs the other's module.
 import type { SessionState, Size } from "../protocol/schemas.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import type { PtyPool } from "./pty-pool.ts";
+import type { PtyPool } from "../pty/pty-pool.ts";
 import type { ShellKind } from "./shell-integration.ts";
 
 /** What a session is made of, whether it starts now or an earlier daemon started it. */

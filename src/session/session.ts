@@ -4,9 +4,9 @@
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
-import { type Adoption, Child, type ChildExit, type SignalTarget } from "./child.ts";
+import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
-import { writeError } from "./disk-errors.ts";
+import { writeError } from "../pty/disk-errors.ts";
 import { ExecRunner } from "./exec.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";

@@ -46,7 +46,7 @@ export type ToPtyWorker =
       tap: TapState;
       debugBuffer: number;
       text: boolean;
-      /** A file the daemon's thread opened, to copy every read to (session/tee.ts); it closes it after `exit`. */
+      /** A file the daemon's thread opened, to copy every read to (pty/tee.ts); it closes it after `exit`. */
       tee?: number;
     }
   /** The output's plain text is wanted from now on, or no longer (the tap's text events). */

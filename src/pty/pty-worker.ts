@@ -13,7 +13,7 @@ import { ScreenHost } from "../terminal/screen-host.ts";
 import { faultText } from "../terminal/errors.ts";
 import type { TapUpdate } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
-import { nonPlainEnd } from "./fast-forward.ts";
+import { nonPlainEnd } from "../terminal/fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { AdoptedPty } from "./adopted-pty.ts";

@@ -95,7 +95,7 @@ export type ToPtyWorker =
 export type FromPtyWorker =
   /**
    * `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after
-   * `exit`; null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
+   * `exit` (pty-master.ts); null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
    */
   | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }

@@ -19,6 +19,7 @@ import { LogWriter } from "./log-writer.ts";
 import { AdoptedPty } from "./adopted-pty.ts";
 import { NativePty, type ProgramExit, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
+import { handOver } from "./pty-master.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { PtyReactor, SLICE } from "./pty-reactor.ts";
 import { TeeWriter } from "./tee.ts";
@@ -113,7 +114,7 @@ function wantText(id: number, on: boolean): void {
 }
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {
-  return libc && reactor ? new NativePty(spec, on, libc, reactor) : new Pty(spec, on);
+  return libc && reactor ? new NativePty(spec, on, libc, reactor, ledger) : new Pty(spec, on);
 }
 
 function adopt(m: Extract<ToPtyWorker, { t: "adopt" }>, on: PtyEvents): ProgramPty {
@@ -180,7 +181,9 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     }
     ptys.set(m.id, pty);
     // Said before anything that could fail: should this thread die from here on, the daemon's
-    // thread knows the program to end and the master to close.
+    // thread knows the program to end and the master to close (pty-master.ts). An adopted master
+    // was the daemon's thread's all along.
+    if (m.t === "spawn" && pty.fd !== null) handOver(pty.fd, ledger);
     post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     // Right after, ahead of the program's own output (read in a later round): the start resolves
     // once the marker is in the output (child.ts).

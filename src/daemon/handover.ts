@@ -55,7 +55,7 @@ function daemonArgs(): string[] {
   return process.argv.slice(2);
 }
 
-/** The record of the daemon as it stands; `exits`: programs that ended already (pty-pool.ts's hold). */
+/** The record of the daemon as it stands; `exits`: programs that ended already (pty/pty-pool.ts's hold). */
 function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord {
   const { socketPath, stateDir, listenFd } = daemon.options;
   const listener = listenFd ?? listeningSocketFd(socketPath);

@@ -12,7 +12,7 @@ export interface OutputRead {
   data: Uint8Array;
   /** What the vt tap read in it. */
   tap: TapUpdate;
-  /** The output offset just past its last byte that is not plain text (fast-forward.ts's lastNonPlain); -1: it is all plain. */
+  /** The output offset just past its last byte that is not plain text (terminal/fast-forward.ts's lastNonPlain); -1: it is all plain. */
   nonPlain: number;
   /** The screen it feeds (a "feed" message) has parsed it already; its state follows. */
   fed?: true;

@@ -18,7 +18,7 @@ export class OutputLog {
   error: string | null = null;
   /**
    * The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. The
-   * pty worker that reads the program writes the file (log-writer.ts) before the bytes get here.
+   * pty worker that reads the program writes the file (pty/log-writer.ts) before the bytes get here.
    */
   private fileEnd = 0;
   /**

@@ -12,7 +12,7 @@ export interface SessionRecord {
   command: string[];
   cwd: string;
   pid: number | null;
-  /** When that process started (processes.ts's startTime): a pid reused since is never touched. */
+  /** When that process started (pty/processes.ts's startTime): a pid reused since is never touched. */
   pid_start?: string | null;
   state: SessionState;
   exit_code: number | null;

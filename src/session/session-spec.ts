@@ -35,7 +35,7 @@ export interface StartSpec {
   /** The folder of those hooks, where exec.run leaves a request for them (exec.ts). */
   hooksDir?: string;
   ptys?: PtyPool;
-  /** A file to copy every output byte of this run to (session.create's log_path, tee.ts), open already. */
+  /** A file to copy every output byte of this run to (session.create's log_path, pty/tee.ts), open already. */
   tee?: number;
 }
 

@@ -2,11 +2,12 @@
 // a program writes, the daemon's thread, which gets the output as messages, keeps answering
 // everyone. On Linux termd owns the PTYs (native-pty.ts) and this thread's poll loop
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
-// entrypoint of the compiled binary (scripts/compile.ts). It also holds the screens of the sessions
-// it runs, and feeds each the output as it reads it (terminal/screen-host.ts), and writes each program's log
-// (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the bytes are logged and
-// parsed on the thread that read them, once by the tap and once by the screen, and the daemon's
-// thread gets them with what the tap found in them and the screen's state after them.
+// entrypoint of the compiled binary (scripts/compile.ts). It also holds the screens of the
+// sessions it runs, and feeds each the output as it reads it (terminal/screen-host.ts), and writes
+// each program's log (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the
+// bytes are logged and parsed on the thread that read them, once by the tap and once by the
+// screen, and the daemon's thread gets them with what the tap found in them and the screen's state
+// after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";

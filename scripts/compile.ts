@@ -12,7 +12,7 @@ export const ROOT = join(import.meta.dir, "..");
 const ENTRIES = [
   "src/cli/main.ts",
   "src/terminal/screen-worker.ts",
-  "src/session/pty-worker.ts",
+  "src/pty/pty-worker.ts",
   "src/render/png-worker.ts",
   "src/daemon/line-parser-worker.ts",
 ];

@@ -21,11 +21,14 @@ const ALLOWED: Record<string, string[]> = {
   terminal: ["vt", "protocol"],
   // Screenshots and screen text (SVG, PNG, SGR, numbered rows) from protocol's shapes.
   render: ["protocol"],
-  session: ["terminal", "vt", "protocol", "platform"],
+  // A program on a PTY and the thread that reads it (the pty worker, its pool, the log it appends to):
+  // below session/, which composes it with the output's storage, the screen view and the waits.
+  pty: ["terminal", "protocol", "platform"],
+  session: ["pty", "terminal", "vt", "protocol", "platform"],
   // Dialects reach the daemon only through the NativeCaller the daemon gives them.
   dialects: ["protocol", "render", "session"],
   // The daemon composes sessions and the dialects it is given; it knows no transport but its sockets.
-  daemon: ["protocol", "session", "terminal", "platform", "render", "dialects"],
+  daemon: ["protocol", "session", "pty", "terminal", "platform", "render", "dialects"],
   // The HTTP transport reaches a daemon only through the WebHost it declares (web/host.ts), which
   // server/ makes from one: no daemon module.
   web: ["protocol", "render", "session", "web/page"],
@@ -100,6 +103,13 @@ test("the scan sees imports of every form, and a breach is named", () => {
   ]);
 });
 
+test("the pty layer stands below session/: a pty module importing a session one is a breach", () => {
+  expect(breaches("pty/child.ts", 'import type { Session } from "../session/session.ts";\n')).toEqual([
+    "pty/child.ts imports ../session/session.ts: pty/ may import terminal, protocol, platform",
+  ]);
+  expect(breaches("session/session.ts", 'import { Child } from "../pty/child.ts";\n')).toEqual([]);
+});
+
 test("the edges stay apart: web reaches no daemon module, the daemon no web one", () => {
   expect(breaches("web/server.ts", 'import { run } from "../daemon/dispatch.ts";\n')).toEqual([
     "web/server.ts imports ../daemon/dispatch.ts: web/ may import protocol, render, session, web/page",
@@ -164,9 +174,9 @@ function cycles(graph: Map<string, string[]>): string[] {
   return out;
 }
 
-test("src/session has no import cycle: what a session is made of does not import it back", () => {
+test("src/session and src/pty have no import cycle: what a session is made of does not import it back", () => {
   const graph = importGraph();
-  const session = new Map([...graph].filter(([f]) => f.startsWith("session/")));
+  const session = new Map([...graph].filter(([f]) => f.startsWith("session/") || f.startsWith("pty/")));
   expect(cycles(session)).toEqual([]);
 });
 

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
-import { sessionMembers } from "../src/session/processes.ts";
+import { sessionMembers } from "../src/pty/processes.ts";
 import { TestDaemon } from "./harness.ts";
 import { alive } from "../src/platform/alive.ts";
 

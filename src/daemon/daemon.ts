@@ -7,7 +7,7 @@ import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
 import { flushLineFiles } from "../session/line-file.ts";
-import { PtyPool } from "../session/pty-pool.ts";
+import { PtyPool } from "../pty/pty-pool.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
@@ -20,7 +20,7 @@ import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
 import { adoptFileLock, type FileLock, LockHeld, takeFileLock } from "./file-lock.ts";
 import type { HandoverRecord } from "./handover-record.ts";
-import { reapChildLater, reapLeftovers, startTime } from "../session/processes.ts";
+import { reapChildLater, reapLeftovers, startTime } from "../pty/processes.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 

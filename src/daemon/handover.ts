@@ -18,7 +18,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
 import { flushLineFiles } from "../session/line-file.ts";
-import type { HeldExit, PtyPool } from "../session/pty-pool.ts";
+import type { HeldExit, PtyPool } from "../pty/pty-pool.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Client } from "./client.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
@@ -55,7 +55,7 @@ function daemonArgs(): string[] {
   return process.argv.slice(2);
 }
 
-/** The record of the daemon as it stands; `exits`: programs that ended already (pty-pool.ts's hold). */
+/** The record of the daemon as it stands; `exits`: programs that ended already (pty/pty-pool.ts's hold). */
 function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord {
   const { socketPath, stateDir, listenFd } = daemon.options;
   const listener = listenFd ?? listeningSocketFd(socketPath);

@@ -1,7 +1,7 @@
 // The few libc calls a PTY termd owns needs that node:fs has no binding for (ioctl, tcgetattr,
 // tcsetattr, poll, pipe2), and read(2) without an exception per EAGAIN, through bun:ffi. Linux only: the request numbers and the struct layouts
 // below are Linux's (the same on x86-64 and arm64, glibc and musl). Elsewhere, or where no libc
-// loads, `ptyLibc()` is null and sessions run on Bun's own Terminal (pty.ts).
+// loads, `ptyLibc()` is null and sessions run on Bun's own Terminal (pty/pty.ts).
 import { dlopen, FFIType, ptr, read } from "bun:ffi";
 import { libcCandidates } from "./libc.ts";
 

@@ -38,10 +38,10 @@ import { basename, join } from "node:path";
 import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 import type { ProgramStream } from "./stream.ts";
-import { parseSignal } from "./signals.ts";
+import { parseSignal } from "../pty/signals.ts";
 import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
 import type { ShellCommands } from "./shell-commands.ts";
-import { foregroundGroup } from "./processes.ts";
+import { foregroundGroup } from "../pty/processes.ts";
 import { needsPaste } from "./submit.ts";
 
 /** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */

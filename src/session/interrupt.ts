@@ -8,7 +8,7 @@
 // shell or a fork of it that has not exec'd (its command line is still the shell's). A builtin
 // (`read`) or a subshell never execs: its interrupt goes out after JOB_TERMINAL_MS, as it would
 // have gone at once before.
-import { commandLine, foregroundGroup } from "./processes.ts";
+import { commandLine, foregroundGroup } from "../pty/processes.ts";
 import type { ProgramStream } from "./stream.ts";
 
 /** The longest a signal character waits for the command to have the terminal. */

@@ -1,8 +1,8 @@
 // A file of text lines written from one session's events (the timing journal, a recording):
 // opened before the first byte, done when the session is disposed. An exit only closes the
 // descriptor: a restart's run goes on in the same file, on the same clock. Between writes it is
-// closed once idle (append-file.ts).
-import { AppendFile } from "./append-file.ts";
+// closed once idle (pty/append-file.ts).
+import { AppendFile } from "../pty/append-file.ts";
 import type { OutputStream, SessionEvent } from "./stream.ts";
 import { clientLog } from "./client-log.ts";
 

@@ -2,11 +2,11 @@
 // megabyte in a ring, all of it in an append-only file. A reader asks for [from, from+max) and
 // gets it from the ring, or from the file once the ring moved on. It also remembers where the
 // output was last anything but plain text, so the screen knows, without scanning, whether a
-// backlog can be fast-forwarded (session/fast-forward.ts).
+// backlog can be fast-forwarded (terminal/fast-forward.ts).
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync } from "node:fs";
 import { RingBuffer } from "./ring.ts";
-import { lastNonPlain } from "./fast-forward.ts";
-import type { LogFailure } from "./log-writer.ts";
+import { lastNonPlain } from "../terminal/fast-forward.ts";
+import type { LogFailure } from "../pty/log-writer.ts";
 
 const SCAN_CHUNK = 1024 * 1024;
 
@@ -18,7 +18,7 @@ export class OutputLog {
   error: string | null = null;
   /**
    * The file holds output [0, fileEnd): past it, once a write failed, only the ring has bytes. The
-   * pty worker that reads the program writes the file (log-writer.ts) before the bytes get here.
+   * pty worker that reads the program writes the file (pty/log-writer.ts) before the bytes get here.
    */
   private fileEnd = 0;
   /**

@@ -18,7 +18,7 @@ import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { clientLog } from "./client-log.ts";
-import type { OutputRead } from "./pty-messages.ts";
+import type { OutputRead } from "../pty/pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -42,7 +42,7 @@ const HARD_LAG = 32 * 1024 * 1024;
 /**
  * Once the log stopped (a full disk), output the screen has not yet been sent exists only in the
  * ring (RING_BYTES, 1 MiB): past this much the output stops, so the screen still gets every byte
- * (what arrives after an XOFF, up to pty.ts's REPAUSE_BYTES, fits in the rest); it goes on below
+ * (what arrives after an XOFF, up to pty/pty.ts's REPAUSE_BYTES, fits in the rest); it goes on below
  * RING_ONLY_RESUME.
  */
 const RING_ONLY_LAG = 384 * 1024;
@@ -124,7 +124,7 @@ export class Pipeline implements OutputStream {
   /** What writes the stream now; null before a program starts, and for a restored stream. */
   protected source: StreamSource | null = null;
   /**
-   * The run's log_path copy (tee.ts), which its pty worker writes: closed here once the copy
+   * The run's log_path copy (pty/tee.ts), which its pty worker writes: closed here once the copy
    * failed or the run ended (not before: the worker may still write to the number).
    */
   protected tee: number | null = null;

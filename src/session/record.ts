@@ -2,7 +2,7 @@
 // and start its program again. The store saves one whenever a session's state or size changes,
 // and brings sessions back from them.
 import type { SessionState } from "../protocol/schemas.ts";
-import { reapLeftovers } from "./processes.ts";
+import { reapLeftovers } from "../pty/processes.ts";
 import type { Session } from "./session.ts";
 import type { PastRun, SessionBase } from "./session-spec.ts";
 
@@ -12,7 +12,7 @@ export interface SessionRecord {
   command: string[];
   cwd: string;
   pid: number | null;
-  /** When that process started (processes.ts's startTime): a pid reused since is never touched. */
+  /** When that process started (pty/processes.ts's startTime): a pid reused since is never touched. */
   pid_start?: string | null;
   state: SessionState;
   exit_code: number | null;

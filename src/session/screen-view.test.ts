@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScreenPool } from "../terminal/screen-pool.ts";
-import { nonPlainEnd } from "./fast-forward.ts";
+import { nonPlainEnd } from "../terminal/fast-forward.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView } from "./screen-view.ts";
 

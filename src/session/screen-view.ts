@@ -19,7 +19,7 @@ import {
   type ScreenOwner,
   type ScreenPool,
 } from "../terminal/screen-pool.ts";
-import { MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
+import { MIN_SKIP_BYTES, skipPoint } from "../terminal/fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
 
 /** Bytes per message to the worker: small, so another session's echo never waits long behind it. */
@@ -155,7 +155,7 @@ export class ScreenView {
 
   /**
    * Moves the screen, before it was sent anything, to the thread that reads the program's output
-   * (pty-pool.ts), which then feeds it every byte it reads while the screen shows the output up to
+   * (pty/pty-pool.ts), which then feeds it every byte it reads while the screen shows the output up to
    * that byte: no copy of the output comes back through this thread, and an echo crosses two
    * threads instead of four. A plain-text flood is still fed from here, to be fast-forwarded.
    */

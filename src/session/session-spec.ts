@@ -2,7 +2,7 @@
 // the shapes the store hands a session, kept apart so that neither needs the other's module.
 import type { SessionState, Size } from "../protocol/schemas.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import type { PtyPool } from "./pty-pool.ts";
+import type { PtyPool } from "../pty/pty-pool.ts";
 import type { ShellKind } from "./shell-integration.ts";
 
 /** What a session is made of, whether it starts now or an earlier daemon started it. */
@@ -35,7 +35,7 @@ export interface StartSpec {
   /** The folder of those hooks, where exec.run leaves a request for them (exec.ts). */
   hooksDir?: string;
   ptys?: PtyPool;
-  /** A file to copy every output byte of this run to (session.create's log_path, tee.ts), open already. */
+  /** A file to copy every output byte of this run to (session.create's log_path, pty/tee.ts), open already. */
   tee?: number;
 }
 

@@ -1,12 +1,12 @@
-// One session: a program on a terminal (child.ts) and the stream it writes (pipeline.ts), with its
+// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts), with its
 // lifecycle: started, ended (exited, stopped, killed, failed; lost with a daemon that died),
 // restarted, disposed. Exec, waits and shell commands take stream.ts's narrow interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
-import { type Adoption, Child, type ChildExit, type SignalTarget } from "./child.ts";
+import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
-import { writeError } from "./disk-errors.ts";
+import { writeError } from "../pty/disk-errors.ts";
 import { ExecRunner } from "./exec.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
@@ -180,7 +180,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     return n;
   }
 
-  /** Writes once the program has read enough of what came before (child.ts's MAX_UNREAD_INPUT); else INPUT_NOT_READ after `timeoutMs`. */
+  /** Writes once the program has read enough of what came before (pty/child.ts's MAX_UNREAD_INPUT); else INPUT_NOT_READ after `timeoutMs`. */
   async input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret = false): Promise<number> {
     this.liveChild();
     await untilJobHasTerminal(this, data);
@@ -219,7 +219,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed (child.ts). */
+  /** SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed (pty/child.ts). */
   async stop(graceMs: number): Promise<void> {
     if (this.running && this.child) {
       this.stopRequested = true;

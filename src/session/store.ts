@@ -4,18 +4,18 @@ import { closeSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { excerpt, quoted, TermdError } from "../terminal/errors.ts";
 import type { CreateInput } from "../protocol/schemas.ts";
-import { writeError } from "./disk-errors.ts";
+import { writeError } from "../pty/disk-errors.ts";
 import { Session } from "./session.ts";
 import { screenPathOf } from "./pipeline.ts";
 import { fromRecord, recordOf, type SessionRecord, type StartSettings } from "./record.ts";
 import { journalPathOf, TimingJournal } from "./journal.ts";
 import { Recorder } from "./recorder.ts";
-import { openTee } from "./tee.ts";
+import { openTee } from "../pty/tee.ts";
 import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import type { PtyPool } from "./pty-pool.ts";
-import type { Adoption } from "./child.ts";
+import type { PtyPool } from "../pty/pty-pool.ts";
+import type { Adoption } from "../pty/child.ts";
 import type { StartSpec } from "./session-spec.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */

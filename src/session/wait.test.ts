@@ -9,7 +9,7 @@ import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 import { baselineOf, compileRegex, Waits } from "./wait.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
-import { nonPlainEnd } from "./fast-forward.ts";
+import { nonPlainEnd } from "../terminal/fast-forward.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-wait-test-"));
 const pool = new ScreenPool(1, 0);

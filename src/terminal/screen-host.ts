@@ -1,6 +1,6 @@
 // The screens one thread holds, driven by ToWorker messages: a screen worker's whole job, and a
 // pty worker's for the sessions whose programs it runs (their screens are fed the output as it is
-// read, with no trip through the daemon's thread; session/pty-worker.ts).
+// read, with no trip through the daemon's thread; pty/pty-worker.ts).
 import { faultText } from "./errors.ts";
 import { Screen } from "./screen.ts";
 import type { FromWorker, ToWorker } from "./screen-messages.ts";

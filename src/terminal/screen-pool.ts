@@ -1,5 +1,5 @@
 // The screen workers: a few threads (one per core by default) that hold the headless screens of
-// sessions from an earlier daemon (a running session's is its pty worker's: pty-pool.ts), spread
+// sessions from an earlier daemon (a running session's is its pty worker's: pty/pty-pool.ts), spread
 // so each has about as many. A worker that dies is replaced at once; each screen it held is
 // reopened on the new one and told so, so its owner can rebuild it from the output. A worker
 // starts when the first screen is given to it: a daemon with no such sessions runs none. A

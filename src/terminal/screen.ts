@@ -128,7 +128,7 @@ export class Screen {
   }
 
   /**
-   * Can plain text be fast-forwarded (see session/fast-forward.ts)? Only while lines scroll the
+   * Can plain text be fast-forwarded (see fast-forward.ts)? Only while lines scroll the
    * whole screen: a scroll region or origin mode would keep old rows that a clear would lose.
    */
   get plainScrolling(): boolean {

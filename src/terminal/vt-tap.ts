@@ -10,7 +10,7 @@
 // with xterm's own replies. It counts the bytes it is fed, so what it reports carries stream
 // offsets; `feed(data, at)` tells it where a stream it joins late starts.
 //
-// It runs in the pty worker that reads the program's output (session/pty-worker.ts), once per
+// It runs in the pty worker that reads the program's output (pty/pty-worker.ts), once per
 // read: what it found goes to the daemon's thread with the bytes, as a TapUpdate, which the
 // daemon's TapFacts takes (tap-facts.ts). Its own facts are a TapFacts changed by the same events.
 //

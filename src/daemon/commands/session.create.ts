@@ -7,7 +7,7 @@ export default command({
   params: CreateSchema,
   exec: async (p, { daemon }) => {
     // log_path (the store opens it before the program starts) is written by the pty worker that
-    // reads the program, from its first byte (session/tee.ts).
+    // reads the program, from its first byte (pty/tee.ts).
     const s = await daemon.store.create(p);
     if (p.socket !== undefined) {
       try {

@@ -49,7 +49,7 @@ function reasonOf(ev: ErrorEvent): string {
 
 /** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
 const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
-  ? new URL("./session/pty-worker.ts", import.meta.url)
+  ? new URL("./pty/pty-worker.ts", import.meta.url)
   : new URL("./pty-worker.ts", import.meta.url);
 
 export class PtyPool {

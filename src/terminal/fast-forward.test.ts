@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { Screen } from "../terminal/screen.ts";
+import { Screen } from "./screen.ts";
 import { lastNonPlain, MIN_SKIP_BYTES, skipPoint } from "./fast-forward.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

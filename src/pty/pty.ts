@@ -38,7 +38,7 @@ export interface PtyEvents {
 /** A program on its terminal, as the pty worker drives it: Pty (Bun.Terminal) or NativePty (termd's own). */
 export interface ProgramPty {
   readonly pid: number;
-  /** The master, when the daemon's thread may write to it itself (and closes it once told of the exit). */
+  /** The master, when the daemon's thread may write to it itself (and closes it once told of the exit: pty-master.ts). */
   readonly fd: number | null;
   write(data: string | Uint8Array): void;
   /** Stops reading the program's output until resume(), so that its writes block. */

@@ -12,7 +12,7 @@ export interface OutputRead {
   data: Uint8Array;
   /** What the vt tap read in it. */
   tap: TapUpdate;
-  /** The output offset just past its last byte that is not plain text (fast-forward.ts's lastNonPlain); -1: it is all plain. */
+  /** The output offset just past its last byte that is not plain text (terminal/fast-forward.ts's lastNonPlain); -1: it is all plain. */
   nonPlain: number;
   /** The screen it feeds (a "feed" message) has parsed it already; its state follows. */
   fed?: true;
@@ -46,7 +46,7 @@ export type ToPtyWorker =
       tap: TapState;
       debugBuffer: number;
       text: boolean;
-      /** A file the daemon's thread opened, to copy every read to (session/tee.ts); it closes it after `exit`. */
+      /** A file the daemon's thread opened, to copy every read to (pty/tee.ts); it closes it after `exit`. */
       tee?: number;
     }
   /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
@@ -95,7 +95,7 @@ export type ToPtyWorker =
 export type FromPtyWorker =
   /**
    * `fd`: the PTY's master, which the daemon's thread writes input to directly and closes after
-   * `exit`; null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
+   * `exit` (pty-master.ts); null where Bun.Terminal holds it. The spawn's `prelude` is the next data message.
    */
   | { t: "spawned"; id: number; pid: number; fd: number | null }
   | { t: "failed"; id: number; message: string }

@@ -10,6 +10,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { Size } from "../protocol/schemas.ts";
 import type { PtyLibc } from "../platform/pty-libc.ts";
 import type { PtyEvents, PtySpec, ProgramPty } from "./pty.ts";
+import type { FdLedger } from "./fd-ledger.ts";
+import { closeUnstarted, openMaster } from "./pty-master.ts";
 import type { PtyReactor } from "./pty-reactor.ts";
 import { parseSignal, signalNumber } from "./signals.ts";
 import { controlChars, type TermiosFlags } from "./termios.ts";
@@ -54,7 +56,7 @@ export function reportedCode({ exitCode, signal }: ProgramExit): number | null {
 export class NativePty implements ProgramPty {
   readonly pid: number;
   private readonly proc: Subprocess;
-  /** The master. Input is written to it from the daemon's thread, which closes it once it has the exit. */
+  /** The master: opened here, then written and closed by the daemon's thread (pty-master.ts says who does what). */
   readonly fd: number;
   private running = true;
 
@@ -64,11 +66,13 @@ export class NativePty implements ProgramPty {
     on: PtyEvents,
     private readonly libc: PtyLibc,
     private readonly reactor: PtyReactor,
+    /** Where the worker records the master until it has told the daemon's thread of it. */
+    ledger: FdLedger | null = null,
   ) {
     const program = spec.command[0] ?? "";
     // sh would say "not found" on the terminal and exit 127; a caller gets the reason instead.
     if (!findExecutable(program, spec)) throw new Error(`Executable not found in $PATH: "${program}"`);
-    this.fd = openSync("/dev/ptmx", constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+    this.fd = openMaster(ledger);
     try {
       const slavePath = libc.unlock(this.fd);
       libc.setTermios(this.fd, START);
@@ -85,7 +89,7 @@ export class NativePty implements ProgramPty {
         closeSync(slave);
       }
     } catch (err) {
-      closeSync(this.fd);
+      closeUnstarted(this.fd, ledger);
       throw err;
     }
     this.pid = this.proc.pid;

@@ -5,7 +5,6 @@
 // bounded the way a terminal bounds it: what the program has not read yet is at most
 // MAX_UNREAD_INPUT; past it a writer waits for it to read (the worker's `drain` says the terminal
 // took everything queued), and gives up at its deadline.
-import { closeSync, writeSync } from "node:fs";
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
@@ -14,6 +13,7 @@ import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/scree
 import type { TapState } from "../terminal/tap-facts.ts";
 import type { ProgramExit } from "./native-pty.ts";
 import type { PtySpec } from "./pty.ts";
+import { PtyMaster } from "./pty-master.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
 import { foregroundGroup, reapChildLater, reapLeftovers, sessionEmptied, signalSession, startTime } from "./processes.ts";
@@ -123,8 +123,8 @@ export class Child {
   private constructor(
     readonly pid: number,
     private readonly link: PtyLink,
-    /** The PTY's master where termd owns it: input goes straight to it while nothing waits in the worker's queue. */
-    private master: number | null,
+    /** The PTY's master where termd owns it (pty-master.ts): input goes straight to it while nothing waits in the worker's queue. */
+    private readonly master: PtyMaster | null,
   ) {
     this.exited = this.ended.promise;
     this.pidStart = startTime(pid);
@@ -156,7 +156,7 @@ export class Child {
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd);
+          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd));
           if (spec.prelude) preludeDue = true;
           else resolve(child);
         } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
@@ -196,7 +196,7 @@ export class Child {
 
   /** The PTY's master while the program runs, where termd owns it: what a handover passes to the next image. */
   get masterFd(): number | null {
-    return this.running ? this.master : null;
+    return this.running ? (this.master?.descriptor ?? null) : null;
   }
 
   private get id(): number {
@@ -245,10 +245,7 @@ export class Child {
 
   /** The program exited, or its worker died: either way the worker is done with the master, and this thread closes it. */
   private end(exit: ChildExit): void {
-    if (this.master !== null) {
-      closeSync(this.master);
-      this.master = null;
-    }
+    this.master?.close();
     if (!this.running) return;
     this.running = false;
     this.onDrain();
@@ -262,12 +259,8 @@ export class Child {
     if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     // Straight into the PTY when nothing waits before it: no hop through the worker for a key.
-    let written = 0;
-    if (this.master !== null && this.unflushed === 0) {
-      try {
-        written = writeSync(this.master, bytes);
-      } catch {} // EAGAIN (no room) or EIO (closing): the worker queues it, or drops it at the end.
-    }
+    // What does not fit (or EIO: closing) goes to the worker, which queues it, or drops it at the end.
+    const written = this.master !== null && this.unflushed === 0 ? this.master.write(bytes) : 0;
     if (written < bytes.length) {
       // Moved to the worker in a buffer of exactly the bytes left: a view posted as it is would
       // be cloned with the whole buffer it views (a large input's, once per INPUT_PIECE).

@@ -2,23 +2,25 @@
 // a program writes, the daemon's thread, which gets the output as messages, keeps answering
 // everyone. On Linux termd owns the PTYs (native-pty.ts) and this thread's poll loop
 // (pty-reactor.ts) reads them in fair slices; elsewhere Bun.Terminal reads them (pty.ts). A second
-// entrypoint of the compiled binary (scripts/build.ts). It also holds the screens of the sessions
-// it runs, and feeds each the output as it reads it (screen-host.ts), and writes each program's log
-// (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the bytes are logged and
-// parsed on the thread that read them, once by the tap and once by the screen, and the daemon's
-// thread gets them with what the tap found in them and the screen's state after them.
+// entrypoint of the compiled binary (scripts/compile.ts). It also holds the screens of the
+// sessions it runs, and feeds each the output as it reads it (terminal/screen-host.ts), and writes
+// each program's log (log-writer.ts), and runs each program's vt tap (terminal/vt-tap.ts): the
+// bytes are logged and parsed on the thread that read them, once by the tap and once by the
+// screen, and the daemon's thread gets them with what the tap found in them and the screen's state
+// after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
 import { faultText } from "../terminal/errors.ts";
 import type { TapUpdate } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
-import { nonPlainEnd } from "./fast-forward.ts";
+import { nonPlainEnd } from "../terminal/fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import { LogWriter } from "./log-writer.ts";
 import { AdoptedPty } from "./adopted-pty.ts";
 import { NativePty, type ProgramExit, SHELL } from "./native-pty.ts";
 import { Pty, type ProgramPty, type PtyEvents, type PtySpec } from "./pty.ts";
+import { handOver } from "./pty-master.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 import { PtyReactor, SLICE } from "./pty-reactor.ts";
 import { TeeWriter } from "./tee.ts";
@@ -113,7 +115,7 @@ function wantText(id: number, on: boolean): void {
 }
 
 function open(spec: PtySpec, on: PtyEvents): ProgramPty {
-  return libc && reactor ? new NativePty(spec, on, libc, reactor) : new Pty(spec, on);
+  return libc && reactor ? new NativePty(spec, on, libc, reactor, ledger) : new Pty(spec, on);
 }
 
 function adopt(m: Extract<ToPtyWorker, { t: "adopt" }>, on: PtyEvents): ProgramPty {
@@ -180,7 +182,9 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     }
     ptys.set(m.id, pty);
     // Said before anything that could fail: should this thread die from here on, the daemon's
-    // thread knows the program to end and the master to close.
+    // thread knows the program to end and the master to close (pty-master.ts). An adopted master
+    // was the daemon's thread's all along.
+    if (m.t === "spawn" && pty.fd !== null) handOver(pty.fd, ledger);
     post({ t: "spawned", id: m.id, pid: pty.pid, fd: pty.fd });
     // Right after, ahead of the program's own output (read in a later round): the start resolves
     // once the marker is in the output (child.ts).

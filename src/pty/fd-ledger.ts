@@ -1,6 +1,6 @@
 // The descriptors a pty worker holds that only it would close (its sessions' log files while
-// they are open; the daemon's thread is told of a PTY's master as soon as it is made, and closes
-// it), written down in memory the daemon's thread shares. Bun does not close a terminated
+// they are open, and a PTY's master from its open until the daemon's thread is told of it, which
+// closes it from then on: pty-master.ts), written down in memory the daemon's thread shares. Bun does not close a terminated
 // worker's descriptors: when a worker dies, its pool closes what this says it held
 // (pty-pool.ts). A bitmap indexed by descriptor, grown in place as higher ones come. The worker marks a descriptor once it is open and clears it
 // before it closes it: a death between the two leaks one at worst, and never closes a number

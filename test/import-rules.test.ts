@@ -110,36 +110,26 @@ test("the edges stay apart: web reaches no daemon module, the daemon no web one"
   ).toEqual([]);
 });
 
-/**
- * Type-only imports that may close a cycle, each with its reason. Otherwise type-only imports count
- * as much as any: a cycle of types is still modules that cannot be read (or moved) one without the other.
- */
-const CYCLE_EDGES: Record<string, string> = {
-  // The daemon makes connections, whose calls run in it: what handlers, connections and their
-  // limits are handed is the daemon itself (CallContext.daemon), as a type. An interface of it
-  // would list most of what it has, to be kept in step by hand.
-  "daemon/command.ts -> daemon/daemon.ts": "handlers run in the daemon (CallContext.daemon)",
-  "daemon/connection.ts -> daemon/daemon.ts": "a connection belongs to the daemon that accepted it",
-  "daemon/connection-limits.ts -> daemon/daemon.ts": "the limits are the daemon's options and counts",
-};
-
-/** Each import between files of src/, as "from -> to", and whether it imports types only. */
-function imports(): { from: string; to: string; typeOnly: boolean }[] {
+/** Each import between files of src/. */
+function imports(): { from: string; to: string }[] {
   const files = sources();
   const known = new Set(files);
   return files.flatMap((from) =>
     [...readFileSync(join(SRC, from), "utf8").matchAll(IMPORT)].flatMap((m) => {
       const spec = m[1] ?? m[2] ?? m[3]!;
       const to = relative(SRC, resolve(dirname(join(SRC, from)), spec));
-      return spec.startsWith(".") && known.has(to) ? [{ from, to, typeOnly: /^[\s;]?(import|export)\s+type\b/.test(m[0]) }] : [];
+      return spec.startsWith(".") && known.has(to) ? [{ from, to }] : [];
     }),
   );
 }
 
-/** Each file of src/ with the files of src/ it imports, but for CYCLE_EDGES. */
+/**
+ * Each file of src/ with the files of src/ it imports. Type-only imports count as much as any: a
+ * cycle of types is still modules that cannot be read (or moved) one without the other.
+ */
 function importGraph(): Map<string, string[]> {
   const graph = new Map(sources().map((f) => [f, [] as string[]]));
-  for (const { from, to, typeOnly } of imports()) if (!(typeOnly && `${from} -> ${to}` in CYCLE_EDGES)) graph.get(from)!.push(to);
+  for (const { from, to } of imports()) graph.get(from)!.push(to);
   return graph;
 }
 
@@ -182,15 +172,6 @@ test("the cycle check finds a cycle of types", () => {
     ["session/d.ts", ["session/a.ts"]],
   ]);
   expect(cycles(graph)).toEqual(["session/a.ts -> session/b.ts -> session/c.ts -> session/a.ts"]);
-});
-
-test("each import allowed to close a cycle is still there, and imports types only", () => {
-  const typeOnly = new Set(
-    imports()
-      .filter((i) => i.typeOnly)
-      .map((i) => `${i.from} -> ${i.to}`),
-  );
-  expect(Object.keys(CYCLE_EDGES).filter((edge) => !typeOnly.has(edge))).toEqual([]);
 });
 
 test("a session is reached as a Session only by its store, its record and the daemon; its parts and web/ take stream.ts's interfaces", () => {

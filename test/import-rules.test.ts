@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 const SRC = join(import.meta.dir, "..", "src");
 
 /**
- * What each folder of src/ may import besides itself (DESIGN.md's layers: imports point one way).
+ * What each folder of src/ may import besides itself (docs/architecture.md's layers: imports point one way).
  * Anything outside src/ (packages, node:, bun:) is free; package.json and assets/ are data.
  */
 const ALLOWED: Record<string, string[]> = {

@@ -80,6 +80,28 @@ function breaches(file: string, text = readFileSync(join(SRC, file), "utf8")): s
   return out;
 }
 
+/**
+ * The layers the compiler checks as well, each with a tsconfig.json of its own: what it may use
+ * (vt/ no Bun, node or DOM; protocol/ and client/ no Bun: they run under Node too; web/page the
+ * browser's) and, composite, no import of a file it does not list. `npm run typecheck` runs them.
+ */
+const LAYER_TSCONFIGS = ["vt", "protocol", "platform", "client", "web/page"];
+
+test("every layer with a tsconfig.json of its own is checked, and compiles on its own", () => {
+  const found = [...new Bun.Glob("**/tsconfig.json").scanSync({ cwd: SRC })].map((f) => dirname(f)).sort();
+  expect(found).toEqual([...LAYER_TSCONFIGS].sort());
+  const typecheck = JSON.parse(readFileSync(join(SRC, "..", "package.json"), "utf8")).scripts.typecheck as string;
+  expect(LAYER_TSCONFIGS.filter((layer) => !typecheck.includes(`-p src/${layer}/tsconfig.json`))).toEqual([]);
+  for (const layer of LAYER_TSCONFIGS) {
+    const result = Bun.spawnSync([process.execPath, "x", "tsc", "--noEmit", "-p", join(SRC, layer, "tsconfig.json")], {
+      cwd: join(SRC, ".."),
+      env: { ...process.env, BUN_BE_BUN: "1" },
+    });
+    expect(`${layer}: ${result.stdout.toString()}${result.stderr.toString()}`).toBe(`${layer}: `);
+    expect(result.exitCode).toBe(0);
+  }
+});
+
 test("every folder of src/ has its rule", () => {
   const folders = new Set(sources().map(folderOf));
   expect([...folders].filter((f) => !(f in ALLOWED))).toEqual([]);

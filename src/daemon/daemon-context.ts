@@ -10,12 +10,11 @@ import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { Client, ClientOptions, ClientOutlet } from "./client.ts";
 import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import type { HandoverHost } from "./handover.ts";
+import type { ByteCounters } from "./line-channel.ts";
 import type { Metrics } from "./metrics.ts";
 
-/** What system.stats reports and the line channels count. */
-export interface DaemonCounters {
-  bytesIn: number;
-  bytesOut: number;
+/** What system.stats reports: the line channels' bytes, and the calls and clients. */
+export interface DaemonCounters extends ByteCounters {
   requests: number;
   connections: number;
   commandsRun: number;

@@ -19,7 +19,7 @@ import { checkInheritedSocket } from "./socket-activation.ts";
 import { checkSocketDirWritable, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
 import { adoptFileLock, type FileLock, LockHeld, takeFileLock } from "./file-lock.ts";
 import type { HandoverRecord } from "./handover-record.ts";
-import type { DaemonContext } from "./daemon-context.ts";
+import type { DaemonContext, DaemonCounters } from "./daemon-context.ts";
 import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import { reapChildLater, reapLeftovers, startTime } from "../session/processes.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
@@ -39,7 +39,7 @@ export class Daemon implements DaemonContext {
   /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
   private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
-  readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
+  readonly counters: DaemonCounters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
   /** Requests, errors and latency by method (GET /metrics). */
   readonly metrics = new Metrics();
   private readonly startedAt = performance.now();

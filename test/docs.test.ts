@@ -2,9 +2,10 @@
 // docs/protocol.md, every CLI command and flag in docs/cli.md, every MCP tool (with its arguments)
 // in docs/mcp.md, every interminai subcommand in docs/dialects.md, every folder under src/ in
 // docs/architecture.md, every environment variable the source reads somewhere in the docs, and
-// every relative link (with its #anchor) in README.md and docs/*.md resolves. The lists come from
-// the tables the code runs on, so a new method, command or flag fails here until it is documented.
-// No daemon: the tables are imported, and the CLI's command list is read from `termd --help`.
+// every relative link (with its #anchor) in README.md and docs/*.md resolves, and so does every
+// path a comment in src/, test/ or scripts/ names. The lists come from the tables the code runs on,
+// so a new method, command or flag fails here until it is documented. No daemon: the tables are
+// imported, and the CLI's command list is read from `termd --help`.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -192,4 +193,29 @@ test("docs/architecture.md explains every folder under src/", () => {
   const folders = srcPaths.filter((p) => statSync(join(ROOT, p)).isDirectory());
   expect(folders.length).toBeGreaterThan(10);
   expect(folders.filter((f) => !doc.includes(`\`${f}/\``))).toEqual([]);
+});
+
+test("every file a comment in src/, test/ or scripts/ names by its path is in the repository", () => {
+  // A document, or a source file named with its folder, from the repository's root, src/ or the
+  // file's own folder: what is outside the repository is no reference. NAME and x are placeholders.
+  const PATH = /(?<![\w/.@-])((?:\.\.?\/)*(?:[\w.-]+\/)*[\w.-]+\.md|(?:\.\.?\/)*(?:[\w.-]+\/)+[\w.-]+\.ts)\b/g;
+  const missing: string[] = [];
+  for (const dir of ["src", "test", "scripts"]) {
+    for (const rel of readdirSync(join(ROOT, dir), { recursive: true }) as string[]) {
+      const file = join(dir, rel);
+      if (!rel.endsWith(".ts") || !statSync(join(ROOT, file)).isFile()) continue;
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          const comment = /(?:^|\s)(?:\/\/|\/\*|\*)\s/.exec(line);
+          if (!comment) return;
+          for (const [, path] of line.slice(comment.index).matchAll(PATH)) {
+            if (/(^|\/)(NAME|x)\./.test(path!)) continue;
+            if (![ROOT, join(ROOT, "src"), dirname(join(ROOT, file))].some((base) => existsSync(resolve(base, path!))))
+              missing.push(`${file}:${i + 1}: ${path}`);
+          }
+        });
+    }
+  }
+  expect(missing).toEqual([]);
 });

@@ -4,11 +4,11 @@
 import type * as v from "valibot";
 import type { MethodName, ResultOf } from "../protocol/methods.ts";
 import type { Session } from "../session/session.ts";
-import type { Daemon } from "./daemon.ts";
+import type { DaemonContext } from "./daemon-context.ts";
 import type { Client } from "./client.ts";
 
 export interface CallContext {
-  daemon: Daemon;
+  daemon: DaemonContext;
   client: Client;
   /** Aborted when the client goes away, so long calls (wait) stop working for nobody. */
   signal: AbortSignal;

@@ -5,7 +5,7 @@
 // timeout, or the connection closing) and an unsubscribe or removed session give their place back.
 import { RpcError } from "../protocol/errors.ts";
 import type { CallContext } from "./command.ts";
-import type { Daemon } from "./daemon.ts";
+import type { DaemonContext } from "./daemon-context.ts";
 
 /**
  * Pending session.wait calls per connection. A pending wait is cheap (a timer; identical waits are
@@ -29,7 +29,7 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
 export const MAX_CONNECTIONS = 4096;
 
 /** Why one more connection is refused (LIMIT_REACHED), or null when it may come in. */
-export function connectionRefusal(daemon: Daemon): RpcError | null {
+export function connectionRefusal(daemon: DaemonContext): RpcError | null {
   const max = daemon.options.maxConnections ?? MAX_CONNECTIONS;
   if (daemon.connections.size < max) return null;
   return new RpcError(

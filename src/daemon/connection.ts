@@ -8,7 +8,7 @@ import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import type { Client, ClientOutlet } from "./client.ts";
 import type { CallContext } from "./command.ts";
-import type { Daemon } from "./daemon.ts";
+import type { DaemonContext } from "./daemon-context.ts";
 import { run } from "./dispatch.ts";
 import { logFault } from "./errors.ts";
 import { LineChannel, type ByteSink, type LineHandler } from "./line-channel.ts";
@@ -20,7 +20,12 @@ export interface ConnData {
 }
 
 /** How `dialect` reaches the native methods, events and per-session state for `client`. */
-export function nativeCaller(daemon: Daemon, client: Client, dialect: Dialect, out: Pick<NativeCaller, "send" | "end">): NativeCaller {
+export function nativeCaller(
+  daemon: DaemonContext,
+  client: Client,
+  dialect: Dialect,
+  out: Pick<NativeCaller, "send" | "end">,
+): NativeCaller {
   const ctx: CallContext = { daemon, client, signal: client.signal };
   return {
     call: (method, params) => run(method, params, ctx) as Promise<never>,
@@ -44,7 +49,7 @@ export class Connection implements LineHandler, ClientOutlet {
 
   constructor(
     sink: ByteSink,
-    private readonly daemon: Daemon,
+    private readonly daemon: DaemonContext,
     /** The session a per-session socket stands for. */
     impliedSession?: string,
     /** The dialect of a per-session socket, for a first line no dialect claims (or not JSON). */

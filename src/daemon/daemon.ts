@@ -1,8 +1,7 @@
 // The daemon: owns the session store and the listening socket, tracks connections, and shuts
 // everything down in order (sessions first, then the socket, then the process).
-import { chmodSync, closeSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { RpcError } from "../protocol/errors.ts";
+import { closeSync, mkdirSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
@@ -13,70 +12,24 @@ import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
 import { Client, type ClientOptions, type ClientOutlet } from "./client.ts";
-import { Connection, type ConnData } from "./connection.ts";
-import { connectionRefusal } from "./connection-limits.ts";
-import { errorReply } from "./errors.ts";
+import type { ConnData } from "./connection.ts";
+import { listen } from "./listener.ts";
+import { type SessionSocketEntry, SessionSockets } from "./session-sockets.ts";
 import { checkInheritedSocket } from "./socket-activation.ts";
-import { checkSocketDirWritable, checkSocketPathLength, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
+import { checkSocketDirWritable, clearStaleSocket, DaemonStartError, prepareSocketDir } from "./socket-path.ts";
 import { adoptFileLock, type FileLock, LockHeld, takeFileLock } from "./file-lock.ts";
 import type { HandoverRecord } from "./handover-record.ts";
+import type { DaemonContext, DaemonCounters } from "./daemon-context.ts";
+import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import { reapChildLater, reapLeftovers, startTime } from "../pty/processes.ts";
-import type { Dialect } from "../dialects/dialect.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
-
-/** How a session's own socket behaves (session.create's socket_dialect and socket_cleanup). */
-export interface SessionSocketOptions {
-  /** Spoken when a connection's first line picks no dialect. */
-  dialect?: string;
-  /** On close: unlink the file (default), keep it (refusing connections), or unlink it and its folder. */
-  cleanup?: "unlink" | "keep" | "rmdir";
-}
-
-export interface DaemonOptions {
-  socketPath: string;
-  /** The wire protocols its connections may speak (src/dialects): given, so the core names none. */
-  dialects: DialectRegistry;
-  stateDir: string;
-  /** Grace between SIGTERM and SIGKILL for session.stop and shutdown. */
-  stopGraceMs: number;
-  /** How long an ended session is kept before it is forgotten. */
-  ttlMs: number;
-  /** Size of each session's unhandled-sequence log (default 10). */
-  debugBuffer?: number;
-  /** Shut down once session.remove leaves no session (a daemon hosting one, `interminai start --no-daemon`). */
-  exitWhenEmpty?: boolean;
-  /** A file holding the daemon's pid while it runs (the console server's server.pid). */
-  pidFile?: string;
-  /** The `termd daemon` flags it was started with, the state dir aside: reported (system.stats) for `termd daemon restart`. */
-  flags?: string[];
-  /** Threads that parse the sessions' screens (default: one per core). */
-  screenWorkers?: number;
-  /** Quiet time after which a small session's screen is parked (default 5000; 0: never). */
-  screenParkMs?: number;
-  /** Threads that run the sessions' programs and read their output (default: one per core). */
-  ptyWorkers?: number;
-  /** Sessions held at most, ended ones included (default DEFAULT_MAX_SESSIONS). */
-  maxSessions?: number;
-  /** Pending session.wait calls per connection (default MAX_WAITS_PER_CONNECTION). */
-  maxWaits?: number;
-  /** Sessions one connection may be subscribed to (default MAX_SUBSCRIPTIONS_PER_CONNECTION). */
-  maxSubscriptions?: number;
-  /** Connections served at once, over every socket and HTTP (default MAX_CONNECTIONS). */
-  maxConnections?: number;
-  /** A listening socket bound to socketPath that systemd passed (socket activation): served instead of binding one. */
-  listenFd?: number | null;
-  /** This process is the next image of a daemon that handed itself over (handover.ts): its socket, locks and programs. */
-  handover?: HandoverRecord | null;
-}
 
 /** Eviction runs at most this often (and more often for short TTLs). */
 const EVICT_EVERY_MS = 60_000;
-/** How long a connection refused past --max-connections is kept half-open for its client to read why. */
-const REFUSED_LINGER_MS = 1000;
 /** How long past the stop grace a shutdown waits for sessions to report their end. */
 const SHUTDOWN_SLACK_MS = 2000;
 
-export class Daemon {
+export class Daemon implements DaemonContext {
   readonly store: SessionStore;
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
@@ -86,7 +39,7 @@ export class Daemon {
   /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
   private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
-  readonly counters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
+  readonly counters: DaemonCounters = { bytesIn: 0, bytesOut: 0, requests: 0, connections: 0, commandsRun: 0 };
   /** Requests, errors and latency by method (GET /metrics). */
   readonly metrics = new Metrics();
   private readonly startedAt = performance.now();
@@ -106,10 +59,7 @@ export class Daemon {
   }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
-  private readonly sessionSockets = new Map<
-    string,
-    { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"]; dialect?: string }
-  >();
+  private readonly sessionSockets = new SessionSockets(this);
   readonly stopped = Promise.withResolvers<void>();
 
   constructor(readonly options: DaemonOptions) {
@@ -191,8 +141,8 @@ export class Daemon {
   }
 
   /** The sessions' own sockets, for the handover record. */
-  sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: SessionSocketOptions["cleanup"] }[] {
-    return [...this.sessionSockets].map(([session, s]) => ({ session, path: s.path, dialect: s.dialect, cleanup: s.cleanup }));
+  sessionSocketList(): SessionSocketEntry[] {
+    return this.sessionSockets.list();
   }
 
   /** The locks this daemon holds and the descriptors they are on, for the handover record. */
@@ -230,7 +180,7 @@ export class Daemon {
       // The sessions' own sockets crossed the exec listening: served again.
       for (const s of handover?.session_sockets ?? []) {
         try {
-          await this.openSessionSocket(s.session, s.path, { dialect: s.dialect ?? undefined, cleanup: s.cleanup ?? undefined }, s.fd);
+          await this.sessionSockets.open(s.session, s.path, { dialect: s.dialect ?? undefined, cleanup: s.cleanup ?? undefined }, s.fd);
           this.store.get(s.session).socket = s.path;
         } catch (err) {
           console.error(`termd: session ${s.session}'s socket ${s.path} is not served again: ${(err as Error).message}`);
@@ -239,7 +189,7 @@ export class Daemon {
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
       const inherited = activated ?? handover?.listener_fd ?? null;
-      this.listener = this.openSocket(inherited !== null ? { fd: inherited } : { unix: path });
+      this.listener = listen(this, inherited !== null ? { fd: inherited } : { unix: path });
     } catch (err) {
       this.close();
       throw err;
@@ -281,112 +231,16 @@ export class Daemon {
     for (const c of this.connections) c.forget(s);
   }
 
-  /** Listens on `path` (created 0600), or on an inherited listening `fd`; connections there imply `session` when it is given. */
-  private openSocket(where: { unix: string } | { fd: number }, session?: string, dialect?: Dialect): UnixSocketListener<ConnData> {
-    const old = process.umask(0o177);
-    try {
-      // Bun.listen takes `fd` (a socket already listening) though its types name only unix and TCP.
-      const listener = Bun.listen<ConnData>({
-        ...(where as { unix: string }),
-        // A client that shuts down its sending side still reads: it gets every reply, then the close.
-        allowHalfOpen: true,
-        socket: {
-          open: (socket) => {
-            const refused = connectionRefusal(this);
-            if (refused) {
-              // Said in JSON-RPC's words whatever the client speaks: it has sent nothing yet. Only
-              // the sending side is closed at once: a client whose connect is still being reported
-              // when the whole socket goes sees a reset instead of the reason. The rest goes when
-              // the client closes, or after REFUSED_LINGER_MS.
-              socket.data = {};
-              socket.write(JSON.stringify(errorReply(null, refused)) + "\n");
-              socket.shutdown();
-              setTimeout(() => socket.end(), REFUSED_LINGER_MS).unref();
-              return;
-            }
-            socket.data = { conn: new Connection(socket, this, session, dialect) };
-          },
-          data: (socket, chunk) => socket.data.conn?.onData(chunk),
-          end: (socket) => {
-            if (socket.data.conn) socket.data.conn.onEnd();
-            else socket.end(); // a refused connection: its client read why
-          },
-          drain: (socket) => socket.data.conn?.flush(),
-          close: (socket) => socket.data.conn?.onClose(),
-          error: (socket) => socket.data.conn?.onClose(),
-        },
-      });
-      if ("unix" in where) chmodSync(where.unix, 0o600);
-      return listener;
-    } finally {
-      process.umask(old);
-    }
-  }
-
   /**
-   * Gives a session a socket of its own (interminai's and ralph's model): requests there need
-   * not name the session. A stale socket file at `path` is replaced; a live one is refused.
+   * Gives a session a socket of its own (session-sockets.ts): requests there need not name the
+   * session. A stale socket file at `path` is replaced; a live one is refused.
    */
-  async openSessionSocket(
-    sessionId: string,
-    path: string,
-    opts: SessionSocketOptions = {},
-    /** The socket listening on `path` already, from the image this daemon took over from (handover.ts). */
-    fd?: number,
-  ): Promise<void> {
-    if (this.sessionSockets.has(sessionId)) throw new RpcError("INVALID_PARAMS", `session ${sessionId} has a socket already`);
-    const dialect = opts.dialect === undefined ? undefined : this.dialects.named(opts.dialect);
-    if (opts.dialect !== undefined && !dialect)
-      throw new RpcError("INVALID_PARAMS", `unknown socket_dialect ${JSON.stringify(opts.dialect)}`);
-    let listener: UnixSocketListener<ConnData>;
-    try {
-      checkSocketPathLength(path, "name a shorter socket");
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      if (fd === undefined) await clearStaleSocket(path);
-      listener = this.openSocket(fd === undefined ? { unix: path } : { fd }, sessionId, dialect);
-    } catch (err) {
-      throw new RpcError("INVALID_PARAMS", `cannot listen on ${path}: ${(err as Error).message}`);
-    }
-    this.sessionSockets.set(sessionId, { path, listener, cleanup: opts.cleanup, dialect: opts.dialect });
-    // A socket whose dialect says so (ralph's) goes when its session ends: its clients get the
-    // last events and are closed, and a re-attach finds no socket instead of a session that will
-    // never answer. (interminai's socket stays until `stop`: its status and wait report the exit.)
-    if ((dialect ?? this.dialects.sessionDefault).endsWithSession) {
-      void this.store
-        .get(sessionId)
-        .ended.then(() => this.closeSessionSocket(sessionId))
-        .catch(() => {});
-    }
+  openSessionSocket(sessionId: string, path: string, opts?: SessionSocketOptions): Promise<void> {
+    return this.sessionSockets.open(sessionId, path, opts);
   }
 
   closeSessionSocket(sessionId: string): void {
-    const s = this.sessionSockets.get(sessionId);
-    if (!s) return;
-    this.sessionSockets.delete(sessionId);
-    if (s.cleanup === "keep") {
-      // Bun unlinks a unix socket when its listener stops; moved aside, the file survives, dead.
-      const aside = `${s.path}.closing-${process.pid}`;
-      try {
-        renameSync(s.path, aside);
-      } catch {}
-      s.listener.stop(false);
-      try {
-        renameSync(aside, s.path);
-      } catch {}
-    } else {
-      s.listener.stop(false);
-      try {
-        unlinkSync(s.path);
-      } catch {}
-      if (s.cleanup === "rmdir") {
-        try {
-          rmdirSync(dirname(s.path)); // only an empty folder: nothing but the socket was in it
-        } catch {}
-      }
-    }
-    // Its clients go last: one that sees its connection close must find the file settled. Each
-    // gets what is left of its events first.
-    for (const c of this.connections) if (c.impliedSession === sessionId) c.endWhenDelivered(sessionId);
+    this.sessionSockets.close(sessionId);
   }
 
   /** Stops every session (SIGTERM, then SIGKILL after the grace), closes the socket, resolves `stopped`. */
@@ -410,7 +264,7 @@ export class Daemon {
     this.screens.close();
     this.ptys.close();
     this.rasterizer.close();
-    for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
+    this.sessionSockets.closeAll();
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;
     if (this.listener) {

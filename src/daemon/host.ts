@@ -3,7 +3,8 @@
 // `interminai start --no-daemon` runs; with exitWhenEmpty it stops once its last session is removed.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { Client, NO_OUTLET } from "./client.ts";
-import { Daemon, type DaemonOptions } from "./daemon.ts";
+import { Daemon } from "./daemon.ts";
+import type { DaemonOptions } from "./daemon-options.ts";
 import { run } from "./dispatch.ts";
 
 export interface InProcessDaemon {

@@ -2,7 +2,8 @@
 // exception (log it and keep serving), and exit once shut down.
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Daemon, type DaemonOptions } from "./daemon.ts";
+import { Daemon } from "./daemon.ts";
+import type { DaemonOptions } from "./daemon-options.ts";
 import { clientLog } from "../session/client-log.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
 import { DaemonStartError } from "./socket-path.ts";

@@ -1,4 +1,4 @@
-// The console server (seeds/console-server.md, cp-console-server): JSON lines `{"cmd": …}` on a
+// The console server (docs/dialects.md, cp-console-server): JSON lines `{"cmd": …}` on a
 // persistent connection, replies `{ok, error?, pid?, status?, exit_code?, sessions?}`. A console
 // `key` is a termd session name; the dialect sees only the sessions created through it (they carry
 // `meta.dialect: "console"`), as a client of the real server sees only that server's. The mapping,

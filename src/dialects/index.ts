@@ -1,4 +1,4 @@
-// The dialects termd speaks, and which one a connection gets (DESIGN.md): on the daemon's socket
+// The dialects termd speaks, and which one a connection gets (docs/dialects.md): on the daemon's socket
 // its first message decides — `jsonrpc` → native JSON-RPC; `type` → interminai; `cmd` → the
 // console server; `method` without `jsonrpc` → TRL. On a session's own socket JSON-RPC is ralph's
 // (native methods with the session implied, plus ralph's), and a socket made for a dialect

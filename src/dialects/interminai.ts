@@ -1,13 +1,12 @@
-// interminai's socket protocol, as interminai itself speaks it (../shared/interminai-cli.md,
-// Appendix A, which wins over seeds/interminai-protocol.md where they differ): one JSON request
+// interminai's socket protocol, as interminai itself speaks it (docs/dialects.md): one JSON request
 // per connection, fields beside "type"; the reply {"status":"ok","data":{…}} or
-// {"status":"error","error":"…"}; then the connection closes. Each request maps onto native
-// methods of the session the socket stands for (on the daemon's main socket a request may name
-// one in "session", an extension). What it keeps itself is interminai's activity flag ("output
-// since it was last read"): the output offset at the last read, in the session's dialect state.
-// Departures: requests run concurrently instead of one at a time (a WAIT delays nobody); a
-// field absent beside "type" is also looked for in a `data` object, where interminai's Python
-// edition's client puts WAIT's, KILL's, RESIZE's and DEBUG's (and PROTOCOL.md puts DEBUG's).
+// {"status":"error","error":"…"}; then the connection closes. Each request maps onto native methods
+// of the session the socket stands for (on the daemon's main socket a request may name one in
+// "session", an extension). What it keeps itself is interminai's activity flag ("output since it
+// was last read"): the output offset at the last read, in the session's dialect state. Departures:
+// requests run concurrently instead of one at a time (a WAIT delays nobody); a field absent beside
+// "type" is also looked for in a `data` object, where interminai's Python edition's client puts
+// WAIT's, KILL's, RESIZE's and DEBUG's (and interminai's protocol document puts DEBUG's).
 import { RpcError } from "../protocol/errors.ts";
 import type { CellRun, SessionInfo } from "../protocol/schemas.ts";
 import { sgrParams } from "../render/sgr.ts";

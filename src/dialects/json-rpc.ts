@@ -1,4 +1,4 @@
-// Native JSON-RPC 2.0 (DESIGN.md's protocol): requests and batches on the daemon's socket, each
+// Native JSON-RPC 2.0 (docs/protocol.md): requests and batches on the daemon's socket, each
 // method validated and run by the daemon; events as `{"jsonrpc":"2.0","method":"event"}`
 // notifications. ralph's dialect is this one with methods of its own.
 import { RpcError } from "../protocol/errors.ts";

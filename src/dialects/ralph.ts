@@ -1,4 +1,4 @@
-// ralph (seeds/ralph-protocol.md): JSON-RPC 2.0 on a session's own socket (`termd start --socket
+// ralph (docs/dialects.md): JSON-RPC 2.0 on a session's own socket (`termd start --socket
 // PATH`), the dialect every JSON-RPC connection on a session socket speaks. It is the native
 // dialect (every native method, the session implied) plus ralph's methods, mapped onto native calls:
 //   get_status            → session.info + session.screen (recent_output: the last screen lines),

@@ -1,4 +1,4 @@
-// TRL, the Terminal Runtime Layer (seeds/trl-api.md), as claw-core's server and clients have it:
+// TRL, the Terminal Runtime Layer (docs/dialects.md), as claw-core's server and clients have it:
 // `{id, method, params}` lines answered with `{id, ok, data}` or `{id, ok: false, error: {code,
 // message}}`. A TRL session is a termd session running its shell; its session_id is the termd id.
 // The dialect sees only the sessions it created: they carry `meta.dialect: "trl"`, with TRL's own

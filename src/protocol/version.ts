@@ -17,7 +17,8 @@ export const BUILD: BuildInfo = {
   version: VERSION,
   commit: typeof TERMD_BUILD_COMMIT === "string" ? TERMD_BUILD_COMMIT : "dev",
   target: typeof TERMD_BUILD_TARGET === "string" ? TERMD_BUILD_TARGET : "source",
-  bun: typeof Bun === "undefined" ? null : Bun.version,
+  // process.versions rather than Bun: protocol/ compiles without Bun's types (its tsconfig.json).
+  bun: process.versions.bun ?? null,
 };
 
 /** `termd 0.1.0 (commit 0123456789ab, linux-x64, bun 1.4.5)` */

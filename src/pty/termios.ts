@@ -1,4 +1,4 @@
-// A PTY's termios settings in the words of seeds/interminai-protocol.md's DEBUG: cooked or raw,
+// A PTY's termios settings in the words of interminai's DEBUG (docs/dialects.md): cooked or raw,
 // the flags that are on by name, the four flag words in hex, and the control characters in ^X
 // form. Bun.Terminal reads the flag words; it does not expose c_cc, so those come from `stty -g`
 // on the child's terminal (found through the process table; `stty -g` prints them in this form on

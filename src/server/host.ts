@@ -2,7 +2,8 @@
 // --no-daemon`): the one place the command line meets the daemon, its dialects and the HTTP
 // transport, which reaches the daemon only through the WebHost made here (web-host.ts). Only a
 // process that hosts a daemon loads it; every other command reaches one through client/.
-import type { Daemon, DaemonOptions } from "../daemon/daemon.ts";
+import type { Daemon } from "../daemon/daemon.ts";
+import type { DaemonOptions } from "../daemon/daemon-options.ts";
 import { inProcessDaemon, type InProcessDaemon } from "../daemon/host.ts";
 import { runDaemon as run } from "../daemon/main.ts";
 import { DIALECTS } from "../dialects/index.ts";

@@ -31,7 +31,7 @@ import type { OutputStream, SessionEvent } from "./stream.ts";
  */
 export const MAX_SCREEN_LAG = 1024 * 1024;
 /**
- * The bound that follows, as scripts/bench.ts measures it end to end: a screen shows the
+ * The bound that follows, as scripts/bench/redraw.ts measures it end to end: a screen shows the
  * program's last byte within this long (the lag's parse, a held flood's 50 ms, the messages).
  */
 export const SCREEN_CURRENT_MS = 250;

@@ -1,5 +1,5 @@
 // Which escape sequences somebody implements: @xterm/headless 6.0 (the handlers its InputHandler
-// registers, src/common/InputHandler.ts) or termd itself (the vt tap, and the queries of
+// registers in its InputHandler) or termd itself (the vt tap, and the queries of
 // queries.ts, whose table adds its identifiers here). A sequence in neither list goes to the
 // session's unhandled-sequence log, so `printf '\e[?9999h'` shows up there and SGR colours do not.
 //
@@ -37,7 +37,7 @@ const XTERM_DEC_MODES = new Set([
   1, 2, 3, 6, 7, 9, 12, 25, 45, 47, 66, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 1047, 1048, 1049, 2004, 2026,
 ]);
 
-/** Character sets xterm.js can designate (data/Charsets.ts). */
+/** Character sets xterm.js can designate (its CHARSETS table). */
 const CHARSETS = "0AB4C5RQKYE6ZH7=";
 
 /** OSC numbers: xterm's title, colour and hyperlink commands; termd's cwd, shell marks, and the

@@ -6,7 +6,7 @@
 // shell-integration marks (OSC 133, and VS Code's 633) with exec's own done mark, bells, where the
 // queries termd answers are (query-ranges.ts, for the attach stream), plain text while somebody
 // wants it (ralph's lines), and the log of sequences nobody implements
-// (seeds/interminai-protocol.md's DEBUG). It answers no queries: the Screen does, in stream order
+// (interminai's DEBUG, docs/dialects.md). It answers no queries: the Screen does, in stream order
 // with xterm's own replies. It counts the bytes it is fed, so what it reports carries stream
 // offsets; `feed(data, at)` tells it where a stream it joins late starts.
 //

@@ -1,5 +1,5 @@
 // Two places where xterm.js departs from xterm and alacritty, which programs and interminai's
-// users rely on (../shared/interminai-cli.md §6.5 and §10):
+// users rely on:
 // - CSI n S (scroll up) drops the lines it scrolls off; here, with the scroll region the whole
 //   normal screen, they go into the scrollback as a linefeed at the bottom would put them.
 // - CSI n b (REP) repeats nothing once any other sequence came after the character (xterm.js

@@ -48,12 +48,3 @@ describe("the Origin check", () => {
     expect(originAllowed("null", "127.0.0.1:7681", p)).toBe(false);
   });
 });
-
-test("the attach page compiles with DOM types and the browser's xterm (tsc -p src/web/page)", () => {
-  const result = Bun.spawnSync([process.execPath, "x", "tsc", "-p", `${import.meta.dir}/page`], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, BUN_BE_BUN: "1" },
-  });
-  expect(result.stdout.toString() + result.stderr.toString()).toBe("");
-  expect(result.exitCode).toBe(0);
-});

@@ -1,9 +1,9 @@
-// The console server dialect (seeds/console-server.md, as context-pilot's console manager uses
-// it): every example request of that document, sent as written on one persistent connection,
-// answered in its shape; the log file at log_path gets every output byte; escapes in send; create
-// without cwd runs in the server's cwd; kill is SIGTERM then SIGKILL after 100 ms; create on a
-// running key replaces it; a client sees only console sessions; remove, stats; bad input; a client
-// that goes away mid-request; `termd daemon --pid-file` and shutdown.
+// The console server dialect (docs/dialects.md, as context-pilot's console manager uses it): every
+// example request of the console server's own document, sent as written on one persistent
+// connection, answered in its shape; the log file at log_path gets every output byte; escapes in
+// send; create without cwd runs in the server's cwd; kill is SIGTERM then SIGKILL after 100 ms;
+// create on a running key replaces it; a client sees only console sessions; remove, stats; bad
+// input; a client that goes away mid-request; `termd daemon --pid-file` and shutdown.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

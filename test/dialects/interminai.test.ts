@@ -1,5 +1,5 @@
-// The interminai personality (../shared/interminai-cli.md): the socket dialect spoken raw, every
-// example request of seeds/interminai-protocol.md and of the spec's appendix sent as written, bad
+// The interminai personality (docs/dialects.md): the socket dialect spoken raw, every example
+// request of interminai's protocol document and of its command line's appendix sent as written, bad
 // input and clients that hang up; then the command line driven as a user's script drives it, from
 // source and as dist/interminai (a link to dist/termd, built by `npm test`), against bash, cat and
 // vim, in daemon mode (the test's own termd daemon) and in the foreground (--no-daemon).

@@ -1,4 +1,4 @@
-// ralph (seeds/ralph-protocol.md, as ralph's attach.py uses it) on a session's own socket, made by
+// ralph (docs/dialects.md, as ralph's attach.py uses it) on a session's own socket, made by
 // `termd start --socket PATH`: the document's example requests as written, events as
 // notifications in its shape, the socket 0600, interactive mode kept per session (write_pty only
 // in it, state_change on a toggle), the socket's connections closed and its file removed when the

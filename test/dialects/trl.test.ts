@@ -1,4 +1,4 @@
-// TRL (seeds/trl-api.md, as claw-core and its clients have it): the document's example request as
+// TRL (docs/dialects.md, as claw-core and its clients have it): its API document's example request as
 // written; every method; exec.run as a fresh `SHELL -c` per call over pipes (nothing persists,
 // stderr apart, exit codes, stdin, env, timeouts that SIGKILL, SESSION_BUSY, cancel); the fields
 // claw-core reports; free names; TRL sees only its own sessions; TRL's error shape for bad input; a

@@ -1,0 +1,49 @@
+// What of the daemon its calls reach: the members method handlers, dispatch, connections and their
+// limits use, and no more. Daemon (daemon.ts) implements it; a CallContext carries it. It imports
+// no module that makes connections or runs calls, so the daemon core is no import cycle: the
+// daemon imports its connections, which import dispatch and the handlers, which import this.
+import type { DialectRegistry } from "../dialects/index.ts";
+import type { Rasterizer } from "../render/rasterizer.ts";
+import type { PtyPool } from "../pty/pty-pool.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
+import type { Client, ClientOptions, ClientOutlet } from "./client.ts";
+import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
+import type { HandoverHost } from "./handover.ts";
+import type { ByteCounters } from "./line-channel.ts";
+import type { Metrics } from "./metrics.ts";
+
+/** What system.stats reports: the line channels' bytes, and the calls and clients. */
+export interface DaemonCounters extends ByteCounters {
+  requests: number;
+  connections: number;
+  commandsRun: number;
+}
+
+export interface DaemonContext extends HandoverHost {
+  readonly options: DaemonOptions;
+  readonly store: SessionStore;
+  readonly screens: ScreenPool;
+  readonly ptys: PtyPool;
+  readonly rasterizer: Rasterizer;
+  readonly dialects: DialectRegistry;
+  /** Every client served now (connection-limits.ts counts them). */
+  readonly connections: Set<Client>;
+  readonly counters: DaemonCounters;
+  readonly metrics: Metrics;
+  readonly startedAtIso: string;
+  /** A handover is being checked or made (system.handover refuses a second one meanwhile). */
+  handingOver: boolean;
+  uptimeS(): number;
+  /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
+  dialectState<T>(ref: string, dialect: string, init: () => T): T;
+  /** A client that comes: counted, and told of the sessions that go. */
+  addClient(outlet: ClientOutlet, opts?: ClientOptions): Client;
+  /** The client went away: its long calls stop, its subscriptions end. */
+  dropClient(client: Client): void;
+  /** Gives a session a socket of its own (session.create's socket). */
+  openSessionSocket(sessionId: string, path: string, opts?: SessionSocketOptions): Promise<void>;
+  closeSessionSocket(sessionId: string): void;
+  /** Stops every session, then the daemon. */
+  shutdown(graceMs?: number): Promise<void>;
+}

@@ -933,6 +933,9 @@ test("a full disk: session.create fails clearly and leaves no program running; s
   }
   expect(failure).toMatchObject({ name: "SPAWN_FAILED", message: expect.stringContaining("records") });
   const { sessions } = await c.call("session.list");
+  // Counted once the processes have settled: the last session's program may still be the shell
+  // that execs `sleep` (one fewer), and the refused one's may not have run to its SIGKILL yet.
+  for (const until = Date.now() + 10_000; sleepers() !== sessions.length && Date.now() < until; ) await Bun.sleep(20);
   expect(sleepers()).toBe(sessions.length);
   await c.call("session.remove", { session: sessions[0]!.id, force: true });
   expect((await c.call("session.list")).sessions.length).toBe(sessions.length - 1);

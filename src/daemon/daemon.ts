@@ -12,6 +12,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
+import { IdleCollector } from "./idle-collect.ts";
 import { Client, type ClientOptions, type ClientOutlet } from "./client.ts";
 import { Connection, type ConnData } from "./connection.ts";
 import { connectionRefusal } from "./connection-limits.ts";
@@ -96,6 +97,16 @@ export class Daemon {
   }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
+  /** Gives back what a burst of requests left behind once the clients go quiet (idle-collect.ts). */
+  private readonly idleCollector = new IdleCollector({
+    activity: () => this.counters.bytesIn + this.counters.bytesOut + this.counters.requests,
+    heap: () => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.external;
+    },
+    collect: () => Bun.gc(true),
+    now: () => performance.now(),
+  });
   private readonly sessionSockets = new Map<
     string,
     { path: string; listener: UnixSocketListener<ConnData>; cleanup: SessionSocketOptions["cleanup"] }
@@ -170,6 +181,7 @@ export class Daemon {
       this.store.restore();
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
+      this.idleCollector.start();
       this.listener = this.openSocket(activated !== null ? { fd: activated } : { unix: path });
     } catch (err) {
       this.close();
@@ -332,6 +344,7 @@ export class Daemon {
     for (const id of [...this.sessionSockets.keys()]) this.closeSessionSocket(id);
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;
+    this.idleCollector.stop();
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;

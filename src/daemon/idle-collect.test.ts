@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { GROWTH, IdleCollector, QUIET_MS } from "./idle-collect.ts";
 
-/** A collector on a clock, counters and an heap the test sets; a collection drops the heap to `afterCollect`. */
+/** A collector on a clock, counters and a heap the test sets; a collection drops the heap to `afterCollect`. */
 function rig(heap0 = 100 * GROWTH) {
   const w = { t: 0, activity: 0, heap: heap0, afterCollect: heap0, collected: 0 };
   const c = new IdleCollector({

@@ -1,13 +1,13 @@
-// A full garbage collection once the daemon goes quiet after a burst that left its memory high.
-// A hostile client's big request lines (up to 10 MiB each, and every string they hold) are
-// garbage as soon as they are answered, but JSC collects them only when its allocation pacing
-// says so, and Bun's own idle collection comes 10 s after the heap stops growing, not always a
-// full one: after 90 s of fuzz the daemon stayed 100–200 MB above its start for that long. A
-// forced full collection (which also hands the freed pages back to the system) brought it back
-// within 16 MB of its start. It runs on the daemon's thread, so it is done only when no client has
-// sent or been sent a byte for QUIET_MS, and only when the JS heap (what a collection can free:
-// its objects and the strings and buffers they hold) grew by GROWTH since the last one: a daemon
-// whose clients come and go now and then never pays for one.
+// A full garbage collection once the daemon goes quiet after a burst that left its heap high.
+// What a hostile client's requests allocate (the big strings of its lines, the replies) is garbage
+// as soon as they are answered, but JSC collects it only when its allocation pacing says so, and
+// Bun's own idle collection comes 10 s after the heap stops growing: after big lines, 20–30 MB of
+// the daemon's RSS waited for it. A forced full collection (which also hands the freed pages back
+// to the system) gives it back at once, in ~4 ms for the few MB that stay alive. It runs on the
+// daemon's thread, so only once no client has sent or been sent a byte for QUIET_MS, and only when
+// the JS heap (what a collection can free: its objects and the strings and buffers they hold) grew
+// by GROWTH since the last one: a daemon whose clients come now and then never pays for one. The
+// request-line parser's thread collects its own garbage (line-parser-worker.ts).
 
 /** Quiet time after the last byte in or out before a collection may run. */
 export const QUIET_MS = 2000;

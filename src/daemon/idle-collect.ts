@@ -1,8 +1,8 @@
 // A full garbage collection once the daemon goes quiet after a burst that left its heap high.
 // What a hostile client's requests allocate (the big strings of its lines, the replies) is garbage
 // as soon as they are answered, but JSC collects it only when its allocation pacing says so, and
-// Bun's own idle collection comes 10 s after the heap stops growing: after big lines, 20–30 MB of
-// the daemon's RSS waited for it. A forced full collection (which also hands the freed pages back
+// Bun's own idle collection comes 10 s after the heap stops growing: after big lines, 20–40 MB of
+// the daemon's RSS waited for it (once still 20 s after). A forced full collection (which also hands the freed pages back
 // to the system) gives it back at once, in ~4 ms for the few MB that stay alive. It runs on the
 // daemon's thread, so only once no client has sent or been sent a byte for QUIET_MS, and only when
 // the JS heap (what a collection can free: its objects and the strings and buffers they hold) grew

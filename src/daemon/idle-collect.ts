@@ -65,9 +65,8 @@ export class IdleCollector {
   }
 
   /** Checks every CHECK_EVERY_MS until stop(); the timer never keeps the process up. */
-  start(): this {
+  start(): void {
     this.timer ??= setInterval(() => this.check(), CHECK_EVERY_MS).unref();
-    return this;
   }
 
   stop(): void {

@@ -11,6 +11,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
+import { IdleCollector } from "./idle-collect.ts";
 import { Client, type ClientOptions, type ClientOutlet } from "./client.ts";
 import type { ConnData } from "./connection.ts";
 import { listen } from "./listener.ts";
@@ -59,6 +60,16 @@ export class Daemon implements DaemonContext {
   }
   private readonly records: SqliteRecords;
   private evictTimer: Timer | null = null;
+  /** Gives back what a burst of requests left behind once the clients go quiet (idle-collect.ts). */
+  private readonly idleCollector = new IdleCollector({
+    activity: () => this.counters.bytesIn + this.counters.bytesOut + this.counters.requests,
+    heap: () => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.external;
+    },
+    collect: () => Bun.gc(true),
+    now: () => performance.now(),
+  });
   private readonly sessionSockets = new SessionSockets(this);
   readonly stopped = Promise.withResolvers<void>();
 
@@ -188,6 +199,7 @@ export class Daemon implements DaemonContext {
       }
       this.evict();
       this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
+      this.idleCollector.start();
       const inherited = activated ?? handover?.listener_fd ?? null;
       this.listener = listen(this, inherited !== null ? { fd: inherited } : { unix: path });
     } catch (err) {
@@ -267,6 +279,7 @@ export class Daemon implements DaemonContext {
     this.sessionSockets.closeAll();
     if (this.evictTimer) clearInterval(this.evictTimer);
     this.evictTimer = null;
+    this.idleCollector.stop();
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;

@@ -84,7 +84,8 @@ export class LineChannel implements TurnTaker {
   /** end() was called: nothing more is read or queued; the close follows the last queued byte. */
   private ending = false;
   /** Lines received and not handled yet: they wait while the client is behind on its replies. */
-  private held: HeldFrame[] = [];
+  /** Lines received, in order; a slot is emptied once its line has run, so a big line is not kept while its client sends more. */
+  private held: (HeldFrame | undefined)[] = [];
   private heldAt = 0;
   private heldChars = 0;
   /** The transport is paused: MAX_HELD bytes of requests wait for their turns. */
@@ -203,7 +204,7 @@ export class LineChannel implements TurnTaker {
         if (frame.parsed === undefined) return false;
         parsed = frame.parsed;
       } else parsed = parseFrame(frame);
-      this.heldAt++;
+      this.held[this.heldAt++] = undefined;
       this.heldChars -= frameSize(frame);
       this.unanswered++;
       const done = this.handler.line(parsed);

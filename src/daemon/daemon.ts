@@ -107,40 +107,32 @@ export class Daemon implements DaemonContext {
   static async start(options: DaemonOptions): Promise<Daemon> {
     const path = options.socketPath;
     const handover = options.handover ?? null;
-    if (handover) return Daemon.takeOver(options, handover);
+    // The next image of a daemon that handed itself over (handover.ts) holds the locks and the
+    // listening socket already (they crossed the exec open), and its programs run on.
+    if (handover) return Daemon.startHolding(options, (held) => held.push(...handover.locks.map((l) => adoptFileLock(l.path, l.fd))));
     prepareSocketDir(path);
     checkSocketDirWritable(path);
-    const locks = [lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`)];
-    let daemon: Daemon;
-    try {
+    return Daemon.startHolding(options, (held) => {
+      held.push(lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`));
       mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
       // One daemon per state dir: two sharing the records would each call the other's live
       // sessions lost.
-      locks.push(
+      held.push(
         lock(
           join(options.stateDir, "daemon.lock"),
           (pid) =>
             `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`,
         ),
       );
-      daemon = new Daemon(options);
-    } catch (err) {
-      for (const release of locks.reverse()) release();
-      throw err;
-    }
-    daemon.locks = locks;
-    await daemon.listen();
-    return daemon;
+    });
   }
 
-  /**
-   * The next image of a daemon that handed itself over (handover.ts): it holds the locks and the
-   * listening socket already (they crossed the exec open), and its programs run on.
-   */
-  private static async takeOver(options: DaemonOptions, handover: HandoverRecord): Promise<Daemon> {
-    const locks = handover.locks.map((l) => adoptFileLock(l.path, l.fd));
+  /** A daemon holding the locks `take` puts in `held` (released again, newest first, if it cannot start), listening. */
+  private static async startHolding(options: DaemonOptions, take: (held: FileLock[]) => void): Promise<Daemon> {
+    const locks: FileLock[] = [];
     let daemon: Daemon;
     try {
+      take(locks);
       daemon = new Daemon(options);
     } catch (err) {
       for (const release of locks.reverse()) release();

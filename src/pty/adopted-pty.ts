@@ -6,12 +6,10 @@
 // go and runs on. Linux only, as native-pty.ts.
 import { childStatus } from "../platform/child-status.ts";
 import type { PtyLibc } from "../platform/pty-libc.ts";
-import type { Size } from "../protocol/schemas.ts";
-import { type ProgramExit, reportedCode } from "./native-pty.ts";
-import type { ProgramPty, PtyEvents } from "./pty.ts";
+import { PolledPty, type ProgramExit, reportedCode } from "./polled-pty.ts";
+import type { PtyEvents } from "./pty.ts";
 import type { PtyReactor } from "./pty-reactor.ts";
 import { parseSignal } from "./signals.ts";
-import { controlChars, type TermiosFlags } from "./termios.ts";
 
 /** How often an adopted program whose terminal has not hung up is asked whether it ended. */
 const LOOK_MS = 1000;
@@ -20,8 +18,7 @@ const FIRST_LOOK_MS = 5;
 /** As native-pty.ts's: how long an ended program's last bytes may take to drain from the PTY. */
 const DRAIN_MS = 250;
 
-export class AdoptedPty implements ProgramPty {
-  private running = true;
+export class AdoptedPty extends PolledPty {
   private hungUp = false;
   /** How it ended, once known: from the earlier image (which saw it end), or from waitpid. */
   private ended: ProgramExit | null;
@@ -30,12 +27,13 @@ export class AdoptedPty implements ProgramPty {
 
   constructor(
     readonly pid: number,
-    readonly fd: number,
+    fd: number,
     private readonly on: PtyEvents,
-    private readonly libc: PtyLibc,
-    private readonly reactor: PtyReactor,
+    libc: PtyLibc,
+    reactor: PtyReactor,
     ended: ProgramExit | null,
   ) {
+    super(fd, libc, reactor);
     this.ended = ended;
     reactor.add(fd, {
       data: on.data,
@@ -79,31 +77,6 @@ export class AdoptedPty implements ProgramPty {
     this.on.exit(reportedCode(this.ended), this.ended.signal);
   }
 
-  write(data: string | Uint8Array): void {
-    if (this.running) this.reactor.write(this.fd, data);
-  }
-
-  pause(): void {
-    this.reactor.pause(this.fd, true);
-  }
-
-  resume(): void {
-    this.reactor.pause(this.fd, false);
-  }
-
-  acknowledged(): void {
-    this.reactor.acknowledged(this.fd);
-  }
-
-  resize(size: Size): void {
-    if (this.running) this.libc.setSize(this.fd, size.rows, size.cols);
-  }
-
-  flags(): TermiosFlags | null {
-    const t = this.running ? this.libc.getTermios(this.fd) : null;
-    return t && { iflag: t.iflag, oflag: t.oflag, lflag: t.lflag, cflag: t.cflag, cc: controlChars(t.cc) };
-  }
-
   signal(name: string): void {
     if (!this.running) return;
     try {
@@ -111,7 +84,7 @@ export class AdoptedPty implements ProgramPty {
     } catch {}
   }
 
-  /** How the program ended, if it has. */
+  /** From the image before, or from waitpid. */
   exitStatus(): ProgramExit | null {
     return this.ended;
   }

@@ -11,7 +11,7 @@ import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
-import type { ProgramExit } from "./native-pty.ts";
+import type { ProgramExit } from "./polled-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import { PtyMaster } from "./pty-master.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";

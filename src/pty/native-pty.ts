@@ -7,14 +7,13 @@
 import type { Subprocess } from "bun";
 import { accessSync, closeSync, constants, openSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { Size } from "../protocol/schemas.ts";
 import type { PtyLibc } from "../platform/pty-libc.ts";
-import type { PtyEvents, PtySpec, ProgramPty } from "./pty.ts";
+import type { PtyEvents, PtySpec } from "./pty.ts";
 import type { FdLedger } from "./fd-ledger.ts";
 import { closeUnstarted, openMaster } from "./pty-master.ts";
 import type { PtyReactor } from "./pty-reactor.ts";
-import { parseSignal, signalNumber } from "./signals.ts";
-import { controlChars, type TermiosFlags } from "./termios.ts";
+import { PolledPty, type ProgramExit, reportedCode } from "./polled-pty.ts";
+import { parseSignal } from "./signals.ts";
 
 /** What starts the program on its terminal; without it sessions run on Bun.Terminal (pty.ts). */
 export const SHELL = "/bin/sh";
@@ -42,37 +41,23 @@ function findExecutable(command: string, spec: PtySpec): string | null {
   return Bun.which(command, { PATH: spec.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", cwd: spec.cwd });
 }
 
-/** How a program ended: its exit code, or the signal that ended it. */
-export interface ProgramExit {
-  exitCode: number | null;
-  signal: string | null;
-}
-
-/** The exit code a program's end is reported with: a shell's 128 + N for a death by signal N. */
-export function reportedCode({ exitCode, signal }: ProgramExit): number | null {
-  return signal ? 128 + signalNumber(signal) : exitCode;
-}
-
-export class NativePty implements ProgramPty {
+export class NativePty extends PolledPty {
   readonly pid: number;
   private readonly proc: Subprocess;
-  /** The master: opened here, then written and closed by the daemon's thread (pty-master.ts says who does what). */
-  readonly fd: number;
-  private running = true;
 
   /** Throws with the reason when the program cannot start. */
   constructor(
     spec: PtySpec,
     on: PtyEvents,
-    private readonly libc: PtyLibc,
-    private readonly reactor: PtyReactor,
+    libc: PtyLibc,
+    reactor: PtyReactor,
     /** Where the worker records the master until it has told the daemon's thread of it. */
     ledger: FdLedger | null = null,
   ) {
     const program = spec.command[0] ?? "";
     // sh would say "not found" on the terminal and exit 127; a caller gets the reason instead.
     if (!findExecutable(program, spec)) throw new Error(`Executable not found in $PATH: "${program}"`);
-    this.fd = openMaster(ledger);
+    super(openMaster(ledger), libc, reactor);
     try {
       const slavePath = libc.unlock(this.fd);
       libc.setTermios(this.fd, START);
@@ -108,36 +93,11 @@ export class NativePty implements ProgramPty {
     });
   }
 
-  write(data: string | Uint8Array): void {
-    if (this.running) this.reactor.write(this.fd, data);
-  }
-
-  pause(): void {
-    this.reactor.pause(this.fd, true);
-  }
-
-  resume(): void {
-    this.reactor.pause(this.fd, false);
-  }
-
-  acknowledged(): void {
-    this.reactor.acknowledged(this.fd);
-  }
-
-  resize(size: Size): void {
-    if (this.running) this.libc.setSize(this.fd, size.rows, size.cols);
-  }
-
-  flags(): TermiosFlags | null {
-    const t = this.running ? this.libc.getTermios(this.fd) : null;
-    return t && { iflag: t.iflag, oflag: t.oflag, lflag: t.lflag, cflag: t.cflag, cc: controlChars(t.cc) };
-  }
-
   signal(name: string): void {
     if (this.running) this.proc.kill(name as NodeJS.Signals);
   }
 
-  /** How the program ended, once Bun has reaped it (a handover passes it on: nothing can reap it again). */
+  /** Once Bun has reaped it. */
   exitStatus(): ProgramExit | null {
     const code = this.proc.signalCode;
     const signal = typeof code === "number" ? parseSignal(code).name : (code ?? null);

@@ -3,7 +3,7 @@
 import type { FromWorker, ToWorker } from "../terminal/screen-messages.ts";
 import type { TapState, TapUpdate } from "../terminal/tap-facts.ts";
 import type { LogFailure } from "./log-writer.ts";
-import type { ProgramExit } from "./native-pty.ts";
+import type { ProgramExit } from "./polled-pty.ts";
 import type { PtySpec } from "./pty.ts";
 import type { TermiosFlags } from "./termios.ts";
 

@@ -7,7 +7,7 @@
 // took everything queued), and gives up at its deadline.
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
-import type { FromPtyWorker, OutputRead, ToPtyWorker } from "./pty-messages.ts";
+import type { FromPtyWorker, OutputRead, OutputSetup, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
@@ -68,19 +68,7 @@ function inPieces(data: string | Uint8Array): Iterable<Uint8Array> & { bytes(): 
   };
 }
 
-export interface ChildSpec extends PtySpec {
-  /** The output offset of the program's first byte. */
-  at: number;
-  /** The session's log, which the worker appends the output to (null: it takes no more). */
-  log: string | null;
-  /** Output put ahead of the program's. */
-  prelude?: Uint8Array;
-  /** Where the vt tap that reads the output in the worker goes on from, the size of its unhandled log, and whether its text is wanted. */
-  tap: TapState;
-  debugBuffer: number;
-  text: boolean;
-  /** A file to copy every read to (tee.ts): the worker writes it, the caller closes it after the exit. */
-  tee?: number;
+export interface ChildSpec extends PtySpec, OutputSetup {
   /** One read, in order; `fed`: the screen given to feedScreen has parsed it already. */
   onData(read: OutputRead): void;
 }

@@ -22,6 +22,22 @@ export interface OutputRead {
   teeFailed?: string;
 }
 
+/** How the worker takes a program's output, from its first byte. */
+export interface OutputSetup {
+  /** The output offset of the program's first byte. */
+  at: number;
+  /** The session's log, which the worker appends the output to (null: it takes no more). */
+  log: string | null;
+  /** Output put ahead of the program's. */
+  prelude?: Uint8Array;
+  /** Where the vt tap that reads the output in the worker goes on from, the size of its unhandled log, and whether its text is wanted. */
+  tap: TapState;
+  debugBuffer: number;
+  text: boolean;
+  /** A file the daemon's thread opened, to copy every read to (pty/tee.ts); it closes it after `exit`. */
+  tee?: number;
+}
+
 export type ToPtyWorker =
   /**
    * First message: the read end of the pipe whose bytes wake the worker's poll loop (pty-reactor.ts;
@@ -36,19 +52,7 @@ export type ToPtyWorker =
    * output goes on from (its `end` is `at`), `debugBuffer` the size of its unhandled log, `text`
    * whether its plain text is wanted (terminal/vt-tap.ts).
    */
-  | {
-      t: "spawn";
-      id: number;
-      spec: PtySpec;
-      at: number;
-      log: string | null;
-      prelude?: Uint8Array;
-      tap: TapState;
-      debugBuffer: number;
-      text: boolean;
-      /** A file the daemon's thread opened, to copy every read to (pty/tee.ts); it closes it after `exit`. */
-      tee?: number;
-    }
+  | ({ t: "spawn"; id: number; spec: PtySpec } & OutputSetup)
   /** The output's plain text is wanted from now on, or no longer (the tap's text events). */
   | { t: "text"; id: number; on: boolean }
   /**

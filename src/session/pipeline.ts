@@ -214,7 +214,7 @@ export class Pipeline implements OutputStream {
 
   /**
    * The program's bytes, in order: what the tap read in them first, so modes and title are
-   * current before anyone reads them. The thread that read them has logged them (`logFailed`:
+   * current before anyone reads the bytes, and its events once the bytes are in the ring. The thread that read them has logged them (`logFailed`:
    * only up to its `end`), run the tap over them and, when `fed`, put them on the screen.
    */
   protected feed({ data, tap, nonPlain, fed, logFailed, teeFailed }: OutputRead): void {
@@ -225,9 +225,11 @@ export class Pipeline implements OutputStream {
       this.closeTee();
     }
     this.tap.take(tap);
-    for (const e of tap.events) this.emit(e);
     const from = this.output.end;
     this.output.append(data, nonPlain, logFailed);
+    // Told once the bytes are in the ring: a mark's listener reads the output up to it (exec.run's
+    // command in a shell whose DEBUG trap is the user's), which may be in this very read.
+    for (const e of tap.events) this.emit(e);
     if (fed) this.view.fedAt(from, this.output.end);
     this.lastActivity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });

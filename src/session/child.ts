@@ -90,6 +90,8 @@ export interface Adoption {
   pid: number;
   fd: number;
   exit: ProgramExit | null;
+  /** Input the earlier image had queued and not written (its pty worker's queue). */
+  input: Uint8Array | null;
 }
 
 export interface ChildExit {
@@ -125,7 +127,10 @@ export class Child {
     private readonly link: PtyLink,
     /** The PTY's master where termd owns it: input goes straight to it while nothing waits in the worker's queue. */
     private master: number | null,
+    /** Input the worker writes before any (an adoption's carried over): counted as sent to it. */
+    carried = 0,
   ) {
+    this.unflushed = this.posted = carried;
     this.exited = this.ended.promise;
     this.pidStart = startTime(pid);
   }
@@ -156,7 +161,7 @@ export class Child {
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd);
+          child = new Child(m.pid, link, m.fd, adopt?.input?.length ?? 0);
           if (spec.prelude) preludeDue = true;
           else resolve(child);
         } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));

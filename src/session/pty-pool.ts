@@ -158,8 +158,8 @@ export class PtyPool {
 
   /**
    * Stops every worker reading its PTYs and starting programs, for a handover: resolves, once each
-   * has answered, with the programs that ended already. Every message a worker sent before its
-   * answer has been handled by then (a worker's messages arrive in order).
+   * has answered, with the programs that ended already and the input they still queue. Every
+   * message a worker sent before its answer has been handled by then (its messages arrive in order).
    */
   async hold(): Promise<Held> {
     const started = this.slots.filter((s): s is Slot => s !== null);

@@ -115,6 +115,33 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   expect((await c2.call("session.info", { session: "trap" })).state).toBe("running");
 }, 60_000);
 
+test("input the program had not read yet when the daemon was replaced reaches it after, whole and once: the pty worker's queue crosses the exec", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const go = join(d.dir, "go");
+  // Reads nothing until told: most of the input waits in the pty worker's queue (the PTY holds
+  // some 64 KiB), then counts what it got up to the E.
+  await c.call("session.create", {
+    name: "late",
+    command: [
+      "bash",
+      "--norc",
+      "-c",
+      `stty raw -echo; echo ready; until [ -e ${go} ]; do sleep 0.05; done; IFS= read -r -d E line; echo "got \${#line}"`,
+    ],
+  });
+  await c.call("session.wait", { session: "late", text: "ready" });
+  const size = 300_000;
+  expect((await c.call("session.input", { session: "late", text: "x".repeat(size) })).bytes).toBe(size);
+  const restart = await d.cli(["daemon", "restart"]);
+  expect(restart.code).toBe(0);
+  const c2 = await d.client();
+  writeFileSync(go, "");
+  await c2.call("session.input", { session: "late", text: "E" });
+  expect((await c2.call("session.wait", { session: "late", regex: "got \\d+", timeout_ms: 30_000 })).outcome).toBe("matched");
+  expect(await output(c2, "late")).toContain(`got ${size}`);
+}, 60_000);
+
 test("a binary that cannot take over (exits at start, not termd, missing, gone at the exec, or finds state it cannot go on from) leaves the daemon serving, its sessions untouched, and the command says why", async () => {
   await using d = await TestDaemon.start();
   let c = await d.client();

@@ -159,7 +159,12 @@ export class Daemon implements DaemonContext {
    * processes killed and reaped) and its session then restored as lost.
    */
   private async adoptPrograms(handover: HandoverRecord): Promise<void> {
-    const programs = new Map(handover.programs.map((p) => [p.session, { pid: p.pid, fd: p.fd, exit: p.exit }]));
+    const programs = new Map(
+      handover.programs.map((p) => [
+        p.session,
+        { pid: p.pid, fd: p.fd, exit: p.exit, input: p.input === null ? null : Buffer.from(p.input, "base64") },
+      ]),
+    );
     for (const id of await this.store.adopt(programs)) {
       const p = programs.get(id)!;
       try {

@@ -30,6 +30,8 @@ const ProgramSchema = v.object({
   output_end: v.pipe(v.number(), v.integer(), v.minValue(0)),
   /** How it ended, when the old image saw it end (Bun reaped it there). */
   exit: ExitSchema,
+  /** Input it was sent that its terminal had no room for yet (base64): the next image writes it first. */
+  input: v.optional(v.nullable(v.string()), null),
 });
 
 const RecordSchema = v.object({

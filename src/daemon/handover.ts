@@ -18,7 +18,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
 import { flushLineFiles } from "../session/line-file.ts";
-import type { HeldExit, PtyPool } from "../pty/pty-pool.ts";
+import type { Held, PtyPool } from "../pty/pty-pool.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Client } from "./client.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
@@ -55,12 +55,13 @@ function daemonArgs(): string[] {
   return process.argv.slice(2);
 }
 
-/** The record of the daemon as it stands; `exits`: programs that ended already (pty/pty-pool.ts's hold). */
-function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord {
+/** The record of the daemon as it stands; `held`: programs that ended already and input not written yet (pty/pty-pool.ts's hold). */
+function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): HandoverRecord {
   const { socketPath, stateDir, listenFd } = daemon.options;
   const listener = listenFd ?? listeningSocketFd(socketPath);
   if (listener === null) throw refuse(`the socket listening on ${socketPath} was not found among the daemon's descriptors`);
-  const ended = new Map(exits.map((e) => [e.pid, e.exit]));
+  const ended = new Map(held.exits.map((e) => [e.pid, e.exit]));
+  const unwritten = new Map(held.input.map((i) => [i.pid, Buffer.from(i.data).toString("base64")]));
   const programs: HandoverRecord["programs"] = [];
   for (const s of daemon.store.list()) {
     const child = s.program;
@@ -70,7 +71,14 @@ function recordOf(daemon: HandoverHost, exits: HeldExit[] = []): HandoverRecord 
       throw refuse(
         `session ${s.name} runs on Bun's Terminal (termd opens its own PTYs on Linux only), which cannot cross an exec; \`termd daemon restart --stop-sessions\` stops the sessions and restarts the daemon`,
       );
-    programs.push({ session: s.id, pid: child.pid, fd, output_end: s.output.end, exit: ended.get(child.pid) ?? null });
+    programs.push({
+      session: s.id,
+      pid: child.pid,
+      fd,
+      output_end: s.output.end,
+      exit: ended.get(child.pid) ?? null,
+      input: unwritten.get(child.pid) ?? null,
+    });
   }
   const sessionSockets: HandoverRecord["session_sockets"] = [];
   for (const sock of daemon.sessionSocketList()) {
@@ -172,12 +180,12 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   };
   let timer: Timer | undefined;
   const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
-  const exits = await Promise.race([daemon.ptys.hold(), late]);
+  const held = await Promise.race([daemon.ptys.hold(), late]);
   clearTimeout(timer);
-  if (exits === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
+  if (held === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
   let record: HandoverRecord;
   try {
-    record = recordOf(daemon, exits);
+    record = recordOf(daemon, held);
   } catch (err) {
     return serveOn((err as Error).message);
   }

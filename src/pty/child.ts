@@ -78,6 +78,8 @@ export interface Adoption {
   pid: number;
   fd: number;
   exit: ProgramExit | null;
+  /** Input the earlier image had queued and not written (its pty worker's queue). */
+  input: Uint8Array | null;
 }
 
 export interface ChildExit {
@@ -113,7 +115,10 @@ export class Child {
     private readonly link: PtyLink,
     /** The PTY's master where termd owns it (pty-master.ts): input goes straight to it while nothing waits in the worker's queue. */
     private readonly master: PtyMaster | null,
+    /** Input the worker writes before any (an adoption's carried over): counted as sent to it. */
+    carried = 0,
   ) {
+    this.unflushed = this.posted = carried;
     this.exited = this.ended.promise;
     this.pidStart = startTime(pid);
   }
@@ -144,7 +149,7 @@ export class Child {
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd));
+          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
           if (spec.prelude) preludeDue = true;
           else resolve(child);
         } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));

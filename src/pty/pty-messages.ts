@@ -67,6 +67,8 @@ export type ToPtyWorker =
       at: number;
       log: string | null;
       exit: ProgramExit | null;
+      /** Input the earlier image had queued and not written: written before any other. */
+      input: Uint8Array | null;
       tap: TapState;
       debugBuffer: number;
       text: boolean;
@@ -121,8 +123,12 @@ export type FromPtyWorker =
    * way (sent after the queue emptied) and writes straight to the master only when none is.
    */
   | { t: "drain"; id: number; taken: number }
-  /** Every PTY is unread from now on; `exits`: the programs that ended already, as Bun reaped them. */
-  | { t: "held"; exits: { pid: number; exit: ProgramExit }[] }
+  /**
+   * Every PTY is unread from now on; `exits`: the programs that ended already, as Bun reaped them;
+   * `input`: what each program was sent that its terminal had no room for yet (the worker's queue,
+   * which the exec would drop: the next image writes it first).
+   */
+  | { t: "held"; exits: { pid: number; exit: ProgramExit }[]; input: { pid: number; data: Uint8Array }[] }
   /** `tap`: the vt tap's state after the last byte, for the program's next run (wherever it runs). */
   | { t: "exit"; id: number; exitCode: number | null; signal: string | null; tap: TapState }
   | { t: "flags"; id: number; req: number; flags: TermiosFlags | null }

@@ -33,11 +33,14 @@ interface Slot {
   /** The descriptors the worker holds that only it would close: closed here once it has died. */
   ledger: FdLedger;
   /** Waits for its answer to "hold" (daemon/handover.ts). */
-  held?: (exits: HeldExit[]) => void;
+  held?: (held: Held) => void;
 }
 
-/** A program that ended before its worker was held, as Bun reaped it: nothing can reap it again. */
-export type HeldExit = Extract<FromPtyWorker, { t: "held" }>["exits"][number];
+/**
+ * What the workers answer a hold with: the programs that ended before, as Bun reaped them (nothing
+ * can reap them again), and the input each had queued and not written.
+ */
+export type Held = Pick<Extract<FromPtyWorker, { t: "held" }>, "exits" | "input">;
 
 const ONE = new Uint8Array([1]);
 
@@ -72,7 +75,7 @@ export class PtyPool {
     worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
       const m = ev.data;
       if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
-      if (m.t === "held") return slot.held?.(m.exits);
+      if (m.t === "held") return slot.held?.(m);
       const h = slot.handlers.get(m.id);
       if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
       h?.message(m);
@@ -155,18 +158,19 @@ export class PtyPool {
 
   /**
    * Stops every worker reading its PTYs and starting programs, for a handover: resolves, once each
-   * has answered, with the programs that ended already. Every message a worker sent before its
-   * answer has been handled by then (a worker's messages arrive in order).
+   * has answered, with the programs that ended already and the input they still queue. Every
+   * message a worker sent before its answer has been handled by then (its messages arrive in order).
    */
-  async hold(): Promise<HeldExit[]> {
+  async hold(): Promise<Held> {
     const started = this.slots.filter((s): s is Slot => s !== null);
     const answers = started.map((slot) => {
-      const { promise, resolve } = Promise.withResolvers<HeldExit[]>();
+      const { promise, resolve } = Promise.withResolvers<Held>();
       slot.held = resolve;
       this.send(slot, { t: "hold" }, []);
       return promise;
     });
-    return (await Promise.all(answers)).flat();
+    const held = await Promise.all(answers);
+    return { exits: held.flatMap((h) => h.exits), input: held.flatMap((h) => h.input) };
   }
 
   /** Undoes hold: the handover did not happen. */

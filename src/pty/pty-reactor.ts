@@ -122,6 +122,12 @@ export class PtyReactor {
     }
   }
 
+  /** The input queued for `fd` that the terminal has had no room for yet, in one buffer (null: none). */
+  queued(fd: number): Uint8Array | null {
+    const queue = this.watches.get(fd)?.queue ?? [];
+    return queue.length > 0 ? Buffer.concat(queue) : null;
+  }
+
   private schedule(): void {
     if (this.scheduled || this.watches.size === 0) return;
     this.scheduled = true;

@@ -134,11 +134,15 @@ function holdAll(hold: boolean): void {
   for (const [id, pty] of ptys) if (!paused.has(id)) hold ? pty.pause() : pty.resume();
   if (!hold) return;
   const exits: { pid: number; exit: ProgramExit }[] = [];
+  const input: { pid: number; data: Uint8Array }[] = [];
   for (const pty of ptys.values()) {
-    const exit = pty instanceof NativePty || pty instanceof AdoptedPty ? pty.exitStatus() : null;
+    if (!(pty instanceof NativePty || pty instanceof AdoptedPty)) continue;
+    const exit = pty.exitStatus();
     if (exit) exits.push({ pid: pty.pid, exit });
+    const data = reactor?.queued(pty.fd);
+    if (data) input.push({ pid: pty.pid, data });
   }
-  post({ t: "held", exits });
+  post({ t: "held", exits, input });
 }
 
 self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
@@ -190,6 +194,12 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     // Right after, ahead of the program's own output (read in a later round): the start resolves
     // once the marker is in the output (child.ts).
     if (m.t === "spawn" && m.prelude) deliver(id, m.prelude, false);
+    // What the earlier image had queued goes first, counted as sent (the daemon's thread counts
+    // it too, child.ts), so that no later write overtakes it.
+    if (m.t === "adopt" && m.input) {
+      inputTaken.set(id, m.input.length);
+      pty.write(m.input);
+    }
     return;
   }
   const pty = ptys.get(m.id);

@@ -181,6 +181,9 @@ test("termd daemon --http beside a running daemon says how to run it in its plac
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--http=127.0.0.1:0 would not take effect; `termd daemon restart --stop-sessions --http=127.0.0.1:0`");
     expect(await flagsNow()).toEqual([]);
+    // So are the flags that only the other way means: --grace without --stop-sessions, --binary with it.
+    expect((await run([...DIST_BIN, "daemon", "restart", "--grace", "100"], env)).code).toBe(2);
+    expect((await run([...DIST_BIN, "daemon", "restart", "--stop-sessions", "--binary", DIST_BIN[0]!], env)).code).toBe(2);
     r = await run([...DIST_BIN, "daemon", "restart", "--stop-sessions", "--http", "127.0.0.1:0", "--max-sessions", "50"], env);
     expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining(" with --http=127.0.0.1:0 --max-sessions=50\n") });
     expect(await flagsNow()).toEqual(["--http=127.0.0.1:0", "--max-sessions=50"]);

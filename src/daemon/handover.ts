@@ -66,6 +66,8 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
   for (const s of daemon.store.list()) {
     const child = s.program;
     if (!child) continue;
+    // Ended while the session takes in its last output: nothing to hand over, and soon nothing to ask.
+    if (!child.runs) throw refuse(`session ${s.name}'s program has just ended; try again in a moment`);
     const fd = child.masterFd;
     if (fd === null)
       throw refuse(

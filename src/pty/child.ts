@@ -187,6 +187,11 @@ export class Child {
     this.link.send(m, transfer);
   }
 
+  /** The program has not ended, as far as its worker has said. */
+  get runs(): boolean {
+    return this.running;
+  }
+
   /** The PTY's master while the program runs, where termd owns it: what a handover passes to the next image. */
   get masterFd(): number | null {
     return this.running ? (this.master?.descriptor ?? null) : null;

@@ -158,6 +158,7 @@ export class SessionStore {
       mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
       hooks = p.shell_integration === false ? null : integrate(command, env, this.hooksDir);
     } catch (err) {
+      record?.cancel();
       throw new TermdError("SPAWN_FAILED", `cannot keep session ${excerpt(name)}'s files: ${writeError(err, this.opts.stateDir)}`);
     }
     // log_path opens before the program starts (a bad path fails the call); the session closes it once it has started.
@@ -275,6 +276,7 @@ export class SessionStore {
             program,
             this.startSpec(base, start),
           );
+          s.meta = r.meta;
           this.byId.set(s.id, s);
           this.starts.set(s.id, start);
           new TimingJournal(journalPathOf(s.logPath), s);

@@ -242,6 +242,10 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         ctx.out(JSON.stringify(answer));
         return answer.problems.length === 0 ? EXIT.OK : EXIT.FAILURE;
       }
+      if (action === "restart" && bool(a, "stop-sessions") && str(a, "binary") !== undefined)
+        throw new UsageError("--binary names the build a handover execs; --stop-sessions starts this one's daemon instead");
+      if (action === "restart" && !bool(a, "stop-sessions") && num(a, "grace") !== undefined)
+        throw new UsageError("--grace is how long --stop-sessions gives the sessions; a restart that keeps them stops none");
       if (action === "restart" && load && !bool(a, "stop-sessions") && !isDaemonUrl(ctx.socketPath)) {
         // A handover runs the next image with the daemon's own argv: flags given here would be lost without a word.
         const given = daemonFlags(a.ordered);

@@ -19,9 +19,11 @@ const ALLOWED: Record<string, string[]> = {
   protocol: [],
   // The one module behind which platform specifics (process tables, /proc) sit.
   platform: [],
-  terminal: ["vt", "protocol"],
-  // Screenshots and screen text (SVG, PNG, SGR, numbered rows) from protocol's shapes.
-  render: ["protocol"],
+  // platform/ for how a worker thread is started (worker-thread.ts) and which of a pool's gets work.
+  terminal: ["vt", "protocol", "platform"],
+  // Screenshots and screen text (SVG, PNG, SGR, numbered rows) from protocol's shapes; platform/
+  // for the PNG worker's start.
+  render: ["protocol", "platform"],
   // A program on a PTY and the thread that reads it (the pty worker, its pool, the log it appends to):
   // below session/, which composes it with the output's storage, the screen view and the waits.
   pty: ["terminal", "protocol", "platform"],

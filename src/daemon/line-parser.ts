@@ -3,6 +3,7 @@
 // client's replies: its pieces go there as they arrive, and the parsed message comes back with
 // its big strings apart, which crosses threads without a copy. The connection waits for its
 // line's parse before it takes its next line: requests still run in the order they came.
+import { startWorker } from "../platform/worker-thread.ts";
 import type { LongLine, LongLines } from "../protocol/framing.ts";
 
 /** Lines this long or longer are parsed off the daemon's thread (a 256 KiB line parses in ~1 ms). */
@@ -22,35 +23,33 @@ export type FromParser =
   | { id: number; json: string }
   | { id: number; tree: { msg: unknown; paths: Path[] } };
 
-const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
-  ? new URL("./daemon/line-parser-worker.ts", import.meta.url)
-  : new URL("./line-parser-worker.ts", import.meta.url);
-
 let worker: Worker | null = null;
 let nextId = 1;
 /** Lines in the worker: what each is told when parsed, and the big strings back so far. */
 const pending = new Map<number, { reply: (p: LineParsed) => void; big: string[] }>();
 
 function start(): Worker {
-  const w = new Worker(WORKER_URL);
-  w.onmessage = (ev: MessageEvent<FromParser>) => {
-    const m = ev.data;
-    const line = pending.get(m.id);
-    if (!line) return;
-    if ("big" in m) return void line.big.push(m.big);
-    pending.delete(m.id);
-    if (pending.size === 0) w.unref();
-    if ("malformed" in m) return line.reply({ malformed: m.malformed });
-    const { msg, paths } = "json" in m ? (JSON.parse(m.json) as { msg: unknown; paths: Path[] }) : m.tree;
-    line.reply({ msg: putBack(msg, paths, line.big) });
-  };
-  w.onerror = (ev) => {
-    // A worker that died answers its lines as faults; the next line starts a new one.
-    console.error("termd: the request-line parser died:", ev.message);
-    if (worker === w) worker = null;
-    for (const line of pending.values()) line.reply({ malformed: "internal error: the request-line parser died" });
-    pending.clear();
-  };
+  const w: Worker = startWorker<FromParser>("daemon/line-parser-worker.ts", {
+    message: (m) => {
+      const line = pending.get(m.id);
+      if (!line) return;
+      if ("big" in m) return void line.big.push(m.big);
+      pending.delete(m.id);
+      if (pending.size === 0) w.unref();
+      if ("malformed" in m) return line.reply({ malformed: m.malformed });
+      const { msg, paths } = "json" in m ? (JSON.parse(m.json) as { msg: unknown; paths: Path[] }) : m.tree;
+      line.reply({ msg: putBack(msg, paths, line.big) });
+    },
+    // A worker that died answers its lines as faults, and the next line starts a new one: a line
+    // cannot be parsed again (its pieces went to the worker as they came), and the parser holds
+    // nothing else, so there is nothing to move to a replacement started at once.
+    died: (why) => {
+      console.error(`termd: the request-line parser died (${why})`);
+      if (worker === w) worker = null;
+      for (const line of pending.values()) line.reply({ malformed: "internal error: the request-line parser died" });
+      pending.clear();
+    },
+  });
   return w;
 }
 

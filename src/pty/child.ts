@@ -9,7 +9,7 @@ import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, OutputRead, OutputSetup, ToPtyWorker } from "./pty-messages.ts";
 import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
-import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/screen-pool.ts";
+import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
 import type { ProgramExit } from "./polled-pty.ts";
 import type { PtySpec } from "./pty.ts";

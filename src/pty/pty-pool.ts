@@ -4,8 +4,11 @@
 // (each costs a few megabytes).
 import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { leastLoaded } from "../platform/least-loaded.ts";
 import { ptyLibc } from "../platform/pty-libc.ts";
-import { nextScreenId, RemoteScreen, type ScreenChannel, type ScreenOpening, type ScreenOwner } from "../terminal/screen-pool.ts";
+import { startWorker } from "../platform/worker-thread.ts";
+import { countScreens, HeldScreens, type ScreenSet } from "../terminal/held-screens.ts";
+import type { RemoteScreen, ScreenChannel, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import { FdLedger } from "./fd-ledger.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
@@ -27,7 +30,7 @@ interface Slot {
   worker: Worker;
   handlers: Map<number, PtyHandler>;
   /** The screens it holds; moved to its replacement if it dies, and rebuilt there by their owners. */
-  screens: Set<RemoteScreen>;
+  screens: ScreenSet;
   /** The pipe a message is followed by a byte on, to wake the worker's poll; null where Bun.Terminal reads. */
   wake: [number, number] | null;
   /** The descriptors the worker holds that only it would close: closed here once it has died. */
@@ -44,23 +47,12 @@ export type Held = Pick<Extract<FromPtyWorker, { t: "held" }>, "exits" | "input"
 
 const ONE = new Uint8Array([1]);
 
-/** An uncaught error's own line: Bun puts the code around the throw in the message as well. */
-function reasonOf(ev: ErrorEvent): string {
-  const lines = (ev.message || "error").split("\n");
-  return (lines.find((l) => l.startsWith("error:")) ?? lines.find((l) => l.trim() !== "") ?? "error").trim();
-}
-
-/** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
-const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
-  ? new URL("./pty/pty-worker.ts", import.meta.url)
-  : new URL("./pty-worker.ts", import.meta.url);
-
 export class PtyPool {
   /** null: not started yet. */
   private readonly slots: (Slot | null)[];
   private nextId = 1;
   private closed = false;
-  private readonly screens = new Map<number, RemoteScreen>();
+  private readonly screens = new HeldScreens();
 
   constructor(readonly size = availableParallelism()) {
     this.slots = new Array(Math.max(1, size)).fill(null);
@@ -69,38 +61,40 @@ export class PtyPool {
   private startSlot(): Slot {
     const wake = ptyLibc()?.pipe() ?? null;
     const ledger = new FdLedger();
-    const worker = new Worker(WORKER_URL);
+    const worker: Worker = startWorker<FromPtyWorker>("pty/pty-worker.ts", {
+      message: (m) => {
+        if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
+        if (m.t === "held") return slot.held?.(m);
+        const h = slot.handlers.get(m.id);
+        if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
+        h?.message(m);
+        // The bytes first, then the state that shows them (pty-worker.ts).
+        if (m.t === "data" && m.state) this.screens.get(m.state.id)?.receive(m.state, worker);
+      },
+      // Told once the thread is gone, after every message it posted: the exits it saw are known.
+      died: (why) => {
+        // Nothing polls the pipe any more, and nothing else closes what the worker held.
+        this.closeWake(slot);
+        for (const fd of ledger.held()) {
+          try {
+            closeSync(fd);
+          } catch {}
+        }
+        this.died(slot, why);
+      },
+    });
     const slot: Slot = { worker, handlers: new Map(), screens: new Set(), wake, ledger };
     worker.postMessage({ t: "init", wakeFd: wake?.[0] ?? null, fds: ledger.buffer } satisfies ToPtyWorker);
-    worker.onmessage = (ev: MessageEvent<FromPtyWorker>) => {
-      const m = ev.data;
-      if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
-      if (m.t === "held") return slot.held?.(m);
-      const h = slot.handlers.get(m.id);
-      if (m.t === "exit" || m.t === "failed") slot.handlers.delete(m.id);
-      h?.message(m);
-      // The bytes first, then the state that shows them (pty-worker.ts).
-      if (m.t === "data" && m.state) this.screens.get(m.state.id)?.receive(m.state, worker);
-    };
-    // An uncaught exception ends a worker: "error" says why, then "close" comes (with every
-    // message it posted before it, delivered) once its thread is gone.
-    let why: string | null = null;
-    worker.addEventListener("error", (ev) => (why ??= reasonOf(ev as ErrorEvent)));
-    worker.addEventListener("close", (ev) => {
-      // Nothing polls the pipe any more, and nothing else closes what the worker held.
-      this.closeWake(slot);
-      for (const fd of ledger.held()) {
-        try {
-          closeSync(fd);
-        } catch {}
-      }
-      this.died(slot, why ?? `exited with code ${(ev as CloseEvent).code}`);
-    });
     worker.unref();
     return slot;
   }
 
-  /** A worker ended: a fresh one takes its place and its screens; its programs end, lost (child.ts). */
+  /**
+   * A worker ended: a fresh one takes its place and its screens; its programs end, lost (child.ts).
+   * At once, without the screen pool's pause after an early death (terminal/screen-pool.ts): a
+   * program is given to a slot's worker the moment it is opened, and one opened during a pause
+   * would wait on a thread that is not there.
+   */
   private died(slot: Slot, why: string): void {
     const i = this.slots.indexOf(slot);
     if (this.closed || i < 0) return;
@@ -108,34 +102,23 @@ export class PtyPool {
     const fresh = (this.slots[i] = this.startSlot());
     for (const h of slot.handlers.values()) h.lost(why);
     slot.handlers.clear();
-    for (const screen of slot.screens) {
-      fresh.screens.add(screen);
-      screen.moveTo(this.channel(fresh));
-    }
-    slot.screens.clear();
+    this.screens.move(slot.screens, fresh.screens, this.channel(fresh));
   }
 
   /** Registers a program on the least busy worker; returns how to send it messages. */
   open(handler: PtyHandler): PtyLink {
     if (this.closed) throw new Error("the pty workers are shut down");
-    const load = (i: number) => this.slots[i]?.handlers.size ?? 0;
-    let i = 0;
-    for (let j = 1; j < this.slots.length; j++) if (load(j) < load(i)) i = j;
-    const slot = (this.slots[i] ??= this.startSlot());
+    const slot = leastLoaded(
+      this.slots,
+      (s) => s.handlers.size,
+      () => this.startSlot(),
+    );
     const id = this.nextId++;
     slot.handlers.set(id, handler);
     return {
       id,
       send: (m, transfer = []) => this.send(slot, m, transfer),
-      openScreen: (opening, owner) => {
-        const screen: RemoteScreen = new RemoteScreen(nextScreenId(), this.channel(slot), opening, owner, () => {
-          this.screens.delete(screen.id);
-          for (const s of this.slots) s?.screens.delete(screen);
-        });
-        slot.screens.add(screen);
-        this.screens.set(screen.id, screen);
-        return screen;
-      },
+      openScreen: (opening, owner) => this.screens.open(slot.screens, this.channel(slot), opening, owner),
     };
   }
 
@@ -180,11 +163,7 @@ export class PtyPool {
 
   /** The screens each worker holds, parked ones included (a worker not started yet holds none). */
   screenInfo(): { index: number; screens: number; parked: number }[] {
-    return this.slots.map((s, index) => ({
-      index,
-      screens: s?.screens.size ?? 0,
-      parked: s ? [...s.screens].filter((r) => r.parked).length : 0,
-    }));
+    return this.slots.map((s, index) => ({ index, ...countScreens(s?.screens) }));
   }
 
   private closeWake(slot: Slot): void {

@@ -3,19 +3,16 @@
 // and go to the worker one at a time, so one whose client went away meanwhile is never drawn. A
 // worker that drew a large picture is ended as soon as it has nothing more to draw: WebAssembly
 // memory never shrinks, so it would otherwise keep the picture's size (up to 128 MB,
-// MAX_PNG_PIXELS) until then. A worker that dies fails the picture it was drawing; the next one
-// starts a new worker.
+// MAX_PNG_PIXELS) until then. A worker that dies fails the picture it was drawing, and the next
+// picture starts a new worker: unlike the pools' workers it holds nothing to move to a
+// replacement, and starting one it may not need would cost the memory the idle end saves.
+import { startWorker } from "../platform/worker-thread.ts";
 import type { FromPngWorker, ToPngWorker } from "./png-messages.ts";
 
 /** How long an unused worker is kept. */
 const IDLE_MS = 30_000;
 /** A picture this large (16 MiB of pixels: a 200×60 screen at scale 2) ends its worker once it is idle. */
 export const LARGE_PNG_PIXELS = 4 * 1024 * 1024;
-
-/** From source the worker sits beside this file; in the compiled binary under /$bunfs/root/ by its path below src/. */
-const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
-  ? new URL("./render/png-worker.ts", import.meta.url)
-  : new URL("./png-worker.ts", import.meta.url);
 
 interface Job {
   id: number;
@@ -72,24 +69,24 @@ export class Rasterizer {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(WORKER_URL);
-    w.onmessage = (ev: MessageEvent<FromPngWorker>) => {
-      const job = this.drawing;
-      if (!job || job.id !== ev.data.id) return;
-      this.drawing = null;
-      if ("png" in ev.data) job.resolve(ev.data.png);
-      else job.reject(new Error(`PNG rendering failed: ${ev.data.error}`));
-      this.next();
-    };
-    const died = (why: string) => {
-      if (this.worker !== w) return;
-      this.worker = null;
-      this.drawing?.reject(new Error(`the PNG worker ended: ${why}`));
-      this.drawing = null;
-      this.next();
-    };
-    w.addEventListener("error", (e) => died((e as ErrorEvent).message ?? "error"));
-    w.addEventListener("close", () => died("closed"));
+    const w: Worker = startWorker<FromPngWorker>("render/png-worker.ts", {
+      message: (m) => {
+        const job = this.drawing;
+        if (!job || job.id !== m.id) return;
+        this.drawing = null;
+        if ("png" in m) job.resolve(m.png);
+        else job.reject(new Error(`PNG rendering failed: ${m.error}`));
+        this.next();
+      },
+      died: (why) => {
+        // One this ended itself (idle, grown, closed) is no longer `worker`.
+        if (this.worker !== w) return;
+        this.worker = null;
+        this.drawing?.reject(new Error(`the PNG worker ended: ${why}`));
+        this.drawing = null;
+        this.next();
+      },
+    });
     this.worker = w;
     this.grown = false;
     return w;

@@ -11,14 +11,8 @@
 import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import type { ScreenState } from "../terminal/screen.ts";
 import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
-import {
-  ScreenReopened,
-  screenPool,
-  type RemoteScreen,
-  type ScreenOpening,
-  type ScreenOwner,
-  type ScreenPool,
-} from "../terminal/screen-pool.ts";
+import { ScreenReopened, type RemoteScreen, type ScreenOpening, type ScreenOwner } from "../terminal/remote-screen.ts";
+import { screenPool, type ScreenPool } from "../terminal/screen-pool.ts";
 import { MIN_SKIP_BYTES, skipPoint } from "../terminal/fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
 

@@ -16,7 +16,7 @@ import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
 import type { AttachedStream, ProgramStream } from "./stream.ts";
-import { Waits } from "./wait.ts";
+import { Waits } from "./waits.ts";
 
 export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly id: string;

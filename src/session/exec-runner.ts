@@ -11,7 +11,7 @@ import { firstPrompt } from "./shell-ready.ts";
 import { type RunnerMark, ShellRun } from "./shell-run.ts";
 import type { ProgramStream } from "./stream.ts";
 
-/** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
+/** Shells whose syntax shell-run.ts's wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
 
 /** Throws NOT_A_SHELL unless the session runs an interactive POSIX shell. */

@@ -1,5 +1,5 @@
-// A state of the screen as waits see it (screen-view.ts's mirror): what every wait checked against
-// it shares, so a group's check and a text's lookup cost once per state.
+// The screen as the waits check it: one Frame per state of screen-view.ts's mirror (frameOf),
+// shared by every wait checked against that state.
 import type { ScreenState } from "../terminal/screen.ts";
 import type { Match } from "../terminal/find.ts";
 import type { RegexPattern } from "./regex-cache.ts";

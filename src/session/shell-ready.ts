@@ -3,11 +3,6 @@
 import type { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 
-/** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
-const QUIET_MS = 15;
-/** Longest wait for that quiet (a shell's first prompt may take a slow rc file); past it the line is typed anyway, and not erased afterwards. */
-const READY_MAX_MS = 2000;
-
 /** How long exec.run waits for a just-started shell's first prompt. */
 const FIRST_PROMPT_MS = 5000;
 
@@ -30,6 +25,11 @@ export function firstPrompt(s: ProgramStream, commands: ShellCommands): Promise<
     });
   });
 }
+
+/** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
+const QUIET_MS = 15;
+/** Longest wait for that quiet (a shell's first prompt may take a slow rc file); past it the line is typed anyway, and not erased afterwards. */
+const READY_MAX_MS = 2000;
 
 /**
  * Resolves true once the shell has written something since its last mark (its prompt: a fresh

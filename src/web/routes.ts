@@ -10,7 +10,6 @@ import { readBodyPieces } from "./body.ts";
 import { castDownload } from "./cast.ts";
 import type { WebHost } from "./host.ts";
 import { HttpError } from "./http-error.ts";
-import { loginPage } from "./login.ts";
 import { METRICS_CONTENT_TYPE, metricsText } from "./metrics.ts";
 import { PAGE_HEADERS } from "./page-headers.ts";
 import { segment, urlOf } from "./request-parts.ts";
@@ -35,9 +34,7 @@ export class Routes {
     const path = url.pathname;
     if (path === "/login" && req.method === "POST") return gate.login(req, server.requestIP(req)?.address ?? "");
     if (!gate.authenticated(req)) {
-      if (path === "/" && req.method === "GET" && !isUpgrade) {
-        return new Response(loginPage(""), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
-      }
+      if (path === "/" && req.method === "GET" && !isUpgrade) return gate.page("");
       throw new HttpError(401, "UNAUTHORIZED", "a valid token is required: Authorization: Bearer TOKEN (termd token shows it)");
     }
     const only = (method: string) => {

@@ -57,16 +57,18 @@ export class SignInGate {
     const given = await formField(req, await readBody(req, MAX_FORM_BYTES), "token");
     if (given === null || !sameSecret(given.trim(), this.token.value)) {
       this.throttle.failed(address);
-      return new Response(loginPage("That is not this daemon's token."), {
-        status: 401,
-        headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS },
-      });
+      return this.page("That is not this daemon's token.");
     }
     this.throttle.succeeded(address);
     return new Response(null, {
       status: 303,
       headers: { Location: "/", "Set-Cookie": this.setCookie(req, this.signIns.start(), SIGN_IN_TTL_S) },
     });
+  }
+
+  /** The sign-in page, for a browser not signed in (401), with `message` above the form. */
+  page(message: string): Response {
+    return new Response(loginPage(message), { status: 401, headers: { "Content-Type": "text/html;charset=utf-8", ...PAGE_HEADERS } });
   }
 
   logout(req: Request): Response {

@@ -1,6 +1,6 @@
 // One connection's pile of waits on one session, through a real daemon: identical waits are
 // answered together with the same match, distinct ones each by the line that names it and only
-// then (src/session/wait.ts checks identical waits once as a group, and text waits by the new rows).
+// then (src/session/waits.ts checks identical waits once as a group, and text waits by the new rows).
 import { expect, test } from "bun:test";
 import { TestDaemon } from "./harness.ts";
 

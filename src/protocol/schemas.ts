@@ -111,7 +111,7 @@ function someCondition<T extends object>(keys: readonly (keyof T & string)[]) {
 
 /**
  * session.input's `wait`: session.wait's conditions, registered before the input is written and
- * answered after it, from the screen as it was before it (see session/wait.ts's Baseline).
+ * answered after it, from the screen as it was before it (see session/baseline.ts's Baseline).
  */
 const InputWaitObject = v.object({
   ...WaitConditions,

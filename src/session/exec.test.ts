@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExecRunner } from "./exec.ts";
+import { ExecRunner } from "./exec-runner.ts";
 import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
 import { logPathOf } from "./pipeline.ts";
 import { fromRecord } from "./record.ts";

@@ -9,7 +9,7 @@
 import type { Subprocess } from "bun";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 
-/** Each of stdout and stderr is cut at this many bytes (a fresh run's, and exec.ts's in the shell). */
+/** Each of stdout and stderr is cut at this many bytes (a fresh run's, and shell-run.ts's in the shell). */
 export const MAX_EXEC_OUTPUT = 4 * 1024 * 1024;
 
 /** After a timeout's SIGINT: how long before the process group gets SIGKILL. */

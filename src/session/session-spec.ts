@@ -32,7 +32,7 @@ export interface StartSpec {
   env: Record<string, string>;
   /** The shell whose hooks were added, if any. */
   shellIntegration: ShellKind | null;
-  /** The folder of those hooks, where exec.run leaves a request for them (exec.ts). */
+  /** The folder of those hooks, where exec.run leaves a request for them (shell-run.ts). */
   hooksDir?: string;
   ptys?: PtyPool;
   /** A file to copy every output byte of this run to (session.create's log_path, pty/tee.ts), open already. */

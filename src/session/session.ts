@@ -7,7 +7,7 @@ import { TermdError } from "../terminal/errors.ts";
 import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
 import { writeError } from "../pty/disk-errors.ts";
-import { ExecRunner } from "./exec.ts";
+import { ExecRunner } from "./exec-runner.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
@@ -16,7 +16,7 @@ import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ShellKind } from "./shell-integration.ts";
 import type { AttachedStream, ProgramStream } from "./stream.ts";
-import { Waits } from "./wait.ts";
+import { Waits } from "./waits.ts";
 
 export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly id: string;

@@ -33,7 +33,7 @@ function commandOutput(bytes: Uint8Array): string {
   return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
 }
 
-/** The line exec.run types to source a file of its run (exec.ts): its plumbing, no command of the user's. */
+/** The line exec.run types to source a file of its run (shell-run.ts): its plumbing, no command of the user's. */
 const EXEC_LINE = /^ ?\. '[^']*\/termd-exec-[^/']+\/[wr]'$/;
 
 export class ShellCommands {

@@ -61,7 +61,7 @@ export interface ProgramStream extends OutputStream {
   readonly signal: string | null;
   /** The shell whose hooks termd added; null for any other program. */
   readonly shellIntegration: ShellKind | null;
-  /** The folder of those hooks (exec.ts leaves its requests there); null without them. */
+  /** The folder of those hooks (shell-run.ts leaves its requests there); null without them. */
   readonly hooksDir: string | null;
   writeInput(data: string | Uint8Array): number;
   input(data: string | Uint8Array, timeoutMs: number, signal?: AbortSignal, secret?: boolean): Promise<number>;

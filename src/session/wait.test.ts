@@ -7,7 +7,9 @@ import { ScreenPool } from "../terminal/screen-pool.ts";
 import { Pipeline } from "./pipeline.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
-import { baselineOf, compileRegex, Waits } from "./wait.ts";
+import { baselineOf } from "./baseline.ts";
+import { compileRegex } from "./regex-cache.ts";
+import { Waits } from "./waits.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { nonPlainEnd } from "../terminal/fast-forward.ts";
 

@@ -36,7 +36,7 @@ export type TapEvent =
   | { type: "bell"; count: number }
   /** `end`: the stream offset just past the mark (past ESC \ when ST ended it). */
   | { type: "mark"; mark: Mark; end: number }
-  /** exec.run's mark, OSC 133 ; termd-done ; STATUS ; NONCE (session/exec.ts): kept out of `marks`. */
+  /** exec.run's mark, OSC 133 ; termd-done ; STATUS ; NONCE (session/shell-run.ts): kept out of `marks`. */
   | { type: "done_mark"; status: number; nonce: string; end: number }
   | { type: "mode"; mode: keyof Modes; value: Modes[keyof Modes] }
   /** The plain text (plain-text.ts) of output [from, to), while somebody wants it (wantText). */

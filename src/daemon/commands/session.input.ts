@@ -4,7 +4,7 @@ import { asPendingWait } from "../connection-limits.ts";
 import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
-import { baselineOf } from "../../session/wait.ts";
+import { baselineOf } from "../../session/baseline.ts";
 import type { ProgramStream } from "../../session/stream.ts";
 
 async function write(s: ProgramStream, p: InputInput, signal: AbortSignal): Promise<{ bytes: number; submit?: SubmitReport }> {

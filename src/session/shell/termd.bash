@@ -5,7 +5,7 @@
 # The hooks report to termd with OSC 133 marks (A prompt start, B prompt end, C command start
 # with its line, D command done with its status) and OSC 7 (the directory), and change nothing else
 # but for a command termd's exec.run typed: it leaves a request (exec.PID beside this file) that
-# the hooks take as the command starts, so its output and status are its caller's too (exec.ts).
+# the hooks take as the command starts, so its output and status are its caller's too (shell-run.ts).
 __termd_late=
 if [ -n "${TERMD_BASH_LOADER-}" ]; then
   __termd_late=1

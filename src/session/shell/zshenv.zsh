@@ -4,7 +4,7 @@
 # The hooks report to termd with OSC 133 marks (A prompt start, B prompt end, C command start with
 # its line, D command done with its status) and OSC 7 (the directory), and change nothing else
 # but keeping exec.run's own typed line out of the history, and taking exec.run's request (exec.PID
-# in the folder above this one) as the command it typed starts (exec.ts).
+# in the folder above this one) as the command it typed starts (shell-run.ts).
 typeset -g __termd_exec_req=${ZDOTDIR:h}/exec.$$
 if [[ -n ${TERMD_ZDOTDIR+x} ]]; then
   ZDOTDIR=$TERMD_ZDOTDIR

@@ -35,37 +35,25 @@
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { TermdError } from "../terminal/errors.ts";
 import type { ExecResult, ExecRunInput } from "../protocol/schemas.ts";
 import type { ProgramStream } from "./stream.ts";
-import { parseSignal } from "../pty/signals.ts";
-import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
+import { MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
 import type { ShellCommands } from "./shell-commands.ts";
 import { foregroundGroup } from "../pty/processes.ts";
 import { needsPaste } from "./submit.ts";
+import { promptQuiet } from "./shell-ready.ts";
 
-/** Shells whose syntax the wrapper is written in (POSIX sh: `.`, `$?`, printf, ${X+x}). */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"]);
 /** How often a running command's output files are cut back to MAX_EXEC_OUTPUT. */
 const CAP_EVERY_MS = 50;
-/** Quiet the shell must keep before its line is typed, so the prompt is on the screen. */
-const QUIET_MS = 15;
-/** Longest wait for that quiet (a shell's first prompt may take a slow rc file); past it the line is typed anyway, and not erased afterwards. */
-const READY_MAX_MS = 2000;
 /** After ^C: how long the wrapper's own mark may take before the mark is asked for apart. */
 const RECOVER_MS = 250;
 /** After that: how long before the foreground job gets SIGKILL, and then before giving up. */
 const ESCALATE_MS = 2000;
 
-/** Throws NOT_A_SHELL unless the session runs an interactive POSIX shell. */
-function checkShell(s: ProgramStream): void {
-  const [prog, ...args] = s.command;
-  const name = basename(prog ?? "").replace(/^-/, "");
-  if (!SHELLS.has(name) || args.includes("-c")) {
-    throw new TermdError("NOT_A_SHELL", `session ${s.name} runs ${s.command.join(" ")}, not an interactive POSIX shell`, {
-      session: s.name,
-    });
-  }
+/** What a run keeps of the session's ExecRunner from one run to the next. */
+export interface RunnerMark {
+  /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
+  markEnd: number;
 }
 
 /** A POSIX-shell single-quoted word. */
@@ -96,170 +84,8 @@ function readCapped(path: string, max: number): { text: string; cut: boolean } {
   }
 }
 
-/** The exec.run part of one session: at most one command at a time in its shell. */
-/** How long exec.run waits for a just-started shell's first prompt. */
-const FIRST_PROMPT_MS = 5000;
-
-/**
- * A shell with termd's hooks is not ready to run a command until it drew its first prompt: while
- * it loads them it may have a child in the foreground for a moment, which is no job of the user's.
- * Resolves at the first mark (or the exit, or after FIRST_PROMPT_MS); at once for other shells.
- */
-function firstPrompt(s: ProgramStream, commands: ShellCommands): Promise<void> {
-  if (s.shellIntegration === null || commands.seen || !s.running) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    };
-    const timer = setTimeout(done, FIRST_PROMPT_MS);
-    const off = s.on((e) => {
-      if (e.type === "mark" || e.type === "exit") done();
-    });
-  });
-}
-
-export class ExecRunner {
-  private current: Run | FreshRun | null = null;
-  /** A run waits for the shell's first prompt before it is `current`: the shell is taken already. */
-  private starting = false;
-  /** Settles once the run that is `starting` has its first prompt (or gave up waiting for it). */
-  private started: Promise<void> = Promise.resolve();
-  /** exec.cancel came while starting: the run ends cancelled without typing its command. */
-  private cancelledBeforeStart = false;
-  /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
-  markEnd = 0;
-  /** exec.run calls that ran a command in this session. */
-  count = 0;
-  /** When the last one started or ended. */
-  lastAt: Date | null = null;
-  /** The environment the session's program started with: a fresh run's (set by the store). */
-  env: Record<string, string> = {};
-
-  /** @param defaultTimeoutMs a call's timeout when it names none (session.create's exec_timeout_ms; 0: none). */
-  constructor(
-    private readonly s: ProgramStream,
-    private readonly commands: ShellCommands,
-    private readonly defaultTimeoutMs = 0,
-  ) {}
-
-  /** A command is running. */
-  get busy(): boolean {
-    return this.current !== null || this.starting;
-  }
-
-  /**
-   * Runs `p.command` in the shell of a running session (the daemon's dispatch checks that); throws
-   * SESSION_BUSY while another run (or any job) has the terminal.
-   */
-  async run(p: ExecRunInput): Promise<ExecResult> {
-    const s = this.s;
-    if (p.fresh) return this.runFresh(p);
-    checkShell(s);
-    this.assertFree();
-    this.starting = true;
-    const start = performance.now();
-    const started = Promise.withResolvers<void>();
-    this.started = started.promise;
-    let cancelled = false;
-    try {
-      await firstPrompt(s, this.commands);
-    } finally {
-      this.starting = false;
-      cancelled = this.cancelledBeforeStart;
-      this.cancelledBeforeStart = false;
-      started.resolve();
-    }
-    if (cancelled) {
-      // exec.cancel came while the shell was still starting: the command is never typed.
-      this.lastAt = new Date();
-      return {
-        output: "",
-        stderr: "",
-        exit_code: null,
-        duration_ms: Math.round(performance.now() - start),
-        timed_out: false,
-        cancelled: true,
-        truncated: false,
-      };
-    }
-    const pid = s.pid;
-    const fg = foregroundGroup(pid);
-    if (fg !== null && fg !== pid) {
-      throw new TermdError("SESSION_BUSY", `session ${s.name} has a job in the foreground (process group ${fg})`, { session: s.name });
-    }
-    // Absent: the session's default; 0: no limit.
-    const run = new Run(s, this, this.commands, pid, p, p.timeout_ms ?? this.defaultTimeoutMs);
-    this.current = run;
-    this.count++;
-    this.lastAt = new Date();
-    try {
-      return await run.result;
-    } finally {
-      this.current = null;
-      this.lastAt = new Date();
-      run.dispose();
-    }
-  }
-
-  private assertFree(): void {
-    if (this.busy) throw new TermdError("SESSION_BUSY", `session ${this.s.name} is already running a command`, { session: this.s.name });
-  }
-
-  /** `fresh: true`: a new `SHELL -c COMMAND` over pipes (fresh-exec.ts); one at a time, as in the shell. */
-  private async runFresh(p: ExecRunInput): Promise<ExecResult> {
-    const s = this.s;
-    this.assertFree();
-    const shell = s.command[0];
-    if (shell === undefined)
-      throw new TermdError("NOT_A_SHELL", `session ${s.name} has no program to run a command with`, { session: s.name });
-    let run: FreshRun;
-    try {
-      run = new FreshRun({ shell, cwd: s.cwd, env: this.env }, p, p.timeout_ms ?? this.defaultTimeoutMs);
-    } catch (err) {
-      throw new TermdError("SPAWN_FAILED", `cannot run ${shell} -c in ${s.cwd}: ${(err as Error).message}`, { session: s.name });
-    }
-    this.current = run;
-    this.count++;
-    this.lastAt = new Date();
-    // The session ends (its program exits, or it is stopped or removed): the command ends with it.
-    const off = s.on((e) => {
-      if (e.type === "exit") void run.interrupt("ended", "SIGHUP");
-    });
-    try {
-      return await run.result;
-    } finally {
-      off();
-      this.current = null;
-      this.lastAt = new Date();
-      run.dispose();
-    }
-  }
-
-  /**
-   * Interrupts the run in progress (cancelled: false when there is none) and resolves once it has
-   * ended, so the shell is free for the next exec.run the moment this answers.
-   */
-  async cancel(signal: string | number = "SIGINT"): Promise<{ cancelled: boolean; signal_sent: string | null }> {
-    const name = parseSignal(signal).name;
-    const run = this.current;
-    if (!run && this.starting) {
-      // Waiting for a fresh shell's first prompt: nothing runs yet, so no signal is sent; the run
-      // ends cancelled as soon as the prompt is there.
-      this.cancelledBeforeStart = true;
-      await this.started;
-      return { cancelled: true, signal_sent: null };
-    }
-    if (!run) return { cancelled: false, signal_sent: null };
-    void run.interrupt("cancel", name);
-    // run() awaited the result first, so its finally (busy cleared) has run when this resumes.
-    await run.result;
-    return { cancelled: true, signal_sent: name };
-  }
-}
-
-class Run {
+/** One exec.run in the session's shell, as the header above tells. */
+export class ShellRun {
   readonly result: Promise<ExecResult>;
   private resolve!: (r: ExecResult) => void;
   private reject!: (err: unknown) => void;
@@ -288,7 +114,7 @@ class Run {
 
   constructor(
     private readonly s: ProgramStream,
-    private readonly runner: ExecRunner,
+    private readonly runner: RunnerMark,
     private readonly commands: ShellCommands,
     private readonly pid: number | null,
     private readonly p: ExecRunInput,
@@ -317,7 +143,7 @@ class Run {
   private async start(timeoutMs: number): Promise<void> {
     // The syntax check runs while the shell settles.
     const requested = this.hooksRequest();
-    const atPrompt = await waitQuiet(this.s, this.runner.markEnd);
+    const atPrompt = await promptQuiet(this.s, this.runner.markEnd);
     const request = await requested;
     if (this.done) return;
     if (this.p.stdin !== undefined) writeFileSync(join(this.dir, "i"), this.p.stdin, { mode: 0o600 });
@@ -577,35 +403,4 @@ class Run {
     if (this.request !== null) rmSync(this.request, { force: true });
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Resolves true once the shell has written something since its last mark (its prompt: a fresh
- * shell's first, or the one it draws after a run, maybe after a slow PROMPT_COMMAND) and then kept
- * quiet for QUIET_MS with the screen caught up, so the prompt's position is known; false after
- * READY_MAX_MS or if the session ends.
- */
-function waitQuiet(s: ProgramStream, markEnd: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    let quietTimer: Timer | undefined;
-    const finish = (ok: boolean) => {
-      clearTimeout(deadline);
-      clearTimeout(quietTimer);
-      off();
-      resolve(ok);
-    };
-    const check = () => {
-      clearTimeout(quietTimer);
-      if (!s.running) return finish(false);
-      if (s.output.end <= markEnd || !s.screenCurrent) return;
-      const quietFor = performance.now() - s.lastActivity;
-      if (quietFor >= QUIET_MS) return finish(true);
-      quietTimer = setTimeout(check, QUIET_MS - quietFor);
-    };
-    const deadline = setTimeout(() => finish(false), READY_MAX_MS);
-    const off = s.on((e) => {
-      if (e.type === "output" || e.type === "screen" || e.type === "exit") check();
-    });
-    check();
-  });
 }

@@ -1,14 +1,20 @@
 // Fixtures of the unit tests beside the code (src/**/*.test.ts), which run a session's parts
-// without a daemon: sessions spawned straight from Session, and a fake of the output a reader
-// takes from one.
+// without a daemon: sessions spawned straight from Session, a fake of the output a reader takes
+// from one, a program run by a pty worker with no session around it, and a fake of the native
+// methods a dialect maps its messages onto.
 import { afterAll } from "bun:test";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { NativeCaller } from "../src/dialects/dialect.ts";
+import { Child } from "../src/pty/child.ts";
+import type { OutputRead } from "../src/pty/pty-messages.ts";
+import type { PtyPool } from "../src/pty/pty-pool.ts";
+import type { MethodName, ParamsOf, ResultOf } from "../src/protocol/methods.ts";
 import { Session } from "../src/session/session.ts";
 import type { SessionBase, StartSpec } from "../src/session/session-spec.ts";
 import type { OutputStream } from "../src/session/stream.ts";
-import type { TapEvent } from "../src/terminal/tap-facts.ts";
+import { TapFacts, type TapEvent } from "../src/terminal/tap-facts.ts";
 import { VtTap } from "../src/terminal/vt-tap.ts";
 
 /** Sessions a test file spawns: `dir`, their cwd and log folder; each disposed, and `dir` removed, after the file's tests. */
@@ -58,6 +64,55 @@ export function spawnedSessions(prefix: string): Sessions {
   };
 }
 
+/** A program as the daemon's thread sees it, with its output gathered as text. */
+export interface ChildRun {
+  child: Child;
+  output(): string;
+  /** Resolves once the output contains `text`. */
+  until(text: string): Promise<void>;
+}
+
+/** Starts `command` in `cwd` on a worker of `pool`, 5x40, its output logged to `log` (null: not logged). */
+export async function startChild(pool: PtyPool, cwd: string, command: string[], log: string | null = null): Promise<ChildRun> {
+  let out = "";
+  const waiters = new Set<() => void>();
+  const decoder = new TextDecoder();
+  const child = await Child.spawn(
+    {
+      command,
+      cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      size: { rows: 5, cols: 40 },
+      term: "xterm-256color",
+      at: 0,
+      log,
+      tap: new TapFacts().save(),
+      debugBuffer: 10,
+      text: false,
+      onData: (read: OutputRead) => {
+        out += decoder.decode(read.data, { stream: true });
+        for (const w of [...waiters]) w();
+      },
+    },
+    pool,
+  );
+  return {
+    child,
+    output: () => out,
+    until(text) {
+      const { promise, resolve } = Promise.withResolvers<void>();
+      const check = () => {
+        if (!out.includes(text)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+      return promise;
+    },
+  };
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -87,5 +142,66 @@ export class FakeOutput {
   /** This, as the readers take it: they use only the members above. */
   get stream(): OutputStream {
     return this as unknown as OutputStream;
+  }
+}
+
+/** A native call a dialect made. */
+export interface NativeCall {
+  method: string;
+  params: any;
+}
+
+/**
+ * The daemon as a dialect sees it: every call is recorded and answered by `answer` (what it
+ * returns, or throws as an RpcError would come back); what the dialect sends on its own is kept.
+ */
+export class FakeNative implements NativeCaller {
+  readonly calls: NativeCall[] = [];
+  readonly sent: unknown[] = [];
+  ended = false;
+  private readonly states = new Map<string, unknown>();
+  private readonly closing = new AbortController();
+  readonly signal = this.closing.signal;
+
+  constructor(
+    private readonly answer: (call: NativeCall) => unknown,
+    readonly session: string | undefined = undefined,
+  ) {}
+
+  /** The methods called, in order. */
+  get methods(): string[] {
+    return this.calls.map((c) => c.method);
+  }
+
+  call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.run(method, params) as Promise<ResultOf<M>>;
+  }
+
+  async run(method: string, params: unknown): Promise<unknown> {
+    const call = { method, params };
+    this.calls.push(call);
+    return this.answer(call);
+  }
+
+  sessionState<T>(id: string, init: () => T): T {
+    if (!this.states.has(id)) this.states.set(id, init());
+    return this.states.get(id) as T;
+  }
+
+  send(msg: unknown): void {
+    this.sent.push(msg);
+  }
+
+  end(): void {
+    this.ended = true;
+  }
+
+  later(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The connection closes. */
+  close(): void {
+    this.closing.abort();
   }
 }

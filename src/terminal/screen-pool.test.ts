@@ -49,16 +49,20 @@ function owner() {
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** A screen on one of `p`'s workers, its owner `w`, once it shows `out` (written at offset 0). */
+async function showing(p: ScreenPool, out: string, answer = false) {
+  const w = owner();
+  const s = p.open(SIZE, 10, VERSION, w.o);
+  s.write(bytes(out), out.length, answer);
+  await w.at(out.length);
+  return { s, w };
+}
 /** The screen's rows as text, trailing blanks trimmed. */
 const text = async (screen: ReturnType<ScreenPool["open"]>) => (await screen.snapshot("text", 0)).lines.map((l) => l.trimEnd());
 
 test("a screen shows the output written to it and answers a query through its owner", async () => {
-  const p = pool(1);
-  const w = owner();
-  const s = p.open(SIZE, 10, VERSION, w.o);
-  const out = "hello\r\nworld\x1b[6n";
-  s.write(bytes(out), out.length, true);
-  await w.at(out.length);
+  const { s, w } = await showing(pool(1), "hello\r\nworld\x1b[6n", true);
   expect(await text(s)).toEqual(["hello", "world", ""]);
   // The cursor position report: row 2, column 6.
   expect(w.replies).toEqual(["\x1b[2;6R"]);
@@ -82,10 +86,7 @@ test("each screen opens on the least busy worker, and a worker starts only once 
 
 test("a worker that ends reopens its screens blank on a fresh one and tells their owners; a snapshot asked of it fails with ScreenReopened", async () => {
   const p = pool(1);
-  const w = owner();
-  const s = p.open(SIZE, 10, VERSION, w.o);
-  s.write(bytes("before"), 6, false);
-  await w.at(6);
+  const { s, w } = await showing(p, "before");
   const asked = s.snapshot("text", 0);
   expect(p.restart(0)).toBe(true);
   await expect(asked).rejects.toBeInstanceOf(ScreenReopened);
@@ -101,10 +102,7 @@ test("a worker that ends reopens its screens blank on a fresh one and tells thei
 
 test("a parked screen is closed in its worker, and opens blank again when unparked", async () => {
   const p = pool(1);
-  const w = owner();
-  const s = p.open(SIZE, 10, VERSION, w.o);
-  s.write(bytes("kept by its session"), 19, false);
-  await w.at(19);
+  const { s } = await showing(p, "kept by its session");
   s.park();
   expect(p.info()[0]).toMatchObject({ screens: 1, parked: 1 });
   s.unpark();

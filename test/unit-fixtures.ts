@@ -72,10 +72,33 @@ export interface ChildRun {
   until(text: string): Promise<void>;
 }
 
+/** Text as it arrives, and a wait for a part of it. */
+export class Gathered {
+  text = "";
+  private readonly waiters = new Set<() => void>();
+
+  add(more: string): void {
+    this.text += more;
+    for (const w of [...this.waiters]) w();
+  }
+
+  /** Resolves once the text contains `part`. */
+  until(part: string): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const check = () => {
+      if (!this.text.includes(part)) return;
+      this.waiters.delete(check);
+      resolve();
+    };
+    this.waiters.add(check);
+    check();
+    return promise;
+  }
+}
+
 /** Starts `command` in `cwd` on a worker of `pool`, 5x40, its output logged to `log` (null: not logged). */
 export async function startChild(pool: PtyPool, cwd: string, command: string[], log: string | null = null): Promise<ChildRun> {
-  let out = "";
-  const waiters = new Set<() => void>();
+  const out = new Gathered();
   const decoder = new TextDecoder();
   const child = await Child.spawn(
     {
@@ -89,28 +112,11 @@ export async function startChild(pool: PtyPool, cwd: string, command: string[], 
       tap: new TapFacts().save(),
       debugBuffer: 10,
       text: false,
-      onData: (read: OutputRead) => {
-        out += decoder.decode(read.data, { stream: true });
-        for (const w of [...waiters]) w();
-      },
+      onData: (read: OutputRead) => out.add(decoder.decode(read.data, { stream: true })),
     },
     pool,
   );
-  return {
-    child,
-    output: () => out,
-    until(text) {
-      const { promise, resolve } = Promise.withResolvers<void>();
-      const check = () => {
-        if (!out.includes(text)) return;
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-      check();
-      return promise;
-    },
-  };
+  return { child, output: () => out.text, until: (part) => out.until(part) };
 }
 
 const encoder = new TextEncoder();

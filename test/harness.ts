@@ -1,6 +1,6 @@
-// A private daemon per test file: its own temp socket and state dir, started as a real process
-// through the CLI (`termd daemon`), reaped on dispose. `bin` picks what runs: the source through
-// Bun (default) or the compiled dist/termd.
+// A private daemon per test, or per test file (sharedDaemon): its own temp socket and state dir,
+// started as a real process through the CLI (`termd daemon`), reaped on dispose. `bin` picks what
+// runs: the source through Bun (default) or the compiled dist/termd.
 import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,8 +3,7 @@
 // cursor), a program with no mouse mode gets an error instead of stray bytes, and `termd send`'s
 // mouse flags.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RpcError } from "../src/client/index.ts";
 import { sharedDaemon } from "./harness.ts";
@@ -91,32 +90,28 @@ describe("session.input mouse", () => {
   });
 
   test("a click in vim with mouse=a moves its cursor there (0-based, as session.screen's cursor)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "termd-mouse-"));
-    try {
-      const file = join(dir, "lines.txt");
-      writeFileSync(file, Array.from({ length: 8 }, (_, i) => `line number ${i + 1}`).join("\n") + "\n");
-      await shared.c.call("session.create", {
-        name: "vim",
-        command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "-c", "set mouse=a", file],
-        rows: 12,
-        cols: 60,
-        cwd: dir,
-      });
-      await shared.c.call("session.wait", { session: "vim", text: "line number 8" });
-      await mouseOn("vim");
-      expect((await shared.c.call("session.screen", { session: "vim" })).cursor).toMatchObject({ row: 0, col: 0 });
-      await shared.c.call("session.input", { session: "vim", mouse: { action: "click", row: 5, col: 7 } });
-      const screen = await waitForCursor("vim", 5, 7);
-      expect(screen.cursor).toMatchObject({ row: 5, col: 7 });
-      // vim agrees: the line and column it reports for the cursor (1-based in vim).
-      await shared.c.call("session.input", { session: "vim", keys: ["Escape"] });
-      await shared.c.call("session.input", { session: "vim", text: ":echo line('.') . ',' . col('.')\r" });
-      await shared.c.call("session.wait", { session: "vim", regex: "^6,8\\s*$" });
-      await shared.c.call("session.input", { session: "vim", text: ":q!\r" });
-      expect((await shared.c.call("session.wait", { session: "vim", exit: true })).exit_code).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = shared.dir;
+    const file = join(dir, "lines.txt");
+    writeFileSync(file, Array.from({ length: 8 }, (_, i) => `line number ${i + 1}`).join("\n") + "\n");
+    await shared.c.call("session.create", {
+      name: "vim",
+      command: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "-c", "set mouse=a", file],
+      rows: 12,
+      cols: 60,
+      cwd: dir,
+    });
+    await shared.c.call("session.wait", { session: "vim", text: "line number 8" });
+    await mouseOn("vim");
+    expect((await shared.c.call("session.screen", { session: "vim" })).cursor).toMatchObject({ row: 0, col: 0 });
+    await shared.c.call("session.input", { session: "vim", mouse: { action: "click", row: 5, col: 7 } });
+    const screen = await waitForCursor("vim", 5, 7);
+    expect(screen.cursor).toMatchObject({ row: 5, col: 7 });
+    // vim agrees: the line and column it reports for the cursor (1-based in vim).
+    await shared.c.call("session.input", { session: "vim", keys: ["Escape"] });
+    await shared.c.call("session.input", { session: "vim", text: ":echo line('.') . ',' . col('.')\r" });
+    await shared.c.call("session.wait", { session: "vim", regex: "^6,8\\s*$" });
+    await shared.c.call("session.input", { session: "vim", text: ":q!\r" });
+    expect((await shared.c.call("session.wait", { session: "vim", exit: true })).exit_code).toBe(0);
   });
 });
 

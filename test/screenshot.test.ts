@@ -3,8 +3,7 @@
 // PNG whose pixels have the cells' colours; `termd screenshot` writes both, from source and from
 // the compiled binary (whose daemon renders PNG with the embedded WebAssembly and fonts).
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PNG_PIXELS } from "../src/protocol/schemas.ts";
 import { palette256 } from "../src/render/palette.ts";
@@ -113,43 +112,39 @@ describe.each([
 
   test("-o FILE.svg and -o FILE.png write the picture in the format the extension names", async () => {
     await using daemon = await TestDaemon.start({ bin });
-    const dir = mkdtempSync(join(tmpdir(), "termd-shot-"));
-    try {
-      expect(
-        (
-          await daemon.cli([
-            "start",
-            "--name",
-            "p",
-            "--rows",
-            "4",
-            "--cols",
-            "20",
-            "--",
-            "bash",
-            "-c",
-            "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000",
-          ])
-        ).code,
-      ).toBe(0);
-      expect((await daemon.cli(["wait", "p", "--text", "中"])).code).toBe(0);
-      const svg = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.svg")]);
-      expect(svg).toEqual({ code: 0, stdout: "", stderr: "" });
-      expect(readFileSync(join(dir, "s.svg"), "utf8")).toContain(`fill="${PALETTE[4]}"/>`);
-      const png = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.png"), "--json"]);
-      expect(png.code).toBe(0);
-      expect(JSON.parse(png.stdout)).toEqual({ format: "png", width: 20 * CELL_W, height: 4 * CELL_H, path: join(dir, "s.png") });
-      const img = readPng(readFileSync(join(dir, "s.png")));
-      expect({ w: img.width, h: img.height }).toEqual({ w: 20 * CELL_W, h: 4 * CELL_H });
-      expect(img.pixel(...bgPixel(0, 1))).toBe(PALETTE[4]!);
-      // Standard output gets SVG by default.
-      const out = await daemon.cli(["screenshot", "p"]);
-      expect(out.stdout).toStartWith("<svg ");
-      const bad = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.jpg")]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain("name a .svg or .png file");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = daemon.dir;
+    expect(
+      (
+        await daemon.cli([
+          "start",
+          "--name",
+          "p",
+          "--rows",
+          "4",
+          "--cols",
+          "20",
+          "--",
+          "bash",
+          "-c",
+          "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000",
+        ])
+      ).code,
+    ).toBe(0);
+    expect((await daemon.cli(["wait", "p", "--text", "中"])).code).toBe(0);
+    const svg = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.svg")]);
+    expect(svg).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(join(dir, "s.svg"), "utf8")).toContain(`fill="${PALETTE[4]}"/>`);
+    const png = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.png"), "--json"]);
+    expect(png.code).toBe(0);
+    expect(JSON.parse(png.stdout)).toEqual({ format: "png", width: 20 * CELL_W, height: 4 * CELL_H, path: join(dir, "s.png") });
+    const img = readPng(readFileSync(join(dir, "s.png")));
+    expect({ w: img.width, h: img.height }).toEqual({ w: 20 * CELL_W, h: 4 * CELL_H });
+    expect(img.pixel(...bgPixel(0, 1))).toBe(PALETTE[4]!);
+    // Standard output gets SVG by default.
+    const out = await daemon.cli(["screenshot", "p"]);
+    expect(out.stdout).toStartWith("<svg ");
+    const bad = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.jpg")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("name a .svg or .png file");
   });
 });

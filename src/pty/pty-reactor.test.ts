@@ -9,12 +9,21 @@ import { PtyReactor, type ReactorEntry } from "./pty-reactor.ts";
 
 const libc = ptyLibc();
 const open: number[] = [];
-let reactor: PtyReactor | null = null;
-afterEach(() => {
+let reactor: { r: PtyReactor; wake: [number, number] } | null = null;
+afterEach(async () => {
   for (const fd of open.splice(0)) {
-    reactor?.remove(fd);
+    reactor?.r.remove(fd);
     closeSync(fd);
   }
+  if (!reactor) return;
+  // Its last round, already queued, still polls the wake pipe: woken, it runs at once, and ends
+  // before a callback queued after it. Closed any sooner, the pipe's number could be the next
+  // test's master, which that round would read from.
+  const [wakeRead, wakeWrite] = reactor.wake;
+  writeSync(wakeWrite, "x");
+  await new Promise((resolve) => setImmediate(resolve));
+  closeSync(wakeRead);
+  closeSync(wakeWrite);
   reactor = null;
 });
 
@@ -47,9 +56,9 @@ function watched(r: PtyReactor, w: ReturnType<typeof watcher>): { master: number
 }
 
 function newReactor(): PtyReactor {
-  const [wakeRead, wakeWrite] = libc!.pipe();
-  open.push(wakeRead, wakeWrite);
-  return (reactor = new PtyReactor(libc!, wakeRead));
+  const wake = libc!.pipe();
+  reactor = { r: new PtyReactor(libc!, wake[0]), wake };
+  return reactor.r;
 }
 
 test.skipIf(libc === null)("what a program writes reaches its entry, each PTY's apart", async () => {

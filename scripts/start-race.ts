@@ -12,7 +12,8 @@ export interface RoundResult {
   faults: string[];
 }
 
-async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `argv` with `env` added to this process's, stdin closed; resolves with its exit code and what it wrote. */
+export async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const p = Bun.spawn(argv, {
     env: { ...(process.env as Record<string, string>), ...env },
     stdout: "pipe",

@@ -6,23 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST_BIN, TestDaemon } from "./harness.ts";
-import { startRaceRound } from "../scripts/start-race.ts";
+import { run, startRaceRound } from "../scripts/start-race.ts";
 
 const DAEMON_RUNNING = 5;
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "termd-start-"));
-}
-
-async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(argv, {
-    env: { ...(process.env as Record<string, string>), ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
 }
 
 /** Resolves once the daemon says it listens; throws with what it said if it exits first. */

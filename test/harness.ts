@@ -1,7 +1,8 @@
-// A private daemon per test file: its own temp socket and state dir, started as a real process
-// through the CLI (`termd daemon`), reaped on dispose. `bin` picks what runs: the source through
-// Bun (default) or the compiled dist/termd.
-import { mkdtempSync, rmSync } from "node:fs";
+// A private daemon per test, or per test file (sharedDaemon): its own temp socket and state dir,
+// started as a real process through the CLI (`termd daemon`), reaped on dispose. `bin` picks what
+// runs: the source through Bun (default) or the compiled dist/termd.
+import { afterAll, beforeAll } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -128,4 +129,41 @@ export class TestDaemon {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The daemon a test file shares: `d`, a client `c` on it, and `dir`, a work folder removed with it. */
+export interface SharedDaemon {
+  readonly d: TestDaemon;
+  readonly c: Client;
+  readonly dir: string;
+}
+
+/** One daemon for the whole file: started (with a client and a work folder) before its tests, disposed after them. */
+export function sharedDaemon(opts: Parameters<typeof TestDaemon.start>[0] = {}): SharedDaemon {
+  let d: TestDaemon | undefined;
+  let c: Client | undefined;
+  beforeAll(async () => {
+    d = await TestDaemon.start(opts);
+    c = await d.client();
+    mkdirSync(join(d.dir, "work"));
+  });
+  afterAll(async () => {
+    await d?.[Symbol.asyncDispose]();
+  });
+  const started = () => d ?? raise("sharedDaemon: the daemon starts in beforeAll; read it inside a test or hook");
+  return {
+    get d() {
+      return started();
+    },
+    get c() {
+      return c ?? raise("sharedDaemon: no client before beforeAll");
+    },
+    get dir() {
+      return join(started().dir, "work");
+    },
+  };
+}
+
+function raise(message: string): never {
+  throw new Error(message);
 }

@@ -40,5 +40,7 @@ test("a wait with no condition is INVALID_PARAMS", async () => {
   const err = await c.call("session.input", { session: "cat", text: "a", wait: { timeout_ms: 100 } }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(RpcError);
   expect((err as RpcError).name).toBe("INVALID_PARAMS");
-  expect((err as RpcError).message).toContain("give at least one of text, regex, gone, exit, activity, settle_ms, changed");
+  expect((err as RpcError).message).toContain(
+    "give at least one of text, regex, gone, exit, activity, settle_ms, command_done, prompt, changed",
+  );
 });

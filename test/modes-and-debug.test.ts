@@ -9,8 +9,8 @@ import type { Client } from "../src/client/index.ts";
 import { Subscription } from "../src/daemon/subscription.ts";
 import type { EventMessage } from "../src/protocol/schemas.ts";
 import { VERSION } from "../src/protocol/version.ts";
-import { Session } from "../src/session/session.ts";
 import { TestDaemon } from "./harness.ts";
+import { spawnedSessions } from "./unit-fixtures.ts";
 
 const BASH = ["bash", "--norc", "--noprofile"];
 const SHELL_ENV = { PS1: "$ " };
@@ -340,28 +340,20 @@ describe("session.wait settle and synchronized output", () => {
 });
 
 describe("the attach stream", () => {
+  const sessions = spawnedSessions("modes-debug-attach");
+
   test("a subscriber with stripQueries gets the output without the queries the daemon answered", async () => {
-    const logDir = mkdtempSync(join(tmp, "logs-"));
     // Raw mode, so the replies the daemon writes back are not echoed into the output.
     const command = [
       "python3",
       "-c",
       `import os, tty\ntty.setraw(0)\nfor part in [b"a\\x1b[6", b"n\\x1b[1mb\\x1b]11;?", b"\\x07\\x1b[>qc\\x1b[?9999h"]: os.write(1, part)`,
     ];
-    const s = await Session.spawn(
-      {
-        id: "strip",
-        name: "strip",
-        command,
-        cwd: tmp,
-        createdAt: new Date(),
-        size: { rows: 24, cols: 80 },
-        scrollback: 100,
-        term: "xterm-256color",
-        logDir,
-      },
-      { argv: command, env: process.env as Record<string, string>, shellIntegration: null },
-    );
+    const s = await sessions.spawn("strip", command, {
+      size: { rows: 24, cols: 80 },
+      scrollback: 100,
+      env: process.env as Record<string, string>,
+    });
     const out: Buffer[] = [];
     const exited = Promise.withResolvers<void>();
     const sub = new Subscription(

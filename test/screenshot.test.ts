@@ -2,15 +2,13 @@
 // bold, wide characters at the columns the screen's Unicode 11 widths give them) as SVG, and as a
 // PNG whose pixels have the cells' colours; `termd screenshot` writes both, from source and from
 // the compiled binary (whose daemon renders PNG with the embedded WebAssembly and fonts).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "../src/client/index.ts";
 import { MAX_PNG_PIXELS } from "../src/protocol/schemas.ts";
 import { palette256 } from "../src/render/palette.ts";
 import { CELL_H, CELL_W } from "../src/render/svg.ts";
-import { DIST_BIN, SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { DIST_BIN, SOURCE_BIN, sharedDaemon, TestDaemon } from "./harness.ts";
 import { readPng } from "./png-reader.ts";
 
 const PALETTE = palette256();
@@ -24,21 +22,15 @@ const PAINT =
 const bgPixel = (row: number, col: number, scale = 1) =>
   [Math.floor((col * CELL_W + 3) * scale), Math.floor((row * CELL_H + 1) * scale)] as const;
 
-let d: TestDaemon;
-let c: Client;
+const shared = sharedDaemon();
 beforeAll(async () => {
-  d = await TestDaemon.start();
-  c = await d.client();
-  await c.call("session.create", { name: "paint", command: ["bash", "-c", PAINT], rows: 5, cols: 30 });
-  await c.call("session.wait", { session: "paint", text: "x" });
-});
-afterAll(async () => {
-  await d[Symbol.asyncDispose]();
+  await shared.c.call("session.create", { name: "paint", command: ["bash", "-c", PAINT], rows: 5, cols: 30 });
+  await shared.c.call("session.wait", { session: "paint", text: "x" });
 });
 
 describe("session.screenshot", () => {
   test("emoji and CJK take two cells on the screen (xterm's Unicode 11 widths)", async () => {
-    const s = await c.call("session.screen", { session: "paint", format: "cells" });
+    const s = await shared.c.call("session.screen", { session: "paint", format: "cells" });
     expect(s.lines[2]).toBe("中文 😀x");
     expect(s.cells![2]!.map((r) => [r.col, r.w, r.text])).toEqual([
       [0, 2, "中"],
@@ -50,7 +42,7 @@ describe("session.screenshot", () => {
   });
 
   test("SVG: the text at its columns, in its colours, bold, and the wide characters where the screen has them", async () => {
-    const shot = await c.call("session.screenshot", { session: "paint", format: "svg" });
+    const shot = await shared.c.call("session.screenshot", { session: "paint", format: "svg" });
     expect(shot).toMatchObject({ format: "svg", width: 30 * CELL_W, height: 5 * CELL_H });
     const svg = shot.svg!;
     expect(svg).toStartWith("<svg ");
@@ -68,7 +60,7 @@ describe("session.screenshot", () => {
   });
 
   test("PNG: the picture's size, and cells' pixels in their colours", async () => {
-    const shot = await c.call("session.screenshot", { session: "paint", format: "png" });
+    const shot = await shared.c.call("session.screenshot", { session: "paint", format: "png" });
     const png = readPng(Buffer.from(shot.base64!, "base64"));
     expect({ w: png.width, h: png.height }).toEqual({ w: 30 * CELL_W, h: 5 * CELL_H });
     expect({ w: shot.width, h: shot.height }).toEqual({ w: png.width, h: png.height });
@@ -92,22 +84,22 @@ describe("session.screenshot", () => {
   });
 
   test("PNG scale multiplies the pixels (through the client's screenshot(), which decodes the PNG)", async () => {
-    const png = readPng(await c.screenshot("paint", { format: "png", scale: 2 }));
+    const png = readPng(await shared.c.screenshot("paint", { format: "png", scale: 2 }));
     expect({ w: png.width, h: png.height }).toEqual({ w: 60 * CELL_W, h: 10 * CELL_H });
     expect(png.pixel(...bgPixel(0, 14, 2))).toBe(PALETTE[2]!);
   });
 
   test("a PNG over MAX_PNG_PIXELS is refused before it is drawn; its SVG is still there", async () => {
-    await c.call("session.create", { name: "huge", command: ["sleep", "1000"], rows: 1000, cols: 1000, scrollback: 0 });
-    const err = await c.call("session.screenshot", { session: "huge", format: "png" }).catch((e) => e);
+    await shared.c.call("session.create", { name: "huge", command: ["sleep", "1000"], rows: 1000, cols: 1000, scrollback: 0 });
+    const err = await shared.c.call("session.screenshot", { session: "huge", format: "png" }).catch((e) => e);
     expect(err.name).toBe("INVALID_PARAMS");
     expect(err.message).toContain("MAX_PNG_PIXELS");
     expect(err.details).toMatchObject({ pixels: 9000 * 18000, max_pixels: MAX_PNG_PIXELS });
-    expect(await c.screenshot("huge")).toStartWith('<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="18000"');
+    expect(await shared.c.screenshot("huge")).toStartWith('<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="18000"');
   });
 
   test("an unknown session is SESSION_NOT_FOUND", async () => {
-    const err = await c.call("session.screenshot", { session: "nope" }).catch((e) => e);
+    const err = await shared.c.call("session.screenshot", { session: "nope" }).catch((e) => e);
     expect(err.name).toBe("SESSION_NOT_FOUND");
   });
 });
@@ -120,43 +112,39 @@ describe.each([
 
   test("-o FILE.svg and -o FILE.png write the picture in the format the extension names", async () => {
     await using daemon = await TestDaemon.start({ bin });
-    const dir = mkdtempSync(join(tmpdir(), "termd-shot-"));
-    try {
-      expect(
-        (
-          await daemon.cli([
-            "start",
-            "--name",
-            "p",
-            "--rows",
-            "4",
-            "--cols",
-            "20",
-            "--",
-            "bash",
-            "-c",
-            "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000",
-          ])
-        ).code,
-      ).toBe(0);
-      expect((await daemon.cli(["wait", "p", "--text", "中"])).code).toBe(0);
-      const svg = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.svg")]);
-      expect(svg).toEqual({ code: 0, stdout: "", stderr: "" });
-      expect(readFileSync(join(dir, "s.svg"), "utf8")).toContain(`fill="${PALETTE[4]}"/>`);
-      const png = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.png"), "--json"]);
-      expect(png.code).toBe(0);
-      expect(JSON.parse(png.stdout)).toEqual({ format: "png", width: 20 * CELL_W, height: 4 * CELL_H, path: join(dir, "s.png") });
-      const img = readPng(readFileSync(join(dir, "s.png")));
-      expect({ w: img.width, h: img.height }).toEqual({ w: 20 * CELL_W, h: 4 * CELL_H });
-      expect(img.pixel(...bgPixel(0, 1))).toBe(PALETTE[4]!);
-      // Standard output gets SVG by default.
-      const out = await daemon.cli(["screenshot", "p"]);
-      expect(out.stdout).toStartWith("<svg ");
-      const bad = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.jpg")]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain("name a .svg or .png file");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = daemon.dir;
+    expect(
+      (
+        await daemon.cli([
+          "start",
+          "--name",
+          "p",
+          "--rows",
+          "4",
+          "--cols",
+          "20",
+          "--",
+          "bash",
+          "-c",
+          "printf '\\033[44mblue\\033[0m 中\\n'; exec sleep 1000",
+        ])
+      ).code,
+    ).toBe(0);
+    expect((await daemon.cli(["wait", "p", "--text", "中"])).code).toBe(0);
+    const svg = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.svg")]);
+    expect(svg).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(join(dir, "s.svg"), "utf8")).toContain(`fill="${PALETTE[4]}"/>`);
+    const png = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.png"), "--json"]);
+    expect(png.code).toBe(0);
+    expect(JSON.parse(png.stdout)).toEqual({ format: "png", width: 20 * CELL_W, height: 4 * CELL_H, path: join(dir, "s.png") });
+    const img = readPng(readFileSync(join(dir, "s.png")));
+    expect({ w: img.width, h: img.height }).toEqual({ w: 20 * CELL_W, h: 4 * CELL_H });
+    expect(img.pixel(...bgPixel(0, 1))).toBe(PALETTE[4]!);
+    // Standard output gets SVG by default.
+    const out = await daemon.cli(["screenshot", "p"]);
+    expect(out.stdout).toStartWith("<svg ");
+    const bad = await daemon.cli(["screenshot", "p", "-o", join(dir, "s.jpg")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("name a .svg or .png file");
   });
 });

@@ -1,32 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import type { Session } from "../session/session.ts";
 import { MAX_QUERY_RANGES } from "../terminal/query-ranges.ts";
-import { VtTap } from "../terminal/vt-tap.ts";
+import { FakeOutput } from "../../test/unit-fixtures.ts";
 import { StrippedOutput } from "./stripped-output.ts";
 
-const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
-/** What StrippedOutput reads of a session: its tap, fed first, and every byte it wrote. */
-class FakeSession {
-  readonly tap = new VtTap();
-  bytes = new Uint8Array(0);
-  running = true;
-  write(s: string, tap = true): void {
-    const data = enc(s);
-    if (tap) this.tap.feed(data);
-    const all = new Uint8Array(this.bytes.length + data.length);
-    all.set(this.bytes);
-    all.set(data, this.bytes.length);
-    this.bytes = all;
-  }
-  readOutput(from: number, max: number): Uint8Array {
-    return this.bytes.slice(from, from + max);
-  }
-}
-
 /** Everything `out` lets go from `sent` on, `max` bytes a call; returns the text and the new offset. */
-function drain(out: StrippedOutput, s: FakeSession, sent: number, max = 1 << 20): [string, number] {
+function drain(out: StrippedOutput, s: FakeOutput, sent: number, max = 1 << 20): [string, number] {
   let text = "";
   for (let o = out.next(sent, s.bytes.length, max, !s.running); o; o = out.next(sent, s.bytes.length, max, !s.running)) {
     text += dec(o.bytes);
@@ -37,8 +17,8 @@ function drain(out: StrippedOutput, s: FakeSession, sent: number, max = 1 << 20)
 
 describe("an attached terminal's output", () => {
   test("the tap's ranges are cut; an undecided sequence waits, and goes once the session ended", () => {
-    const s = new FakeSession();
-    const out = new StrippedOutput(s as unknown as Session);
+    const s = new FakeOutput();
+    const out = new StrippedOutput(s.stream);
     s.write("a\x1b[");
     let [text, sent] = drain(out, s, 0);
     expect([text, sent]).toEqual(["a", 1]);
@@ -51,26 +31,26 @@ describe("an attached terminal's output", () => {
   });
 
   test("output sent a little at a time comes out the same", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     s.write("x\x1b[>q\x1b]10;?\x1b\\y\x1b[?u\x1b[2Jz");
-    const out = new StrippedOutput(s as unknown as Session);
+    const out = new StrippedOutput(s.stream);
     expect(drain(out, s, 0, 1)).toEqual(["xy\x1b[2Jz", s.bytes.length]);
   });
 
   test(`a subscriber behind more than MAX_QUERY_RANGES (${MAX_QUERY_RANGES}) queries has the older ones found by a parse of its own`, () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     const n = MAX_QUERY_RANGES + 10;
     s.write(`start${"\x1b[6n.".repeat(n)}end`);
     expect(s.tap.queries.completeFrom).toBeGreaterThan(0);
-    const out = new StrippedOutput(s as unknown as Session);
+    const out = new StrippedOutput(s.stream);
     expect(drain(out, s, 0, 1000)[0]).toBe(`start${".".repeat(n)}end`);
   });
 
   test("bytes the tap did not read (a restored session's log before its tail) are parsed here", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     s.write("\x1b[c", false);
     s.write("a\x1b[c");
-    const out = new StrippedOutput(s as unknown as Session);
+    const out = new StrippedOutput(s.stream);
     expect(drain(out, s, 0)[0]).toBe("a");
   });
 });

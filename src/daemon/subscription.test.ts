@@ -1,39 +1,14 @@
-import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { expect, test } from "bun:test";
 import { nativeOutput } from "../dialects/json-rpc.ts";
 import { type EncodedLine, type OutputFrame, type OutputFraming, rawOutput } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
-import { Session } from "../session/session.ts";
+import type { Session } from "../session/session.ts";
+import { spawnedSessions } from "../../test/unit-fixtures.ts";
 import { Subscription } from "./subscription.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "termd-subscription-test-"));
-const sessions: Session[] = [];
-afterAll(() => {
-  for (const s of sessions) s.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const sessions = spawnedSessions("subscription-test");
 
-async function run(script: string): Promise<Session> {
-  const command = ["sh", "-c", script];
-  const s = await Session.spawn(
-    {
-      id: "sub",
-      name: "sub",
-      command,
-      cwd: dir,
-      createdAt: new Date(),
-      size: { rows: 4, cols: 20 },
-      scrollback: 10,
-      term: "xterm-256color",
-      logDir: dir,
-    },
-    { argv: command, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null },
-  );
-  sessions.push(s);
-  return s;
-}
+const run = (script: string): Promise<Session> => sessions.spawn("sub", ["sh", "-c", script]);
 
 test("while its sink is full a subscriber keeps only the latest title; its output waits as an offset and then comes whole, before the exit", async () => {
   const s = await run("printf 'one\\033]2;a\\007two\\033]2;b\\007three\\033]2;c\\007'; exit 0");

@@ -1,34 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import type { Session } from "../session/session.ts";
 import { plainText } from "../terminal/plain-text.ts";
 import type { TapEvent } from "../terminal/tap-facts.ts";
-import { VtTap } from "../terminal/vt-tap.ts";
+import { FakeOutput } from "../../test/unit-fixtures.ts";
 import { MAX_QUEUED_TEXT, TextOutput } from "./text-output.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
-/** What TextOutput reads of a session: its tap, fed first, and every byte it wrote; the tap's
- * text events go to `listener`, as Session.on hands them to a Subscription. */
-class FakeSession {
-  listener: (e: TapEvent) => void = () => {};
-  readonly tap = new VtTap({ onEvent: (e) => this.listener(e) });
-  bytes = new Uint8Array(0);
-  write(s: string): void {
-    const data = enc(s);
-    this.tap.feed(data);
-    const all = new Uint8Array(this.bytes.length + data.length);
-    all.set(this.bytes);
-    all.set(data, this.bytes.length);
-    this.bytes = all;
-  }
-  readOutput(from: number, max: number): Uint8Array {
-    return this.bytes.slice(from, from + max);
-  }
-}
-
 /** A subscriber: `sent` moves on as it reads text. */
-function subscriber(s: FakeSession, sent = s.bytes.length) {
-  const out = new TextOutput(s as unknown as Session);
+function subscriber(s: FakeOutput, sent = s.bytes.length) {
+  const out = new TextOutput(s.stream);
   s.listener = (e) => e.type === "text" && out.take(e, sent);
   return {
     out,
@@ -45,7 +25,7 @@ function subscriber(s: FakeSession, sent = s.bytes.length) {
 
 describe("plain text for a subscriber", () => {
   test("the tap's text of each chunk, in order", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     s.write("before\r\n");
     const sub = subscriber(s);
     s.write("\x1b[1mbold\x1b[0m\r\n");
@@ -54,7 +34,7 @@ describe("plain text for a subscriber", () => {
   });
 
   test("a subscriber further behind than MAX_QUEUED_TEXT gets the same text, parsed for it from the bytes", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     const sub = subscriber(s);
     const line = `\x1b[32m${"x".repeat(1000)}\x1b[0m\r\n`;
     let all = "";
@@ -66,7 +46,7 @@ describe("plain text for a subscriber", () => {
   });
 
   test("output from before the subscription is parsed for it, then the tap's text goes on", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     s.write("\x1b[1mold\x1b[0m\r\n");
     const sub = subscriber(s, 0);
     s.write("new\r\n");
@@ -74,7 +54,7 @@ describe("plain text for a subscriber", () => {
   });
 
   test("the tap makes no text once the last subscriber let go", () => {
-    const s = new FakeSession();
+    const s = new FakeOutput();
     const events: TapEvent[] = [];
     const sub = subscriber(s);
     sub.out.dispose();

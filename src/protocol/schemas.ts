@@ -101,6 +101,12 @@ const WaitConditions = {
   timeout_ms: v.optional(Ms, 10_000),
 };
 
+/** What a wait waits for: every shared key but its bound. */
+const CONDITION_KEYS = Object.keys(WaitConditions).filter((k) => k !== "timeout_ms") as Exclude<
+  keyof typeof WaitConditions,
+  "timeout_ms"
+>[];
+
 /** A wait needs at least one of `keys` (a false flag counts as absent). */
 function someCondition<T extends object>(keys: readonly (keyof T & string)[]) {
   return v.check<T, string>(
@@ -120,17 +126,7 @@ const InputWaitObject = v.object({
 });
 export const InputWaitSchema = v.pipe(
   InputWaitObject,
-  someCondition<v.InferOutput<typeof InputWaitObject>>([
-    "text",
-    "regex",
-    "gone",
-    "exit",
-    "activity",
-    "settle_ms",
-    "changed",
-    "command_done",
-    "prompt",
-  ]),
+  someCondition<v.InferOutput<typeof InputWaitObject>>([...CONDITION_KEYS, "changed"]),
 );
 
 /** A screen position, 0-based like session.screen's cursor. */
@@ -230,20 +226,7 @@ const WaitObject = v.object({
    */
   fresh: v.optional(v.picklist(["call", "input"])),
 });
-export const WaitSchema = v.pipe(
-  WaitObject,
-  someCondition<v.InferOutput<typeof WaitObject>>([
-    "text",
-    "regex",
-    "gone",
-    "exit",
-    "activity",
-    "settle_ms",
-    "changed_from",
-    "command_done",
-    "prompt",
-  ]),
-);
+export const WaitSchema = v.pipe(WaitObject, someCondition<v.InferOutput<typeof WaitObject>>([...CONDITION_KEYS, "changed_from"]));
 export type WaitInput = v.InferOutput<typeof WaitSchema>;
 
 export const ResizeSchema = v.object({ session: SessionRef, rows: Dim("rows", 1000), cols: Dim("cols", 1000) });

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnedSessions } from "../../test/unit-fixtures.ts";
 import { ExecRunner } from "./exec-runner.ts";
 import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
 import { logPathOf } from "./pipeline.ts";
@@ -10,12 +10,8 @@ import { Session } from "./session.ts";
 
 // exec.run types into a real interactive shell, so these run sh in a PTY (no daemon); a fresh run
 // is a plain child process.
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "termd-exec-test-")));
-const sessions: Session[] = [];
-afterAll(() => {
-  for (const s of sessions) s.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const sessions = spawnedSessions("exec-test");
+const { dir } = sessions;
 
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", PS1: "$ ", HOME: dir };
 let n = 0;
@@ -23,21 +19,7 @@ let n = 0;
 /** An interactive sh in a PTY, and an exec runner on it as its session has (`defaultTimeoutMs`: session.create's exec_timeout_ms). */
 async function shell(defaultTimeoutMs = 0): Promise<{ s: Session; exec: ExecRunner }> {
   const id = `sh${++n}`;
-  const s = await Session.spawn(
-    {
-      id,
-      name: id,
-      command: ["sh"],
-      cwd: dir,
-      createdAt: new Date(),
-      size: { rows: 10, cols: 60 },
-      scrollback: 10,
-      term: "xterm-256color",
-      logDir: dir,
-    },
-    { argv: ["sh"], env: ENV, shellIntegration: null },
-  );
-  sessions.push(s);
+  const s = await sessions.spawn(id, ["sh"], { size: { rows: 10, cols: 60 }, env: ENV });
   const exec = new ExecRunner(s, s.commands, defaultTimeoutMs);
   exec.env = ENV;
   return { s, exec };
@@ -111,7 +93,7 @@ describe("exec.run in the session's shell", () => {
         dir,
       );
       const s = Session.restore({ ...base, logDir: dir }, run);
-      sessions.push(s);
+      sessions.keep(s);
       await expect(new ExecRunner(s, s.commands).run({ session: id, command: "true" })).rejects.toMatchObject({
         code: "NOT_A_SHELL",
         details: { session: id },

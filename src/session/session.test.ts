@@ -1,18 +1,14 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnedSessions } from "../../test/unit-fixtures.ts";
 import { logPathOf } from "./pipeline.ts";
 import { fromRecord, recordOf, type SessionRecord } from "./record.ts";
 import { Session } from "./session.ts";
 import type { SessionEvent } from "./stream.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "termd-session-test-"));
-const sessions: Session[] = [];
-afterAll(() => {
-  for (const s of sessions) s.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const sessions = spawnedSessions("session-test");
+const { dir } = sessions;
 
 // The session is a lifecycle over its stream, not the hub its parts are reached through: what grows
 // it (a store's record, info, a new part's wiring) belongs in a module of its own. 280, not 250,
@@ -51,7 +47,7 @@ function restored(r: SessionRecord, log: string): Session {
   writeFileSync(logPathOf(dir, r.id), log);
   const { base, run } = fromRecord(r, dir);
   const s = Session.restore({ ...base, logDir: dir }, run);
-  sessions.push(s);
+  sessions.keep(s);
   return s;
 }
 
@@ -100,22 +96,7 @@ describe("a session an earlier daemon left", () => {
 
 describe("a session's program", () => {
   test("its output, then its state, then its exit are told in order; input after it ended is refused", async () => {
-    const command = ["sh", "-c", "printf 'hi there'; exit 3"];
-    const s = await Session.spawn(
-      {
-        id: "run",
-        name: "run",
-        command,
-        cwd: dir,
-        createdAt: new Date(),
-        size: { rows: 4, cols: 20 },
-        scrollback: 10,
-        term: "xterm-256color",
-        logDir: dir,
-      },
-      { argv: command, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null },
-    );
-    sessions.push(s);
+    const s = await sessions.spawn("run", ["sh", "-c", "printf 'hi there'; exit 3"]);
     const seen: SessionEvent["type"][] = [];
     s.on((e) => seen.push(e.type));
     await s.ended;

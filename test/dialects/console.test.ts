@@ -4,40 +4,26 @@
 // send; create without cwd runs in the server's cwd; kill is SIGTERM then SIGKILL after 100 ms;
 // create on a running key replaces it; a client sees only console sessions; remove, stats; bad
 // input; a client that goes away mid-request; `termd daemon --pid-file` and shutdown.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "../../src/client/index.ts";
 import { interpretEscapes } from "../../src/dialects/console.ts";
-import { TestDaemon } from "../harness.ts";
+import { sharedDaemon, TestDaemon } from "../harness.ts";
 import { Lines } from "../lines.ts";
 
-let d: TestDaemon;
-let native: Client;
-let dir: string;
-
-beforeAll(async () => {
-  d = await TestDaemon.start();
-  native = await d.client();
-  dir = mkdtempSync(join(tmpdir(), "termd-console-"));
-});
-
-afterAll(async () => {
-  await d[Symbol.asyncDispose]();
-  rmSync(dir, { recursive: true, force: true });
-});
+const shared = sharedDaemon();
 
 /** Waits (no sleeping) until session `key` has ended. */
-const ended = (key: string) => native.call("session.wait", { session: key, exit: true, timeout_ms: 10_000 });
+const ended = (key: string) => shared.c.call("session.wait", { session: key, exit: true, timeout_ms: 10_000 });
 
 describe("the document's examples, as written, on one persistent connection", () => {
   test("ping, create, send, status, list", async () => {
-    const c = await Lines.open(d.socket);
+    const c = await Lines.open(shared.d.socket);
     expect(await c.ask({ cmd: "ping" })).toEqual({ ok: true });
 
     // "log_path": "..." in the document stands for a path; here a temp file.
-    const log = join(dir, "c_1.log");
+    const log = join(shared.dir, "c_1.log");
     const created = await c.ask({ cmd: "create", key: "c_1", command: "bash", log_path: log });
     expect(created).toEqual({ ok: true, pid: expect.any(Number) });
     expect(created.pid).toBeGreaterThan(0);
@@ -45,7 +31,7 @@ describe("the document's examples, as written, on one persistent connection", ()
     // The document's line: {"cmd": "send", "key": "c_1", "input": "ls -la\\n"}: a backslash-n the server turns into a newline.
     c.write('{"cmd": "send", "key": "c_1", "input": "ls -la\\n"}\n');
     expect(await c.next()).toEqual({ ok: true });
-    await native.call("session.wait", { session: "c_1", regex: "^total \\d+", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "c_1", regex: "^total \\d+", timeout_ms: 10_000 });
     // The TUI polls the log file: ls's output is there.
     expect(readFileSync(log, "utf8")).toMatch(/total \d+/);
 
@@ -56,7 +42,7 @@ describe("the document's examples, as written, on one persistent connection", ()
 
     // After a "TUI reload": a new connection sees the same session.
     c.close();
-    const again = await Lines.open(d.socket);
+    const again = await Lines.open(shared.d.socket);
     expect(await again.ask({ cmd: "ping" })).toEqual({ ok: true });
     expect(await again.ask({ cmd: "status", key: "c_1" })).toEqual({ ok: true, status: "running" });
     expect(await again.ask({ cmd: "remove", key: "c_1", force: true })).toEqual({ ok: true });
@@ -66,12 +52,18 @@ describe("the document's examples, as written, on one persistent connection", ()
 
 describe("commands", () => {
   test("log_path receives every output byte, identical to termd's own output record", async () => {
-    const c = await Lines.open(d.socket);
-    const log = join(dir, "nested", "seq.log");
-    const r = await c.ask({ cmd: "create", key: "seq", command: "seq 1 20000; printf 'caf\\303\\251 done\\n'", log_path: log, cwd: dir });
+    const c = await Lines.open(shared.d.socket);
+    const log = join(shared.dir, "nested", "seq.log");
+    const r = await c.ask({
+      cmd: "create",
+      key: "seq",
+      command: "seq 1 20000; printf 'caf\\303\\251 done\\n'",
+      log_path: log,
+      cwd: shared.dir,
+    });
     expect(r.ok).toBe(true);
     await ended("seq");
-    const all = await native.call("session.output", { session: "seq", from: 0, max_bytes: 8 * 1024 * 1024 });
+    const all = await shared.c.call("session.output", { session: "seq", from: 0, max_bytes: 8 * 1024 * 1024 });
     expect(all.eof).toBe(true);
     expect(Buffer.compare(readFileSync(log), Buffer.from(all.base64, "base64"))).toBe(0);
     expect(readFileSync(log, "utf8")).toContain("20000\r\ncafé done");
@@ -84,12 +76,12 @@ describe("commands", () => {
     expect([...interpretEscapes("a\\nb\\rc\\td\\e\\0\\x41\\x7f\\\\\\q\\x4")]).toEqual([...Buffer.from("a\nb\rc\td\x1b\0A\x7f\\\\q\\x4")]);
     expect(Buffer.from(interpretEscapes("é\\xff")).toString("hex")).toBe("c3a9ff");
 
-    const c = await Lines.open(d.socket);
-    const log = join(dir, "catv.log");
+    const c = await Lines.open(shared.d.socket);
+    const log = join(shared.dir, "catv.log");
     expect((await c.ask({ cmd: "create", key: "catv", command: "cat -v", log_path: log })).ok).toBe(true);
     expect(await c.ask({ cmd: "send", key: "catv", input: "x\\e[1m\\x41\\x01y\\n" })).toEqual({ ok: true });
     // cat -v prints ESC as ^[ and 0x01 as ^A: the escapes reached the program as bytes.
-    await native.call("session.wait", { session: "catv", text: "x^[[1mA^Ay", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "catv", text: "x^[[1mA^Ay", timeout_ms: 10_000 });
     expect(await c.ask({ cmd: "kill", key: "catv" })).toEqual({ ok: true });
     // kill answers once the program is gone: the hangup that comes first ended cat.
     expect(await c.ask({ cmd: "status", key: "catv" })).toEqual({ ok: true, status: "exited(129)", exit_code: 129 });
@@ -99,10 +91,10 @@ describe("commands", () => {
   });
 
   test("kill with force, remove, stats, and a key reused: a running session under it is replaced", async () => {
-    const c = await Lines.open(d.socket);
-    const log = join(dir, "k.log");
+    const c = await Lines.open(shared.d.socket);
+    const log = join(shared.dir, "k.log");
     expect((await c.ask({ cmd: "create", key: "k", command: "trap '' TERM; echo armed; exec sleep 100", log_path: log })).ok).toBe(true);
-    await native.call("session.wait", { session: "k", text: "armed", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "k", text: "armed", timeout_ms: 10_000 });
     // force: no grace, SIGKILL at once although the program ignores SIGTERM.
     expect(await c.ask({ cmd: "kill", key: "k", force: true })).toEqual({ ok: true });
     const st = await c.ask({ cmd: "status", key: "k" });
@@ -112,11 +104,11 @@ describe("commands", () => {
     // The server replaces what it had under a key, ended or running.
     const again = await c.ask({ cmd: "create", key: "k", command: "trap '' TERM HUP; echo first; exec sleep 100", log_path: log });
     expect(again).toEqual({ ok: true, pid: expect.any(Number) });
-    await native.call("session.wait", { session: "k", text: "first", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "k", text: "first", timeout_ms: 10_000 });
     const replaced = await c.ask({ cmd: "create", key: "k", command: "echo second; exec cat", log_path: log });
     expect(replaced).toEqual({ ok: true, pid: expect.any(Number) });
     expect(replaced.pid).not.toBe(again.pid);
-    await native.call("session.wait", { session: "k", text: "second", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "k", text: "second", timeout_ms: 10_000 });
     expect(await c.ask({ cmd: "status", key: "k" })).toEqual({ ok: true, status: "running" });
     expect((await c.ask({ cmd: "list" })).sessions.filter((s: { key: string }) => s.key === "k")).toEqual([
       { key: "k", pid: replaced.pid, status: "running", exit_code: null },
@@ -138,10 +130,10 @@ describe("commands", () => {
 
 describe("as context-pilot relies on it", () => {
   test("create without cwd runs in the server's own working directory", async () => {
-    const c = await Lines.open(d.socket);
-    expect((await c.ask({ cmd: "create", key: "where", command: "pwd; exec cat", log_path: join(dir, "where.log") })).ok).toBe(true);
+    const c = await Lines.open(shared.d.socket);
+    expect((await c.ask({ cmd: "create", key: "where", command: "pwd; exec cat", log_path: join(shared.dir, "where.log") })).ok).toBe(true);
     // The test daemon runs in this process's working directory (its HOME is elsewhere).
-    await native.call("session.wait", {
+    await shared.c.call("session.wait", {
       session: "where",
       regex: `^${process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`,
       timeout_ms: 10_000,
@@ -151,18 +143,18 @@ describe("as context-pilot relies on it", () => {
   });
 
   test("kill is SIGTERM, then SIGKILL after 100 ms: it answers well within the client's 5 s read timeout", async () => {
-    const c = await Lines.open(d.socket);
+    const c = await Lines.open(shared.d.socket);
     expect(
       (
         await c.ask({
           cmd: "create",
           key: "stubborn",
           command: "trap '' TERM HUP; echo armed; exec sleep 100",
-          log_path: join(dir, "stubborn.log"),
+          log_path: join(shared.dir, "stubborn.log"),
         })
       ).ok,
     ).toBe(true);
-    await native.call("session.wait", { session: "stubborn", text: "armed", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "stubborn", text: "armed", timeout_ms: 10_000 });
     const t0 = performance.now();
     expect(await c.ask({ cmd: "kill", key: "stubborn" })).toEqual({ ok: true });
     // The daemon's own grace here is 1000 ms: the console's kill does not wait it out.
@@ -170,9 +162,9 @@ describe("as context-pilot relies on it", () => {
     expect(await c.ask({ cmd: "status", key: "stubborn" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
     // A program that heeds SIGTERM ends by it (or by the SIGHUP termd sends beside it).
     expect(
-      (await c.ask({ cmd: "create", key: "polite", command: "echo armed; exec sleep 100", log_path: join(dir, "polite.log") })).ok,
+      (await c.ask({ cmd: "create", key: "polite", command: "echo armed; exec sleep 100", log_path: join(shared.dir, "polite.log") })).ok,
     ).toBe(true);
-    await native.call("session.wait", { session: "polite", text: "armed", timeout_ms: 10_000 });
+    await shared.c.call("session.wait", { session: "polite", text: "armed", timeout_ms: 10_000 });
     expect(await c.ask({ cmd: "kill", key: "polite" })).toEqual({ ok: true });
     expect((await c.ask({ cmd: "status", key: "polite" })).status).toMatch(/^exited\((143|129)\)$/);
     for (const key of ["stubborn", "polite"]) await c.ask({ cmd: "remove", key });
@@ -180,8 +172,8 @@ describe("as context-pilot relies on it", () => {
   });
 
   test("a client sees only console sessions: list, status, send, kill and remove never reach another's", async () => {
-    const other = await native.call("session.create", { name: "not-consoles", command: ["cat"] });
-    const c = await Lines.open(d.socket);
+    const other = await shared.c.call("session.create", { name: "not-consoles", command: ["cat"] });
+    const c = await Lines.open(shared.d.socket);
     // After a reload context-pilot lists, then removes every key it does not know.
     const list = await c.ask({ cmd: "list" });
     expect(list.sessions.map((s: { key: string }) => s.key)).not.toContain("not-consoles");
@@ -195,18 +187,18 @@ describe("as context-pilot relies on it", () => {
       error: "Session 'not-consoles' not found",
     });
     expect(await c.ask({ cmd: "remove", key: "not-consoles", force: true })).toEqual({ ok: true });
-    const taken = await c.ask({ cmd: "create", key: "not-consoles", command: "cat", log_path: join(dir, "taken.log") });
+    const taken = await c.ask({ cmd: "create", key: "not-consoles", command: "cat", log_path: join(shared.dir, "taken.log") });
     expect(taken.ok).toBe(false);
-    const info = await native.call("session.info", { session: "not-consoles" });
+    const info = await shared.c.call("session.info", { session: "not-consoles" });
     expect(info).toMatchObject({ id: other.id, state: "running", bytes_out: 0 });
-    await native.call("session.remove", { session: other.id, force: true });
+    await shared.c.call("session.remove", { session: other.id, force: true });
     c.close();
   });
 });
 
 describe("bad input gets the server's error shape", () => {
   test("invalid JSON, unknown command, missing fields, unknown key", async () => {
-    const c = await Lines.open(d.socket);
+    const c = await Lines.open(shared.d.socket);
     // The first line picks the dialect; after it, even a line that is not JSON gets a console reply.
     expect(await c.ask({ cmd: "ping" })).toEqual({ ok: true });
     c.write("{not json\n");
@@ -229,23 +221,23 @@ describe("bad input gets the server's error shape", () => {
   });
 
   test("a first line with cmd that is not an object of the dialect still gets its shape", async () => {
-    const c = await Lines.open(d.socket);
+    const c = await Lines.open(shared.d.socket);
     expect(await c.ask({ cmd: null })).toEqual({ ok: false, error: 'Invalid JSON: "cmd" must be a string' });
     c.close();
   });
 });
 
 test("a client that disconnects mid-request: the request completes, the daemon serves on", async () => {
-  const c = await Lines.open(d.socket);
-  const log = join(dir, "gone.log");
+  const c = await Lines.open(shared.d.socket);
+  const log = join(shared.dir, "gone.log");
   expect((await c.ask({ cmd: "create", key: "gone", command: "trap '' TERM HUP; echo armed; exec sleep 100", log_path: log })).ok).toBe(
     true,
   );
-  await native.call("session.wait", { session: "gone", text: "armed", timeout_ms: 10_000 });
+  await shared.c.call("session.wait", { session: "gone", text: "armed", timeout_ms: 10_000 });
   // kill waits out the grace (the program ignores SIGTERM); the client leaves before the reply.
   await c.sendAndDrop({ cmd: "kill", key: "gone" });
   await ended("gone");
-  const other = await Lines.open(d.socket);
+  const other = await Lines.open(shared.d.socket);
   expect(await other.ask({ cmd: "status", key: "gone" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
   expect(await other.ask({ cmd: "remove", key: "gone" })).toEqual({ ok: true });
   other.close();

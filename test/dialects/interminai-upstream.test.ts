@@ -6,22 +6,18 @@
 // emulators, and so do the screen scenarios here. Sessions are made natively where `start` is not
 // what a scenario checks, and only dist/interminai runs: interminai.test.ts covers `start` and the
 // source.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DIST_BIN, ROOT, TestDaemon } from "../harness.ts";
+import { DIST_BIN, ROOT, sharedDaemon } from "../harness.ts";
 import { ask, ia, nativeSession, seen, startSession } from "./interminai-cli.ts";
 
 const BIN = [join(ROOT, "dist/interminai")];
 const SLOW = 30_000;
 
 /** One daemon for the file: each test has sessions of its own in it. */
-let d: TestDaemon;
-beforeAll(async () => {
-  d = await TestDaemon.start({ bin: DIST_BIN });
-});
-afterAll(() => d[Symbol.asyncDispose]());
+const shared = sharedDaemon({ bin: DIST_BIN });
 
 /** The screen as `output` prints it: every row, trailing blanks trimmed, each ending in \n. */
 const screenOf = (rows: string[]) => rows.map((r) => r + "\n").join("");
@@ -33,12 +29,12 @@ describe.each(["xterm", "custom"])("interminai's screen scenarios (--emulator %s
   /** A session running `printf FORMAT` (interminai's tests print their sequences so), once `last` shows. */
   async function printed(size: string, format: string, last: string | RegExp) {
     const [cols, rows] = size.split("x").map(Number);
-    const s = await nativeSession(d, ["bash", "-c", `printf '${format}'; sleep 30`], { rows, cols, term });
+    const s = await nativeSession(shared.d, ["bash", "-c", `printf '${format}'; sleep 30`], { rows, cols, term });
     await seen(s.c, s.id, last);
     return {
       /** `output --no-color` with `args`; interminai's tests read the screen with `--from 1`. */
       output: async (...args: string[]) =>
-        (await ia(d, BIN, ["output", "--socket", s.socket, "--no-color", ...(args.length > 0 ? args : ["--from", "1"])])).stdout,
+        (await ia(shared.d, BIN, ["output", "--socket", s.socket, "--no-color", ...(args.length > 0 ? args : ["--from", "1"])])).stdout,
     };
   }
 
@@ -104,9 +100,9 @@ describe.each(["xterm", "custom"])("interminai's screen scenarios (--emulator %s
         'printf "cpr=%s dsr=%s da=%s\\n" "${a#?}" "${b#?}" "${c#?}"',
         "sleep 30",
       ].join("; ");
-      const s = await nativeSession(d, ["bash", "-c", script], { term });
+      const s = await nativeSession(shared.d, ["bash", "-c", script], { term });
       await seen(s.c, s.id, "cpr=");
-      const first = (await ia(d, BIN, ["output", "--socket", s.socket])).stdout.split("\n")[0];
+      const first = (await ia(shared.d, BIN, ["output", "--socket", s.socket])).stdout.split("\n")[0];
       expect(first).toBe("cpr=[1;1 dsr=[0 da=[?1;2");
     },
     SLOW,
@@ -120,11 +116,11 @@ test(
     try {
       const file = join(dir, "lines.txt");
       writeFileSync(file, Array.from({ length: 30 }, (_, i) => `Line ${String(i + 1).padStart(2, "0")}\n`).join(""));
-      const { c, id, socket } = await startSession(d, BIN, ["--size", "80x10", "--", "vim", "--clean", file]);
+      const { c, id, socket } = await startSession(shared.d, BIN, ["--size", "80x10", "--", "vim", "--clean", file]);
       const keys = (text: string) => c.call("session.input", { session: id, text });
-      const screen = async () => (await ia(d, BIN, ["output", "--socket", socket, "--no-color"])).stdout;
+      const screen = async () => (await ia(shared.d, BIN, ["output", "--socket", socket, "--no-color"])).stdout;
       const line1 = async (how: "--contains" | "--not-contains", text: string) =>
-        expect((await ia(d, BIN, ["wait", "--socket", socket, "--line", "1", how, text])).stdout).toMatch(
+        expect((await ia(shared.d, BIN, ["wait", "--socket", socket, "--line", "1", how, text])).stdout).toMatch(
           /^Condition (already )?met on line 1\n$/,
         );
       await seen(c, id, "Line 01");
@@ -161,7 +157,7 @@ test(
       expect(saved.slice(0, 5)).toEqual(["Line 02 [MODIFIED]", ">>> Line 03", "Line 03.5", "Line FOURTH", "Line 05"]);
       expect(saved).toHaveLength(31); // 30 lines, each ending in \n: one deleted, one added
       await keys(":q\n");
-      expect(await ia(d, BIN, ["wait", "--socket", socket, "--quiet"])).toEqual({ code: 0, stdout: "0\n", stderr: "" });
+      expect(await ia(shared.d, BIN, ["wait", "--socket", socket, "--quiet"])).toEqual({ code: 0, stdout: "0\n", stderr: "" });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -172,13 +168,13 @@ test(
 test(
   "a foreground start read to its end exits 0 after stop, and nothing it started keeps its output open",
   async () => {
-    const socket = join(d.dir, "fg.sock");
+    const socket = join(shared.d.dir, "fg.sock");
     // daemon_test.rs runs it with output(): stdout and stderr read until EOF.
     const proc = Bun.spawn([...BIN, "start", "--no-daemon", "--socket", socket, "--", "bash", "-c", "echo ready; sleep 0.2"], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: d.env,
+      env: shared.d.env,
     });
     try {
       const stderr = new Response(proc.stderr).text();
@@ -191,9 +187,9 @@ test(
         return !done;
       };
       while (stdout.split("\n").length <= 3 && (await more()));
-      expect((await ia(d, BIN, ["output", "--socket", socket])).stdout).toStartWith("ready\n");
-      expect((await ia(d, BIN, ["wait", "--socket", socket, "--quiet"])).stdout).toBe("0\n");
-      expect((await ia(d, BIN, ["stop", "--socket", socket])).code).toBe(0);
+      expect((await ia(shared.d, BIN, ["output", "--socket", socket])).stdout).toStartWith("ready\n");
+      expect((await ia(shared.d, BIN, ["wait", "--socket", socket, "--quiet"])).stdout).toBe("0\n");
+      expect((await ia(shared.d, BIN, ["stop", "--socket", socket])).code).toBe(0);
       while (await more());
       expect(stdout).toBe(`Socket: ${socket}\nPID: ${proc.pid}\nAuto-generated: false\n`);
       expect(await stderr).toBe("");
@@ -210,11 +206,11 @@ test(
   "five output clients at once, while the program prints, all get the screen",
   async () => {
     const script = "i=0; while :; do echo Test $i; i=$((i+1)); sleep 0.05; done";
-    const { c, id, socket } = await nativeSession(d, ["bash", "-c", script]);
+    const { c, id, socket } = await nativeSession(shared.d, ["bash", "-c", script]);
     await seen(c, id, "Test 1");
-    const results = await Promise.all(Array.from({ length: 5 }, () => ia(d, BIN, ["output", "--socket", socket])));
+    const results = await Promise.all(Array.from({ length: 5 }, () => ia(shared.d, BIN, ["output", "--socket", socket])));
     for (const r of results) expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining("Test "), stderr: "" });
-    expect((await ia(d, BIN, ["status", "--socket", socket])).stdout).toStartWith("Running: true\n");
+    expect((await ia(shared.d, BIN, ["status", "--socket", socket])).stdout).toStartWith("Running: true\n");
   },
   SLOW,
 );
@@ -222,7 +218,7 @@ test(
 test(
   "the Python edition's client, which nests WAIT's, KILL's, RESIZE's and DEBUG's fields in data, is understood",
   async () => {
-    const { socket } = await nativeSession(d, ["cat"]);
+    const { socket } = await nativeSession(shared.d, ["cat"]);
     // The requests exactly as interminai.py's client sends them.
     expect((await ask(socket, '{"type":"OUTPUT","data":{"format":"ascii"}}')).data.size).toEqual({ rows: 10, cols: 40 });
     await ask(socket, '{"type":"STATUS","activity":true}'); // read, so the flag starts clear

@@ -4,9 +4,8 @@
 // source and as dist/interminai (a link to dist/termd, built by `npm test`), against bash, cat and
 // vim, in daemon mode (the test's own termd daemon) and in the foreground (--no-daemon).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { ROOT, TestDaemon } from "../harness.ts";
@@ -20,10 +19,6 @@ const BINS: [string, string[]][] = [
   ["source", SOURCE],
   ["dist/interminai", DIST],
 ];
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "termd-interminai-test-"));
-}
 
 /** Polls `cond` until it holds (for what no event announces, such as a session being forgotten). */
 async function until(cond: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
@@ -683,28 +678,24 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     "vim draws, moves the cursor, edits and saves through interminai",
     async () => {
       await using d = await TestDaemon.start();
-      const dir = tempDir();
-      try {
-        const file = join(dir, "f.txt");
-        writeFileSync(file, "ABCDEFGH\nABCDEFGH\n");
-        const { c, id, socket } = await start(d, ["--size", "40x10", "--", "vim", "--clean", file]);
-        await seen(c, id, "ABCDEFGH");
-        const cursor = async () =>
-          (await ia(d, bin, ["output", "--socket", socket, "--cursor", "print", "--no-color"])).stdout.split("\n")[0];
-        await ia(d, bin, ["input", "--socket", socket, "--text", "lll"]);
-        await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
-        expect(await cursor()).toBe("Cursor: row 1, col 4");
-        await ia(d, bin, ["input", "--socket", socket], { stdin: "j0lllll" });
-        await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
-        expect(await cursor()).toBe("Cursor: row 2, col 6");
-        await ia(d, bin, ["input", "--socket", socket], { stdin: "ggOnew line" });
-        await seen(c, id, "-- INSERT --");
-        await ia(d, bin, ["input", "--socket", socket], { stdin: "\x1b:wq\n" });
-        expect(await ia(d, bin, ["wait", "--socket", socket, "--quiet"])).toMatchObject({ code: 0, stdout: "0\n" });
-        expect(readFileSync(file, "utf8")).toBe("new line\nABCDEFGH\nABCDEFGH\n");
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      // Beside the daemon's own files, removed with them.
+      const file = join(d.dir, "f.txt");
+      writeFileSync(file, "ABCDEFGH\nABCDEFGH\n");
+      const { c, id, socket } = await start(d, ["--size", "40x10", "--", "vim", "--clean", file]);
+      await seen(c, id, "ABCDEFGH");
+      const cursor = async () =>
+        (await ia(d, bin, ["output", "--socket", socket, "--cursor", "print", "--no-color"])).stdout.split("\n")[0];
+      await ia(d, bin, ["input", "--socket", socket, "--text", "lll"]);
+      await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
+      expect(await cursor()).toBe("Cursor: row 1, col 4");
+      await ia(d, bin, ["input", "--socket", socket], { stdin: "j0lllll" });
+      await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
+      expect(await cursor()).toBe("Cursor: row 2, col 6");
+      await ia(d, bin, ["input", "--socket", socket], { stdin: "ggOnew line" });
+      await seen(c, id, "-- INSERT --");
+      await ia(d, bin, ["input", "--socket", socket], { stdin: "\x1b:wq\n" });
+      expect(await ia(d, bin, ["wait", "--socket", socket, "--quiet"])).toMatchObject({ code: 0, stdout: "0\n" });
+      expect(readFileSync(file, "utf8")).toBe("new line\nABCDEFGH\nABCDEFGH\n");
     },
     SLOW,
   );
@@ -752,30 +743,25 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     "--emulator custom gives TERM=ansi and never colour; --pty-dump appends every byte",
     async () => {
       await using d = await TestDaemon.start();
-      const dir = tempDir();
-      try {
-        const dump = join(dir, "dump.bin");
-        writeFileSync(dump, "before\n");
-        const { c, id, socket } = await start(d, [
-          "--emulator",
-          "custom",
-          "--pty-dump",
-          dump,
-          "--",
-          "bash",
-          "-c",
-          String.raw`echo "term=$TERM"; printf '\e[31mred\e[0m\n'; sleep 30`,
-        ]);
-        await seen(c, id, "red");
-        const out = (await ia(d, bin, ["output", "--socket", socket, "--color"])).stdout;
-        expect(out.split("\n").slice(0, 2)).toEqual(["term=ansi", "red"]);
-        expect((await ia(d, bin, ["stop", "--socket", socket])).code).toBe(0);
-        expect(readFileSync(dump, "utf8")).toBe("before\nterm=ansi\r\n\x1b[31mred\x1b[0m\r\n");
-        const xterm = await start(d, ["--emulator", "xterm", "--", "bash", "-c", 'echo "term=$TERM"; sleep 30']);
-        await seen(xterm.c, xterm.id, "term=xterm-256color");
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const dump = join(d.dir, "dump.bin");
+      writeFileSync(dump, "before\n");
+      const { c, id, socket } = await start(d, [
+        "--emulator",
+        "custom",
+        "--pty-dump",
+        dump,
+        "--",
+        "bash",
+        "-c",
+        String.raw`echo "term=$TERM"; printf '\e[31mred\e[0m\n'; sleep 30`,
+      ]);
+      await seen(c, id, "red");
+      const out = (await ia(d, bin, ["output", "--socket", socket, "--color"])).stdout;
+      expect(out.split("\n").slice(0, 2)).toEqual(["term=ansi", "red"]);
+      expect((await ia(d, bin, ["stop", "--socket", socket])).code).toBe(0);
+      expect(readFileSync(dump, "utf8")).toBe("before\nterm=ansi\r\n\x1b[31mred\x1b[0m\r\n");
+      const xterm = await start(d, ["--emulator", "xterm", "--", "bash", "-c", 'echo "term=$TERM"; sleep 30']);
+      await seen(xterm.c, xterm.id, "term=xterm-256color");
     },
     SLOW,
   );

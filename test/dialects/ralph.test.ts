@@ -4,34 +4,19 @@
 // in it, state_change on a toggle), the socket's connections closed and its file removed when the
 // session ends, JSON-RPC error codes for bad input (-32600 for a first line without "jsonrpc"), and
 // a client that goes away mid-request.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "../../src/client/index.ts";
-import { TestDaemon } from "../harness.ts";
+import { sharedDaemon } from "../harness.ts";
 import { Lines, type Msg } from "../lines.ts";
 
-let d: TestDaemon;
-let native: Client;
-let dir: string;
+const shared = sharedDaemon();
 let nextId = 1;
-
-beforeAll(async () => {
-  d = await TestDaemon.start();
-  native = await d.client();
-  dir = mkdtempSync(join(tmpdir(), "termd-ralph-"));
-});
-
-afterAll(async () => {
-  await d[Symbol.asyncDispose]();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** `termd start --socket PATH --name NAME -- CMD…`: a session with a socket of its own. */
 async function start(name: string, command: string[]): Promise<string> {
-  const sock = join(dir, `${name}.sock`);
-  const r = await d.cli(["start", "--socket", sock, "--name", name, "--cwd", dir, "--", ...command]);
+  const sock = join(shared.dir, `${name}.sock`);
+  const r = await shared.d.cli(["start", "--socket", sock, "--name", name, "--cwd", shared.dir, "--", ...command]);
   expect(r.stderr).toBe("");
   expect(r.stdout.trim()).toBe(name);
   expect(r.code).toBe(0);
@@ -64,7 +49,7 @@ describe("the document's examples, as written", () => {
       id: 1,
       result: {
         task_name: "my-feature",
-        task_dir: dir,
+        task_dir: shared.dir,
         iteration: expect.any(Number),
         max_iterations: expect.any(Number),
         current_story: expect.any(String),
@@ -82,7 +67,7 @@ describe("the document's examples, as written", () => {
   });
 
   test("write_pty, set_interactive_mode, subscribe / unsubscribe, output events", async () => {
-    const sock = join(dir, "my-feature.sock");
+    const sock = join(shared.dir, "my-feature.sock");
     const c = await Lines.open(sock);
     expect(await c.ask({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { events: ["output", "state_change"] } })).toEqual({
       jsonrpc: "2.0",
@@ -119,7 +104,7 @@ describe("the document's examples, as written", () => {
   });
 
   test("the Python example: subscribe to everything, read events; stop ends the session with a state_change", async () => {
-    const sock = join(dir, "my-feature.sock");
+    const sock = join(shared.dir, "my-feature.sock");
     const c = await Lines.open(sock);
     expect(await c.ask({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { events: ["*"] } })).toEqual({
       jsonrpc: "2.0",
@@ -150,8 +135,8 @@ describe("the document's examples, as written", () => {
         (e: NodeJS.ErrnoException) => e.code,
       ),
     ).toBe("ENOENT");
-    expect((await native.call("session.info", { session: "my-feature" })).state).toBe("stopped");
-    await native.call("session.remove", { session: "my-feature" });
+    expect((await shared.c.call("session.info", { session: "my-feature" })).state).toBe("stopped");
+    await shared.c.call("session.remove", { session: "my-feature" });
   });
 
   test("checkpoint and inject_prompt: no agent loop in termd, ralph's Method not found", async () => {
@@ -170,20 +155,22 @@ describe("the document's examples, as written", () => {
     });
     expect(inject.error.code).toBe(-32601);
     c.close();
-    await native.call("session.remove", { session: "loopless", force: true });
+    await shared.c.call("session.remove", { session: "loopless", force: true });
   });
 });
 
 test("--daemon-socket names the daemon's socket for every command (start's own --socket is the session's)", async () => {
   // daemon status never starts a daemon, so a wrong TERMD_SOCKET cannot leave one behind.
-  const r = await d.cli(["daemon", "status", "--daemon-socket", d.socket], { env: { TERMD_SOCKET: join(dir, "nowhere.sock") } });
-  expect(r.stdout).toContain(`socket ${d.socket}`);
+  const r = await shared.d.cli(["daemon", "status", "--daemon-socket", shared.d.socket], {
+    env: { TERMD_SOCKET: join(shared.dir, "nowhere.sock") },
+  });
+  expect(r.stdout).toContain(`socket ${shared.d.socket}`);
   expect(r.code).toBe(0);
-  const sock = join(dir, "flagged.sock");
-  const started = await d.cli(["start", "--daemon-socket", d.socket, "--socket", sock, "--name", "flagged", "--", "cat"]);
+  const sock = join(shared.dir, "flagged.sock");
+  const started = await shared.d.cli(["start", "--daemon-socket", shared.d.socket, "--socket", sock, "--name", "flagged", "--", "cat"]);
   expect(started.code).toBe(0);
-  expect((await native.call("session.info", { session: "flagged" })).socket).toBe(sock);
-  await native.call("session.remove", { session: "flagged", force: true });
+  expect((await shared.c.call("session.info", { session: "flagged" })).socket).toBe(sock);
+  await shared.c.call("session.remove", { session: "flagged", force: true });
 });
 
 describe("interactive mode and the session's end, as attach.py relies on them", () => {
@@ -214,11 +201,11 @@ describe("interactive mode and the session's end, as attach.py relies on them", 
     expect((await rpc(a, "get_status")).result).toMatchObject({ interactive_mode: false, mode_indicator: "autonomous" });
     expect((await rpc(a, "write_pty", { data: "x" })).result.status).toBe("ignored");
     // The ignored line never reached the shell.
-    const screen = await native.call("session.screen", { session: "modes" });
+    const screen = await shared.c.call("session.screen", { session: "modes" });
     expect(screen.lines.join("\n")).not.toContain("typed-4");
     a.close();
     b.close();
-    await native.call("session.remove", { session: "modes", force: true });
+    await shared.c.call("session.remove", { session: "modes", force: true });
   });
 
   test("when the session ends its socket's connections get the last events, then are closed, and the file is removed", async () => {
@@ -235,8 +222,8 @@ describe("interactive mode and the session's end, as attach.py relies on them", 
     await Promise.all([sub.closed, idle.closed]);
     expect(existsSync(sock)).toBe(false);
     // The session itself is still there, ended, for the daemon's other clients.
-    expect((await native.call("session.info", { session: "ender" })).exit_code).toBe(4);
-    await native.call("session.remove", { session: "ender" });
+    expect((await shared.c.call("session.info", { session: "ender" })).exit_code).toBe(4);
+    await shared.c.call("session.remove", { session: "ender" });
   });
 });
 
@@ -249,7 +236,7 @@ describe("bad input gets JSON-RPC's error codes", () => {
     // The connection goes on as JSON-RPC.
     expect((await rpc(c, "get_status")).result.status).toBe("running");
     c.close();
-    await native.call("session.remove", { session: "strict", force: true });
+    await shared.c.call("session.remove", { session: "strict", force: true });
   });
 
   test("-32700, -32600, -32601, -32602", async () => {
@@ -274,11 +261,11 @@ describe("bad input gets JSON-RPC's error codes", () => {
     expect((await rpc(c, "session.info")).result.name).toBe("errors");
     expect((await rpc(c, "get_status")).result.status).toBe("running");
     c.close();
-    await native.call("session.remove", { session: "errors", force: true });
+    await shared.c.call("session.remove", { session: "errors", force: true });
   });
 
   test("ralph's methods are no aliases on the daemon's main socket", async () => {
-    const c = await Lines.open(d.socket);
+    const c = await Lines.open(shared.d.socket);
     expect((await rpc(c, "get_status")).error).toMatchObject({ code: -32601 });
     c.close();
   });
@@ -294,7 +281,7 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   await gone.sendAndDrop({ jsonrpc: "2.0", id: 100, method: "get_status", params: {} });
   await gone.closed;
   // The session goes on without its subscriber.
-  await native.call("session.wait", { session: "leaver", text: "3000", timeout_ms: 10_000 });
+  await shared.c.call("session.wait", { session: "leaver", text: "3000", timeout_ms: 10_000 });
   const c = await Lines.open(sock);
   await rpc(c, "subscribe", { events: ["output"] });
   // The mode is the session's: still interactive for the next connection.
@@ -302,7 +289,7 @@ test("a client that disconnects mid-request and with subscriptions: nothing brea
   await c.next(isEvent("output", (data) => data.line === "still-2"));
   expect((await rpc(c, "get_status")).result.status).toBe("running");
   c.close();
-  await native.call("session.remove", { session: "leaver", force: true });
+  await shared.c.call("session.remove", { session: "leaver", force: true });
   expect(existsSync(sock)).toBe(false);
 });
 
@@ -317,5 +304,5 @@ test("output lines are the session's plain text: colours and titles gone, line e
   });
   await c.next(isEvent("output", (data) => data.line === "red done-8"));
   c.close();
-  await native.call("session.remove", { session: "plain", force: true });
+  await shared.c.call("session.remove", { session: "plain", force: true });
 });

@@ -5,34 +5,22 @@
 // client that goes away mid-command; TRL_SOCKET_PATH, TRL_DEFAULT_TIMEOUT_S. Also the native
 // exec.run underneath: NOT_A_SHELL, `fresh`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "../../src/client/index.ts";
 import type { RpcError } from "../../src/protocol/errors.ts";
 import { defaultSocketPath } from "../../src/protocol/paths.ts";
-import { TestDaemon } from "../harness.ts";
+import { sharedDaemon, TestDaemon } from "../harness.ts";
 import { Lines, type Msg } from "../lines.ts";
 
-let d: TestDaemon;
-let native: Client;
-let dir: string;
+const shared = sharedDaemon();
 let c: Lines;
 let nextId = 1;
 
 beforeAll(async () => {
-  d = await TestDaemon.start();
-  native = await d.client();
-  dir = mkdtempSync(join(tmpdir(), "termd-trl-"));
-  c = await Lines.open(d.socket);
+  c = await Lines.open(shared.d.socket);
 });
-
-afterAll(async () => {
-  c.close();
-  await d[Symbol.asyncDispose]();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => c.close());
 
 /** One TRL request on the shared connection; resolves with its reply (matched by id). */
 function call(method: string, params?: unknown, on: Lines = c): Promise<Msg> {
@@ -41,14 +29,14 @@ function call(method: string, params?: unknown, on: Lines = c): Promise<Msg> {
 }
 
 async function shell(params: Record<string, unknown> = {}): Promise<string> {
-  const r = await call("session.create", { working_dir: dir, ...params });
+  const r = await call("session.create", { working_dir: shared.dir, ...params });
   expect(r.ok).toBe(true);
   return r.data.session_id;
 }
 
 /** A FIFO a command can block on until the test opens it for writing; no sleeping involved. */
 function fifo(name: string): string {
-  const path = join(dir, name);
+  const path = join(shared.dir, name);
   Bun.spawnSync(["mkfifo", path]);
   return path;
 }
@@ -70,7 +58,7 @@ describe("the document's examples", () => {
 
   test("the same request with a shell and a folder this machine has: the success shape", async () => {
     const r = await c.ask(
-      { id: "req-001b", method: "session.create", params: { shell: "/bin/sh", env: { MY_VAR: "value" }, working_dir: dir } },
+      { id: "req-001b", method: "session.create", params: { shell: "/bin/sh", env: { MY_VAR: "value" }, working_dir: shared.dir } },
       (m) => m.id === "req-001b",
     );
     expect(r).toEqual({
@@ -79,7 +67,7 @@ describe("the document's examples", () => {
       data: {
         session_id: expect.any(String),
         shell: "/bin/sh",
-        working_dir: dir,
+        working_dir: shared.dir,
         state: "idle",
         created_at: expect.any(String),
         name: null,
@@ -128,7 +116,7 @@ describe("methods", () => {
       session_id: id,
       name: "lister",
       shell: "/bin/sh",
-      working_dir: dir,
+      working_dir: shared.dir,
       state: "idle",
       env_keys: expect.arrayContaining(["A", "B"]),
       created_at: expect.any(String),
@@ -181,7 +169,7 @@ describe("methods", () => {
   });
 
   test("TRL sees only the sessions it created", async () => {
-    const other = await native.call("session.create", { name: "not-trls", command: ["sh"], cwd: dir });
+    const other = await shared.c.call("session.create", { name: "not-trls", command: ["sh"], cwd: shared.dir });
     const ids = (await call("session.list")).data.sessions.map((s: Msg) => s.session_id);
     expect(ids).not.toContain(other.id);
     for (const ref of [other.id, "not-trls"]) {
@@ -189,8 +177,8 @@ describe("methods", () => {
       expect((await call("exec.run", { session_id: ref, command: "true" })).error.code).toBe("SESSION_NOT_FOUND");
       expect((await call("session.destroy", { session_id: ref, force: true })).error.code).toBe("SESSION_NOT_FOUND");
     }
-    expect((await native.call("session.info", { session: other.id })).state).toBe("running");
-    await native.call("session.remove", { session: other.id, force: true });
+    expect((await shared.c.call("session.info", { session: other.id })).state).toBe("running");
+    await shared.c.call("session.remove", { session: other.id, force: true });
   });
 });
 
@@ -212,7 +200,7 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
         session_id: id,
         command: 'pwd; echo "[${GREETING-unset}] $UNDEFINED_X"; echo oops >&2; printf "no newline"; false',
       });
-      expect(second.data).toMatchObject({ stdout: `${dir}\n[unset] \nno newline`, stderr: "oops\n", exit_code: 1 });
+      expect(second.data).toMatchObject({ stdout: `${shared.dir}\n[unset] \nno newline`, stderr: "oops\n", exit_code: 1 });
       expect((await call("exec.run", { session_id: id, command: "(exit 7)" })).data.exit_code).toBe(7);
       const bye = await call("exec.run", { session_id: id, command: "echo bye; exit 3" });
       expect(bye.data).toMatchObject({ stdout: "bye\n", exit_code: 3 });
@@ -278,7 +266,7 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
   test("a non-POSIX shell: python3 runs python3 -c COMMAND", async () => {
     const id = await shell({ shell: "python3" });
     const r = await call("exec.run", { session_id: id, command: "import os, sys\nprint(6 * 7)\nprint(os.getcwd())\nsys.exit(5)" });
-    expect(r.data).toMatchObject({ stdout: `42\n${dir}\n`, exit_code: 5 });
+    expect(r.data).toMatchObject({ stdout: `42\n${shared.dir}\n`, exit_code: 5 });
     await call("session.destroy", { session_id: id });
   });
 
@@ -327,7 +315,7 @@ describe("exec.run: a fresh SHELL -c per call, over pipes", () => {
 
 describe("bad input gets TRL's error shape", () => {
   test("invalid JSON, unknown and planned methods, missing and malformed fields", async () => {
-    const own = await Lines.open(d.socket);
+    const own = await Lines.open(shared.d.socket);
     expect((await call("system.ping", undefined, own)).ok).toBe(true);
     own.write("{nope\n");
     expect(await own.next()).toEqual({
@@ -343,7 +331,7 @@ describe("bad input gets TRL's error shape", () => {
     expect(noCommand.error).toEqual({ code: "INVALID_PARAMS", message: "missing field `command`" });
     expect((await call("session.info", {}, own)).error).toEqual({ code: "INVALID_PARAMS", message: "missing field `session_id`" });
     expect((await call("session.create", { timeout_s: "soon" }, own)).error.code).toBe("INVALID_PARAMS");
-    expect((await call("session.create", { working_dir: join(dir, "no-such-dir") }, own)).error.code).toBe("INVALID_PARAMS");
+    expect((await call("session.create", { working_dir: join(shared.dir, "no-such-dir") }, own)).error.code).toBe("INVALID_PARAMS");
     expect((await call("session.info", [1, 2], own)).error).toEqual({ code: "INVALID_PARAMS", message: "params must be an object" });
     expect((await call("exec.run", { session_id: "nope", command: "true" }, own)).error.code).toBe("SESSION_NOT_FOUND");
     own.send({ id: 5, method: 42 });
@@ -357,7 +345,7 @@ test("a client that disconnects mid-command: the command runs on, the session st
   const id = await shell();
   const ready = fifo("gone-ready");
   const gate = fifo("gone-gate");
-  const gone = await Lines.open(d.socket);
+  const gone = await Lines.open(shared.d.socket);
   gone.send({ id: "lost", method: "exec.run", params: { session_id: id, command: `echo ready >${ready}; cat ${gate}; echo done` } });
   await readFile(ready, "utf8");
   gone.socket.destroy();
@@ -370,12 +358,12 @@ test("a client that disconnects mid-command: the command runs on, the session st
 
 describe("native exec.run underneath", () => {
   test("NOT_A_SHELL for a program that is no shell; output as `output`", async () => {
-    await native.call("session.create", { name: "not-shell", command: ["cat"] });
-    const err = (await native.call("exec.run", { session: "not-shell", command: "true" }).catch((e) => e)) as RpcError;
+    await shared.c.call("session.create", { name: "not-shell", command: ["cat"] });
+    const err = (await shared.c.call("exec.run", { session: "not-shell", command: "true" }).catch((e) => e)) as RpcError;
     expect(err.name).toBe("NOT_A_SHELL");
-    await native.call("session.remove", { session: "not-shell", force: true });
-    await native.call("session.create", { name: "native-sh", command: ["sh"], cwd: dir });
-    const r = await native.call("exec.run", { session: "native-sh", command: "echo out; echo err >&2; exit_code=4; (exit $exit_code)" });
+    await shared.c.call("session.remove", { session: "not-shell", force: true });
+    await shared.c.call("session.create", { name: "native-sh", command: ["sh"], cwd: shared.dir });
+    const r = await shared.c.call("exec.run", { session: "native-sh", command: "echo out; echo err >&2; exit_code=4; (exit $exit_code)" });
     expect(r).toEqual({
       output: "out\n",
       stderr: "err\n",
@@ -385,23 +373,23 @@ describe("native exec.run underneath", () => {
       cancelled: false,
       truncated: false,
     });
-    expect((await native.call("session.info", { session: "native-sh" })).busy).toBe(false);
-    const timed = await native.call("exec.run", { session: "native-sh", command: "sleep 30", timeout_ms: 200 });
+    expect((await shared.c.call("session.info", { session: "native-sh" })).busy).toBe(false);
+    const timed = await shared.c.call("exec.run", { session: "native-sh", command: "sleep 30", timeout_ms: 200 });
     expect(timed).toMatchObject({ timed_out: true, exit_code: 130 });
-    await native.call("session.remove", { session: "native-sh", force: true });
+    await shared.c.call("session.remove", { session: "native-sh", force: true });
   });
 
   test("fresh: a new SHELL -c in the session's cwd and env over pipes; the live shell is untouched", async () => {
-    await native.call("session.create", { name: "fresh-sh", command: ["bash"], cwd: dir, env: { FROM_CREATE: "yes" } });
-    await native.call("session.wait", { session: "fresh-sh", regex: "[#$] $", timeout_ms: 10_000 });
-    await native.call("exec.run", { session: "fresh-sh", command: "cd /; export LIVE=1" });
-    const r = await native.call("exec.run", {
+    await shared.c.call("session.create", { name: "fresh-sh", command: ["bash"], cwd: shared.dir, env: { FROM_CREATE: "yes" } });
+    await shared.c.call("session.wait", { session: "fresh-sh", regex: "[#$] $", timeout_ms: 10_000 });
+    await shared.c.call("exec.run", { session: "fresh-sh", command: "cd /; export LIVE=1" });
+    const r = await shared.c.call("exec.run", {
       session: "fresh-sh",
       command: 'pwd; echo "$FROM_CREATE [${LIVE-unset}]"; exit 3',
       fresh: true,
     });
     expect(r).toEqual({
-      output: `${dir}\nyes [unset]\n`,
+      output: `${shared.dir}\nyes [unset]\n`,
       stderr: "",
       exit_code: 3,
       duration_ms: expect.any(Number),
@@ -410,12 +398,12 @@ describe("native exec.run underneath", () => {
       truncated: false,
     });
     // The live shell kept its own state and is still there.
-    expect((await native.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$LIVE"' })).output).toBe("/\n1\n");
-    const killed = await native.call("exec.run", { session: "fresh-sh", command: "kill -TERM $$", fresh: true });
+    expect((await shared.c.call("exec.run", { session: "fresh-sh", command: 'pwd; echo "$LIVE"' })).output).toBe("/\n1\n");
+    const killed = await shared.c.call("exec.run", { session: "fresh-sh", command: "kill -TERM $$", fresh: true });
     expect(killed).toMatchObject({ exit_code: null, signal: "SIGTERM" });
-    const info = await native.call("session.info", { session: "fresh-sh" });
+    const info = await shared.c.call("session.info", { session: "fresh-sh" });
     expect(info).toMatchObject({ state: "running", commands_run: 4, last_command_at: expect.any(String) });
-    await native.call("session.remove", { session: "fresh-sh", force: true });
+    await shared.c.call("session.remove", { session: "fresh-sh", force: true });
   });
 
   test("TRL_DEFAULT_TIMEOUT_S is the timeout of a session created without timeout_s", async () => {
@@ -428,7 +416,7 @@ describe("native exec.run underneath", () => {
     }
     await using _ = d2;
     const own = await Lines.open(d2.socket);
-    const id = (await call("session.create", { working_dir: dir }, own)).data.session_id;
+    const id = (await call("session.create", { working_dir: shared.dir }, own)).data.session_id;
     expect((await call("session.info", { session_id: id }, own)).data.timeout_s).toBe(1);
     const r = await call("exec.run", { session_id: id, command: "sleep 30" }, own);
     expect(r.error.code).toBe("COMMAND_TIMEOUT");
@@ -440,8 +428,8 @@ describe("native exec.run underneath", () => {
     expect(defaultSocketPath({ TRL_SOCKET_PATH: "/x/trl.sock" })).toBe("/x/trl.sock");
     expect(defaultSocketPath({ TRL_SOCKET_PATH: "/x/trl.sock", TERMD_SOCKET: "/y/t.sock" })).toBe("/y/t.sock");
     // TERMD_SOCKET empty, so the alias is what finds the daemon.
-    const r = await d.cli(["daemon", "status"], { env: { TRL_SOCKET_PATH: d.socket, TERMD_SOCKET: "" } });
-    expect(r.stdout).toContain(`socket ${d.socket}`);
+    const r = await shared.d.cli(["daemon", "status"], { env: { TRL_SOCKET_PATH: shared.d.socket, TERMD_SOCKET: "" } });
+    expect(r.stdout).toContain(`socket ${shared.d.socket}`);
     expect(r.code).toBe(0);
   });
 });

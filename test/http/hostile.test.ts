@@ -1,17 +1,11 @@
 // HTTP from outside, as a hostile client sends it: requests without a Host, bad percent-escapes,
 // bodies over the bound, guessed sign-ins, and a WebSocket handshake that would have the token
 // echoed back. Each gets a clear answer in the JSON error shape, and the daemon logs no stack.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { startHttpDaemon, type HttpDaemon } from "./http-daemon.ts";
+import { sharedHttpDaemon } from "./http-daemon.ts";
 
-let d: HttpDaemon;
-beforeAll(async () => {
-  d = await startHttpDaemon();
-});
-afterAll(async () => {
-  await d?.daemon[Symbol.asyncDispose]();
-});
+const d = sharedHttpDaemon();
 
 const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "system.ping" });
 

@@ -1,5 +1,6 @@
 // A private daemon with `--http 127.0.0.1:0` for the HTTP tests: its address read back from the
 // line it logs at start, its token from the state dir it generated it in.
+import { afterAll, beforeAll } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestDaemon } from "../harness.ts";
@@ -31,6 +32,36 @@ export async function startHttpDaemon(opts: { bin?: string[]; args?: string[] } 
     return body.result;
   };
   return { daemon, url, token, auth, rpc };
+}
+
+/** One HTTP daemon for the whole file: started before its tests, disposed after them; read it inside a test or hook. */
+export function sharedHttpDaemon(): HttpDaemon {
+  let started: HttpDaemon | undefined;
+  beforeAll(async () => {
+    started = await startHttpDaemon();
+  });
+  afterAll(async () => {
+    await started?.daemon[Symbol.asyncDispose]();
+  });
+  const get = (): HttpDaemon => {
+    if (!started) throw new Error("sharedHttpDaemon: the daemon starts in beforeAll");
+    return started;
+  };
+  return {
+    get daemon() {
+      return get().daemon;
+    },
+    get url() {
+      return get().url;
+    },
+    get token() {
+      return get().token;
+    },
+    get auth() {
+      return get().auth;
+    },
+    rpc: (method, params) => get().rpc(method, params),
+  };
 }
 
 /** A JSON-RPC client over GET /ws, with its events collected. */

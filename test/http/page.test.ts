@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { keepScreenshot, startPage, type PageRig } from "./browser.ts";
+import { keepScreenshot, untilShown, startPage, type PageRig } from "./browser.ts";
 import type { HttpDaemon } from "./http-daemon.ts";
 
 let rig: PageRig;
@@ -49,16 +49,7 @@ const terminalText = () =>
 declare const document: any;
 declare const localStorage: Record<string, string>;
 
-/** Waits until the page's terminal shows `text`. */
-const untilShown = (text: string) =>
-  page.waitForFunction(
-    (t) =>
-      String(document.querySelector(".xterm-rows")?.innerText ?? "")
-        .replace(/\u00a0/g, " ")
-        .includes(t),
-    text,
-  );
-
+/** Waits until the take-over button says `text`. */
 const untilButtonSays = (text: string) => page.waitForFunction((t) => document.getElementById("take-over")?.textContent === t, text);
 
 /** Waits (bounded) until the session has left `size`: no event tells of a resize. */
@@ -86,7 +77,7 @@ test("asks for the token once, then lists the sessions with state, title and own
 
 test("shows vim's screen at once, painted from the daemon's screen", async () => {
   await page.click('tr[data-session="poem"]');
-  await untilShown("violets are blue");
+  await untilShown(page, "violets are blue");
   expect(await terminalText()).toContain("roses are red");
   // An agent's session opens read-only, with the switch to take it over; watching it leaves its
   // size alone (an attachment with a size would have resized it before the screen was painted).
@@ -97,12 +88,12 @@ test("shows vim's screen at once, painted from the daemon's screen", async () =>
 
 test("typed keys reach the session, and its output comes back", async () => {
   await page.click('tr[data-session="shell"]');
-  await untilShown("web$");
+  await untilShown(page, "web$");
   expect(await page.isChecked("#read-only")).toBe(false);
   await page.keyboard.type("echo typed-$((20+22))");
   await page.keyboard.press("Enter");
   expect((await d.rpc("session.wait", { session: "shell", regex: "^typed-42$" })).outcome).toBe("matched");
-  await untilShown("typed-42\n");
+  await untilShown(page, "typed-42\n");
 });
 
 test("read-only holds typing back; unticked, typing goes through again", async () => {
@@ -119,7 +110,7 @@ test("read-only holds typing back; unticked, typing goes through again", async (
 
 test("take over an agent's session, type into it, and give it back", async () => {
   await page.click('tr[data-session="poem"]');
-  await untilShown("violets are blue");
+  await untilShown(page, "violets are blue");
   await page.keyboard.type("Oignored");
   await page.click("#take-over");
   await untilButtonSays("Give back to agent-7");
@@ -161,7 +152,7 @@ test("a take-over someone else holds leaves the page watching, and says who hold
 
 test("the session follows the window's size, and the recording downloads", async () => {
   await page.click('tr[data-session="shell"]');
-  await untilShown("typed-42");
+  await untilShown(page, "typed-42");
   const before = (await d.rpc("session.info", { session: "shell" })).size;
   await page.setViewportSize({ width: 900, height: 600 });
   const after = await untilSizeChanges("shell", before);

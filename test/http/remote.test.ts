@@ -1,17 +1,11 @@
 // A remote daemon through its URL: the client library and the CLI (`--url`, or TERMD_URL with
 // TERMD_TOKEN) do over the WebSocket what they do over the socket, `termd attach` included.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { connect } from "../../src/client/index.ts";
 import { SOURCE_BIN } from "../harness.ts";
-import { startHttpDaemon, type HttpDaemon } from "./http-daemon.ts";
+import { sharedHttpDaemon } from "./http-daemon.ts";
 
-let d: HttpDaemon;
-beforeAll(async () => {
-  d = await startHttpDaemon();
-});
-afterAll(async () => {
-  await d?.daemon[Symbol.asyncDispose]();
-});
+const d = sharedHttpDaemon();
 
 /** `termd ARGS` with no way to the daemon but the URL: its socket variable points nowhere. */
 const remote = (args: string[], env: Record<string, string> = {}) =>

@@ -1,19 +1,13 @@
 // termd over HTTP and WebSocket: the token, the Host and Origin checks, and the socket's protocol
 // through POST /rpc, GET /ws, POST /trl and the asciicast endpoints, against a real daemon on an
 // ephemeral port driving real programs.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHttpDaemon, WsRpc, type HttpDaemon } from "./http-daemon.ts";
+import { sharedHttpDaemon, startHttpDaemon, WsRpc } from "./http-daemon.ts";
 
-let d: HttpDaemon;
-beforeAll(async () => {
-  d = await startHttpDaemon();
-});
-afterAll(async () => {
-  await d?.daemon[Symbol.asyncDispose]();
-});
+const d = sharedHttpDaemon();
 
 const ping = { jsonrpc: "2.0", id: 1, method: "system.ping" };
 

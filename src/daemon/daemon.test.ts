@@ -1,0 +1,90 @@
+// The daemon in this process, served on its socket as ever: what it owns (its socket, locks and
+// state dir, the sessions' programs, the dialects' state) and its shutdown in order.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect } from "../client/index.ts";
+import { DIALECTS } from "../dialects/index.ts";
+import { alive } from "../platform/alive.ts";
+import { Daemon } from "./daemon.ts";
+
+let dir: string;
+const daemons: Daemon[] = [];
+afterEach(() => {
+  for (const d of daemons.splice(0)) d.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A daemon on `socket` with state in `state` (below the test's temp dir), closed after the test. */
+async function start(socket = "termd.sock", state = "state"): Promise<Daemon> {
+  const d = await Daemon.start({
+    socketPath: join(dir, socket),
+    dialects: DIALECTS,
+    stateDir: join(dir, state),
+    stopGraceMs: 1000,
+    ttlMs: 3_600_000,
+    ptyWorkers: 1,
+    screenWorkers: 1,
+  });
+  daemons.push(d);
+  return d;
+}
+
+const fresh = () => (dir = mkdtempSync(join(tmpdir(), "termd-daemon-")));
+
+test("a second daemon on the same socket, or on the same state dir, is refused, naming who holds it", async () => {
+  fresh();
+  await start();
+  await expect(start()).rejects.toThrow(`a termd daemon (pid ${process.pid}) already runs on ${join(dir, "termd.sock")}`);
+  await expect(start("other.sock")).rejects.toThrow(`another termd daemon (pid ${process.pid}) uses the state dir ${join(dir, "state")}`);
+  // The refused starts left the first serving.
+  const c = await connect(join(dir, "termd.sock"));
+  expect((await c.call("system.ping")).pid).toBe(process.pid);
+  c.close();
+});
+
+test("shutdown ends every session's program, removes the socket and lets go of the locks: the next daemon starts on the same paths", async () => {
+  fresh();
+  const d = await start();
+  const c = await connect(join(dir, "termd.sock"));
+  const s = await c.call("session.create", { command: ["sh", "-c", "echo up; exec sleep 100"] });
+  await c.call("session.wait", { session: s.id, text: "up" });
+  const pid = (await c.call("session.info", { session: s.id })).pid!;
+  expect(d.connections.size).toBe(1);
+  await d.shutdown(1000);
+  await d.stopped.promise;
+  c.close();
+  expect(alive(pid)).toBe(false);
+  expect(existsSync(join(dir, "termd.sock"))).toBe(false);
+
+  const next = await start();
+  const again = await connect(join(dir, "termd.sock"));
+  // The session is remembered from the state dir, ended.
+  expect((await again.call("session.info", { session: s.id })).state).not.toBe("running");
+  again.close();
+  expect(next.stopping).toBe(false);
+});
+
+test("a dialect's state is kept per session and dialect, and goes with its session", async () => {
+  fresh();
+  const d = await start();
+  const c = await connect(join(dir, "termd.sock"));
+  const s = await c.call("session.create", { name: "kept", command: ["cat"] });
+  const state = d.dialectState("kept", "ralph", () => ({ interactive: true }));
+  expect(d.dialectState(s.id, "ralph", () => ({ interactive: false }))).toBe(state);
+  expect(d.dialectState("kept", "console", () => ({ other: 1 }))).toEqual({ other: 1 });
+  await c.call("session.remove", { session: "kept", force: true });
+  const gone = (() => {
+    try {
+      d.dialectState(s.id, "ralph", () => ({}));
+    } catch (err) {
+      return err;
+    }
+  })();
+  expect(gone).toMatchObject({ code: "SESSION_NOT_FOUND" });
+  // A new session under the same name starts with none.
+  await c.call("session.create", { name: "kept", command: ["cat"] });
+  expect(d.dialectState("kept", "ralph", () => ({ interactive: false }))).toEqual({ interactive: false });
+  c.close();
+});

@@ -1,0 +1,81 @@
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ChildRun, startChild } from "../../test/unit-fixtures.ts";
+import type { ScreenOwner } from "../terminal/remote-screen.ts";
+import { PtyPool } from "./pty-pool.ts";
+
+// The pool as its users see it: programs started on its workers (child.ts), screens put on them,
+// and what becomes of both when a worker dies.
+let dir: string;
+let pool: PtyPool;
+const runs: ChildRun[] = [];
+
+function fresh(size: number): PtyPool {
+  dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
+  return (pool = new PtyPool(size));
+}
+
+async function start(command: string[]): Promise<ChildRun> {
+  const run = await startChild(pool, dir, command);
+  runs.push(run);
+  return run;
+}
+
+afterEach(async () => {
+  for (const { child } of runs.splice(0)) {
+    if (!child.runs) continue;
+    child.kill();
+    await child.exited;
+  }
+  pool.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const quietOwner = (): ScreenOwner & { reopened: number } => ({
+  reopened: 0,
+  onState() {},
+  onReply() {},
+  onReopened() {
+    this.reopened++;
+  },
+});
+
+// That their processes are ended and reaped too: test/pty-worker-death.test.ts.
+test("a worker that dies: its programs end as lost, its screens reopen on a fresh worker, which runs the next program", async () => {
+  fresh(1);
+  const { child, until } = await start(["sh", "-c", "echo ready; exec sleep 100"]);
+  await until("ready");
+  const owner = quietOwner();
+  child.openScreen({ rows: 3, cols: 10, scrollback: 0, version: "termd(test)" }, owner);
+  expect(pool.screenInfo()).toEqual([{ index: 0, screens: 1, parked: 0 }]);
+
+  await pool.crash(0);
+  const exit = await child.exited;
+  expect(exit.lost).toBeString();
+  expect(owner.reopened).toBe(1);
+  expect(pool.screenInfo()).toEqual([{ index: 0, screens: 1, parked: 0 }]);
+
+  const next = await start(["sh", "-c", "echo after"]);
+  await next.until("after");
+  expect((await next.child.exited).exitCode).toBe(0);
+});
+
+test("programs go to the least busy worker: a crash of one ends only the programs it ran", async () => {
+  fresh(2);
+  const a = await start(["sh", "-c", "echo a-ready; exec sleep 100"]);
+  const b = await start(["sh", "-c", "echo b-ready; exec sleep 100"]);
+  await Promise.all([a.until("a-ready"), b.until("b-ready")]);
+  await pool.crash(0);
+  expect((await a.child.exited).lost).toBeString();
+  expect(b.child.runs).toBe(true);
+  b.child.sendSignal("TERM");
+  expect((await b.child.exited).signal).toBe("SIGTERM");
+});
+
+test("a closed pool starts no program", async () => {
+  fresh(1);
+  pool.close();
+  await expect(startChild(pool, dir, ["true"])).rejects.toThrow("the pty workers are shut down");
+});

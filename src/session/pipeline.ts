@@ -50,6 +50,8 @@ const RING_ONLY_RESUME = 128 * 1024;
 
 /** How long a snapshot waits for the screen to show the output so far; past it, what there is. */
 const SNAPSHOT_SYNC_MS = 2000;
+/** How long a program's end waits for its screen to show every byte before it is reported anyway. */
+const EXIT_SYNC_MS = 15_000;
 
 /** A lost session (its daemon died mid-run, no saved screen) is rebuilt from at most this much of its log's end. */
 const LOST_TAIL_BYTES = 4 * 1024 * 1024;
@@ -243,6 +245,20 @@ export class Pipeline implements OutputStream {
     const caughtUp =
       this.view.lag <= RESUME_LAG && this.output.end - this.view.parsed <= HARD_LAG / 2 && this.view.ringOnly <= RING_ONLY_RESUME;
     if (this.source?.outputPaused && caughtUp) this.source.resumeOutput();
+  }
+
+  /**
+   * Lets the screen catch up before the program's end is told: "ended" promises a final screen
+   * that shows every byte. A screen that never catches up (a stalled worker) must not hold the end
+   * back for good: after EXIT_SYNC_MS it is told with the screen as it is, and the daemon log says so.
+   */
+  protected async syncForExit(): Promise<void> {
+    const started = performance.now();
+    await this.view.sync(EXIT_SYNC_MS);
+    if (performance.now() - started >= EXIT_SYNC_MS)
+      console.error(
+        `termd: session ${this.name}: its screen had not caught up ${EXIT_SYNC_MS / 1000} s after its program ended; the end is told without it`,
+      );
   }
 
   /** Bytes [from, from+max) of the output, from the ring or the log. */

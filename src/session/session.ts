@@ -230,8 +230,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
 
   private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
     this.closeTee(); // its worker has written the last read
-    // "Ended" promises a final screen that shows every byte: let the screen catch up first.
-    await this.view.sync();
+    await this.syncForExit();
     Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error, tapState: tap ?? null });
     if (lost !== undefined) this.state = "lost";
     else if (this.stopRequested) this.state = "stopped";

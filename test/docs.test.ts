@@ -105,7 +105,7 @@ describe("docs/cli.md", () => {
   // (daemon and mcp take how to run a daemon and reach one, which listing them does not need).
   const commands: CliCommand[] = [
     ...clientCommands,
-    daemonCommand(() => import("../src/server/host.ts")),
+    daemonCommand(() => import("../src/server/daemon-host.ts")),
     mcpCommand(async () => {
       throw new Error("not called");
     }),

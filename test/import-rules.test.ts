@@ -32,7 +32,7 @@ const ALLOWED: Record<string, string[]> = {
   dialects: ["protocol", "render", "session"],
   // The daemon composes sessions and the dialects it is given; it knows no transport but its sockets.
   daemon: ["protocol", "session", "pty", "terminal", "platform", "render", "dialects"],
-  // The HTTP transport reaches a daemon only through the WebHost it declares (web/host.ts), which
+  // The HTTP transport reaches a daemon only through the WebHost it declares (web/web-host.ts), which
   // server/ makes from one: no daemon module.
   web: ["protocol", "render", "session", "web/page"],
   // The attach page runs in a browser: only pure shared modules.
@@ -42,7 +42,7 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ["client", "protocol", "render"],
   package: ["protocol"],
   // The composition root of a process that hosts a daemon: the one place the command line meets
-  // the daemon, its dialects and the HTTP transport (server/web-host.ts joins the last two).
+  // the daemon, its dialects and the HTTP transport (server/daemon-web-host.ts joins the last two).
   server: ["daemon", "dialects", "web", "protocol"],
   // The command line reaches a daemon only through client/; it hosts one only through server/.
   cli: ["client", "protocol", "platform", "mcp", "server"],
@@ -136,12 +136,15 @@ test("the pty layer stands below session/: a pty module importing a session one 
 });
 
 test("the edges stay apart: web reaches no daemon module, the daemon no web one", () => {
-  expect(breaches("web/server.ts", 'import { run } from "../daemon/dispatch.ts";\n')).toEqual([
-    "web/server.ts imports ../daemon/dispatch.ts: web/ may import protocol, render, session, web/page",
+  expect(breaches("web/http-server.ts", 'import { run } from "../daemon/dispatch.ts";\n')).toEqual([
+    "web/http-server.ts imports ../daemon/dispatch.ts: web/ may import protocol, render, session, web/page",
   ]);
-  expect(breaches("daemon/main.ts", 'import { serveHttp } from "../web/server.ts";\n')).toHaveLength(1);
+  expect(breaches("daemon/main.ts", 'import { serveHttp } from "../web/http-server.ts";\n')).toHaveLength(1);
   expect(
-    breaches("server/web-host.ts", 'import { run } from "../daemon/dispatch.ts";\nimport type { WebHost } from "../web/host.ts";\n'),
+    breaches(
+      "server/daemon-web-host.ts",
+      'import { run } from "../daemon/dispatch.ts";\nimport type { WebHost } from "../web/web-host.ts";\n',
+    ),
   ).toEqual([]);
 });
 

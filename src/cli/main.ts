@@ -22,7 +22,7 @@ const servesOn =
   };
 
 /** `termd daemon`: the daemon and its dialects are loaded only when this process is one, so every other command starts faster. */
-const host = () => import("../server/host.ts");
+const host = () => import("../server/daemon-host.ts");
 
 // Run under the name `interminai` (a symlink or a copy), it is interminai (src/cli/interminai/);
 // under `cp-console-server`, context-pilot's console server.

@@ -5,11 +5,11 @@ import type * as v from "valibot";
 import type { MethodName, ResultOf } from "../protocol/methods.ts";
 import type { Session } from "../session/session.ts";
 import type { DaemonContext } from "./daemon-context.ts";
-import type { Client } from "./client.ts";
+import type { Peer } from "./peer.ts";
 
 export interface CallContext {
   daemon: DaemonContext;
-  client: Client;
+  client: Peer;
   /** Aborted when the client goes away, so long calls (wait) stop working for nobody. */
   signal: AbortSignal;
 }

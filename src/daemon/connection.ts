@@ -1,12 +1,12 @@
 // One connection over a socket or a WebSocket: a line channel (line-channel.ts) carrying one
-// client (client.ts) that speaks the dialect its first message picked. Requests run concurrently
+// client (peer.ts) that speaks the dialect its first message picked. Requests run concurrently
 // through dispatch; each dialect puts replies and events in its own shape.
 import { EncodedLine, type OutputFrame, type OutputFraming } from "../protocol/output-frame.ts";
 import type { RpcError } from "../protocol/errors.ts";
 import { errorReply } from "../protocol/reply.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
-import type { Client, ClientOutlet } from "./client.ts";
+import type { Peer, PeerOutlet } from "./peer.ts";
 import type { CallContext } from "./command.ts";
 import type { DaemonContext } from "./daemon-context.ts";
 import { run } from "./dispatch.ts";
@@ -20,12 +20,7 @@ export interface ConnData {
 }
 
 /** How `dialect` reaches the native methods, events and per-session state for `client`. */
-export function nativeCaller(
-  daemon: DaemonContext,
-  client: Client,
-  dialect: Dialect,
-  out: Pick<NativeCaller, "send" | "end">,
-): NativeCaller {
+export function nativeCaller(daemon: DaemonContext, client: Peer, dialect: Dialect, out: Pick<NativeCaller, "send" | "end">): NativeCaller {
   const ctx: CallContext = { daemon, client, signal: client.signal };
   return {
     call: (method, params) => run(method, params, ctx) as Promise<never>,
@@ -40,8 +35,8 @@ export function nativeCaller(
 }
 
 /** The channel's lines go to the dialect; the client's events and end go to the channel. */
-export class Connection implements LineHandler, ClientOutlet {
-  private readonly client: Client;
+export class Connection implements LineHandler, PeerOutlet {
+  private readonly client: Peer;
   private readonly channel: LineChannel;
   /** The dialect the first message picked, and this connection's side of it. */
   private dialect: Dialect | null = null;

@@ -7,7 +7,7 @@ import type { Rasterizer } from "../render/rasterizer.ts";
 import type { PtyPool } from "../pty/pty-pool.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
-import type { Client, ClientOptions, ClientOutlet } from "./client.ts";
+import type { Peer, PeerOptions, PeerOutlet } from "./peer.ts";
 import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import type { HandoverHost } from "./handover.ts";
 import type { ByteCounters } from "./line-channel.ts";
@@ -28,7 +28,7 @@ export interface DaemonContext extends HandoverHost {
   readonly rasterizer: Rasterizer;
   readonly dialects: DialectRegistry;
   /** Every client served now (connection-limits.ts counts them). */
-  readonly connections: Set<Client>;
+  readonly connections: Set<Peer>;
   readonly counters: DaemonCounters;
   readonly metrics: Metrics;
   readonly startedAtIso: string;
@@ -38,9 +38,9 @@ export interface DaemonContext extends HandoverHost {
   /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
   dialectState<T>(ref: string, dialect: string, init: () => T): T;
   /** A client that comes: counted, and told of the sessions that go. */
-  addClient(outlet: ClientOutlet, opts?: ClientOptions): Client;
+  addClient(outlet: PeerOutlet, opts?: PeerOptions): Peer;
   /** The client went away: its long calls stop, its subscriptions end. */
-  dropClient(client: Client): void;
+  dropClient(client: Peer): void;
   /** Gives a session a socket of its own (session.create's socket). */
   openSessionSocket(sessionId: string, path: string, opts?: SessionSocketOptions): Promise<void>;
   closeSessionSocket(sessionId: string): void;

@@ -12,7 +12,7 @@ import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
 import { IdleCollector } from "./idle-collect.ts";
-import { Client, type ClientOptions, type ClientOutlet } from "./client.ts";
+import { Peer, type PeerOptions, type PeerOutlet } from "./peer.ts";
 import type { ConnData } from "./connection.ts";
 import { listen } from "./listener.ts";
 import { type SessionSocketEntry, SessionSockets } from "./session-sockets.ts";
@@ -36,7 +36,7 @@ export class Daemon implements DaemonContext {
   readonly ptys: PtyPool;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
-  readonly connections = new Set<Client>();
+  readonly connections = new Set<Peer>();
   /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
   private readonly dialectStates = new Map<string, Map<string, unknown>>();
   readonly dialects: DialectRegistry;
@@ -220,15 +220,15 @@ export class Daemon implements DaemonContext {
   }
 
   /** A client that comes (a connection's, an HTTP request's): counted, and told of the sessions that go. */
-  addClient(outlet: ClientOutlet, opts: ClientOptions = {}): Client {
-    const client = new Client(outlet, opts);
+  addClient(outlet: PeerOutlet, opts: PeerOptions = {}): Peer {
+    const client = new Peer(outlet, opts);
     this.connections.add(client);
     this.counters.connections++;
     return client;
   }
 
   /** The client went away: its long calls stop, its subscriptions end. */
-  dropClient(client: Client): void {
+  dropClient(client: Peer): void {
     client.close();
     this.connections.delete(client);
   }

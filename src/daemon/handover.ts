@@ -20,7 +20,7 @@ import { BUILD, describeBuild } from "../protocol/version.ts";
 import { flushLineFiles } from "../session/line-file.ts";
 import type { Held, PtyPool } from "../pty/pty-pool.ts";
 import type { SessionStore } from "../session/store.ts";
-import type { Client } from "./client.ts";
+import type { Peer } from "./peer.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
 
 /** How long the next binary's dry run may take (a compiled termd starts in well under a second). */
@@ -42,7 +42,7 @@ export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
-  readonly connections: Iterable<Pick<Client, "farewell" | "end">>;
+  readonly connections: Iterable<Pick<Peer, "farewell" | "end">>;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];

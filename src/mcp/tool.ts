@@ -1,6 +1,6 @@
 // What an MCP tool is: a declarative entry with its name, a description an LLM can act on, its
 // params as a valibot schema (the tool's inputSchema is generated from it) and a run function.
-// Tools return a result or throw: server.ts is the one place that turns a throw into an
+// Tools return a result or throw: mcp-server.ts is the one place that turns a throw into an
 // `isError` result whose text says what to do next (advice.ts).
 import type * as v from "valibot";
 import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";

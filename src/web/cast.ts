@@ -7,7 +7,7 @@ import { type OutputFrame, rawOutput } from "../protocol/output-frame.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
 import { castEvent, castHeader, CastText } from "../session/cast.ts";
-import type { EventSink, HostSubscription, WebHost } from "./host.ts";
+import type { EventSink, HostSubscription, WebHost } from "./web-host.ts";
 import { HIGH_WATER } from "./ws-sink.ts";
 
 const PAGE_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 // A failed HTTP request as data: its status and a code and message for the JSON error body
-// (server.ts's errorResponse is the one place it becomes a response).
+// (http-server.ts's errorResponse is the one place it becomes a response).
 export class HttpError extends Error {
   constructor(
     readonly status: number,

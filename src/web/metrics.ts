@@ -1,6 +1,6 @@
 // GET /metrics: the daemon's counters in Prometheus' text exposition format (version 0.0.4).
 import type { SessionState } from "../protocol/schemas.ts";
-import type { MetricsView } from "./host.ts";
+import type { MetricsView } from "./web-host.ts";
 
 const STATES: SessionState[] = ["running", "exited", "stopped", "killed", "failed", "lost"];
 

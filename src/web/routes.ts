@@ -8,7 +8,7 @@ import { type AddressPolicy, hostAllowed, originAllowed } from "./address.ts";
 import { pageAssets } from "./assets.ts";
 import { readBodyPieces } from "./body.ts";
 import { castDownload } from "./cast.ts";
-import type { WebHost } from "./host.ts";
+import type { WebHost } from "./web-host.ts";
 import { HttpError } from "./http-error.ts";
 import { METRICS_CONTENT_TYPE, metricsText } from "./metrics.ts";
 import { PAGE_HEADERS } from "./page-headers.ts";

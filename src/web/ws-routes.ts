@@ -3,7 +3,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { AttachedStream } from "../session/stream.ts";
 import { LiveCast } from "./cast.ts";
-import type { HostConnection, WebHost } from "./host.ts";
+import type { HostConnection, WebHost } from "./web-host.ts";
 import { HttpError } from "./http-error.ts";
 import { subprotocols, urlOf } from "./request-parts.ts";
 import { BEARER_SUBPROTOCOL } from "./sign-in-gate.ts";

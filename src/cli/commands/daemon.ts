@@ -6,15 +6,15 @@ import { connect, type Client } from "../../client/client.ts";
 import { startDaemon } from "../autostart.ts";
 import { describeBuild } from "../../protocol/version.ts";
 import { isDaemonUrl } from "../../client/daemon-url.ts";
-import type { HttpSettings } from "../../server/host.ts";
+import type { HttpSettings } from "../../server/daemon-host.ts";
 
 const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Each session keeps this many sequences at most: the log is for reading, not recording. */
 const MAX_DEBUG_BUFFER = 100_000;
 const MAX_WORKERS = 64;
 
-/** What hosts a daemon in this process (server/host.ts), loaded only by `termd daemon` itself. */
-type Host = typeof import("../../server/host.ts");
+/** What hosts a daemon in this process (server/daemon-host.ts), loaded only by `termd daemon` itself. */
+type Host = typeof import("../../server/daemon-host.ts");
 
 /** A --max-* limit: a whole number, at least 1. */
 function limit(a: Parameters<typeof num>[0], flag: string): number | undefined {

@@ -18,7 +18,7 @@ export function mcpCommand(connect: (socketPath: string) => Promise<Client>): Cl
     flags: {},
     async run(_a, ctx) {
       // Loaded when used: every other command starts faster without the MCP SDK.
-      const { runMcpServer } = await import("../../mcp/server.ts");
+      const { runMcpServer } = await import("../../mcp/mcp-server.ts");
       // The host closing its end is the normal way MCP ends.
       endQuietlyOnClosedStdout();
       await runMcpServer({ socketPath: ctx.socketPath, connect });

@@ -1,7 +1,7 @@
 // `interminai debug`: the escape sequences the emulator did not understand, and the PTY's
 // termios, in interminai's layout; --clear empties the log after reporting.
 import { SOCKET, type Subcommand } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { writeOut } from "../closed-stdout.ts";
 
 interface Termios {

@@ -2,7 +2,7 @@
 // terminal with echo off, the app's prompt shown on stderr, sent with \r), else --text (after
 // escape processing; stdin is then not read at all), else all of stdin.
 import { SOCKET, type Subcommand, Failure } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { expandEscapes } from "./escapes.ts";
 import { writeErr } from "../closed-stdout.ts";
 

@@ -1,6 +1,6 @@
 // `interminai kill`: a signal to the program itself (name or number; the daemon validates it).
 import { SOCKET, type Subcommand } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 
 export const kill: Subcommand = {
   name: "kill",

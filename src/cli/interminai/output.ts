@@ -3,7 +3,7 @@
 // numbering and the cursor mark are done here, from the reply's `from` and `cursor`.
 import { SOCKET, type Subcommand } from "./args.ts";
 import { UsageError } from "../args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { markCursor, numberLines } from "./render.ts";
 import { writeOut } from "../closed-stdout.ts";
 

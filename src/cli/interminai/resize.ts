@@ -1,6 +1,6 @@
 // `interminai resize --size COLSxROWS`: the PTY (the program gets SIGWINCH) and the screen.
 import { parseSize, SOCKET, type Subcommand } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { writeOut } from "../closed-stdout.ts";
 
 export const resize: Subcommand = {

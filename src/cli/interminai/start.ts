@@ -70,7 +70,7 @@ async function inForeground(p: NonNullable<CreateInput>, shown: string, auto: bo
   const stateDir = mkdtempSync(join(tmpdir(), "termd-interminai-"));
   const removeState = () => rmSync(stateDir, { recursive: true, force: true });
   // Loaded when used: only --no-daemon hosts the daemon in this process.
-  const { hostInProcess } = await import("../../server/host.ts");
+  const { hostInProcess } = await import("../../server/daemon-host.ts");
   const host = hostInProcess({
     socketPath: defaultSocketPath(),
     stateDir,

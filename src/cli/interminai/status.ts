@@ -1,7 +1,7 @@
 // `interminai status`: running or not, the activity flag (read and cleared), size, scrollback and
 // the exit code; exit 0 either way. --quiet: nothing and 0 while running, else the code and 1.
 import { SOCKET, type Subcommand } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { writeOut } from "../closed-stdout.ts";
 
 export const status: Subcommand = {

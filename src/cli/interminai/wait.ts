@@ -3,7 +3,7 @@
 // --contains P, --not-contains P or neither: "until it changes"), polling OUTPUT between
 // activity WAITs exactly as interminai does.
 import { Failure, SOCKET, type Subcommand } from "./args.ts";
-import { call } from "./client.ts";
+import { call } from "./request.ts";
 import { writeOut } from "../closed-stdout.ts";
 
 async function lineOf(socket: string, n: number): Promise<string> {

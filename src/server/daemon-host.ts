@@ -1,13 +1,13 @@
 // The composition root of a process that hosts a daemon (`termd daemon`, `interminai start
 // --no-daemon`): the one place the command line meets the daemon, its dialects and the HTTP
-// transport, which reaches the daemon only through the WebHost made here (web-host.ts). Only a
+// transport, which reaches the daemon only through the WebHost made here (daemon-web-host.ts). Only a
 // process that hosts a daemon loads it; every other command reaches one through client/.
 import type { Daemon } from "../daemon/daemon.ts";
 import type { DaemonOptions } from "../daemon/daemon-options.ts";
-import { inProcessDaemon, type InProcessDaemon } from "../daemon/host.ts";
+import { inProcessDaemon, type InProcessDaemon } from "../daemon/in-process-daemon.ts";
 import { runDaemon as run } from "../daemon/main.ts";
 import { DIALECTS } from "../dialects/index.ts";
-import type { HttpSettings } from "../web/server.ts";
+import type { HttpSettings } from "../web/http-server.ts";
 
 export { DaemonStartError } from "../daemon/socket-path.ts";
 export { dryRun as checkHandover } from "../daemon/handover-record.ts";
@@ -43,8 +43,8 @@ export async function runDaemon(opts: HostOptions & { http?: HttpSettings }): Pr
 async function loadWeb() {
   const [{ loadToken }, { serveHttp }, { webHost }] = await Promise.all([
     import("../protocol/token.ts"),
-    import("../web/server.ts"),
-    import("./web-host.ts"),
+    import("../web/http-server.ts"),
+    import("./daemon-web-host.ts"),
   ]);
   return { loadToken, serveHttp, webHost };
 }

@@ -1,5 +1,5 @@
 // What the HTTP transport needs from a daemon, and all it may reach of one: web/ imports no daemon
-// module. The composition root (server/web-host.ts) makes one of these from a daemon; a WebSocket
+// module. The composition root (server/daemon-web-host.ts) makes one of these from a daemon; a WebSocket
 // is then a connection like a socket's, a live cast a subscriber like any other.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { EncodedLine, OutputFrame, OutputFraming } from "../protocol/output-frame.ts";

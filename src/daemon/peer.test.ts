@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { logPathOf } from "../session/pipeline.ts";
 import { Session } from "../session/session.ts";
-import { Client, type ClientOutlet } from "./client.ts";
+import { Peer, type PeerOutlet } from "./peer.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-client-test-"));
 const sessions: Session[] = [];
@@ -45,7 +45,7 @@ function outlet() {
     event: (e: EventMessage) => o.events.push(e),
     end: () => o.ends++,
   };
-  return o satisfies ClientOutlet;
+  return o satisfies PeerOutlet;
 }
 
 const outputOf = (events: EventMessage[]) =>
@@ -58,7 +58,7 @@ describe("a client", () => {
   test("a subscription replays the output and then tells how the program ended", () => {
     const s = endedSession("replay", "hello\r\n");
     const o = outlet();
-    const c = new Client(o);
+    const c = new Peer(o);
     const sub = c.subscribe(s, ["output", "exit"], 0);
     expect(sub.from).toBe(0);
     expect(outputOf(o.events)).toBe("hello\r\n");
@@ -71,7 +71,7 @@ describe("a client", () => {
     const s = endedSession("held", "abc");
     const o = outlet();
     o.writable = false;
-    const c = new Client(o);
+    const c = new Peer(o);
     c.subscribe(s, ["output", "exit"], 0);
     expect(o.events).toHaveLength(0);
     o.writable = true;
@@ -84,7 +84,7 @@ describe("a client", () => {
     const s = endedSession("last", "bye");
     const o = outlet();
     o.writable = false;
-    const c = new Client(o, { impliedSession: "last" });
+    const c = new Peer(o, { impliedSession: "last" });
     c.subscribe(s, ["output", "exit"], 0);
     c.endWhenDelivered(s.id);
     expect(o.ends).toBe(0);
@@ -96,7 +96,7 @@ describe("a client", () => {
 
   test("unsubscribe drops the event types named, and the subscription with the last; close ends its calls and subscriptions", () => {
     const s = endedSession("subs", "");
-    const c = new Client(outlet(), { refusesFileParams: true });
+    const c = new Peer(outlet(), { refusesFileParams: true });
     c.subscribe(s, ["title", "bell"], null);
     expect([...c.unsubscribe(s, ["bell"])]).toEqual(["title"]);
     expect(c.subscriptionCount).toBe(1);

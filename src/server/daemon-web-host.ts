@@ -1,8 +1,8 @@
-// The daemon as the HTTP transport's WebHost (web/host.ts): the one place web/ meets the daemon's
+// The daemon as the HTTP transport's WebHost (web/web-host.ts): the one place web/ meets the daemon's
 // connections, dispatch and subscriptions. A request to POST /rpc or /trl is a client of its own
 // that lives as long as the request, through the same dialects and dispatch as the socket's lines;
 // a subscription made there ends with it, and its events go nowhere.
-import { Client, NO_OUTLET } from "../daemon/client.ts";
+import { Peer, NO_OUTLET } from "../daemon/peer.ts";
 import { Connection, nativeCaller } from "../daemon/connection.ts";
 import { connectionRefusal } from "../daemon/connection-limits.ts";
 import type { Daemon } from "../daemon/daemon.ts";
@@ -13,7 +13,7 @@ import { LATENCY_BUCKETS_S } from "../daemon/metrics.ts";
 import { Subscription } from "../daemon/subscription.ts";
 import { Serialized, type Dialect } from "../dialects/dialect.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
-import type { WebHost } from "../web/host.ts";
+import type { WebHost } from "../web/web-host.ts";
 
 /** `body` answered by `dialect` for a client of its own that lives as long as the request. */
 async function answer(
@@ -33,7 +33,7 @@ async function answer(
     event: (e: EventMessage) => speaker.event(e),
     end: close,
   };
-  const client: Client = daemon.addClient(outlet, { refusesFileParams });
+  const client: Peer = daemon.addClient(outlet, { refusesFileParams });
   const speaker = dialect.open(nativeCaller(daemon, client, dialect, { send: () => {}, end: close }));
   signal.addEventListener("abort", close, { once: true });
   try {
@@ -63,7 +63,7 @@ export function webHost(daemon: Daemon): WebHost {
         scope.refusesFileParams,
         scope.signal,
       ),
-    call: (method, params, signal) => run(method, params, { daemon, client: new Client(NO_OUTLET), signal }) as Promise<never>,
+    call: (method, params, signal) => run(method, params, { daemon, client: new Peer(NO_OUTLET), signal }) as Promise<never>,
     session: (ref) => daemon.store.get(ref),
     subscribe(session, sink, from, events, opts) {
       const sub = new Subscription(session, sink, from);

@@ -2,7 +2,7 @@
 // through `call` (validated like any request) and its sessions through their own sockets. What
 // `interminai start --no-daemon` runs; with exitWhenEmpty it stops once its last session is removed.
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
-import { Client, NO_OUTLET } from "./client.ts";
+import { Peer, NO_OUTLET } from "./peer.ts";
 import { Daemon } from "./daemon.ts";
 import type { DaemonOptions } from "./daemon-options.ts";
 import { run } from "./dispatch.ts";
@@ -15,7 +15,7 @@ export interface InProcessDaemon {
 export function inProcessDaemon(opts: DaemonOptions): InProcessDaemon {
   const daemon = new Daemon(opts);
   // This caller is a client like any other: nothing is implied, and it subscribes to nothing.
-  const client = new Client(NO_OUTLET);
+  const client = new Peer(NO_OUTLET);
   const ctx = { daemon, client, signal: client.signal };
   return { daemon, call: (method, params) => run(method, params, ctx) as Promise<never> };
 }

@@ -12,7 +12,7 @@ import { Subscription, type AttachOptions, type EventSink } from "./subscription
 const FINAL_EVENTS_MS = 5000;
 
 /** Where a client's events go, and how it is ended. */
-export interface ClientOutlet {
+export interface PeerOutlet {
   /** There is room for more events now. */
   readonly writable: boolean;
   /** Its dialect wants output events as plain text (ralph's lines). */
@@ -29,16 +29,16 @@ export interface ClientOutlet {
 }
 
 /** A client whose events go nowhere: an HTTP request's, or an in-process caller's. */
-export const NO_OUTLET: ClientOutlet = { writable: true, plainText: false, event: () => {}, end: () => {} };
+export const NO_OUTLET: PeerOutlet = { writable: true, plainText: false, event: () => {}, end: () => {} };
 
-export interface ClientOptions {
+export interface PeerOptions {
   /** The session a per-session socket stands for: requests there need not name it. */
   impliedSession?: string;
   /** Params that write files on the daemon's machine are refused (a remote client's). */
   refusesFileParams?: boolean;
 }
 
-export class Client implements EventSink {
+export class Peer implements EventSink {
   readonly impliedSession: string | undefined;
   readonly refusesFileParams: boolean;
   /** Waits pending for this client (session.wait, session.input's wait), bounded in connection-limits.ts. */
@@ -49,8 +49,8 @@ export class Client implements EventSink {
   private endAfter: string | null = null;
 
   constructor(
-    private readonly outlet: ClientOutlet,
-    opts: ClientOptions = {},
+    private readonly outlet: PeerOutlet,
+    opts: PeerOptions = {},
   ) {
     this.impliedSession = opts.impliedSession;
     this.refusesFileParams = opts.refusesFileParams ?? false;

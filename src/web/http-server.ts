@@ -2,14 +2,14 @@
 // socket behind a bearer token, for remote clients, sandboxes and the attach page. Every request's
 // Host must be one the daemon answers to; WebSocket upgrades and state-changing requests must come
 // from its own origin (or an allowed one). Everything else goes through the daemon's own
-// connections and dispatch, reached through a WebHost (host.ts); errors become one JSON shape
+// connections and dispatch, reached through a WebHost (web-host.ts); errors become one JSON shape
 // here: {error: {code, message}}.
 //
 // The pieces: routes.ts (where a request goes), sign-in-gate.ts (the token, the cookie and the
 // sign-in page), ws-routes.ts (the WebSocket upgrades and their sockets).
 import type { Token } from "../protocol/token.ts";
 import type { AddressPolicy, ListenAddress } from "./address.ts";
-import type { WebHost } from "./host.ts";
+import type { WebHost } from "./web-host.ts";
 import { HttpError } from "./http-error.ts";
 import { Routes } from "./routes.ts";
 import { SignInGate } from "./sign-in-gate.ts";

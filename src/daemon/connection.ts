@@ -11,7 +11,8 @@ import type { CallContext } from "./command.ts";
 import type { DaemonContext } from "./daemon-context.ts";
 import { run } from "./dispatch.ts";
 import { logFault } from "./errors.ts";
-import { LineChannel, type ByteSink, type LineHandler } from "./line-channel.ts";
+import type { ByteSink } from "../protocol/byte-sink.ts";
+import { LineChannel, type LineHandler } from "./line-channel.ts";
 import type { LineParsed } from "./line-parser.ts";
 import { turns } from "./turns.ts";
 

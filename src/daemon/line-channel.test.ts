@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { LineParsed } from "./line-parser.ts";
-import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD, type ByteSink } from "./line-channel.ts";
+import type { ByteSink } from "../protocol/byte-sink.ts";
+import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD } from "./line-channel.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -6,6 +6,7 @@
 // its sending side still gets a reply to every request it sent, then the close. An oversized
 // line gets an error reply and the channel is closed; nothing here can take down the daemon or
 // another client.
+import type { ByteSink } from "../protocol/byte-sink.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { EncodedLine } from "../protocol/output-frame.ts";
 import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
@@ -28,18 +29,6 @@ export const MAX_UNREAD = 16 * 1024 * 1024;
  * socket (the kernel's backpressure), not in the daemon's memory.
  */
 export const MAX_HELD = 1024 * 1024;
-
-/** What a channel writes to: a Unix socket, or an adapter for another transport (src/web). */
-export interface ByteSink {
-  /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
-  write(data: Uint8Array): number;
-  /** A whole line at once, as its text if the transport carries text messages: its length, 0 (no room yet) or -1 (closed). */
-  writeLine?(line: EncodedLine): number;
-  end(): void;
-  /** Stops reading, so that the client's writes wait in the transport (and resume() reads again). */
-  pause?(): void;
-  resume?(): void;
-}
 
 /** What the channel hands its lines to, and tells of room and of its close. */
 export interface LineHandler {

@@ -1,22 +1,11 @@
 // What the HTTP transport needs from a daemon, and all it may reach of one: web/ imports no daemon
 // module. The composition root (server/daemon-web-host.ts) makes one of these from a daemon; a WebSocket
 // is then a connection like a socket's, a live cast a subscriber like any other.
+import type { ByteSink } from "../protocol/byte-sink.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
-import type { EncodedLine, OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
+import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, EventType, SessionState } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
-
-/** Where a connection's bytes go (a WebSocket): as a Unix socket's, with its backpressure. */
-export interface ByteSink {
-  /** Takes what it can of `data` now and says how much (-1: closed); the rest waits for flush(). */
-  write(data: Uint8Array): number;
-  /** A whole line at once (an output event made once for every subscriber): its length, 0 (no room yet) or -1 (closed). */
-  writeLine?(line: EncodedLine): number;
-  end(): void;
-  /** Stops reading the client's messages (its requests wait for their turns), and reads again. */
-  pause?(): void;
-  resume?(): void;
-}
 
 /** A line-protocol connection of the daemon's, over a ByteSink. */
 export interface HostConnection {

@@ -5,7 +5,7 @@
 // neither decoded nor split here.
 import type { ServerWebSocket } from "bun";
 import type { EncodedLine } from "../protocol/output-frame.ts";
-import type { ByteSink } from "./web-host.ts";
+import type { ByteSink } from "../protocol/byte-sink.ts";
 
 /** Bytes a WebSocket may hold unsent before what writes to it waits for `drain`. */
 export const HIGH_WATER = 1024 * 1024;

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
-import { flushLineFiles } from "../session/line-file.ts";
 import { PtyPool } from "../pty/pty-pool.ts";
+import { Timers } from "../platform/timers.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
@@ -31,6 +31,11 @@ const EVICT_EVERY_MS = 60_000;
 const SHUTDOWN_SLACK_MS = 2000;
 
 export class Daemon implements DaemonContext {
+  /**
+   * Every timer, sweep and batch of this daemon's parts (platform/timers.ts): its close ends them
+   * all, writes what the line files put off and gives the wait answers still owed.
+   */
+  readonly timers = new Timers();
   readonly store: SessionStore;
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
@@ -81,9 +86,10 @@ export class Daemon implements DaemonContext {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.screens = new ScreenPool(options.screenWorkers, options.screenParkMs);
-    this.ptys = new PtyPool(options.ptyWorkers);
+    this.screens = new ScreenPool(this.timers, options.screenWorkers, options.screenParkMs);
+    this.ptys = new PtyPool(this.timers, options.ptyWorkers);
     this.store = new SessionStore({
+      timers: this.timers,
       stateDir: options.stateDir,
       baseEnv,
       records: this.records,
@@ -268,7 +274,7 @@ export class Daemon implements DaemonContext {
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
     // The journals' last lines (line-file.ts puts them off): sessions killed now get no exit.
-    flushLineFiles();
+    this.timers.close();
     this.store.killAll();
     this.screens.close();
     this.ptys.close();

@@ -8,7 +8,8 @@
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, OutputRead, OutputSetup, ToPtyWorker } from "./pty-messages.ts";
-import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
+import type { PtyLink, PtyPool } from "./pty-pool.ts";
+import type { Cancel } from "../platform/timers.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
 import type { ProgramExit } from "./polled-pty.ts";
@@ -127,7 +128,7 @@ export class Child {
    * Starts the program in a pty worker, or with `adopt` takes over one an earlier image of this
    * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot.
    */
-  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool(), adopt?: Adoption): Promise<Child> {
+  static spawn(spec: ChildSpec, pool: PtyPool, adopt?: Adoption): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
     /** A restart is answered with its marker in the output: the data message after "spawned". */
@@ -137,46 +138,52 @@ export class Child {
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
     /** Buffers of pooled reads, taken: they go back with the next ack, or GIVE_BACK_MS after the first. */
     let taken: ArrayBuffer[] = [];
-    let giveBack: Timer | undefined;
+    let giveBack: Cancel | undefined;
     // An ack the worker did not ask for says no more than that this thread has taken everything.
     const ack = () => {
-      clearTimeout(giveBack);
+      giveBack?.();
       giveBack = undefined;
       const buffers = taken;
       taken = [];
       link.send({ t: "ack", id: link.id, buffers }, buffers);
     };
-    const link = pool.open({
-      message: (m: FromPtyWorker) => {
-        if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
-          if (spec.prelude) preludeDue = true;
-          else resolve(child);
-        } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
-        else if (m.t === "data") {
-          // Handled in this turn, whole: what the worker asked about is taken, and no listener
-          // keeps the bytes past its call (the ring and the log have their own copies).
-          onData(m);
-          if (m.pooled && taken.length < MAX_TAKEN) {
-            taken.push(m.data.buffer as ArrayBuffer);
-            giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
+    let link: PtyLink;
+    try {
+      link = pool.open({
+        message: (m: FromPtyWorker) => {
+          if (m.t === "spawned") {
+            child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
+            if (spec.prelude) preludeDue = true;
+            else resolve(child);
+          } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
+          else if (m.t === "data") {
+            // Handled in this turn, whole: what the worker asked about is taken, and no listener
+            // keeps the bytes past its call (the ring and the log have their own copies).
+            onData(m);
+            if (m.pooled && taken.length < MAX_TAKEN) {
+              taken.push(m.data.buffer as ArrayBuffer);
+              giveBack ??= pool.timers.after(GIVE_BACK_MS, ack);
+            }
+            if (m.ack) ack();
+            if (preludeDue) {
+              preludeDue = false;
+              resolve(child!);
+            }
+          } else {
+            if (m.t === "exit") giveBack?.();
+            child?.receive(m);
           }
-          if (m.ack) ack();
-          if (preludeDue) {
-            preludeDue = false;
-            resolve(child!);
-          }
-        } else {
-          if (m.t === "exit") clearTimeout(giveBack);
-          child?.receive(m);
-        }
-      },
-      lost: (why) => {
-        child?.lose(why);
-        // A start not answered yet fails (one answered already stays answered).
-        reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
-      },
-    });
+        },
+        lost: (why) => {
+          child?.lose(why);
+          // A start not answered yet fails (one answered already stays answered).
+          reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
+        },
+      });
+    } catch (err) {
+      // No worker to run it (shut down, or none has started since the last died as it started).
+      return Promise.reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`));
+    }
     const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
     if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, at, log, tap, debugBuffer, text });
     else link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });

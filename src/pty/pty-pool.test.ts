@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChildRun, startChild } from "../../test/unit-fixtures.ts";
 import type { ScreenOwner } from "../terminal/remote-screen.ts";
+import { Timers } from "../platform/timers.ts";
 import { PtyPool } from "./pty-pool.ts";
 
 // The pool as its users see it: programs started on its workers (child.ts), screens put on them,
@@ -14,7 +15,7 @@ const runs: ChildRun[] = [];
 
 function fresh(size: number): PtyPool {
   dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
-  return (pool = new PtyPool(size));
+  return (pool = new PtyPool(new Timers(), size));
 }
 
 async function start(command: string[]): Promise<ChildRun> {

@@ -1,12 +1,13 @@
 // The daemon in this process, served on its socket as ever: what it owns (its socket, locks and
 // state dir, the sessions' programs, the dialects' state) and its shutdown in order.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "../client/index.ts";
 import { DIALECTS } from "../dialects/index.ts";
 import { alive } from "../platform/alive.ts";
+import { journalPathOf } from "../session/journal.ts";
 import { Daemon } from "./daemon.ts";
 
 let dir: string;
@@ -87,4 +88,20 @@ test("a dialect's state is kept per session and dialect, and goes with its sessi
   await c.call("session.create", { name: "kept", command: ["cat"] });
   expect(d.dialectState("kept", "ralph", () => ({ interactive: false }))).toEqual({ interactive: false });
   c.close();
+});
+
+test("close ends the daemon's periodic work in one call: every timer stopped, the journals' put-off lines written", async () => {
+  fresh();
+  const d = await start();
+  const c = await connect(join(dir, "termd.sock"));
+  const s = await c.call("session.create", { command: ["sh", "-c", "echo up; exec cat"] });
+  await c.call("session.wait", { session: s.id, text: "up" });
+  const { to: end } = await c.call("session.output", { session: s.id, from: 0 });
+  const journal = journalPathOf(d.store.get(s.id).logPath);
+  c.close();
+  d.close();
+  expect(d.timers.pending).toBe(0);
+  // The last output line of the journal reaches the end of the output the session had.
+  const last = readFileSync(journal, "utf8").trimEnd().split("\n").at(-1)!;
+  expect(Number(last.split(" ")[2])).toBe(end);
 });

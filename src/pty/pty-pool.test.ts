@@ -13,9 +13,9 @@ let dir: string;
 let pool: PtyPool;
 const runs: ChildRun[] = [];
 
-function fresh(size: number): PtyPool {
+function fresh(size: number, entry?: string): PtyPool {
   dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
-  return (pool = new PtyPool(new Timers(), size));
+  return (pool = new PtyPool(new Timers(), size, entry));
 }
 
 async function start(command: string[]): Promise<ChildRun> {
@@ -73,6 +73,19 @@ test("programs go to the least busy worker: a crash of one ends only the program
   expect(b.child.runs).toBe(true);
   b.child.sendSignal("TERM");
   expect((await b.child.exited).signal).toBe("SIGTERM");
+});
+
+test("a worker that cannot even start is not restarted in a tight loop: after it died, programs are refused until a pause has passed", async () => {
+  // It was replaced at once, and the next program given to the replacement, which died the same way, and so on.
+  fresh(1, "pty/pty-pool.test-worker.ts");
+  await expect(startChild(pool, dir, ["true"])).rejects.toMatchObject({
+    code: "SPAWN_FAILED",
+    message: expect.stringContaining("the pty worker died (error: this worker cannot start)"),
+  });
+  await expect(startChild(pool, dir, ["true"])).rejects.toMatchObject({
+    code: "SPAWN_FAILED",
+    message: expect.stringContaining("no pty worker runs: the last died as it started (error: this worker cannot start)"),
+  });
 });
 
 test("a closed pool starts no program", async () => {

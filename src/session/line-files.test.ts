@@ -35,12 +35,18 @@ function journal(files: LineFiles) {
   return { path, source, lines: () => readFileSync(path, "utf8").split("\n").filter(Boolean) };
 }
 
-test("closing the daemon's timers writes every line put off, and closes the files", () => {
+/** A daemon's timers and line files, with journal `a` on them, whose program wrote output up to `to`. */
+function wrote(to: number) {
   const timers = new Timers();
   const files = new LineFiles(timers);
   const a = journal(files);
+  a.source.output(to);
+  return { timers, files, a };
+}
+
+test("closing the daemon's timers writes every line put off, and closes the files", () => {
+  const { timers, files, a } = wrote(5);
   const b = journal(files);
-  a.source.output(5);
   b.source.output(7);
   b.source.output(9);
   // Output lines are put off (a read's line costs no write of its own): only the sizes are there.
@@ -58,10 +64,7 @@ test("closing the daemon's timers writes every line put off, and closes the file
 });
 
 test("a flush (a handover's, before its exec) writes what was put off and keeps the files going", () => {
-  const timers = new Timers();
-  const files = new LineFiles(timers);
-  const a = journal(files);
-  a.source.output(3);
+  const { timers, a } = wrote(3);
   timers.flush();
   expect(a.lines()).toHaveLength(2);
   a.source.output(6);
@@ -72,10 +75,7 @@ test("a flush (a handover's, before its exec) writes what was put off and keeps 
 });
 
 test("a reader of a journal sees the lines put off: they are written first", () => {
-  const timers = new Timers();
-  const files = new LineFiles(timers);
-  const a = journal(files);
-  a.source.output(42);
+  const { timers, files, a } = wrote(42);
   expect(readJournal(a.path, files)).toEqual([
     { kind: "r", ms: 0, size: { cols: 20, rows: 4 } },
     { kind: "o", ms: expect.any(Number), end: 42 },

@@ -126,7 +126,8 @@ export class Child {
 
   /**
    * Starts the program in a pty worker, or with `adopt` takes over one an earlier image of this
-   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot.
+   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot
+   * (throws it when the pool has no worker to give it to: pty-pool.ts's open).
    */
   static spawn(spec: ChildSpec, pool: PtyPool, adopt?: Adoption): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
@@ -147,43 +148,37 @@ export class Child {
       taken = [];
       link.send({ t: "ack", id: link.id, buffers }, buffers);
     };
-    let link: PtyLink;
-    try {
-      link = pool.open({
-        message: (m: FromPtyWorker) => {
-          if (m.t === "spawned") {
-            child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
-            if (spec.prelude) preludeDue = true;
-            else resolve(child);
-          } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
-          else if (m.t === "data") {
-            // Handled in this turn, whole: what the worker asked about is taken, and no listener
-            // keeps the bytes past its call (the ring and the log have their own copies).
-            onData(m);
-            if (m.pooled && taken.length < MAX_TAKEN) {
-              taken.push(m.data.buffer as ArrayBuffer);
-              giveBack ??= pool.timers.after(GIVE_BACK_MS, ack);
-            }
-            if (m.ack) ack();
-            if (preludeDue) {
-              preludeDue = false;
-              resolve(child!);
-            }
-          } else {
-            if (m.t === "exit") giveBack?.();
-            child?.receive(m);
+    const link = pool.open({
+      message: (m: FromPtyWorker) => {
+        if (m.t === "spawned") {
+          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
+          if (spec.prelude) preludeDue = true;
+          else resolve(child);
+        } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
+        else if (m.t === "data") {
+          // Handled in this turn, whole: what the worker asked about is taken, and no listener
+          // keeps the bytes past its call (the ring and the log have their own copies).
+          onData(m);
+          if (m.pooled && taken.length < MAX_TAKEN) {
+            taken.push(m.data.buffer as ArrayBuffer);
+            giveBack ??= pool.timers.after(GIVE_BACK_MS, ack);
           }
-        },
-        lost: (why) => {
-          child?.lose(why);
-          // A start not answered yet fails (one answered already stays answered).
-          reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
-        },
-      });
-    } catch (err) {
-      // No worker to run it (shut down, or none has started since the last died as it started).
-      return Promise.reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${(err as Error).message}`));
-    }
+          if (m.ack) ack();
+          if (preludeDue) {
+            preludeDue = false;
+            resolve(child!);
+          }
+        } else {
+          if (m.t === "exit") giveBack?.();
+          child?.receive(m);
+        }
+      },
+      lost: (why) => {
+        child?.lose(why);
+        // A start not answered yet fails (one answered already stays answered).
+        reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: the pty worker died (${why})`));
+      },
+    });
     const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
     if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, at, log, tap, debugBuffer, text });
     else link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });

@@ -8,6 +8,7 @@ import { leastLoaded } from "../platform/least-loaded.ts";
 import { ptyLibc } from "../platform/pty-libc.ts";
 import type { Timers } from "../platform/timers.ts";
 import { restartDelay, startWorker } from "../platform/worker-thread.ts";
+import { TermdError } from "../terminal/errors.ts";
 import { countScreens, HeldScreens, type ScreenSet } from "../terminal/held-screens.ts";
 import type { RemoteScreen, ScreenChannel, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import { FdLedger } from "./fd-ledger.ts";
@@ -144,7 +145,10 @@ export class PtyPool {
       () => this.startSlot(),
     );
     if (slot.died !== undefined)
-      throw new Error(`no pty worker runs: the last died as it started (${slot.died}), and the next starts after a pause`);
+      throw new TermdError(
+        "SPAWN_FAILED",
+        `no pty worker runs: the last died as it started (${slot.died}), and the next starts after a pause`,
+      );
     const id = this.nextId++;
     slot.handlers.set(id, handler);
     return {
@@ -213,9 +217,9 @@ export class PtyPool {
   }
 
   /**
-   * Ends worker `index` as a crash would (its replacement starts at once, however young it was), and resolves once its replacement has taken over. For
-   * the test of a worker's death (test/pty-worker-death.test.ts): nothing outside the process
-   * reaches it.
+   * Ends worker `index` as a crash would (but its replacement starts at once, however young it
+   * was), and resolves once the replacement has taken over. For the test of a worker's death
+   * (test/pty-worker-death.test.ts): nothing outside the process reaches it.
    */
   crash(index: number): Promise<void> {
     const slot = this.slots[index];

@@ -3,7 +3,8 @@
 // it posted has been delivered), with the uncaught error that ended it if one did. What a death
 // means is the owner's: pty/pty-pool.ts, terminal/screen-pool.ts, render/rasterizer.ts and
 // daemon/line-parser.ts each say theirs. A worker its owner ended itself is reported too; the
-// owner tells it apart by its own state.
+// owner tells it apart by its own state. The two pools replace a worker that died early after the
+// same growing pause (restartDelay).
 import { workerUrl } from "./worker-url.ts";
 
 export interface WorkerEvents<M> {

@@ -42,12 +42,12 @@ export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
-  /** Its timers: what they have put off is written before the image that holds it goes. */
-  readonly timers: Pick<Timers, "flush">;
   readonly connections: Iterable<Pick<Peer, "farewell" | "end">>;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
+  /** Its timers: what they have put off is written before the image that holds it goes. */
+  readonly timers: Pick<Timers, "flush">;
 }
 
 const refuse = (why: string) => new RpcError("HANDOVER_REFUSED", `the daemon was not replaced and serves on: ${why}`);

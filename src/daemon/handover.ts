@@ -37,7 +37,7 @@ export interface HandoverPlan {
   sessions: number;
 }
 
-/** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients. */
+/** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients, its timers. */
 export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
   readonly store: Pick<SessionStore, "list">;

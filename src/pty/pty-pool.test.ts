@@ -11,11 +11,13 @@ import { PtyPool } from "./pty-pool.ts";
 // and what becomes of both when a worker dies.
 let dir: string;
 let pool: PtyPool;
+let timers: Timers;
 const runs: ChildRun[] = [];
 
 function fresh(size: number, entry?: string): PtyPool {
   dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
-  return (pool = new PtyPool(new Timers(), size, entry));
+  timers = new Timers();
+  return (pool = new PtyPool(timers, size, entry));
 }
 
 async function start(command: string[]): Promise<ChildRun> {
@@ -31,6 +33,8 @@ afterEach(async () => {
     await child.exited;
   }
   pool.close();
+  // A replacement's pause ends with them.
+  timers.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -17,7 +17,8 @@ import type { PtySpec } from "./pty.ts";
 import { PtyMaster } from "./pty-master.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, reapChildLater, reapLeftovers, sessionEmptied, signalSession, startTime } from "./processes.ts";
+import { foregroundGroup, reapChildLater, reapLeftovers, signalSession, startTime } from "./processes.ts";
+import type { LeftoverWatch } from "./leftover-watch.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -116,6 +117,8 @@ export class Child {
     private readonly link: PtyLink,
     /** The PTY's master where termd owns it (pty-master.ts): input goes straight to it while nothing waits in the worker's queue. */
     private readonly master: PtyMaster | null,
+    /** The stops under way of the daemon's programs (its pool's), which this one's stop joins. */
+    private readonly leftovers: LeftoverWatch,
     /** Input the worker writes before any (an adoption's carried over): counted as sent to it. */
     carried = 0,
   ) {
@@ -151,7 +154,7 @@ export class Child {
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
+          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), pool.leftovers, adopt?.input?.length ?? 0);
           if (spec.prelude) preludeDue = true;
           else resolve(child);
         } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
@@ -399,7 +402,7 @@ export class Child {
     const timer = setTimeout(() => signalSession(this.pid, "SIGKILL"), graceMs);
     await this.exited;
     // The program is gone; what it left behind gets the rest of the grace, then SIGKILL.
-    await sessionEmptied(this.pid, deadline, deadline + LEFTOVER_MS);
+    await this.leftovers.emptied(this.pid, deadline, deadline + LEFTOVER_MS);
     clearTimeout(timer);
   }
 

@@ -12,6 +12,7 @@ import { TermdError } from "../terminal/errors.ts";
 import { countScreens, HeldScreens, type ScreenSet } from "../terminal/held-screens.ts";
 import type { RemoteScreen, ScreenChannel, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import { FdLedger } from "./fd-ledger.ts";
+import { LeftoverWatch } from "./leftover-watch.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
@@ -62,6 +63,8 @@ export class PtyPool {
   private nextId = 1;
   private closed = false;
   private readonly screens = new HeldScreens();
+  /** The stops under way of the programs it runs (child.ts), each waiting for what its program left behind. */
+  readonly leftovers: LeftoverWatch;
 
   /**
    * @param timers the daemon's: the give-back of read buffers (child.ts) and a replacement's pause are among them
@@ -73,6 +76,7 @@ export class PtyPool {
     private readonly entry = "pty/pty-worker.ts",
   ) {
     this.slots = new Array(Math.max(1, size)).fill(null);
+    this.leftovers = new LeftoverWatch(timers);
   }
 
   private startSlot(delayMs = 0): Slot {

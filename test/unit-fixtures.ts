@@ -1,21 +1,47 @@
 // Fixtures of the unit tests beside the code (src/**/*.test.ts), which run a session's parts
-// without a daemon: sessions spawned straight from Session, a fake of the output a reader takes
-// from one, a program run by a pty worker with no session around it, and a fake of the native
-// methods a dialect maps its messages onto.
+// without a daemon: what a daemon gives its sessions (timers, worker pools), sessions spawned
+// straight from Session, a fake of the output a reader takes from one, a program run by a pty
+// worker with no session around it, and a fake of the native methods a dialect maps its messages
+// onto.
 import { afterAll } from "bun:test";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NativeCaller } from "../src/dialects/dialect.ts";
+import { Timers } from "../src/platform/timers.ts";
 import { Child } from "../src/pty/child.ts";
 import type { OutputRead } from "../src/pty/pty-messages.ts";
-import type { PtyPool } from "../src/pty/pty-pool.ts";
+import { PtyPool } from "../src/pty/pty-pool.ts";
+import { AnswerPacer } from "../src/session/answer-pacer.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../src/protocol/methods.ts";
 import { Session } from "../src/session/session.ts";
 import type { SessionBase, StartSpec } from "../src/session/session-spec.ts";
 import type { OutputStream } from "../src/session/stream.ts";
+import { ScreenPool } from "../src/terminal/screen-pool.ts";
 import { TapFacts, type TapEvent } from "../src/terminal/tap-facts.ts";
 import { VtTap } from "../src/terminal/vt-tap.ts";
+
+/** What a daemon makes and gives its sessions: its timers, its worker pools, its pacer of wait answers. */
+export interface DaemonParts {
+  timers: Timers;
+  /** One screen worker, which never parks a screen. */
+  pool: ScreenPool;
+  /** One pty worker. */
+  ptys: PtyPool;
+  answers: AnswerPacer;
+}
+
+/** A daemon's parts for a test file, closed after its tests as the daemon closes them. */
+export function daemonParts(): DaemonParts {
+  const timers = new Timers();
+  const parts = { timers, pool: new ScreenPool(timers, 1, 0), ptys: new PtyPool(timers, 1), answers: new AnswerPacer(timers) };
+  afterAll(() => {
+    timers.close();
+    parts.pool.close();
+    parts.ptys.close();
+  });
+  return parts;
+}
 
 /** Sessions a test file spawns: `dir`, their cwd and log folder; each disposed, and `dir` removed, after the file's tests. */
 export interface Sessions {
@@ -28,6 +54,8 @@ export interface Sessions {
   ): Promise<Session>;
   /** Disposes `s` with the others (a session made another way, e.g. Session.restore). */
   keep(s: Session): Session;
+  /** The daemon's parts they are given (a session made another way needs them too). */
+  readonly parts: DaemonParts;
 }
 
 export function spawnedSessions(prefix: string): Sessions {
@@ -37,8 +65,11 @@ export function spawnedSessions(prefix: string): Sessions {
     for (const s of sessions) s.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
+  // Closed after the sessions are disposed (hooks run in the order they were added).
+  const parts = daemonParts();
   return {
     dir,
+    parts,
     async spawn(id, command, opts = {}) {
       const s = await Session.spawn(
         {
@@ -51,8 +82,10 @@ export function spawnedSessions(prefix: string): Sessions {
           scrollback: opts.scrollback ?? 10,
           term: "xterm-256color",
           logDir: dir,
+          pool: parts.pool,
+          answers: parts.answers,
         },
-        { argv: command, env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null },
+        { argv: command, env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shellIntegration: null, ptys: parts.ptys },
       );
       sessions.push(s);
       return s;

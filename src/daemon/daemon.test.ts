@@ -1,12 +1,13 @@
 // The daemon in this process, served on its socket as ever: what it owns (its socket, locks and
 // state dir, the sessions' programs, the dialects' state) and its shutdown in order.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "../client/index.ts";
 import { DIALECTS } from "../dialects/index.ts";
 import { alive } from "../platform/alive.ts";
+import { journalPathOf } from "../session/journal.ts";
 import { Daemon } from "./daemon.ts";
 
 let dir: string;
@@ -33,6 +34,16 @@ async function start(socket = "termd.sock", state = "state"): Promise<Daemon> {
 
 const fresh = () => (dir = mkdtempSync(join(tmpdir(), "termd-daemon-")));
 
+/** A fresh daemon, a client of it, and a session whose program printed "up" and then runs `then`. */
+async function upAndRunning(then: string) {
+  fresh();
+  const d = await start();
+  const c = await connect(join(dir, "termd.sock"));
+  const s = await c.call("session.create", { command: ["sh", "-c", `echo up; exec ${then}`] });
+  await c.call("session.wait", { session: s.id, text: "up" });
+  return { d, c, s };
+}
+
 test("a second daemon on the same socket, or on the same state dir, is refused, naming who holds it", async () => {
   fresh();
   await start();
@@ -45,11 +56,7 @@ test("a second daemon on the same socket, or on the same state dir, is refused, 
 });
 
 test("shutdown ends every session's program, removes the socket and lets go of the locks: the next daemon starts on the same paths", async () => {
-  fresh();
-  const d = await start();
-  const c = await connect(join(dir, "termd.sock"));
-  const s = await c.call("session.create", { command: ["sh", "-c", "echo up; exec sleep 100"] });
-  await c.call("session.wait", { session: s.id, text: "up" });
+  const { d, c, s } = await upAndRunning("sleep 100");
   const pid = (await c.call("session.info", { session: s.id })).pid!;
   expect(d.connections.size).toBe(1);
   await d.shutdown(1000);
@@ -87,4 +94,16 @@ test("a dialect's state is kept per session and dialect, and goes with its sessi
   await c.call("session.create", { name: "kept", command: ["cat"] });
   expect(d.dialectState("kept", "ralph", () => ({ interactive: false }))).toEqual({ interactive: false });
   c.close();
+});
+
+test("close ends the daemon's periodic work in one call: every timer stopped, the journals' put-off lines written", async () => {
+  const { d, c, s } = await upAndRunning("cat");
+  const { to: end } = await c.call("session.output", { session: s.id, from: 0 });
+  const journal = journalPathOf(d.store.get(s.id).logPath);
+  c.close();
+  d.close();
+  expect(d.timers.pending).toBe(0);
+  // The last output line of the journal reaches the end of the output the session had.
+  const last = readFileSync(journal, "utf8").trimEnd().split("\n").at(-1)!;
+  expect(Number(last.split(" ")[2])).toBe(end);
 });

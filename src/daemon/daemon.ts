@@ -5,13 +5,13 @@ import { join } from "node:path";
 import type { UnixSocketListener } from "bun";
 import { SessionStore } from "../session/store.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
-import { flushLineFiles } from "../session/line-file.ts";
 import { PtyPool } from "../pty/pty-pool.ts";
+import { Timers } from "../platform/timers.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
-import { IdleCollector } from "./idle-collect.ts";
+import { CHECK_EVERY_MS, IdleCollector } from "./idle-collect.ts";
 import { Peer, type PeerOptions, type PeerOutlet } from "./peer.ts";
 import type { ConnData } from "./connection.ts";
 import { listen } from "./listener.ts";
@@ -31,6 +31,12 @@ const EVICT_EVERY_MS = 60_000;
 const SHUTDOWN_SLACK_MS = 2000;
 
 export class Daemon implements DaemonContext {
+  /**
+   * Every timer, sweep and batch of this daemon and its parts (platform/timers.ts): eviction, the
+   * idle collection, the pools' restart pauses, the line files' batches, the idle files' sweep, the
+   * wait answers' turns. Its close ends them all in one call.
+   */
+  readonly timers = new Timers();
   readonly store: SessionStore;
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
@@ -59,7 +65,6 @@ export class Daemon implements DaemonContext {
     return this.shuttingDown !== null;
   }
   private readonly records: SqliteRecords;
-  private evictTimer: Timer | null = null;
   /** Gives back what a burst of requests left behind once the clients go quiet (idle-collect.ts). */
   private readonly idleCollector = new IdleCollector({
     activity: () => this.counters.bytesIn + this.counters.bytesOut + this.counters.requests,
@@ -81,9 +86,10 @@ export class Daemon implements DaemonContext {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.screens = new ScreenPool(options.screenWorkers, options.screenParkMs);
-    this.ptys = new PtyPool(options.ptyWorkers);
+    this.screens = new ScreenPool(this.timers, options.screenWorkers, options.screenParkMs);
+    this.ptys = new PtyPool(this.timers, options.ptyWorkers);
     this.store = new SessionStore({
+      timers: this.timers,
       stateDir: options.stateDir,
       baseEnv,
       records: this.records,
@@ -195,8 +201,8 @@ export class Daemon implements DaemonContext {
         }
       }
       this.evict();
-      this.evictTimer = setInterval(() => this.evict(), Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)));
-      this.idleCollector.start();
+      this.timers.every(Math.max(10, Math.min(this.options.ttlMs, EVICT_EVERY_MS)), () => this.evict());
+      this.timers.every(CHECK_EVERY_MS, () => this.idleCollector.check());
       const inherited = activated ?? handover?.listener_fd ?? null;
       this.listener = listen(this, inherited !== null ? { fd: inherited } : { unix: path });
     } catch (err) {
@@ -267,16 +273,14 @@ export class Daemon implements DaemonContext {
 
   /** Immediate teardown: children killed, socket removed. Safe to call more than once. */
   close(): void {
-    // The journals' last lines (line-file.ts puts them off): sessions killed now get no exit.
-    flushLineFiles();
+    // First: the journals' last lines are written (sessions killed now get no exit), the wait
+    // answers still owed given while their connections are open, and every timer stopped.
+    this.timers.close();
     this.store.killAll();
     this.screens.close();
     this.ptys.close();
     this.rasterizer.close();
     this.sessionSockets.closeAll();
-    if (this.evictTimer) clearInterval(this.evictTimer);
-    this.evictTimer = null;
-    this.idleCollector.stop();
     if (this.listener) {
       this.listener.stop(true);
       this.listener = null;

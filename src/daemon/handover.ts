@@ -17,8 +17,8 @@ import { listeningSocketFd } from "../platform/listening-socket.ts";
 import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
-import { flushLineFiles } from "../session/line-file.ts";
 import type { Held, PtyPool } from "../pty/pty-pool.ts";
+import type { Timers } from "../platform/timers.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Peer } from "./peer.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
@@ -37,7 +37,7 @@ export interface HandoverPlan {
   sessions: number;
 }
 
-/** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients. */
+/** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients, its timers. */
 export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
   readonly store: Pick<SessionStore, "list">;
@@ -46,6 +46,8 @@ export interface HandoverHost {
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
+  /** Its timers: what they have put off is written before the image that holds it goes. */
+  readonly timers: Pick<Timers, "flush">;
 }
 
 const refuse = (why: string) => new RpcError("HANDOVER_REFUSED", `the daemon was not replaced and serves on: ${why}`);
@@ -193,7 +195,7 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   }
   writeHandover(path, record);
   // What the timing journals put off, before the image that holds it goes.
-  flushLineFiles();
+  daemon.timers.flush();
   const kept = [
     record.listener_fd,
     ...record.locks.map((l) => l.fd),

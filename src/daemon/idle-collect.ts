@@ -26,7 +26,7 @@ export interface IdleCollectorParts {
   now: () => number;
 }
 
-/** The decision, apart from its timer (IdleCollector.start) so that a test can drive it. */
+/** The decision, apart from its timer (the daemon's, every CHECK_EVERY_MS) so that a test can drive it. */
 export class IdleCollector {
   private last: number;
   private changedAt: number;
@@ -34,7 +34,6 @@ export class IdleCollector {
   private unjudged = false;
   /** The smallest heap seen since the last collection: growth is measured from it. */
   private floor: number;
-  private timer: Timer | null = null;
 
   constructor(private readonly parts: IdleCollectorParts) {
     this.last = parts.activity();
@@ -62,15 +61,5 @@ export class IdleCollector {
     collect();
     this.floor = heap();
     return true;
-  }
-
-  /** Checks every CHECK_EVERY_MS until stop(); the timer never keeps the process up. */
-  start(): void {
-    this.timer ??= setInterval(() => this.check(), CHECK_EVERY_MS).unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 }

@@ -66,10 +66,8 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
   // A container's PID 1 (or a PID namespace's) must reap what gets re-parented to it.
   if (process.pid === 1) {
     // Loaded only here: bun:ffi and its libc binding are memory a daemon that is not PID 1 never needs.
-    const reaper = (await import("../platform/reaper.ts")).startOrphanReaper();
-    console.error(
-      typeof reaper === "string" ? `termd: PID 1, but orphans are not reaped: ${reaper}` : "termd: PID 1: reaping orphaned processes",
-    );
+    const cannot = (await import("../platform/reaper.ts")).startOrphanReaper(daemon.timers);
+    console.error(cannot ? `termd: PID 1, but orphans are not reaped: ${cannot}` : "termd: PID 1: reaping orphaned processes");
   }
   // Last resort: whatever ends the process, children are not left behind.
   process.on("exit", () => daemon.close());

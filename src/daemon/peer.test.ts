@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { logPathOf } from "../session/pipeline.ts";
 import { Session } from "../session/session.ts";
+import { daemonParts } from "../../test/unit-fixtures.ts";
 import { Peer, type PeerOutlet } from "./peer.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-client-test-"));
@@ -13,6 +14,7 @@ afterAll(() => {
   for (const s of sessions) s.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
+const { pool, answers } = daemonParts();
 
 /** A session an earlier daemon left, its program ended: its output is what its log holds. */
 function endedSession(id: string, output: string): Session {
@@ -28,6 +30,8 @@ function endedSession(id: string, output: string): Session {
       scrollback: 10,
       term: "xterm-256color",
       logDir: dir,
+      pool,
+      answers,
     },
     { state: "exited", exitCode: 3, signal: null, error: null, endedAt: new Date(), pid: null, pidStart: null },
   );

@@ -6,6 +6,7 @@
 import { dlopen, FFIType } from "bun:ffi";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { libcCandidates } from "./libc.ts";
+import type { Timers } from "./timers.ts";
 
 const WNOHANG = 1;
 /** How often the daemon looks for orphans that ended; a zombie costs only its pid meanwhile. */
@@ -69,11 +70,11 @@ function zombieChildren(): number[] {
 }
 
 /**
- * Reaps, every SWEEP_MS, the zombie children Bun does not wait for. A zombie must be seen without
- * a pidfd on two sweeps: a child Bun has just spawned may not have its pidfd yet. Returns the
- * stop, or why it cannot run here.
+ * Reaps, every SWEEP_MS, the zombie children Bun does not wait for, until `timers` (the daemon's)
+ * close. A zombie must be seen without a pidfd on two sweeps: a child Bun has just spawned may not
+ * have its pidfd yet. Returns why it cannot run here, if it cannot.
  */
-export function startOrphanReaper(onReaped?: (pid: number) => void): (() => void) | string {
+export function startOrphanReaper(timers: Timers, onReaped?: (pid: number) => void): string | undefined {
   if (process.platform !== "linux") return "reaping orphans is implemented for Linux only";
   try {
     readdirSync("/proc/self/task");
@@ -95,9 +96,7 @@ export function startOrphanReaper(onReaped?: (pid: number) => void): (() => void
     }
     suspects = next;
   };
-  const timer = setInterval(sweep, SWEEP_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  timers.every(SWEEP_MS, sweep);
 }
 
 /** The first and the longest pause between looks for a child that has not ended yet. */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { startWorker } from "./worker-thread.ts";
+import { EARLY_DEATH_MS, restartDelay, startWorker } from "./worker-thread.ts";
 
 /** Starts the test worker and does `act` to it; resolves with what it answered and every death it was told of, once it died. */
 async function run(act: (w: Worker) => void): Promise<{ messages: string[]; deaths: string[] }> {
@@ -43,4 +43,13 @@ test("a worker that exits without an error is reported dead too", async () => {
 test("a worker its owner ends is reported dead, for the owner to tell apart by its own state", async () => {
   const { deaths } = await run((w) => w.terminate());
   expect(deaths).toHaveLength(1);
+});
+
+test("a worker that died early is replaced after a pause that doubles with each early death, up to a bound; one that lived, at once", () => {
+  let delay = 0;
+  const delays: number[] = [];
+  for (let i = 0; i < 12; i++) delays.push((delay = restartDelay(0, delay, EARLY_DEATH_MS - 1)));
+  expect(delays).toEqual([100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 30000, 30000, 30000]);
+  expect(restartDelay(0, delay, EARLY_DEATH_MS)).toBe(0);
+  expect(restartDelay(0, 0, 0)).toBe(100);
 });

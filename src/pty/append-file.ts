@@ -1,43 +1,26 @@
 // A file a session appends to now and then (its log, its timing journal, a recording), open only
-// while it is being written: after IDLE_MS without a write it is closed, and the next write opens
-// it again for appending. An idle session then holds no descriptor for its files, so how many
-// sessions a daemon holds is bounded by their terminals, not by their files (it held 7
-// descriptors a session, 2 of them these).
+// while it is being written: after IDLE_MS without a write it is closed (idle-files.ts), and the
+// next write opens it again for appending. An idle session then holds no descriptor for its
+// files, so how many sessions a daemon holds is bounded by their terminals, not by their files
+// (it held 7 descriptors a session, 2 of them these).
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import type { FdLedger } from "./fd-ledger.ts";
+import type { IdleFile, IdleFiles } from "./idle-files.ts";
 
-/** A file not written for this long is closed until its next write. */
-const IDLE_MS = 1000;
-
-const openFiles = new Set<AppendFile>();
-let sweeper: Timer | null = null;
-
-/** One timer for every open file: those idle for IDLE_MS are closed. */
-function sweep(): void {
-  const now = performance.now();
-  for (const f of openFiles) if (now - f.usedAt >= IDLE_MS) f.release();
-  sweeper = null;
-  if (openFiles.size > 0) schedule();
-}
-
-function schedule(): void {
-  sweeper ??= setTimeout(sweep, IDLE_MS);
-  // Open files are no reason to keep a process alive.
-  sweeper.unref();
-}
-
-export class AppendFile {
+export class AppendFile implements IdleFile {
   private openFd: number | null = null;
   /** When fd() was last asked for (performance.now()). */
   usedAt = 0;
 
   /**
+   * `idle`: the open files of this daemon or worker, which close this one once idle.
    * `fd`: already open (a recording truncated it first); else the first write opens the file.
    * `create: false`: a file that is gone (its session removed) is not made again: the write fails.
    * `ledger`: where the descriptor is recorded while it is open (a pty worker's, fd-ledger.ts).
    */
   constructor(
     readonly path: string,
+    private readonly idle: IdleFiles,
     fd?: number,
     private readonly create = true,
     private readonly ledger: FdLedger | null = null,
@@ -69,7 +52,7 @@ export class AppendFile {
   /** Closes the descriptor; the next fd() opens the file again. */
   release(): void {
     if (this.openFd === null) return;
-    openFiles.delete(this);
+    this.idle.closed(this);
     const fd = this.openFd;
     this.openFd = null;
     this.ledger?.drop(fd);
@@ -80,7 +63,6 @@ export class AppendFile {
     this.ledger?.hold(fd);
     this.openFd = fd;
     this.usedAt = performance.now();
-    openFiles.add(this);
-    schedule();
+    this.idle.opened(this);
   }
 }

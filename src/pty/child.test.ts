@@ -6,11 +6,12 @@ import { join } from "node:path";
 import { alive } from "../platform/alive.ts";
 import type { TermdError } from "../terminal/errors.ts";
 import { type Child, MAX_UNREAD_INPUT } from "./child.ts";
+import { Timers } from "../platform/timers.ts";
 import { PtyPool } from "./pty-pool.ts";
 
 // A program in a PTY through a pty worker of the test's own pool, no session around it: what the
 // daemon's thread sees of it.
-const pool = new PtyPool(1);
+const pool = new PtyPool(new Timers(), 1);
 const children: Child[] = [];
 let dir: string;
 afterEach(async () => {

@@ -8,7 +8,8 @@
 import { TermdError } from "../terminal/errors.ts";
 import type { Size, Termios } from "../protocol/schemas.ts";
 import type { FromPtyWorker, OutputRead, OutputSetup, ToPtyWorker } from "./pty-messages.ts";
-import { ptyPool, type PtyLink, type PtyPool } from "./pty-pool.ts";
+import type { PtyLink, PtyPool } from "./pty-pool.ts";
+import type { Cancel } from "../platform/timers.ts";
 import type { RemoteScreen, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import type { TapState } from "../terminal/tap-facts.ts";
 import type { ProgramExit } from "./polled-pty.ts";
@@ -16,7 +17,8 @@ import type { PtySpec } from "./pty.ts";
 import { PtyMaster } from "./pty-master.ts";
 import { describeTermios, readControlChars, type TermiosFlags } from "./termios.ts";
 import { parseSignal } from "./signals.ts";
-import { foregroundGroup, reapChildLater, reapLeftovers, sessionEmptied, signalSession, startTime } from "./processes.ts";
+import { foregroundGroup, reapChildLater, reapLeftovers, signalSession, startTime } from "./processes.ts";
+import type { LeftoverWatch } from "./leftover-watch.ts";
 
 /** Who session.signal reaches. */
 export type SignalTarget = "program" | "foreground" | "session";
@@ -115,6 +117,8 @@ export class Child {
     private readonly link: PtyLink,
     /** The PTY's master where termd owns it (pty-master.ts): input goes straight to it while nothing waits in the worker's queue. */
     private readonly master: PtyMaster | null,
+    /** The stops under way of the daemon's programs (its pool's), which this one's stop joins. */
+    private readonly leftovers: LeftoverWatch,
     /** Input the worker writes before any (an adoption's carried over): counted as sent to it. */
     carried = 0,
   ) {
@@ -125,9 +129,10 @@ export class Child {
 
   /**
    * Starts the program in a pty worker, or with `adopt` takes over one an earlier image of this
-   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot.
+   * daemon started (daemon/handover.ts). Rejects with SPAWN_FAILED and the reason when it cannot
+   * (throws it when the pool has no worker to give it to: pty-pool.ts's open).
    */
-  static spawn(spec: ChildSpec, pool: PtyPool = ptyPool(), adopt?: Adoption): Promise<Child> {
+  static spawn(spec: ChildSpec, pool: PtyPool, adopt?: Adoption): Promise<Child> {
     const { promise, resolve, reject } = Promise.withResolvers<Child>();
     let child: Child | null = null;
     /** A restart is answered with its marker in the output: the data message after "spawned". */
@@ -137,10 +142,10 @@ export class Child {
     const ptySpec: PtySpec = { command: spec.command, cwd: spec.cwd, env: spec.env, size: spec.size, term: spec.term };
     /** Buffers of pooled reads, taken: they go back with the next ack, or GIVE_BACK_MS after the first. */
     let taken: ArrayBuffer[] = [];
-    let giveBack: Timer | undefined;
+    let giveBack: Cancel | undefined;
     // An ack the worker did not ask for says no more than that this thread has taken everything.
     const ack = () => {
-      clearTimeout(giveBack);
+      giveBack?.();
       giveBack = undefined;
       const buffers = taken;
       taken = [];
@@ -149,7 +154,7 @@ export class Child {
     const link = pool.open({
       message: (m: FromPtyWorker) => {
         if (m.t === "spawned") {
-          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), adopt?.input?.length ?? 0);
+          child = new Child(m.pid, link, m.fd === null ? null : new PtyMaster(m.fd), pool.leftovers, adopt?.input?.length ?? 0);
           if (spec.prelude) preludeDue = true;
           else resolve(child);
         } else if (m.t === "failed") reject(new TermdError("SPAWN_FAILED", `cannot start ${spec.command[0]}: ${m.message}`));
@@ -159,7 +164,7 @@ export class Child {
           onData(m);
           if (m.pooled && taken.length < MAX_TAKEN) {
             taken.push(m.data.buffer as ArrayBuffer);
-            giveBack ??= setTimeout(ack, GIVE_BACK_MS).unref();
+            giveBack ??= pool.timers.after(GIVE_BACK_MS, ack);
           }
           if (m.ack) ack();
           if (preludeDue) {
@@ -167,7 +172,7 @@ export class Child {
             resolve(child!);
           }
         } else {
-          if (m.t === "exit") clearTimeout(giveBack);
+          if (m.t === "exit") giveBack?.();
           child?.receive(m);
         }
       },
@@ -397,7 +402,7 @@ export class Child {
     const timer = setTimeout(() => signalSession(this.pid, "SIGKILL"), graceMs);
     await this.exited;
     // The program is gone; what it left behind gets the rest of the grace, then SIGKILL.
-    await sessionEmptied(this.pid, deadline, deadline + LEFTOVER_MS);
+    await this.leftovers.emptied(this.pid, deadline, deadline + LEFTOVER_MS);
     clearTimeout(timer);
   }
 

@@ -6,6 +6,7 @@
 import { AppendFile } from "./append-file.ts";
 import { writeError } from "./disk-errors.ts";
 import type { FdLedger } from "./fd-ledger.ts";
+import type { IdleFiles } from "./idle-files.ts";
 
 /** Where the file stopped taking output, and why. */
 export interface LogFailure {
@@ -24,11 +25,13 @@ export class LogWriter {
     private readonly path: string,
     /** The output offset of the next byte (the file's size). */
     private at: number,
+    /** The worker's open files, which close this one while it is idle. */
+    idle: IdleFiles,
     /** Where the worker records the descriptor while it is open. */
     ledger: FdLedger | null,
   ) {
     // The daemon's thread made the file; one that is gone was removed with its session.
-    this.file = new AppendFile(path, undefined, false, ledger);
+    this.file = new AppendFile(path, idle, undefined, false, ledger);
   }
 
   /** Appends one read; the failure, once, when the file takes no more. */

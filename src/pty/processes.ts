@@ -4,9 +4,6 @@
 // process group (what Ctrl-C reaches). The platform's process table (src/platform) answers.
 import { processes, type ProcessSnapshot } from "../platform/index.ts";
 
-/** How often the stops under way look for what their programs left behind. */
-const LEFTOVER_POLL_MS = 20;
-
 let shared: ProcessSnapshot | null = null;
 
 /**
@@ -25,51 +22,6 @@ function snapshot(): ProcessSnapshot {
 /** Live (not zombie) processes of the terminal session `sid`, the leader first if it is alive. */
 export function sessionMembers(sid: number): number[] {
   return snapshot().sessionMembers(sid);
-}
-
-interface Leftovers {
-  sid: number;
-  /** When whatever is left gets SIGKILL (performance.now()). */
-  killAt: number;
-  /** When to stop looking, whatever is left. */
-  giveUpAt: number;
-  done: () => void;
-}
-
-const watched = new Set<Leftovers>();
-// biome-ignore lint/correctness/noUnusedVariables: read by the `??=` that arms it at most once
-let sweepTimer: Timer | null = null;
-
-/** One scan for every stop under way: each is done once its session is empty, or at its giveUpAt. */
-function sweep(): void {
-  const now = performance.now();
-  const table = snapshot();
-  for (const w of watched) {
-    const left = table.sessionMembers(w.sid);
-    if (left.length === 0 || now >= w.giveUpAt) {
-      watched.delete(w);
-      w.done();
-    } else if (now >= w.killAt) {
-      for (const pid of left) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {}
-      }
-    }
-  }
-  sweepTimer = watched.size > 0 ? setTimeout(sweep, LEFTOVER_POLL_MS) : null;
-}
-
-/**
- * Resolves once no process of terminal session `sid` is left: what is left at `killAt` gets
- * SIGKILL, and at `giveUpAt` it resolves whatever is left. Every stop under way shares one scan.
- */
-export function sessionEmptied(sid: number, killAt: number, giveUpAt: number): Promise<void> {
-  const { promise, resolve } = Promise.withResolvers<void>();
-  watched.add({ sid, killAt, giveUpAt, done: resolve });
-  // The first look comes a moment later, so programs that end together are looked at together.
-  sweepTimer ??= setTimeout(sweep, 1);
-  return promise;
 }
 
 /** Sends `signal` to every live process of session `sid`; returns how many it reached. */

@@ -4,17 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChildRun, startChild } from "../../test/unit-fixtures.ts";
 import type { ScreenOwner } from "../terminal/remote-screen.ts";
+import { Timers } from "../platform/timers.ts";
 import { PtyPool } from "./pty-pool.ts";
 
 // The pool as its users see it: programs started on its workers (child.ts), screens put on them,
 // and what becomes of both when a worker dies.
 let dir: string;
 let pool: PtyPool;
+let timers: Timers;
 const runs: ChildRun[] = [];
 
-function fresh(size: number): PtyPool {
+function fresh(size: number, entry?: string): PtyPool {
   dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
-  return (pool = new PtyPool(size));
+  timers = new Timers();
+  return (pool = new PtyPool(timers, size, entry));
 }
 
 async function start(command: string[]): Promise<ChildRun> {
@@ -30,6 +33,8 @@ afterEach(async () => {
     await child.exited;
   }
   pool.close();
+  // A replacement's pause ends with them.
+  timers.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,6 +77,19 @@ test("programs go to the least busy worker: a crash of one ends only the program
   expect(b.child.runs).toBe(true);
   b.child.sendSignal("TERM");
   expect((await b.child.exited).signal).toBe("SIGTERM");
+});
+
+test("a worker that cannot even start is not restarted in a tight loop: after it died, programs are refused until a pause has passed", async () => {
+  // It was replaced at once, and the next program given to the replacement, which died the same way, and so on.
+  fresh(1, "pty/pty-pool.test-worker.ts");
+  await expect(startChild(pool, dir, ["true"])).rejects.toMatchObject({
+    code: "SPAWN_FAILED",
+    message: expect.stringContaining("the pty worker died (error: this worker cannot start)"),
+  });
+  await expect(startChild(pool, dir, ["true"])).rejects.toMatchObject({
+    code: "SPAWN_FAILED",
+    message: expect.stringContaining("no pty worker runs: the last died as it started (error: this worker cannot start)"),
+  });
 });
 
 test("a closed pool starts no program", async () => {

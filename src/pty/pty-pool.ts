@@ -6,10 +6,13 @@ import { closeSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { leastLoaded } from "../platform/least-loaded.ts";
 import { ptyLibc } from "../platform/pty-libc.ts";
-import { startWorker } from "../platform/worker-thread.ts";
+import type { Timers } from "../platform/timers.ts";
+import { restartDelay, startWorker } from "../platform/worker-thread.ts";
+import { TermdError } from "../terminal/errors.ts";
 import { countScreens, HeldScreens, type ScreenSet } from "../terminal/held-screens.ts";
 import type { RemoteScreen, ScreenChannel, ScreenOpening, ScreenOwner } from "../terminal/remote-screen.ts";
 import { FdLedger } from "./fd-ledger.ts";
+import { LeftoverWatch } from "./leftover-watch.ts";
 import type { FromPtyWorker, ToPtyWorker } from "./pty-messages.ts";
 
 export interface PtyHandler {
@@ -37,6 +40,13 @@ interface Slot {
   ledger: FdLedger;
   /** Waits for its answer to "hold" (daemon/handover.ts). */
   held?: (held: Held) => void;
+  startedAt: number;
+  /** The pause this worker was started after; the next early death doubles it. */
+  delayMs: number;
+  /** Why it died, once it did: it takes no programs until its replacement has started. */
+  died?: string;
+  /** Ended on purpose by crash(): replaced at once, however young. */
+  crashed?: boolean;
 }
 
 /**
@@ -53,15 +63,26 @@ export class PtyPool {
   private nextId = 1;
   private closed = false;
   private readonly screens = new HeldScreens();
+  /** The stops under way of the programs it runs (child.ts), each waiting for what its program left behind. */
+  readonly leftovers: LeftoverWatch;
 
-  constructor(readonly size = availableParallelism()) {
+  /**
+   * @param timers the daemon's: the give-back of read buffers (child.ts) and a replacement's pause are among them
+   * @param entry the workers' module (the test of a worker that cannot start gives another)
+   */
+  constructor(
+    readonly timers: Timers,
+    readonly size = availableParallelism(),
+    private readonly entry = "pty/pty-worker.ts",
+  ) {
     this.slots = new Array(Math.max(1, size)).fill(null);
+    this.leftovers = new LeftoverWatch(timers);
   }
 
-  private startSlot(): Slot {
+  private startSlot(delayMs = 0): Slot {
     const wake = ptyLibc()?.pipe() ?? null;
     const ledger = new FdLedger();
-    const worker: Worker = startWorker<FromPtyWorker>("pty/pty-worker.ts", {
+    const worker: Worker = startWorker<FromPtyWorker>(this.entry, {
       message: (m) => {
         if (m.t === "screen") return this.screens.get(m.m.id)?.receive(m.m, worker);
         if (m.t === "held") return slot.held?.(m);
@@ -83,26 +104,40 @@ export class PtyPool {
         this.died(slot, why);
       },
     });
-    const slot: Slot = { worker, handlers: new Map(), screens: new Set(), wake, ledger };
+    const slot: Slot = { worker, handlers: new Map(), screens: new Set(), wake, ledger, startedAt: performance.now(), delayMs };
     worker.postMessage({ t: "init", wakeFd: wake?.[0] ?? null, fds: ledger.buffer } satisfies ToPtyWorker);
     worker.unref();
     return slot;
   }
 
   /**
-   * A worker ended: a fresh one takes its place and its screens; its programs end, lost (child.ts).
-   * At once, without the screen pool's pause after an early death (terminal/screen-pool.ts): a
-   * program is given to a slot's worker the moment it is opened, and one opened during a pause
-   * would wait on a thread that is not there.
+   * A worker ended: its programs end, lost (child.ts), and a fresh one takes its place and its
+   * screens: at once if it had lived, else after the pause the screen pool makes too
+   * (platform/worker-thread.ts's restartDelay), so a worker that cannot even start (a broken
+   * build) is not restarted in a tight loop. Meanwhile its slot takes no programs: they go to the
+   * other workers, or are refused while none runs (a program is given to a worker the moment it
+   * is opened, and would wait on a thread that is not there).
    */
   private died(slot: Slot, why: string): void {
     const i = this.slots.indexOf(slot);
-    if (this.closed || i < 0) return;
+    if (this.closed || i < 0 || slot.died !== undefined) return;
+    slot.died = why;
     console.error(`termd: a pty worker died (${why}); its ${slot.handlers.size} programs lost their terminal and were ended`);
-    const fresh = (this.slots[i] = this.startSlot());
     for (const h of slot.handlers.values()) h.lost(why);
     slot.handlers.clear();
-    this.screens.move(slot.screens, fresh.screens, this.channel(fresh));
+    const delayMs = slot.crashed ? 0 : restartDelay(slot.startedAt, slot.delayMs);
+    const start = () => {
+      if (this.closed) return;
+      const fresh = (this.slots[i] = this.startSlot(delayMs));
+      this.screens.move(slot.screens, fresh.screens, this.channel(fresh));
+    };
+    if (delayMs === 0) start();
+    else {
+      console.error(
+        `termd: the pty worker died ${Math.round(performance.now() - slot.startedAt)} ms after it started: the next starts in ${delayMs} ms`,
+      );
+      this.timers.after(delayMs, start);
+    }
   }
 
   /** Registers a program on the least busy worker; returns how to send it messages. */
@@ -110,9 +145,14 @@ export class PtyPool {
     if (this.closed) throw new Error("the pty workers are shut down");
     const slot = leastLoaded(
       this.slots,
-      (s) => s.handlers.size,
+      (s) => (s.died === undefined ? s.handlers.size : Number.POSITIVE_INFINITY),
       () => this.startSlot(),
     );
+    if (slot.died !== undefined)
+      throw new TermdError(
+        "SPAWN_FAILED",
+        `no pty worker runs: the last died as it started (${slot.died}), and the next starts after a pause`,
+      );
     const id = this.nextId++;
     slot.handlers.set(id, handler);
     return {
@@ -145,7 +185,7 @@ export class PtyPool {
    * message a worker sent before its answer has been handled by then (its messages arrive in order).
    */
   async hold(): Promise<Held> {
-    const started = this.slots.filter((s): s is Slot => s !== null);
+    const started = this.slots.filter((s): s is Slot => s !== null && s.died === undefined);
     const answers = started.map((slot) => {
       const { promise, resolve } = Promise.withResolvers<Held>();
       slot.held = resolve;
@@ -181,15 +221,16 @@ export class PtyPool {
   }
 
   /**
-   * Ends worker `index` as a crash would, and resolves once its replacement has taken over. For
-   * the test of a worker's death (test/pty-worker-death.test.ts): nothing outside the process
-   * reaches it.
+   * Ends worker `index` as a crash would (but its replacement starts at once, however young it
+   * was), and resolves once the replacement has taken over. For the test of a worker's death
+   * (test/pty-worker-death.test.ts): nothing outside the process reaches it.
    */
   crash(index: number): Promise<void> {
     const slot = this.slots[index];
     if (!slot) return Promise.resolve();
     const { promise, resolve } = Promise.withResolvers<void>();
     slot.worker.addEventListener("close", () => resolve());
+    slot.crashed = true;
     this.end(slot);
     return promise;
   }
@@ -198,11 +239,4 @@ export class PtyPool {
     this.closed = true;
     for (const s of this.slots) if (s) this.end(s);
   }
-}
-
-let shared: PtyPool | null = null;
-
-/** The process's pool, started on first use. */
-export function ptyPool(): PtyPool {
-  return (shared ??= new PtyPool());
 }

@@ -10,12 +10,14 @@
 // after them.
 import { existsSync } from "node:fs";
 import { ptyLibc } from "../platform/pty-libc.ts";
+import { Timers } from "../platform/timers.ts";
 import { ScreenHost } from "../terminal/screen-host.ts";
 import { faultText } from "../terminal/errors.ts";
 import type { TapUpdate } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { nonPlainEnd } from "../terminal/fast-forward.ts";
 import { FdLedger } from "./fd-ledger.ts";
+import { IdleFiles } from "./idle-files.ts";
 import { LogWriter } from "./log-writer.ts";
 import { AdoptedPty } from "./adopted-pty.ts";
 import { NativePty, SHELL } from "./native-pty.ts";
@@ -39,6 +41,8 @@ const taps = new Map<number, VtTap>();
 const texts = new Map<number, () => void>();
 /** Where each program's output is logged, and copied (log_path). */
 const logs = new Map<number, LogWriter>();
+/** The log files open now, closed once idle: this thread's own (it ends with the thread, and them with it). */
+const idleFiles = new IdleFiles(new Timers());
 /** Input bytes each program was sent (its "write" messages), told with each drain. */
 const inputTaken = new Map<number, number>();
 const tees = new Map<number, TeeWriter>();
@@ -166,7 +170,7 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     taps.set(id, new VtTap({ debugBuffer: m.debugBuffer, resume: { ...m.tap, end: m.at } }));
     wantText(id, m.text);
     if (m.t === "spawn" && m.tee !== undefined) tees.set(id, new TeeWriter(m.tee));
-    if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, ledger));
+    if (m.log !== null) logs.set(id, new LogWriter(m.log, m.at, idleFiles, ledger));
     let pty: ProgramPty;
     try {
       const on: PtyEvents = {

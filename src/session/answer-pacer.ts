@@ -1,4 +1,7 @@
-// The answers of waits, given out a bounded number per turn of the event loop over every session.
+// The answers of waits, given out a bounded number per turn of the event loop over every session
+// of a daemon. Its turns are the daemon's timers' (platform/timers.ts): once those close, the
+// answers still owed are given at once, so no caller is left waiting on a daemon that is gone.
+import type { Timers } from "../platform/timers.ts";
 import type { WaitResult } from "../protocol/schemas.ts";
 
 /**
@@ -7,35 +10,47 @@ import type { WaitResult } from "../protocol/schemas.ts";
  * group, or a client's distinct waits on a program that exits) would hold the thread for a quarter
  * of a second while another session's key echo waited.
  */
-const ANSWERS_PER_TURN = 64;
+export const ANSWERS_PER_TURN = 64;
 
-/** Answers to give, in order: a caller, and its group's result (shared: each caller gets a copy). */
-const answers: { caller: (r: WaitResult) => void; result: WaitResult }[] = [];
-let answered = 0;
-/** Answers given since the turn began; the next turn starts over. */
-let givenThisTurn = 0;
-let nextTurn = false;
+export class AnswerPacer {
+  /** Answers to give, in order: a caller, and its group's result (shared: each caller gets a copy). */
+  private readonly answers: { caller: (r: WaitResult) => void; result: WaitResult }[] = [];
+  private answered = 0;
+  /** Answers given since the turn began; the next turn starts over. */
+  private givenThisTurn = 0;
+  private nextTurn = false;
 
-/** Answers each of `callers` with `result`: now while this turn has room, the rest in the next turns. */
-export function answerInTurns(callers: ((r: WaitResult) => void)[], result: WaitResult): void {
-  for (const caller of callers) answers.push({ caller, result });
-  drain();
-}
-
-function drain(): void {
-  for (; answered < answers.length && givenThisTurn < ANSWERS_PER_TURN; answered++, givenThisTurn++) {
-    const { caller, result } = answers[answered]!;
-    caller({ ...result });
+  constructor(private readonly timers: Timers) {
+    timers.onClose(() => this.drain());
   }
-  if (answered === answers.length) {
-    answers.length = 0;
-    answered = 0;
+
+  /** Answers each of `callers` with `result`: now while this turn has room, the rest in the next turns. */
+  answer(callers: ((r: WaitResult) => void)[], result: WaitResult): void {
+    for (const caller of callers) this.answers.push({ caller, result });
+    this.drain();
   }
-  if (nextTurn) return;
-  nextTurn = true;
-  setImmediate(() => {
-    nextTurn = false;
-    givenThisTurn = 0;
-    if (answers.length > 0) drain();
-  });
+
+  /** Answers owed, not given yet. */
+  get owed(): number {
+    return this.answers.length - this.answered;
+  }
+
+  private drain(): void {
+    const room = this.timers.closed ? Number.POSITIVE_INFINITY : ANSWERS_PER_TURN;
+    for (; this.answered < this.answers.length && this.givenThisTurn < room; this.answered++, this.givenThisTurn++) {
+      const { caller, result } = this.answers[this.answered]!;
+      caller({ ...result });
+    }
+    if (this.answered === this.answers.length) {
+      this.answers.length = 0;
+      this.answered = 0;
+    }
+    if (this.nextTurn || this.timers.closed) return;
+    this.nextTurn = true;
+    this.timers.nextTurn(() => {
+      this.nextTurn = false;
+      this.givenThisTurn = 0;
+      if (this.answers.length > 0) this.drain();
+    });
+  }
 }

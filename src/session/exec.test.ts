@@ -92,7 +92,7 @@ describe("exec.run in the session's shell", () => {
         },
         dir,
       );
-      const s = Session.restore({ ...base, logDir: dir }, run);
+      const s = Session.restore({ ...base, logDir: dir, ...sessions.parts }, run);
       sessions.keep(s);
       await expect(new ExecRunner(s, s.commands).run({ session: id, command: "true" })).rejects.toMatchObject({
         code: "NOT_A_SHELL",

@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nonPlainEnd } from "../terminal/fast-forward.ts";
+import { Timers } from "../platform/timers.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { MAX_SCREEN_LAG, Pipeline, type PipelineOptions, type StreamSource } from "./pipeline.ts";
 import type { SessionEvent } from "./stream.ts";
 
-const pool = new ScreenPool(1, 0);
+const pool = new ScreenPool(new Timers(), 1, 0);
 afterAll(() => pool.close());
 let dir: string;
 const streams: Stream[] = [];

@@ -82,8 +82,8 @@ export interface PipelineOptions {
   scrollback: number;
   /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
   debugBuffer?: number;
-  /** The screen workers (default: the process's shared pool). */
-  pool?: ScreenPool;
+  /** The daemon's screen workers. */
+  pool: ScreenPool;
   /** A stream an earlier daemon wrote; `lost`: its program was running when that daemon died. */
   restored?: { lost: boolean };
 }

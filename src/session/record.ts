@@ -4,7 +4,7 @@
 import type { SessionState } from "../protocol/schemas.ts";
 import { reapLeftovers } from "../pty/processes.ts";
 import type { Session } from "./session.ts";
-import type { PastRun, SessionBase } from "./session-spec.ts";
+import type { PastRun, RecordedBase } from "./session-spec.ts";
 
 export interface SessionRecord {
   id: string;
@@ -72,7 +72,7 @@ export function fromRecord(
   logDir: string,
   /** Its program runs on, handed over to this daemon (daemon/handover.ts): nothing is lost or ended. */
   adopted = false,
-): { base: SessionBase; run: PastRun; start: StartSettings } {
+): { base: RecordedBase; run: PastRun; start: StartSettings } {
   const lost = r.state === "running" && !adopted;
   if (lost && r.pid !== null && r.pid_start) {
     const reaped = reapLeftovers(r.pid, r.pid_start);

@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { castEvent, castHeader, CastText } from "./cast.ts";
 import { SessionLineFile, type LineSource } from "./line-file.ts";
+import type { LineFiles } from "./line-files.ts";
 import type { Size } from "../protocol/schemas.ts";
 import type { SessionEvent } from "./stream.ts";
 
@@ -20,14 +21,14 @@ export class Recorder extends SessionLineFile {
   private readonly input = new CastText();
 
   /** Opens the file first, so a path that cannot be written fails before any program starts. */
-  static open(path: string): { attach(session: Recorded): Recorder; cancel(): void } {
+  static open(path: string, files: LineFiles): { attach(session: Recorded): Recorder; cancel(): void } {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(path, "w", 0o600);
-    return { attach: (session) => new Recorder(path, fd, session), cancel: () => closeSync(fd) };
+    return { attach: (session) => new Recorder(path, fd, session, files), cancel: () => closeSync(fd) };
   }
 
-  private constructor(path: string, fd: number, session: Recorded) {
-    super(path, fd, session);
+  private constructor(path: string, fd: number, session: Recorded, files: LineFiles) {
+    super(path, fd, session, files);
     this.line(castHeader({ size: session.size, term: session.term, command: session.command, startedAt: new Date() }));
   }
 

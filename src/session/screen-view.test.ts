@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Timers } from "../platform/timers.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
 import { nonPlainEnd } from "../terminal/fast-forward.ts";
 import { OutputLog } from "./output-log.ts";
@@ -9,7 +10,7 @@ import { ScreenView } from "./screen-view.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-screen-view-test-"));
 // One worker, never parking: the real screen, as a session's, without a daemon.
-const pool = new ScreenPool(1, 0);
+const pool = new ScreenPool(new Timers(), 1, 0);
 const open: ScreenView[] = [];
 afterEach(() => {
   for (const view of open.splice(0)) view.dispose();

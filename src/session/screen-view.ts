@@ -12,7 +12,7 @@ import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import type { ScreenState } from "../terminal/screen.ts";
 import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
 import { ScreenReopened, type RemoteScreen, type ScreenOpening, type ScreenOwner } from "../terminal/remote-screen.ts";
-import { screenPool, type ScreenPool } from "../terminal/screen-pool.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { MIN_SKIP_BYTES, skipPoint } from "../terminal/fast-forward.ts";
 import type { OutputLog } from "./output-log.ts";
 
@@ -48,7 +48,7 @@ export interface ScreenViewOptions {
   scrollback: number;
   version: string;
   log: OutputLog;
-  pool?: ScreenPool;
+  pool: ScreenPool;
   /** Output below this offset was already answered (a restored session's log): no replies for it. */
   answeredUpTo?: number;
   /** What stands for the output before `end`, so it is never parsed again: a saved screen, or nothing (a log's tail starts there). */
@@ -143,7 +143,7 @@ export class ScreenView {
     this.size_ = o.size;
     this.state = blank(o.size);
     this.answeredUpTo = o.answeredUpTo ?? 0;
-    this.pool = o.pool ?? screenPool();
+    this.pool = o.pool;
     this.sendBase();
   }
 

@@ -3,6 +3,7 @@
 import type { SessionState, Size } from "../protocol/schemas.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "../pty/pty-pool.ts";
+import type { AnswerPacer } from "./answer-pacer.ts";
 import type { ShellKind } from "./shell-integration.ts";
 
 /** What a session is made of, whether it starts now or an earlier daemon started it. */
@@ -19,11 +20,16 @@ export interface SessionBase {
   logDir: string;
   /** Size of the unhandled-sequence log (default DEFAULT_DEBUG_BUFFER). */
   debugBuffer?: number;
-  /** The screen workers (default: the process's shared pool). */
-  pool?: ScreenPool;
+  /** The daemon's screen workers: its screen lives there while no pty worker holds it. */
+  pool: ScreenPool;
+  /** The daemon's pacer of wait answers (its waits answer through it). */
+  answers: AnswerPacer;
   /** exec.run's timeout when a call names none (0: none). */
   execTimeoutMs?: number;
 }
+
+/** What a session's record says it is made of: all but the daemon's parts it uses. */
+export type RecordedBase = Omit<SessionBase, "pool" | "answers">;
 
 /** How to start (or start again) the program: what is executed, in which environment, on which pty workers. */
 export interface StartSpec {
@@ -34,7 +40,8 @@ export interface StartSpec {
   shellIntegration: ShellKind | null;
   /** The folder of those hooks, where exec.run leaves a request for them (shell-run.ts). */
   hooksDir?: string;
-  ptys?: PtyPool;
+  /** The daemon's pty workers. */
+  ptys: PtyPool;
   /** A file to copy every output byte of this run to (session.create's log_path, pty/tee.ts), open already. */
   tee?: number;
 }

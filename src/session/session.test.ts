@@ -46,7 +46,7 @@ function record(id: string, over: Partial<SessionRecord> = {}): SessionRecord {
 function restored(r: SessionRecord, log: string): Session {
   writeFileSync(logPathOf(dir, r.id), log);
   const { base, run } = fromRecord(r, dir);
-  const s = Session.restore({ ...base, logDir: dir }, run);
+  const s = Session.restore({ ...base, logDir: dir, ...sessions.parts }, run);
   sessions.keep(s);
   return s;
 }

@@ -64,7 +64,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     this.createdAt = b.createdAt;
     this.term = b.term;
     this.commands = new ShellCommands(this);
-    this.waits = new Waits(this, this.commands);
+    this.waits = new Waits(this, this.commands, b.answers);
     this.exec = new ExecRunner(this, this.commands, b.execTimeoutMs);
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }

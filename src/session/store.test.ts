@@ -2,14 +2,16 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { daemonParts } from "../../test/unit-fixtures.ts";
 import type { SessionRecord } from "./record.ts";
 import { SessionStore } from "./store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-store-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { timers, pool, ptys } = daemonParts();
 
 test("a cwd that is no directory fails the create with SPAWN_FAILED, and leaves no session", async () => {
-  const store = new SessionStore({ stateDir: dir, baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  const store = new SessionStore({ stateDir: dir, baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, timers, pool, ptys });
   await expect(store.create({ command: ["true"], cwd: join(dir, "nowhere") })).rejects.toMatchObject({
     code: "SPAWN_FAILED",
     message: `cwd ${join(dir, "nowhere")} is not a directory`,
@@ -41,6 +43,9 @@ test("records come back as sessions, a running one as lost, and are saved again 
   const store = new SessionStore({
     stateDir: dir,
     baseEnv: {},
+    timers,
+    pool,
+    ptys,
     records: { save: (r) => saved.push(r), delete: () => {}, all: () => [record] },
   });
   store.restore();

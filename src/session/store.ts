@@ -15,8 +15,11 @@ import { descriptorsUsedUp } from "./fd-limit.ts";
 import { integrate } from "./shell-integration.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import type { PtyPool } from "../pty/pty-pool.ts";
+import type { Timers } from "../platform/timers.ts";
+import { AnswerPacer } from "./answer-pacer.ts";
+import { LineFiles } from "./line-files.ts";
 import type { Adoption } from "../pty/child.ts";
-import type { StartSpec } from "./session-spec.ts";
+import type { SessionBase, StartSpec } from "./session-spec.ts";
 
 /** Where records outlive the daemon (sqlite in the daemon; nothing in a unit test). */
 export interface RecordStore {
@@ -32,10 +35,12 @@ export interface StoreOptions {
   records?: RecordStore;
   /** Size of each session's unhandled-sequence log (`termd daemon --debug-buffer`). */
   debugBuffer?: number;
-  /** The screen workers (default: the process's shared pool). */
-  pool?: ScreenPool;
-  /** The pty workers (default: the process's shared pool). */
-  ptys?: PtyPool;
+  /** The daemon's timers: its sessions' line files and wait answers run on them, and close with them. */
+  timers: Timers;
+  /** The daemon's screen workers. */
+  pool: ScreenPool;
+  /** The daemon's pty workers. */
+  ptys: PtyPool;
   /** Sessions the store holds at most, ended ones included (`termd daemon --max-sessions`). */
   maxSessions?: number;
   /** Told of every session forgotten (removed, evicted), after it is disposed. */
@@ -68,10 +73,16 @@ export class SessionStore {
   private readonly starting = new Set<string>();
   /** Each session's start settings, by id: what a restart starts its program with again. */
   private readonly starts = new Map<string, StartSettings>();
+  /** The sessions' timing journals and recordings, what they put off written together (session.cast reads the journals). */
+  readonly lineFiles: LineFiles;
+  /** What each session is given of the daemon besides its record. */
+  private readonly parts: Pick<SessionBase, "pool" | "answers" | "debugBuffer">;
 
   constructor(private readonly opts: StoreOptions) {
     this.logDir = join(opts.stateDir, "logs");
     this.hooksDir = join(opts.stateDir, "shell");
+    this.lineFiles = new LineFiles(opts.timers);
+    this.parts = { pool: opts.pool, answers: new AnswerPacer(opts.timers), debugBuffer: opts.debugBuffer };
   }
 
   /** Brings back the sessions an earlier daemon left: listed, readable, none running. */
@@ -79,7 +90,7 @@ export class SessionStore {
     for (const r of this.opts.records?.all() ?? []) {
       if (this.byId.has(r.id)) continue;
       const { base, run, start } = fromRecord(r, this.logDir);
-      const s = Session.restore({ ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool }, run);
+      const s = Session.restore({ ...base, ...this.parts }, run);
       s.meta = r.meta;
       this.byId.set(s.id, s);
       this.starts.set(s.id, start);
@@ -144,7 +155,7 @@ export class SessionStore {
   private async start(p: NonNullable<CreateInput>, id: string, name: string): Promise<Session> {
     let record: ReturnType<typeof Recorder.open> | null = null;
     try {
-      if (p.record !== undefined) record = Recorder.open(p.record);
+      if (p.record !== undefined) record = Recorder.open(p.record, this.lineFiles);
     } catch (err) {
       throw new TermdError("BAD_ARGUMENT", `cannot record to ${p.record}: ${(err as Error).message}`);
     }
@@ -183,8 +194,7 @@ export class SessionStore {
           scrollback: p.scrollback ?? 1000,
           term: p.term ?? "xterm-256color",
           logDir: this.logDir,
-          debugBuffer: this.opts.debugBuffer,
-          pool: this.opts.pool,
+          ...this.parts,
           execTimeoutMs: p.exec_timeout_ms,
         },
         {
@@ -208,7 +218,7 @@ export class SessionStore {
     let recording = false;
     try {
       // Both listen from before the first byte: output only arrives on a later turn of the loop.
-      new TimingJournal(journalPathOf(session.logPath), session);
+      new TimingJournal(journalPathOf(session.logPath), session, this.lineFiles);
       record?.attach(session);
       recording = true;
       records?.save(this.record(session));
@@ -271,15 +281,11 @@ export class SessionStore {
         if (r?.state !== "running") return void failed.push(id);
         const { base, start } = fromRecord(r, this.logDir, true);
         try {
-          const s = await Session.adopt(
-            { ...base, debugBuffer: this.opts.debugBuffer, pool: this.opts.pool },
-            program,
-            this.startSpec(base, start),
-          );
+          const s = await Session.adopt({ ...base, ...this.parts }, program, this.startSpec(base, start));
           s.meta = r.meta;
           this.byId.set(s.id, s);
           this.starts.set(s.id, start);
-          new TimingJournal(journalPathOf(s.logPath), s);
+          new TimingJournal(journalPathOf(s.logPath), s, this.lineFiles);
           this.keepRecord(s);
         } catch (err) {
           console.error(`termd: session ${r.name}: its program could not be taken over: ${(err as Error).message}`);

@@ -2,7 +2,7 @@
 // for all its members, and answered together.
 import type { ScreenSnapshot, WaitInput, WaitOutcome, WaitResult } from "../protocol/schemas.ts";
 import { findIn, type Match } from "../terminal/find.ts";
-import { answerInTurns } from "./answer-pacer.ts";
+import type { AnswerPacer } from "./answer-pacer.ts";
 import type { Baseline } from "./baseline.ts";
 import { type Frame, frameOf, matchKey } from "./frame.ts";
 import { type RegexPattern, sharedRegex } from "./regex-cache.ts";
@@ -10,9 +10,10 @@ import type { CommandRun, ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
 import { resultOf } from "./wait-result.ts";
 
-/** What a group needs of the waits it is one of (Waits): the session, and the screen its answers give. */
+/** What a group needs of the waits it is one of (Waits): the session, the screen its answers give, and who gives them. */
 export interface GroupOwner {
   readonly s: ProgramStream;
+  readonly answers: AnswerPacer;
   snapshot(): ScreenSnapshot;
 }
 
@@ -135,7 +136,7 @@ export class WaitGroup {
     const result = resultOf(this.owner.s, a.outcome, this.owner.snapshot());
     if (a.match) result.match = a.match;
     if (a.command) result.command = this.commands.describe(a.command);
-    answerInTurns(
+    this.owner.answers.answer(
       [...this.members].map((w) => w.settle()),
       result,
     );

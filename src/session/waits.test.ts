@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionState, WaitInput, WaitResult } from "../protocol/schemas.ts";
-import { ScreenPool } from "../terminal/screen-pool.ts";
+import { daemonParts } from "../../test/unit-fixtures.ts";
 import { Pipeline } from "./pipeline.ts";
 import { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream } from "./stream.ts";
@@ -14,11 +14,8 @@ import { VtTap } from "../terminal/vt-tap.ts";
 import { nonPlainEnd } from "../terminal/fast-forward.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-wait-test-"));
-const pool = new ScreenPool(1, 0);
-afterAll(() => {
-  pool.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { pool, answers } = daemonParts();
 
 /**
  * A session's real stream (log, vt tap, screen in a worker) with a scripted program in place of a
@@ -86,7 +83,7 @@ let n = 0;
 async function program(shown = "") {
   const p = new Program(`w${++n}`);
   const commands = new ShellCommands(p);
-  const waits = new Waits(p, commands);
+  const waits = new Waits(p, commands, answers);
   made.push({ p, waits, commands });
   if (shown) p.print(shown);
   await p.view.sync();

@@ -9,6 +9,7 @@
 // (regex-cache.ts), maybe from a baseline (baseline.ts); answers go out in turns (answer-pacer.ts).
 import { TermdError } from "../terminal/errors.ts";
 import type { ScreenSnapshot, WaitInput, WaitResult } from "../protocol/schemas.ts";
+import type { AnswerPacer } from "./answer-pacer.ts";
 import type { ProgramStream } from "./stream.ts";
 import { NeedleIndex } from "./needle-index.ts";
 import type { ShellCommands } from "./shell-commands.ts";
@@ -45,9 +46,11 @@ export class Waits implements WaiterOwner {
   private inputFrame: Frame | null = null;
   private shot: ScreenSnapshot | null = null;
 
+  /** `answers`: the daemon's, which gives the answers of every session's waits out in turns. */
   constructor(
     readonly s: ProgramStream,
     private readonly commands: ShellCommands,
+    readonly answers: AnswerPacer,
   ) {
     this.off = s.on((e) => {
       if (e.type === "screen") this.update();

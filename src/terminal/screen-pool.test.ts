@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { ScreenReopened, type ScreenOwner } from "./remote-screen.ts";
+import { Timers } from "../platform/timers.ts";
 import { ScreenPool } from "./screen-pool.ts";
 
 const VERSION = "termd(test)";
@@ -12,7 +13,7 @@ afterEach(() => {
 
 /** A pool that is closed after the test; parking is left to the tests that ask for it. */
 function pool(size: number): ScreenPool {
-  const p = new ScreenPool(size, 0);
+  const p = new ScreenPool(new Timers(), size, 0);
   pools.push(p);
   return p;
 }

@@ -6,7 +6,8 @@
 // sessions runs none. A screen as its owner sees it (remote-screen.ts) is the same wherever it lives.
 import { availableParallelism } from "node:os";
 import { leastLoaded } from "../platform/least-loaded.ts";
-import { startWorker } from "../platform/worker-thread.ts";
+import type { Timers } from "../platform/timers.ts";
+import { restartDelay, startWorker } from "../platform/worker-thread.ts";
 import type { Size } from "../protocol/schemas.ts";
 import { countScreens, HeldScreens, type ScreenSet } from "./held-screens.ts";
 import type { RemoteScreen, ScreenChannel, ScreenOwner } from "./remote-screen.ts";
@@ -35,9 +36,6 @@ export interface WorkerInfo {
 const channelOf = (worker: Worker): ScreenChannel => ({ send: (m, transfer) => worker.postMessage(m, transfer), token: worker });
 
 export const DEFAULT_PARK_AFTER_MS = 5000;
-/** A worker that dies this soon after it started is restarted after a growing pause, not at once. */
-const EARLY_DEATH_MS = 1000;
-const MAX_RESTART_DELAY_MS = 30_000;
 
 export class ScreenPool {
   /** null: not started yet. */
@@ -46,10 +44,12 @@ export class ScreenPool {
   private closed = false;
 
   /**
+   * @param timers the daemon's (a replacement's pause is one of them)
    * @param parkAfterMs how long a small screen's program must be quiet before the screen is parked
    *   (session/screen-view.ts); 0: never.
    */
   constructor(
+    private readonly timers: Timers,
     readonly size = availableParallelism(),
     readonly parkAfterMs = DEFAULT_PARK_AFTER_MS,
   ) {
@@ -76,9 +76,7 @@ export class ScreenPool {
     if (i < 0 || !dead.alive) return;
     dead.alive = false;
     dead.worker.terminate();
-    // A worker that cannot even start (a broken build) must not be restarted in a tight loop.
-    const early = performance.now() - dead.startedAt < EARLY_DEATH_MS;
-    const delayMs = now || !early ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, dead.delayMs * 2));
+    const delayMs = now ? 0 : restartDelay(dead.startedAt, dead.delayMs);
     const start = () => {
       if (this.closed) return;
       const fresh = this.startSlot(dead.restarts + 1, delayMs);
@@ -86,7 +84,7 @@ export class ScreenPool {
       this.screens.move(dead.screens, fresh.screens, channelOf(fresh.worker));
     };
     if (delayMs === 0) start();
-    else setTimeout(start, delayMs).unref();
+    else this.timers.after(delayMs, start);
   }
 
   /** Opens a blank screen on the least busy worker. */
@@ -116,11 +114,4 @@ export class ScreenPool {
     this.closed = true;
     for (const s of this.slots) s?.worker.terminate();
   }
-}
-
-let shared: ScreenPool | null = null;
-
-/** The process's pool, started on first use (the daemon makes its own, sized by its flags). */
-export function screenPool(): ScreenPool {
-  return (shared ??= new ScreenPool());
 }

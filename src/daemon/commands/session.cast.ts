@@ -9,8 +9,8 @@ export default sessionCommand({
   name: "session.cast",
   params: CastSchema,
   target: {},
-  exec: (p, _ctx, s) => {
-    const journal = readJournal(journalPathOf(s.logPath));
+  exec: (p, { daemon }, s) => {
+    const journal = readJournal(journalPathOf(s.logPath), daemon.store.lineFiles);
     const first = journal.find((e) => e.kind === "r");
     const page = castPage(journal, (from, max) => s.readOutput(from, max), p.from, p.max_bytes);
     const header =

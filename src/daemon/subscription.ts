@@ -70,10 +70,10 @@ export class Subscription {
     private readonly sink: EventSink,
     replayFrom: number | null,
   ) {
-    this.sent = replayFrom ?? session.output.end;
+    this.sent = replayFrom ?? session.stream.output.end;
     this.from = this.sent;
     this.frames = OutputFrames.of(session);
-    this.off = session.on((e) => this.onEvent(e));
+    this.off = session.stream.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
     if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
   }
@@ -141,8 +141,9 @@ export class Subscription {
   add(events: EventType[], opts: AttachOptions = {}, replayFrom: number | null = null): void {
     if (replayFrom !== null && !this.events.has("output")) this.sent = replayFrom;
     for (const e of events) this.events.add(e);
-    if (opts.stripQueries !== undefined) this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.session)) : null;
-    if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.session);
+    if (opts.stripQueries !== undefined)
+      this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.session.stream)) : null;
+    if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.session.stream);
     if (opts.readOnly !== undefined) this.readOnly = opts.readOnly;
     // A holder that turns read-only has stopped typing: it holds the session for nobody.
     if (opts.takeOver === false || this.readOnly) this.session.hold.give(this);
@@ -156,7 +157,7 @@ export class Subscription {
   get delivered(): boolean {
     return (
       this.held.size === 0 &&
-      (!this.events.has("output") || this.sent >= this.session.output.end) &&
+      (!this.events.has("output") || this.sent >= this.session.stream.output.end) &&
       (!this.events.has("exit") || this.exitPending === null)
     );
   }
@@ -177,10 +178,10 @@ export class Subscription {
     // Counted among its shape's subscribers before it sends, and while it waits: the frames made
     // meanwhile are kept for it.
     this.useShape(wantOutput && !this.text ? this.sink.framing : null);
-    while (wantOutput && this.sent < this.session.output.end && this.sink.writable) {
-      if (!this.sendOutput(this.session.output.end, live)) break;
+    while (wantOutput && this.sent < this.session.stream.output.end && this.sink.writable) {
+      if (!this.sendOutput(this.session.stream.output.end, live)) break;
     }
-    if (this.exitPending && (!wantOutput || this.sent >= this.session.output.end)) {
+    if (this.exitPending && (!wantOutput || this.sent >= this.session.stream.output.end)) {
       // The stream ended inside a sequence: what the filter held back is still output.
       const held = this.stripped?.flush();
       if (held?.length && wantOutput) {
@@ -225,7 +226,7 @@ export class Subscription {
       this.emitBytes(from, o.to, o.bytes);
       return true;
     }
-    const bytes = this.session.readOutput(from, CATCH_UP_CHUNK);
+    const bytes = this.session.stream.readOutput(from, CATCH_UP_CHUNK);
     if (bytes.length === 0) return false;
     this.sent += bytes.length;
     this.emitBytes(from, this.sent, bytes);
@@ -247,7 +248,7 @@ export class Subscription {
         const to = Math.min(live.to, from + max);
         return { to, bytes: live.data.subarray(from - live.from, to - live.from) };
       }
-      const bytes = this.session.readOutput(from, max);
+      const bytes = this.session.stream.readOutput(from, max);
       return bytes.length > 0 ? { to: from + bytes.length, bytes } : null;
     };
   }

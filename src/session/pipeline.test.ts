@@ -40,6 +40,7 @@ class Terminal implements StreamSource {
   wantText(): void {}
 }
 
+/** A pipeline and what its owner does with it, as session.ts does: a run attached, or a restored stream's screen fed. */
 class Stream extends Pipeline {
   readonly terminal = new Terminal();
   private readonly reader = new VtTap();
@@ -52,7 +53,7 @@ class Stream extends Pipeline {
       this.view.pump();
     } else {
       this.output.create();
-      this.source = this.terminal;
+      this.attach(this.terminal, null);
     }
   }
 
@@ -61,10 +62,6 @@ class Stream extends Pipeline {
     const data = typeof text === "string" ? Buffer.from(text) : text;
     writeFileSync(this.logPath, data, { flag: "a" });
     this.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.output.end) });
-  }
-
-  dispose(): void {
-    this.close();
   }
 }
 

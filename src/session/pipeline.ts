@@ -12,13 +12,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
-import { faultText } from "../terminal/errors.ts";
+import { faultText, TermdError } from "../terminal/errors.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { clientLog } from "./client-log.ts";
-import type { OutputRead } from "../pty/pty-messages.ts";
+import { writeError } from "../pty/disk-errors.ts";
+import type { OutputRead, OutputSetup } from "../pty/pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -76,7 +77,8 @@ export interface StreamSource {
 }
 
 export interface PipelineOptions {
-  name: string;
+  /** Whose stream it is, named as it is now (a rename shows in the messages here). */
+  owner: { readonly name: string };
   logPath: string;
   size: Size;
   scrollback: number;
@@ -110,13 +112,12 @@ function restoredBase(output: OutputLog, lost: boolean, rows: number, scrollback
 }
 
 /**
- * The stream as its owner (session.ts) runs it: it starts and ends the program's runs (attach,
- * feed, ended), tells the owner's events with its own (emit), records input and resizes, and
+ * The stream as its owner (session.ts) runs it: it starts and ends the program's runs (runSetup,
+ * attach, ended), tells the owner's events with its own (emit), records input and resizes, and
  * disposes of it. Everything else is OutputStream's, for its readers.
  */
 export class Pipeline implements OutputStream {
-  /** The session's name as it is now (a rename changes it), for the messages here. */
-  name: string;
+  private readonly owner: { readonly name: string };
   readonly scrollback: number;
   readonly output: OutputLog;
   /** What the vt tap read so far, as its updates (one per read) tell it. */
@@ -142,9 +143,9 @@ export class Pipeline implements OutputStream {
   private readonly disposers: (() => void)[] = [];
 
   constructor(o: PipelineOptions) {
-    this.name = o.name;
+    this.owner = o.owner;
     this.scrollback = o.scrollback;
-    this.output = new OutputLog(o.logPath, o.name);
+    this.output = new OutputLog(o.logPath, o.owner.name);
     const debugBuffer = o.debugBuffer ?? DEFAULT_DEBUG_BUFFER;
     this.tap = new TapFacts({ debugBuffer, onTextWanted: (on) => this.source?.wantText(on) });
     // Restored: a tap here reads the last megabyte once (no program writes this stream), so a
@@ -178,6 +179,10 @@ export class Pipeline implements OutputStream {
         } catch {}
       },
     });
+  }
+
+  get name(): string {
+    return this.owner.name;
   }
 
   get lastActivity(): number {
@@ -226,12 +231,21 @@ export class Pipeline implements OutputStream {
   }
 
   /**
-   * The next program's vt tap (in its pty worker): it goes on as the last one ended, or as the
-   * facts here stand (that one's worker died), with the unhandled log's size and whether text is wanted.
+   * Opens the log for a run (SPAWN_FAILED when it cannot) and says what the run's pty worker needs
+   * of the stream: the offset it goes on from, `prelude` ahead of the program's output, where its
+   * reads go, and its vt tap, which goes on as the last one ended, or as the facts here stand
+   * (that one's worker died), with the unhandled log's size and whether text is wanted.
    */
-  tapSpec(): { tap: TapState; debugBuffer: number; text: boolean } {
+  runSetup(prelude?: Uint8Array): OutputSetup & { onData(read: OutputRead): void } {
+    let log: string | null;
+    try {
+      log = this.output.create();
+    } catch (err) {
+      throw new TermdError("SPAWN_FAILED", `cannot open session ${this.name}'s log: ${writeError(err, this.logPath)}`);
+    }
     const tap = this.tapState?.end === this.output.end ? this.tapState : this.tap.save();
-    return { tap, debugBuffer: this.tap.debugBuffer, text: this.tap.wantsText };
+    const { debugBuffer, wantsText: text } = this.tap;
+    return { at: this.output.end, log, prelude, tap, debugBuffer, text, onData: (read) => this.feed(read) };
   }
 
   /**
@@ -282,8 +296,15 @@ export class Pipeline implements OutputStream {
     this.inputAt = this.output.end;
   }
 
-  /** The program's terminal took `size` (the screen took it first, see Session.resize): told as activity. */
-  resized(size: Size): void {
+  /**
+   * A new size, told as activity; the same one changes nothing. The screen takes it first, then
+   * the program's `terminal`: where the screen lives in the pty worker, the program's redraw for
+   * the new size (after SIGWINCH) must find it resized already.
+   */
+  resize(size: Size, terminal: () => void): void {
+    if (size.rows === this.size.rows && size.cols === this.size.cols) return;
+    this.view.resize(size);
+    terminal();
     this.activity = performance.now();
     this.emit({ type: "resize", size });
   }

@@ -1,13 +1,12 @@
-// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, held
-// as `stream`), with its lifecycle: started, ended (exited, stopped, killed, failed; lost with a
-// daemon that died), restarted, disposed. Exec, waits and shell commands take stream.ts's narrow
-// interfaces.
+// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its
+// `stream`), with its lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits
+// and shell commands take stream.ts's interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
 import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
-import { writeError } from "../pty/disk-errors.ts";
+import { endStateOf } from "./end-state.ts";
 import { ExecRunner } from "./exec-runner.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
@@ -21,6 +20,8 @@ import { Waits } from "./waits.ts";
 
 export class Session implements ProgramStream, AttachedStream {
   readonly id: string;
+  /** The store renames it. */
+  name: string;
   /** Its output: the bytes, the tap's reading of them, the screen, and every event told of the session. */
   readonly stream: Pipeline;
   readonly command: string[];
@@ -52,15 +53,16 @@ export class Session implements ProgramStream, AttachedStream {
     this.clients.refit();
     this.stream.emit({ type: "hold", hold });
   });
-  ended: Promise<void>;
   private markEnded: () => void = () => {};
+  ended = new Promise<void>((resolve) => (this.markEnded = resolve));
   private child: Child | null = null;
   private stopRequested = false;
   private readonly clients = new ClientSizes(this);
 
   private constructor(b: SessionBase, restored?: { lost: boolean }) {
-    this.stream = new Pipeline({ ...b, logPath: logPathOf(b.logDir, b.id), restored });
     this.id = b.id;
+    this.name = b.name;
+    this.stream = new Pipeline({ ...b, owner: this, logPath: logPathOf(b.logDir, b.id), restored });
     this.command = b.command;
     this.cwd = b.cwd;
     this.createdAt = b.createdAt;
@@ -68,7 +70,6 @@ export class Session implements ProgramStream, AttachedStream {
     this.commands = new ShellCommands(this.stream);
     this.waits = new Waits(this, this.commands);
     this.exec = new ExecRunner(this, this.commands, b.execTimeoutMs);
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
 
   /** Starts the program on a new PTY (in a cwd the store checked). Rejects with SPAWN_FAILED and the reason when it cannot. */
@@ -110,19 +111,8 @@ export class Session implements ProgramStream, AttachedStream {
   /** Runs the program on a new PTY (or takes over `adopt`), its output into this session's stream. */
   private async start(spec: StartSpec, prelude?: Uint8Array, adopt?: Adoption): Promise<void> {
     const stream = this.stream;
-    let logPath: string | null;
-    try {
-      logPath = stream.output.create();
-    } catch (err) {
-      throw new TermdError("SPAWN_FAILED", `cannot open session ${this.name}'s log: ${writeError(err, stream.logPath)}`);
-    }
     const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: stream.size, term: this.term };
-    const log = { at: stream.output.end, log: logPath, prelude };
-    const child = await Child.spawn(
-      { ...program, ...log, ...stream.tapSpec(), tee: spec.tee, onData: (read) => stream.feed(read) },
-      spec.ptys,
-      adopt,
-    );
+    const child = await Child.spawn({ ...program, ...stream.runSetup(prelude), tee: spec.tee }, spec.ptys, adopt);
     // Removed while it started (a restart): the program goes with it.
     if (stream.closed) {
       child.kill();
@@ -134,23 +124,14 @@ export class Session implements ProgramStream, AttachedStream {
         (opening, owner) => child.openScreen(opening, owner),
         (screenId) => child.feedScreen(screenId),
       );
-    this.child = child;
     stream.attach(child, spec.tee ?? null);
+    this.child = child;
     this.shellIntegration = spec.shellIntegration;
     this.hooksDir = spec.hooksDir ?? null;
     this.pid = child.pid;
     this.pidStart = child.pidStart;
     this.exec.env = spec.env;
     void child.exited.then((exit) => this.onExit(exit));
-  }
-
-  /** Its name as it is now (the store renames it); the stream's messages use it too. */
-  get name(): string {
-    return this.stream.name;
-  }
-
-  set name(name: string) {
-    this.stream.name = name;
   }
 
   get running(): boolean {
@@ -204,7 +185,7 @@ export class Session implements ProgramStream, AttachedStream {
 
   /** The PTY's termios; null once it closed. */
   termios(): Promise<Termios | null> {
-    return this.running && this.child ? this.child.termios() : Promise.resolve(null);
+    return this.program?.termios() ?? Promise.resolve(null);
   }
 
   /** An attached terminal's size (null: it left); see ClientSizes. */
@@ -214,13 +195,7 @@ export class Session implements ProgramStream, AttachedStream {
   }
 
   resize(size: Size): void {
-    const now = this.stream.size;
-    if (size.rows === now.rows && size.cols === now.cols) return;
-    // The screen first: where it lives in the pty worker, the program's redraw for the new size
-    // (after SIGWINCH) must find it resized already.
-    this.stream.view.resize(size);
-    if (this.running) this.child?.resize(size);
-    this.stream.resized(size);
+    this.stream.resize(size, () => this.program?.resize(size));
   }
 
   sendSignal(sig: string | number, target?: SignalTarget): string {
@@ -236,14 +211,10 @@ export class Session implements ProgramStream, AttachedStream {
     await this.ended;
   }
 
-  private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
-    await this.stream.ended(tap);
-    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error });
-    if (lost !== undefined) this.state = "lost";
-    else if (this.stopRequested) this.state = "stopped";
-    else if (signal && signal === this.child?.signalSent) this.state = "killed";
-    else if (signal || exitCode !== 0) this.state = "failed";
-    else this.state = "exited";
+  private async onExit(exit: ChildExit): Promise<void> {
+    await this.stream.ended(exit.tap);
+    const state = endStateOf(exit, this.stopRequested, this.child?.signalSent);
+    Object.assign(this, { signal: exit.signal, exitCode: exit.exitCode, endedAt: new Date(), error: exit.lost ?? this.error, state });
     // Told (and so persisted: the store saves on "state") in the same turn as the state changes:
     // a wait that sees the session ended must never find it "lost" after a kill -9 of the daemon.
     this.stream.emit({ type: "state", state: this.state });
@@ -265,7 +236,7 @@ export class Session implements ProgramStream, AttachedStream {
 
   /** Without grace: the daemon itself goes away. */
   kill(): void {
-    if (this.running) this.child?.kill();
+    this.program?.kill();
   }
 
   /** Closes everything the session holds; a second call does nothing. */

@@ -38,7 +38,7 @@ class Program implements ProgramStream {
   readonly typed: string[] = [];
 
   constructor(readonly name: string) {
-    this.stream = new Pipeline({ name, logPath: join(dir, `${name}.log`), size: { rows: 4, cols: 30 }, scrollback: 10, pool });
+    this.stream = new Pipeline({ owner: this, logPath: join(dir, `${name}.log`), size: { rows: 4, cols: 30 }, scrollback: 10, pool });
     this.stream.output.create();
   }
 

@@ -1,8 +1,8 @@
 // What exec, waits, submit, shell commands and the daemon's subscribers read of a session: its
-// output stream (the bytes, the vt tap's reading of them, the screen, the events; pipeline.ts),
-// which the session holds as `stream`, its program as far as they drive it (running or not,
-// input), and what attaching to it sets (the take-over, the terminals' sizes). Not the session: no
-// lifecycle, store or info.
+// output stream (pipeline.ts, the session's `stream`: the bytes, the vt tap's reading of them, the
+// screen, the events), its program as far as they drive it (running or not, input), and what
+// attaching to it sets (the take-over, the terminals' sizes). Not the session: no lifecycle, store
+// or info.
 import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { TapEvent, TapReading } from "../terminal/tap-facts.ts";
@@ -72,8 +72,8 @@ export interface ProgramStream {
 }
 
 /**
- * The stream as attaching to it sees it (the daemon's subscriptions, the HTTP page's live cast):
- * its output, how its program ended, who took it over, and the sizes of the terminals attached.
+ * A session as attaching to it sees it (the daemon's subscriptions, the HTTP page's live cast):
+ * its stream, how its program ended, who took it over, and the sizes of the terminals attached.
  */
 export interface AttachedStream {
   readonly id: string;

@@ -10,25 +10,20 @@ export default sessionCommand({
   params: CastSchema,
   target: {},
   exec: (p, _ctx, s) => {
-    const journal = readJournal(journalPathOf(s.stream.logPath));
+    const { stream } = s;
+    const journal = readJournal(journalPathOf(stream.logPath));
     const first = journal.find((e) => e.kind === "r");
-    const page = castPage(journal, (from, max) => s.stream.readOutput(from, max), p.from, p.max_bytes);
+    const page = castPage(journal, (from, max) => stream.readOutput(from, max), p.from, p.max_bytes);
     const header =
       p.from === 0
         ? castHeader({
-            size: first?.kind === "r" ? first.size : s.stream.size,
+            size: first?.kind === "r" ? first.size : stream.size,
             term: s.term,
             command: s.command,
             startedAt: s.createdAt,
-            title: s.stream.tap.title || undefined,
+            title: stream.tap.title || undefined,
           })
         : undefined;
-    return {
-      ...(header ? { header } : {}),
-      lines: page.lines,
-      from: p.from,
-      to: page.to,
-      eof: page.to >= s.stream.output.end && !s.running,
-    };
+    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= stream.output.end && !s.running };
   },
 });

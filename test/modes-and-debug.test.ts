@@ -373,6 +373,6 @@ describe("the attach stream", () => {
     s.dispose();
     expect(Buffer.concat(out).toString()).toBe("a\x1b[1mbc\x1b[?9999h");
     // The session's own record of the output keeps every byte.
-    expect(Buffer.from(s.readOutput(0, 1000)).toString()).toBe("a\x1b[6n\x1b[1mb\x1b]11;?\x07\x1b[>qc\x1b[?9999h");
+    expect(Buffer.from(s.stream.readOutput(0, 1000)).toString()).toBe("a\x1b[6n\x1b[1mb\x1b]11;?\x07\x1b[>qc\x1b[?9999h");
   });
 });

@@ -156,7 +156,7 @@ const encoder = new TextEncoder();
 
 /**
  * What an output reader (StrippedOutput, TextOutput) takes of a session: its tap, fed first, and
- * every byte written; the tap's events go to `listener`, as Session.on hands them to a subscriber.
+ * every byte written; the tap's events go to `listener`, as a session's stream (Pipeline.on) hands them to a subscriber.
  */
 export class FakeOutput {
   listener: (e: TapEvent) => void = () => {};

@@ -99,7 +99,7 @@ test("a dialect's state is kept per session and dialect, and goes with its sessi
 test("close ends the daemon's periodic work in one call: every timer stopped, the journals' put-off lines written", async () => {
   const { d, c, s } = await upAndRunning("cat");
   const { to: end } = await c.call("session.output", { session: s.id, from: 0 });
-  const journal = journalPathOf(d.store.get(s.id).logPath);
+  const journal = journalPathOf(d.store.get(s.id).stream.logPath);
   c.close();
   d.close();
   expect(d.timers.pending).toBe(0);

@@ -79,7 +79,7 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
       session: s.id,
       pid: child.pid,
       fd,
-      output_end: s.output.end,
+      output_end: s.stream.output.end,
       exit: ended.get(child.pid) ?? null,
       input: unwritten.get(child.pid) ?? null,
     });

@@ -4,7 +4,8 @@ import type { SessionInfo } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
 
 export function infoOf(s: Session): SessionInfo {
-  const { tap, output, exec, hold } = s;
+  const { exec, hold } = s;
+  const { tap, output } = s.stream;
   return {
     id: s.id,
     name: s.name,
@@ -16,10 +17,10 @@ export function infoOf(s: Session): SessionInfo {
     signal: s.signal,
     created_at: s.createdAt.toISOString(),
     ended_at: s.endedAt?.toISOString() ?? null,
-    scrollback: s.scrollback,
+    scrollback: s.stream.scrollback,
     term: s.term,
     ...(s.error ? { error: s.error } : {}),
-    size: s.size,
+    size: s.stream.size,
     title: tap.title,
     current_cwd: tap.cwd,
     modes: tap.modes,

@@ -10,7 +10,7 @@
 // or encoded for it alone unless its bytes are its own.
 import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { EventMessage, EventType, Size } from "../protocol/schemas.ts";
-import type { AttachedStream, SessionEvent } from "../session/stream.ts";
+import type { AttachedStream, OutputStream, SessionEvent } from "../session/stream.ts";
 import { OutputFrames, type PieceSource } from "./output-frames.ts";
 import { StrippedOutput } from "./stripped-output.ts";
 import { TextOutput } from "./text-output.ts";
@@ -61,6 +61,8 @@ export class Subscription {
   /** Set while this subscriber's output goes as plain text. */
   private text: TextOutput | null = null;
   private readonly frames: OutputFrames;
+  /** The session's output, which this sends. */
+  private readonly stream: OutputStream;
   /** The shape its output frames take (output-frames.ts), once it took any. */
   private frameKey: string | null = null;
   private disposed = false;
@@ -70,10 +72,11 @@ export class Subscription {
     private readonly sink: EventSink,
     replayFrom: number | null,
   ) {
-    this.sent = replayFrom ?? session.output.end;
+    this.stream = session.stream;
+    this.sent = replayFrom ?? session.stream.output.end;
     this.from = this.sent;
     this.frames = OutputFrames.of(session);
-    this.off = session.on((e) => this.onEvent(e));
+    this.off = session.stream.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
     if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
   }
@@ -141,8 +144,8 @@ export class Subscription {
   add(events: EventType[], opts: AttachOptions = {}, replayFrom: number | null = null): void {
     if (replayFrom !== null && !this.events.has("output")) this.sent = replayFrom;
     for (const e of events) this.events.add(e);
-    if (opts.stripQueries !== undefined) this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.session)) : null;
-    if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.session);
+    if (opts.stripQueries !== undefined) this.stripped = opts.stripQueries ? (this.stripped ?? new StrippedOutput(this.stream)) : null;
+    if (this.sink.plainText && this.events.has("output")) this.text ??= new TextOutput(this.stream);
     if (opts.readOnly !== undefined) this.readOnly = opts.readOnly;
     // A holder that turns read-only has stopped typing: it holds the session for nobody.
     if (opts.takeOver === false || this.readOnly) this.session.hold.give(this);
@@ -156,7 +159,7 @@ export class Subscription {
   get delivered(): boolean {
     return (
       this.held.size === 0 &&
-      (!this.events.has("output") || this.sent >= this.session.output.end) &&
+      (!this.events.has("output") || this.sent >= this.stream.output.end) &&
       (!this.events.has("exit") || this.exitPending === null)
     );
   }
@@ -177,10 +180,10 @@ export class Subscription {
     // Counted among its shape's subscribers before it sends, and while it waits: the frames made
     // meanwhile are kept for it.
     this.useShape(wantOutput && !this.text ? this.sink.framing : null);
-    while (wantOutput && this.sent < this.session.output.end && this.sink.writable) {
-      if (!this.sendOutput(this.session.output.end, live)) break;
+    while (wantOutput && this.sent < this.stream.output.end && this.sink.writable) {
+      if (!this.sendOutput(this.stream.output.end, live)) break;
     }
-    if (this.exitPending && (!wantOutput || this.sent >= this.session.output.end)) {
+    if (this.exitPending && (!wantOutput || this.sent >= this.stream.output.end)) {
       // The stream ended inside a sequence: what the filter held back is still output.
       const held = this.stripped?.flush();
       if (held?.length && wantOutput) {
@@ -225,7 +228,7 @@ export class Subscription {
       this.emitBytes(from, o.to, o.bytes);
       return true;
     }
-    const bytes = this.session.readOutput(from, CATCH_UP_CHUNK);
+    const bytes = this.stream.readOutput(from, CATCH_UP_CHUNK);
     if (bytes.length === 0) return false;
     this.sent += bytes.length;
     this.emitBytes(from, this.sent, bytes);
@@ -247,7 +250,7 @@ export class Subscription {
         const to = Math.min(live.to, from + max);
         return { to, bytes: live.data.subarray(from - live.from, to - live.from) };
       }
-      const bytes = this.session.readOutput(from, max);
+      const bytes = this.stream.readOutput(from, max);
       return bytes.length > 0 ? { to: from + bytes.length, bytes } : null;
     };
   }

@@ -71,7 +71,7 @@ export function webHost(daemon: Daemon): WebHost {
       return sub;
     },
     metrics: () => ({
-      sessions: daemon.store.list().map((s) => ({ state: s.state, outputBytes: s.output.end })),
+      sessions: daemon.store.list().map((s) => ({ state: s.state, outputBytes: s.stream.output.end })),
       counters: daemon.counters,
       methods: [...daemon.metrics.methods],
       latencyBucketsS: LATENCY_BUCKETS_S,

@@ -130,7 +130,7 @@ export class ExecRunner implements RunnerMark {
     this.count++;
     this.lastAt = new Date();
     // The session ends (its program exits, or it is stopped or removed): the command ends with it.
-    const off = s.on((e) => {
+    const off = s.stream.on((e) => {
       if (e.type === "exit") void run.interrupt("ended", "SIGHUP");
     });
     try {

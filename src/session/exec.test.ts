@@ -32,8 +32,8 @@ describe("exec.run in the session's shell", () => {
     expect(r).toMatchObject({ output: "out", stderr: "err", exit_code: 3, timed_out: false, cancelled: false, truncated: false });
     expect(exec.count).toBe(1);
     expect(exec.busy).toBe(false);
-    await s.view.sync();
-    expect(s.textSnapshot().lines.join("\n")).not.toContain("termd-exec-");
+    await s.stream.view.sync();
+    expect(s.stream.textSnapshot().lines.join("\n")).not.toContain("termd-exec-");
   });
 
   test("cd and export persist to the next run; a call's env and stdin are its own", async () => {

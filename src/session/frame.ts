@@ -80,7 +80,7 @@ export class Frame {
 /** The frame of the screen as it is now: one per screen state, whoever asks. */
 const frames = new WeakMap<ScreenState, Frame>();
 export function frameOf(s: ProgramStream): Frame {
-  const state = s.view.state;
+  const state = s.stream.view.state;
   let f = frames.get(state);
   if (!f) frames.set(state, (f = new Frame(state)));
   return f;

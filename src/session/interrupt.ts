@@ -31,10 +31,11 @@ function shellHasTerminal(pid: number, shellLine: string | null): boolean {
 
 /** Resolves once `data` may be written: at once unless it holds a signal character meant for a command still being started. */
 export async function untilJobHasTerminal(s: ProgramStream, data: string | Uint8Array): Promise<void> {
-  if (!hasSignalChar(data) || !s.running || s.shellIntegration === null || s.tap.running === null) return;
+  if (!hasSignalChar(data) || !s.running || s.shellIntegration === null || s.stream.tap.running === null) return;
   const pid = s.pid;
   if (pid === null) return;
   const shellLine = commandLine(pid);
   const deadline = performance.now() + JOB_TERMINAL_MS;
-  while (s.running && s.tap.running !== null && shellHasTerminal(pid, shellLine) && performance.now() < deadline) await Bun.sleep(POLL_MS);
+  while (s.running && s.stream.tap.running !== null && shellHasTerminal(pid, shellLine) && performance.now() < deadline)
+    await Bun.sleep(POLL_MS);
 }

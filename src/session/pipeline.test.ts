@@ -41,19 +41,21 @@ class Terminal implements StreamSource {
   wantText(): void {}
 }
 
+/** A pipeline and what its owner does with it, as session.ts does: a run attached, or a restored stream's screen fed. */
 class Stream extends Pipeline {
   readonly terminal = new Terminal();
-  private readonly reader = new VtTap();
+  /** The tap the run's pty worker runs over its output. */
+  readonly reader = new VtTap();
 
   constructor(o: Partial<PipelineOptions> = {}) {
-    super({ name: "p", logPath: join(dir, "p.log"), size: { rows: 3, cols: 20 }, scrollback: 2, pool, ...o });
+    super({ owner: { name: "p" }, logPath: join(dir, "p.log"), size: { rows: 3, cols: 20 }, scrollback: 2, pool, ...o });
     streams.push(this);
     if (o.restored) {
       // As Session.restore: a restored stream's screen is fed from its log now.
       this.view.pump();
     } else {
       this.output.create();
-      this.source = this.terminal;
+      this.attach(this.terminal, null);
     }
   }
 
@@ -62,10 +64,6 @@ class Stream extends Pipeline {
     const data = typeof text === "string" ? Buffer.from(text) : text;
     writeFileSync(this.logPath, data, { flag: "a" });
     this.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.output.end) });
-  }
-
-  dispose(): void {
-    this.close();
   }
 }
 
@@ -128,4 +126,52 @@ test("a lost stream's screen is rebuilt from the log's last rows and scrollback 
   // 3 rows and 2 lines of scrollback: nothing older was replayed.
   expect(snap.scrollback_total).toBe(2);
   expect(snap.lines).toEqual(["line 45", "line 46", "line 47", "line 48", "line 49"]);
+});
+
+test("a new run's tap goes on as the last run's ended it (its title stack too); with output that tap never read, from the facts here", async () => {
+  fresh();
+  const s = new Stream();
+  // A pushed title: only a pty worker's tap keeps the stack, the facts here do not.
+  s.print("\x1b]2;first\x07\x1b[22t");
+  const last = s.reader.save();
+  await s.ended(last);
+  expect(s.runSetup().tap).toEqual(last);
+  // Output after the run's end as that tap knows it: its worker died before it said more.
+  s.print("more");
+  const next = s.runSetup(Buffer.from("[restarted]"));
+  expect(next).toMatchObject({ at: s.output.end, log: s.logPath, prelude: Buffer.from("[restarted]"), text: false });
+  expect(next.tap).toMatchObject({ end: s.output.end, title: "first", titleStack: [] });
+});
+
+test("a run whose log cannot be opened fails with SPAWN_FAILED", () => {
+  fresh();
+  const s = new Stream({ logPath: join(dir, "gone", "p.log"), restored: { lost: false } });
+  expect(() => s.runSetup()).toThrow(
+    expect.objectContaining({ code: "SPAWN_FAILED", message: expect.stringContaining("session p's log") }),
+  );
+});
+
+test("a new size goes to the screen before the program's terminal, then is told; the same size again is nothing", () => {
+  fresh();
+  const s = new Stream();
+  const seen: string[] = [];
+  s.on((e) => {
+    if (e.type === "resize") seen.push(`told ${e.size.cols}`);
+  });
+  s.resize({ rows: 3, cols: 30 }, () => seen.push(`terminal, the screen at ${s.size.cols}`));
+  s.resize({ rows: 3, cols: 30 }, () => seen.push("terminal again"));
+  expect(seen).toEqual(["terminal, the screen at 30", "told 30"]);
+});
+
+test("disposing runs what was to go with the stream, and a snapshot still waiting answers SESSION_NOT_FOUND", async () => {
+  fresh();
+  const s = new Stream();
+  let released = 0;
+  s.onDispose(() => released++);
+  s.print("hello");
+  const snap = s.snapshot();
+  s.dispose();
+  expect(released).toBe(1);
+  expect(s.closed).toBe(true);
+  await expect(snap).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
 });

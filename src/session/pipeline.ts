@@ -12,13 +12,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
-import { faultText } from "../terminal/errors.ts";
+import { faultText, TermdError } from "../terminal/errors.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
 import { clientLog } from "./client-log.ts";
-import type { OutputRead } from "../pty/pty-messages.ts";
+import { writeError } from "../pty/disk-errors.ts";
+import type { OutputRead, OutputSetup } from "../pty/pty-messages.ts";
 import { OutputLog } from "./output-log.ts";
 import { ScreenView, type ScreenBase } from "./screen-view.ts";
 import { removedError } from "./session-errors.ts";
@@ -76,7 +77,8 @@ export interface StreamSource {
 }
 
 export interface PipelineOptions {
-  name: string;
+  /** Whose stream it is, named as it is now (a rename shows in the messages here). */
+  owner: { readonly name: string };
   logPath: string;
   size: Size;
   scrollback: number;
@@ -109,8 +111,13 @@ function restoredBase(output: OutputLog, lost: boolean, rows: number, scrollback
   return from > 0 ? { bytes: new Uint8Array(0), end: from } : undefined;
 }
 
+/**
+ * The stream as its owner (session.ts) runs it: it starts and ends the program's runs (runSetup,
+ * attach, ended), tells the owner's events with its own (emit), records input and resizes, and
+ * disposes of it. Everything else is OutputStream's, for its readers.
+ */
 export class Pipeline implements OutputStream {
-  name: string;
+  private readonly owner: { readonly name: string };
   readonly scrollback: number;
   readonly output: OutputLog;
   /** What the vt tap read so far, as its updates (one per read) tell it. */
@@ -120,24 +127,25 @@ export class Pipeline implements OutputStream {
    * Where the next program's tap goes on from, once a run ended (the worker's tap's own state) or
    * for a restored stream (the tap that read its log's tail); null: from the facts here.
    */
-  protected tapState: TapState | null = null;
-  lastActivity = performance.now();
-  inputOffset = 0;
+  private tapState: TapState | null = null;
+  private activity = performance.now();
+  private inputAt = 0;
   /** What writes the stream now; null before a program starts, and for a restored stream. */
-  protected source: StreamSource | null = null;
+  private source: StreamSource | null = null;
   /**
    * The run's log_path copy (pty/tee.ts), which its pty worker writes: closed here once the copy
    * failed or the run ended (not before: the worker may still write to the number).
    */
-  protected tee: number | null = null;
+  private tee: number | null = null;
   /** Closed (its session removed): a call still running on it answers SESSION_NOT_FOUND. */
-  protected closed = false;
+  private closed_ = false;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
+  private readonly disposers: (() => void)[] = [];
 
   constructor(o: PipelineOptions) {
-    this.name = o.name;
+    this.owner = o.owner;
     this.scrollback = o.scrollback;
-    this.output = new OutputLog(o.logPath, o.name);
+    this.output = new OutputLog(o.logPath, o.owner.name);
     const debugBuffer = o.debugBuffer ?? DEFAULT_DEBUG_BUFFER;
     this.tap = new TapFacts({ debugBuffer, onTextWanted: (on) => this.source?.wantText(on) });
     // Restored: a tap here reads the last megabyte once (no program writes this stream), so a
@@ -160,7 +168,7 @@ export class Pipeline implements OutputStream {
       answeredUpTo: this.output.end,
       base,
       onChange: () => {
-        this.lastActivity = performance.now();
+        this.activity = performance.now();
         this.emit({ type: "screen", seq: this.view.seq });
       },
       onProgress: () => this.onScreenProgress(),
@@ -171,6 +179,22 @@ export class Pipeline implements OutputStream {
         } catch {}
       },
     });
+  }
+
+  get name(): string {
+    return this.owner.name;
+  }
+
+  get lastActivity(): number {
+    return this.activity;
+  }
+
+  get inputOffset(): number {
+    return this.inputAt;
+  }
+
+  get closed(): boolean {
+    return this.closed_;
   }
 
   get logPath(): string {
@@ -195,7 +219,8 @@ export class Pipeline implements OutputStream {
     return () => this.listeners.delete(fn);
   }
 
-  protected emit(e: SessionEvent): void {
+  /** Tells every listener of `e`: the stream's own events and its owner's (state, input, hold). */
+  emit(e: SessionEvent): void {
     for (const fn of this.listeners) {
       try {
         fn(e);
@@ -206,12 +231,21 @@ export class Pipeline implements OutputStream {
   }
 
   /**
-   * The next program's vt tap (in its pty worker): it goes on as the last one ended, or as the
-   * facts here stand (that one's worker died), with the unhandled log's size and whether text is wanted.
+   * Opens the log for a run (SPAWN_FAILED when it cannot) and says what the run's pty worker needs
+   * of the stream: the offset it goes on from, `prelude` ahead of the program's output, where its
+   * reads go, and its vt tap, which goes on as the last one ended, or as the facts here stand
+   * (that one's worker died), with the unhandled log's size and whether text is wanted.
    */
-  protected tapSpec(): { tap: TapState; debugBuffer: number; text: boolean } {
+  runSetup(prelude?: Uint8Array): OutputSetup & { onData(read: OutputRead): void } {
+    let log: string | null;
+    try {
+      log = this.output.create();
+    } catch (err) {
+      throw new TermdError("SPAWN_FAILED", `cannot open session ${this.name}'s log: ${writeError(err, this.logPath)}`);
+    }
     const tap = this.tapState?.end === this.output.end ? this.tapState : this.tap.save();
-    return { tap, debugBuffer: this.tap.debugBuffer, text: this.tap.wantsText };
+    const { debugBuffer, wantsText: text } = this.tap;
+    return { at: this.output.end, log, prelude, tap, debugBuffer, text, onData: (read) => this.feed(read) };
   }
 
   /**
@@ -219,9 +253,9 @@ export class Pipeline implements OutputStream {
    * current before anyone reads the bytes, and its events once the bytes are in the ring. The thread that read them has logged them (`logFailed`:
    * only up to its `end`), run the tap over them and, when `fed`, put them on the screen.
    */
-  protected feed({ data, tap, nonPlain, fed, logFailed, teeFailed }: OutputRead): void {
+  feed({ data, tap, nonPlain, fed, logFailed, teeFailed }: OutputRead): void {
     // Removed: what its program still wrote (its log is gone too) goes nowhere.
-    if (this.closed) return;
+    if (this.closed_) return;
     if (teeFailed !== undefined) {
       clientLog.log(`termd: session ${this.name}: log_path write failed, copy stopped: ${teeFailed}`);
       this.closeTee();
@@ -233,7 +267,7 @@ export class Pipeline implements OutputStream {
     // command in a shell whose DEBUG trap is the user's), which may be in this very read.
     for (const e of tap.events) this.emit(e);
     if (fed) this.view.fedAt(from, this.output.end);
-    this.lastActivity = performance.now();
+    this.activity = performance.now();
     this.emit({ type: "output", from, to: this.output.end, data });
     this.view.pump();
     const lag = this.view.lag;
@@ -247,18 +281,50 @@ export class Pipeline implements OutputStream {
     if (this.source?.outputPaused && caughtUp) this.source.resumeOutput();
   }
 
+  /** A program's run writes the stream from now on; `tee`: its log_path copy, closed here once the run ended. */
+  attach(source: StreamSource, tee: number | null): void {
+    this.source = source;
+    this.tee = tee;
+  }
+
   /**
-   * Lets the screen catch up before the program's end is told: "ended" promises a final screen
-   * that shows every byte. A screen that never catches up (a stalled worker) must not hold the end
-   * back for good: after EXIT_SYNC_MS it is told with the screen as it is, and the daemon log says so.
+   * Input counts as activity (the program is about to answer it): "settled" restarts here, and a
+   * command typed now finishes after the output so far.
    */
-  protected async syncForExit(): Promise<void> {
+  noteInput(): void {
+    this.activity = performance.now();
+    this.inputAt = this.output.end;
+  }
+
+  /**
+   * A new size, told as activity; the same one changes nothing. The screen takes it first, then
+   * the program's `terminal`: where the screen lives in the pty worker, the program's redraw for
+   * the new size (after SIGWINCH) must find it resized already.
+   */
+  resize(size: Size, terminal: () => void): void {
+    if (size.rows === this.size.rows && size.cols === this.size.cols) return;
+    this.view.resize(size);
+    terminal();
+    this.activity = performance.now();
+    this.emit({ type: "resize", size });
+  }
+
+  /**
+   * The run ended: its copy closes (its worker has written the last read), the next run's tap goes
+   * on from `tap`, and the screen catches up before the end is told: "ended" promises a final
+   * screen that shows every byte. A screen that never catches up (a stalled worker) must not hold
+   * the end back for good: after EXIT_SYNC_MS it is told with the screen as it is, and the daemon
+   * log says so.
+   */
+  async ended(tap: TapState | undefined): Promise<void> {
+    this.closeTee();
     const started = performance.now();
     await this.view.sync(EXIT_SYNC_MS);
     if (performance.now() - started >= EXIT_SYNC_MS)
       console.error(
         `termd: session ${this.name}: its screen had not caught up ${EXIT_SYNC_MS / 1000} s after its program ended; the end is told without it`,
       );
+    this.tapState = tap ?? null;
   }
 
   /** Bytes [from, from+max) of the output, from the ring or the log. */
@@ -303,11 +369,11 @@ export class Pipeline implements OutputStream {
 
   /** A call that waited (for the screen, for a worker) while another client removed the session. */
   private assertOpen(): void {
-    if (this.closed) throw removedError(this.name);
+    if (this.closed_) throw removedError(this.name);
   }
 
   /** Keeps the final screen beside the log (restoredBase); a stream that cannot is rebuilt from its log. */
-  protected async saveScreen(): Promise<void> {
+  async saveScreen(): Promise<void> {
     try {
       const { ansi } = await this.view.snapshot("ansi", this.scrollback);
       // Off the thread: a shutdown saves every session's screen at once (2.5 ms each when written here).
@@ -315,14 +381,20 @@ export class Pipeline implements OutputStream {
     } catch {}
   }
 
-  protected closeTee(): void {
+  private closeTee(): void {
     if (this.tee !== null) closeSync(this.tee);
     this.tee = null;
   }
 
-  /** Closes the screen and drops every listener. */
-  protected close(): void {
-    this.closed = true;
+  /** Runs `fn` when the stream is disposed: for what listens to it and holds a resource (line-file.ts). */
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
+  /** Closes the screen and everything that listens to the stream; a call still waiting on it answers SESSION_NOT_FOUND. */
+  dispose(): void {
+    this.closed_ = true;
+    for (const fn of this.disposers.splice(0)) fn();
     this.view.dispose();
     this.listeners.clear();
   }

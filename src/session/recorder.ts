@@ -9,9 +9,9 @@ import type { LineFiles } from "./line-files.ts";
 import type { Size } from "../protocol/schemas.ts";
 import type { SessionEvent } from "./stream.ts";
 
-/** What a recording's header says of the session it records. */
-interface Recorded extends LineSource {
-  readonly size: Size;
+/** The session a recording records: its stream, and what the header says of it. */
+interface Recorded {
+  readonly stream: LineSource & { readonly size: Size };
   readonly term: string;
   readonly command: readonly string[];
 }
@@ -28,8 +28,8 @@ export class Recorder extends SessionLineFile {
   }
 
   private constructor(path: string, fd: number, session: Recorded, files: LineFiles) {
-    super(path, fd, session, files);
-    this.line(castHeader({ size: session.size, term: session.term, command: session.command, startedAt: new Date() }));
+    super(path, fd, session.stream, files);
+    this.line(castHeader({ size: session.stream.size, term: session.term, command: session.command, startedAt: new Date() }));
   }
 
   protected onEvent(e: SessionEvent, ms: number): void {

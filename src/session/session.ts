@@ -1,12 +1,12 @@
-// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts), with its
-// lifecycle: started, ended (exited, stopped, killed, failed; lost with a daemon that died),
-// restarted, disposed. Exec, waits and shell commands take stream.ts's narrow interfaces.
+// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its
+// `stream`), with its lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits
+// and shell commands take stream.ts's interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
 import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
-import { writeError } from "../pty/disk-errors.ts";
+import { endStateOf } from "./end-state.ts";
 import { ExecRunner } from "./exec-runner.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
@@ -18,8 +18,12 @@ import type { ShellKind } from "./shell-integration.ts";
 import type { AttachedStream, ProgramStream } from "./stream.ts";
 import { Waits } from "./waits.ts";
 
-export class Session extends Pipeline implements ProgramStream, AttachedStream {
+export class Session implements ProgramStream, AttachedStream {
   readonly id: string;
+  /** The store renames it. */
+  name: string;
+  /** Its output: the bytes, the tap's reading of them, the screen, and every event told of the session. */
+  readonly stream: Pipeline;
   readonly command: string[];
   readonly cwd: string;
   readonly createdAt: Date;
@@ -47,39 +51,30 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   readonly hold = new Hold(this, (hold) => {
     // Taken over or given back: the holder's size counts alone, or everyone's again.
     this.clients.refit();
-    this.emit({ type: "hold", hold });
+    this.stream.emit({ type: "hold", hold });
   });
-  ended: Promise<void>;
   private markEnded: () => void = () => {};
+  ended = new Promise<void>((resolve) => (this.markEnded = resolve));
   private child: Child | null = null;
   private stopRequested = false;
   private readonly clients = new ClientSizes(this);
-  private readonly disposers: (() => void)[] = [];
 
   private constructor(b: SessionBase, restored?: { lost: boolean }) {
-    super({ ...b, logPath: logPathOf(b.logDir, b.id), restored });
     this.id = b.id;
+    this.name = b.name;
+    this.stream = new Pipeline({ ...b, owner: this, logPath: logPathOf(b.logDir, b.id), restored });
     this.command = b.command;
     this.cwd = b.cwd;
     this.createdAt = b.createdAt;
     this.term = b.term;
-    this.commands = new ShellCommands(this);
+    this.commands = new ShellCommands(this.stream);
     this.waits = new Waits(this, this.commands, b.answers);
     this.exec = new ExecRunner(this, this.commands, b.execTimeoutMs);
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
 
   /** Starts the program on a new PTY (in a cwd the store checked). Rejects with SPAWN_FAILED and the reason when it cannot. */
-  static async spawn(b: SessionBase, start: StartSpec): Promise<Session> {
-    const s = new Session(b);
-    try {
-      await s.start(start);
-    } catch (err) {
-      rmSync(s.logPath, { force: true });
-      s.view.dispose();
-      throw err;
-    }
-    return s;
+  static spawn(b: SessionBase, start: StartSpec): Promise<Session> {
+    return new Session(b).begin(start);
   }
 
   /** A session from an earlier daemon: no child, output from its log, screen rebuilt by replaying the log. */
@@ -87,7 +82,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     const s = new Session(b, { lost: run.state === "lost" });
     Object.assign(s, run);
     s.markEnded();
-    s.view.pump();
+    s.stream.view.pump();
     return s;
   }
 
@@ -96,46 +91,41 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
    * on, its output goes on from the log's end, and its screen is rebuilt from the log's tail (as a
    * lost session's is) in a screen worker.
    */
-  static async adopt(b: SessionBase, program: Adoption, start: StartSpec): Promise<Session> {
-    const s = new Session(b, { lost: true });
+  static adopt(b: SessionBase, program: Adoption, start: StartSpec): Promise<Session> {
+    return new Session(b, { lost: true }).begin(start, program);
+  }
+
+  /** The first run: one that fails closes the screen, and a new session's log goes with it (an adopted one's is kept). */
+  private async begin(spec: StartSpec, adopt?: Adoption): Promise<Session> {
     try {
-      await s.start(start, undefined, program);
+      await this.start(spec, undefined, adopt);
     } catch (err) {
-      s.view.dispose();
+      if (!adopt) rmSync(this.stream.logPath, { force: true });
+      this.stream.view.dispose();
       throw err;
     }
-    s.view.pump();
-    return s;
+    if (adopt) this.stream.view.pump();
+    return this;
   }
 
   /** Runs the program on a new PTY (or takes over `adopt`), its output into this session's stream. */
   private async start(spec: StartSpec, prelude?: Uint8Array, adopt?: Adoption): Promise<void> {
-    let logPath: string | null;
-    try {
-      logPath = this.output.create();
-    } catch (err) {
-      throw new TermdError("SPAWN_FAILED", `cannot open session ${this.name}'s log: ${writeError(err, this.logPath)}`);
-    }
-    const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: this.size, term: this.term };
-    const log = { at: this.output.end, log: logPath, prelude };
-    const child = await Child.spawn(
-      { ...program, ...log, ...this.tapSpec(), tee: spec.tee, onData: (read) => this.feed(read) },
-      spec.ptys,
-      adopt,
-    );
+    const stream = this.stream;
+    const program = { command: spec.argv, cwd: this.cwd, env: spec.env, size: stream.size, term: this.term };
+    const child = await Child.spawn({ ...program, ...stream.runSetup(prelude), tee: spec.tee }, spec.ptys, adopt);
     // Removed while it started (a restart): the program goes with it.
-    if (this.closed) {
+    if (stream.closed) {
       child.kill();
       throw removedError(this.name);
     }
     // A new session's screen lives where its output is read (a restart's stays where it is).
     if (!adopt)
-      this.view.hostWith(
+      stream.view.hostWith(
         (opening, owner) => child.openScreen(opening, owner),
         (screenId) => child.feedScreen(screenId),
       );
-    this.child = this.source = child;
-    this.tee = spec.tee ?? null;
+    stream.attach(child, spec.tee ?? null);
+    this.child = child;
     this.shellIntegration = spec.shellIntegration;
     this.hooksDir = spec.hooksDir ?? null;
     this.pid = child.pid;
@@ -162,8 +152,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   private beforeInput(): Child {
     const child = this.liveChild();
     this.waits.beforeInput();
-    this.lastActivity = performance.now();
-    this.inputOffset = this.output.end;
+    this.stream.noteInput();
     return child;
   }
 
@@ -176,7 +165,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     } catch (err) {
       throw inputError(err, this);
     }
-    this.emit({ type: "input", data });
+    this.stream.emit({ type: "input", data });
     return n;
   }
 
@@ -190,13 +179,13 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     } catch (err) {
       throw inputError(err, this, timeoutMs);
     } finally {
-      this.emit(secret ? { type: "input", data, secret } : { type: "input", data });
+      this.stream.emit(secret ? { type: "input", data, secret } : { type: "input", data });
     }
   }
 
   /** The PTY's termios; null once it closed. */
   termios(): Promise<Termios | null> {
-    return this.running && this.child ? this.child.termios() : Promise.resolve(null);
+    return this.program?.termios() ?? Promise.resolve(null);
   }
 
   /** An attached terminal's size (null: it left); see ClientSizes. */
@@ -206,13 +195,7 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
   }
 
   resize(size: Size): void {
-    if (size.rows === this.size.rows && size.cols === this.size.cols) return;
-    // The screen first: where it lives in the pty worker, the program's redraw for the new size
-    // (after SIGWINCH) must find it resized already.
-    this.view.resize(size);
-    if (this.running) this.child?.resize(size);
-    this.lastActivity = performance.now();
-    this.emit({ type: "resize", size });
+    this.stream.resize(size, () => this.program?.resize(size));
   }
 
   sendSignal(sig: string | number, target?: SignalTarget): string {
@@ -228,52 +211,40 @@ export class Session extends Pipeline implements ProgramStream, AttachedStream {
     await this.ended;
   }
 
-  private async onExit({ exitCode, signal, lost, tap }: ChildExit): Promise<void> {
-    this.closeTee(); // its worker has written the last read
-    await this.syncForExit();
-    Object.assign(this, { signal, exitCode, endedAt: new Date(), error: lost ?? this.error, tapState: tap ?? null });
-    if (lost !== undefined) this.state = "lost";
-    else if (this.stopRequested) this.state = "stopped";
-    else if (signal && signal === this.child?.signalSent) this.state = "killed";
-    else if (signal || exitCode !== 0) this.state = "failed";
-    else this.state = "exited";
+  private async onExit(exit: ChildExit): Promise<void> {
+    await this.stream.ended(exit.tap);
+    const state = endStateOf(exit, this.stopRequested, this.child?.signalSent);
+    Object.assign(this, { signal: exit.signal, exitCode: exit.exitCode, endedAt: new Date(), error: exit.lost ?? this.error, state });
     // Told (and so persisted: the store saves on "state") in the same turn as the state changes:
     // a wait that sees the session ended must never find it "lost" after a kill -9 of the daemon.
-    this.emit({ type: "state", state: this.state });
-    await this.saveScreen();
+    this.stream.emit({ type: "state", state: this.state });
+    await this.stream.saveScreen();
     this.markEnded();
-    this.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
+    this.stream.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
   }
 
   /** Runs an ended session's program again: same id, name, log, recording, subscribers and size; a line in the output marks it. */
   async restart(spec: StartSpec): Promise<void> {
     if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
-    rmSync(screenPathOf(this.logPath), { force: true });
+    rmSync(screenPathOf(this.stream.logPath), { force: true });
     // The marker comes through the worker, which writes the log: ahead of the program's output.
     await this.start(spec, new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
     Object.assign(this, { state: "running", exitCode: null, signal: null, error: null, endedAt: null, stopRequested: false });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
-    this.emit({ type: "state", state: "running" });
+    this.stream.emit({ type: "state", state: "running" });
   }
 
   /** Without grace: the daemon itself goes away. */
   kill(): void {
-    if (this.running) this.child?.kill();
-  }
-
-  /** Runs `fn` when the session is disposed: for what listens to it and holds a resource. */
-  onDispose(fn: () => void): void {
-    this.disposers.push(fn);
+    this.program?.kill();
   }
 
   /** Closes everything the session holds; a second call does nothing. */
   dispose(): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.stream.closed) return;
+    this.stream.dispose();
     this.kill();
-    for (const fn of this.disposers.splice(0)) fn();
     this.waits.dispose();
     this.commands.dispose();
-    this.close();
   }
 }

@@ -20,7 +20,7 @@ export function firstPrompt(s: ProgramStream, commands: ShellCommands): Promise<
       resolve();
     };
     const timer = setTimeout(done, FIRST_PROMPT_MS);
-    const off = s.on((e) => {
+    const off = s.stream.on((e) => {
       if (e.type === "mark" || e.type === "exit") done();
     });
   });
@@ -49,13 +49,13 @@ export function promptQuiet(s: ProgramStream, markEnd: number): Promise<boolean>
     const check = () => {
       clearTimeout(quietTimer);
       if (!s.running) return finish(false);
-      if (s.output.end <= markEnd || !s.screenCurrent) return;
-      const quietFor = performance.now() - s.lastActivity;
+      if (s.stream.output.end <= markEnd || !s.stream.screenCurrent) return;
+      const quietFor = performance.now() - s.stream.lastActivity;
       if (quietFor >= QUIET_MS) return finish(true);
       quietTimer = setTimeout(check, QUIET_MS - quietFor);
     };
     const deadline = setTimeout(() => finish(false), READY_MAX_MS);
-    const off = s.on((e) => {
+    const off = s.stream.on((e) => {
       if (e.type === "output" || e.type === "screen" || e.type === "exit") check();
     });
     check();

@@ -127,7 +127,7 @@ export class ShellRun {
     const shell = basename(s.command[0] ?? "").replace(/^-/, "");
     this.zsh = shell === "zsh";
     this.bash = shell === "bash";
-    this.off = s.on((e) => {
+    this.off = s.stream.on((e) => {
       if (e.type === "done_mark") this.doneMark(e.status, e.nonce, e.end);
       else if (e.type === "exit") this.finish(e.exit_code);
     });
@@ -160,7 +160,7 @@ export class ShellRun {
       writeFileSync(join(this.dir, "c"), this.p.command.endsWith("\n") ? this.p.command : this.p.command + "\n", { mode: 0o600 });
       writeFileSync(join(this.dir, "w"), this.wrapper(erase), { mode: 0o600 });
     }
-    this.typedAt = this.s.output.end;
+    this.typedAt = this.s.stream.output.end;
     this.startedAt = performance.now();
     if (timeoutMs > 0) this.timer = setTimeout(() => this.interrupt("timeout", "SIGINT"), timeoutMs);
     this.capTimer = setInterval(() => this.capOutput(), CAP_EVERY_MS);
@@ -176,15 +176,15 @@ export class ShellRun {
    * (the cursor is after the prompt now) and clears from there, so nothing typed stays on the screen.
    */
   private eraseOf(line: string, fromRow: number | null = null): string {
-    const { col } = this.s.view.state.cursor;
+    const { col } = this.s.stream.view.state.cursor;
     const below = fromRow === null ? 0 : Math.max(0, this.cursorRow() - fromRow);
-    const rows = Math.floor((col + line.length - 1) / this.s.size.cols) + 1 + below;
+    const rows = Math.floor((col + line.length - 1) / this.s.stream.size.cols) + 1 + below;
     return `\\033[${rows}A\\r\\033[J`;
   }
 
   /** The cursor's row in the whole buffer (scrollback included), which stays put as the screen scrolls. */
   private cursorRow(): number {
-    const st = this.s.view.state;
+    const st = this.s.stream.view.state;
     return st.cursor.row + st.scrollback_total;
   }
 

@@ -60,5 +60,5 @@ test("records come back as sessions, a running one as lost, and are saved again 
     error: "the daemon ended while the program ran",
   });
   expect(store.remove(s)).toBe(true);
-  expect(existsSync(s.logPath)).toBe(false);
+  expect(existsSync(s.stream.logPath)).toBe(false);
 });

@@ -218,7 +218,7 @@ export class SessionStore {
     let recording = false;
     try {
       // Both listen from before the first byte: output only arrives on a later turn of the loop.
-      new TimingJournal(journalPathOf(session.logPath), session, this.lineFiles);
+      new TimingJournal(journalPathOf(session.stream.logPath), session.stream, this.lineFiles);
       record?.attach(session);
       recording = true;
       records?.save(this.record(session));
@@ -285,7 +285,7 @@ export class SessionStore {
           s.meta = r.meta;
           this.byId.set(s.id, s);
           this.starts.set(s.id, start);
-          new TimingJournal(journalPathOf(s.logPath), s, this.lineFiles);
+          new TimingJournal(journalPathOf(s.stream.logPath), s.stream, this.lineFiles);
           this.keepRecord(s);
         } catch (err) {
           console.error(`termd: session ${r.name}: its program could not be taken over: ${(err as Error).message}`);
@@ -298,7 +298,7 @@ export class SessionStore {
 
   /** Saves the session's record whenever its state or size changes. */
   private keepRecord(s: Session): void {
-    if (this.opts.records) s.on((e) => (e.type === "state" || e.type === "resize") && this.saveRecord(s));
+    if (this.opts.records) s.stream.on((e) => (e.type === "state" || e.type === "resize") && this.saveRecord(s));
   }
 
   private startOf(s: Session): StartSettings {
@@ -361,7 +361,7 @@ export class SessionStore {
   }
 
   private removeFiles(s: Session): void {
-    for (const path of [s.logPath, journalPathOf(s.logPath), screenPathOf(s.logPath)]) rmSync(path, { force: true });
+    for (const path of [s.stream.logPath, journalPathOf(s.stream.logPath), screenPathOf(s.stream.logPath)]) rmSync(path, { force: true });
   }
 
   /** Removes ended sessions whose end is older than `ttlMs`; returns how many. */

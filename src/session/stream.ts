@@ -1,7 +1,8 @@
 // What exec, waits, submit, shell commands and the daemon's subscribers read of a session: its
-// output stream (the bytes, the vt tap's reading of them, the screen, the events), its program as
-// far as they drive it (running or not, input), and what attaching to it sets (the take-over, the
-// terminals' sizes). Not the session: no lifecycle, store or info.
+// output stream (pipeline.ts, the session's `stream`: the bytes, the vt tap's reading of them, the
+// screen, the events), its program as far as they drive it (running or not, input), and what
+// attaching to it sets (the take-over, the terminals' sizes). Not the session: no lifecycle, store
+// or info.
 import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
 import type { TapEvent, TapReading } from "../terminal/tap-facts.ts";
@@ -33,7 +34,6 @@ export interface OutputBytes {
 
 /** The stream: every byte, what the tap read in it, the screen, and the events about them. */
 export interface OutputStream {
-  readonly name: string;
   readonly output: OutputBytes;
   readonly tap: TapReading;
   readonly view: ScreenView;
@@ -47,11 +47,15 @@ export interface OutputStream {
   readonly inputOffset: number;
   readOutput(from: number, max: number): Uint8Array;
   textSnapshot(): ScreenSnapshot;
+  /** The screen in any format, showing the output so far. */
+  snapshot(format?: SnapshotFormat, scrollback?: number): Promise<ScreenSnapshot>;
   on(fn: (e: SessionEvent) => void): () => void;
 }
 
-/** The stream and the program that writes it, as exec, waits and submit drive it. */
-export interface ProgramStream extends OutputStream {
+/** The program and the stream it writes, as exec, waits and submit drive it. */
+export interface ProgramStream {
+  readonly name: string;
+  readonly stream: OutputStream;
   readonly command: readonly string[];
   readonly cwd: string;
   readonly state: SessionState;
@@ -68,11 +72,13 @@ export interface ProgramStream extends OutputStream {
 }
 
 /**
- * The stream as attaching to it sees it (the daemon's subscriptions, the HTTP page's live cast):
- * its output, how its program ended, who took it over, and the sizes of the terminals attached.
+ * A session as attaching to it sees it (the daemon's subscriptions, the HTTP page's live cast):
+ * its stream, how its program ended, who took it over, and the sizes of the terminals attached.
  */
-export interface AttachedStream extends OutputStream {
+export interface AttachedStream {
   readonly id: string;
+  readonly name: string;
+  readonly stream: OutputStream;
   readonly command: readonly string[];
   readonly term: string;
   readonly running: boolean;
@@ -80,8 +86,6 @@ export interface AttachedStream extends OutputStream {
   readonly signal: string | null;
   /** Taken over by one subscriber, given back by it (a check is dispatch's business). */
   readonly hold: Pick<Hold, "take" | "give">;
-  /** The screen in any format, showing the output so far. */
-  snapshot(format?: SnapshotFormat, scrollback?: number): Promise<ScreenSnapshot>;
   /** An attached terminal's size (null: it left). */
   setClientSize(client: object, size: Size | null): void;
 }

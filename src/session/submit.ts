@@ -69,7 +69,7 @@ export function textShown(lines: readonly string[], text: string): boolean {
 
 /** Resolves true once the screen (a row or the cursor) changed after `seq`, false after `ms`. Output that redraws the same screen is no change. */
 function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal): Promise<boolean> {
-  if (s.view.seq !== seq) return Promise.resolve(true);
+  if (s.stream.view.seq !== seq) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (v: boolean) => {
       clearTimeout(timer);
@@ -79,8 +79,8 @@ function changed(s: ProgramStream, seq: number, ms: number, signal: AbortSignal)
     };
     const onAbort = () => done(false);
     const timer = setTimeout(() => done(false), ms);
-    const off = s.on((e) => {
-      if ((e.type === "screen" && s.view.seq !== seq) || e.type === "exit") done(true);
+    const off = s.stream.on((e) => {
+      if ((e.type === "screen" && s.stream.view.seq !== seq) || e.type === "exit") done(true);
     });
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -98,7 +98,7 @@ export async function safeSubmit(
   timeoutMs = 10_000,
   secret = false,
 ): Promise<SubmitResult> {
-  const bracketed = s.modes.bracketed_paste && needsPaste(text);
+  const bracketed = s.stream.modes.bracketed_paste && needsPaste(text);
   const data = pasteBytes(text, bracketed);
   const bytes = data.length > 0 ? await s.input(data, timeoutMs, signal, secret) : 0;
   const wroteAt = performance.now();
@@ -110,19 +110,19 @@ export async function safeSubmit(
   let echoedAt = wroteAt;
   while (!signal.aborted && s.running) {
     const now = performance.now();
-    const quietFor = now - s.lastActivity;
+    const quietFor = now - s.stream.lastActivity;
     const wasShown = shown;
-    shown = textShown(s.view.state.lines, text);
-    if (shown && !wasShown) echoedAt = Math.max(echoedAt, s.lastActivity);
+    shown = textShown(s.stream.view.state.lines, text);
+    if (shown && !wasShown) echoedAt = Math.max(echoedAt, s.stream.lastActivity);
     const gapLeft = SUBMIT_GAP_MS - (now - echoedAt);
-    if (quietFor >= QUIET_MS && gapLeft <= 0 && s.screenCurrent && shown) break;
+    if (quietFor >= QUIET_MS && gapLeft <= 0 && s.stream.screenCurrent && shown) break;
     const left = MAX_WAIT_MS - (now - wroteAt);
     if (left <= 0) break;
     await delay(Math.min(left, Math.max(10, QUIET_MS - quietFor, gapLeft)), signal);
   }
   const result: SubmitResult = { bytes, shown, bracketed, enter_presses: 0, changed: false };
   while (result.enter_presses < 2 && !result.changed && !signal.aborted && s.running) {
-    const seq = s.view.seq;
+    const seq = s.stream.view.seq;
     result.bytes += s.writeInput("\r");
     result.enter_presses++;
     result.changed = (await changed(s, seq, VERIFY_MS, signal)) || !s.running;

@@ -105,26 +105,26 @@ export class WaitGroup {
     this.seen = f;
     if (p.gone !== undefined && (!f.joined.includes(p.gone) || !findIn(f.lines, p.gone))) return this.answer({ outcome: "matched" });
     if (p.changed_from !== undefined && f.hash !== p.changed_from) return this.answer({ outcome: "changed" });
-    if (p.activity && s.output.end > this.startOffset) return this.answer({ outcome: "activity" });
+    if (p.activity && s.stream.output.end > this.startOffset) return this.answer({ outcome: "activity" });
     if (p.command_done) {
       // Once the screen shows it too: the result's screen then has the command's output.
       const c = this.commands.doneAfter(this.commandSince);
-      if (c && (s.view.parsed >= c.to || !s.running || this.synced)) return this.answer({ outcome: "command_done", command: c });
+      if (c && (s.stream.view.parsed >= c.to || !s.running || this.synced)) return this.answer({ outcome: "command_done", command: c });
       // Output that changes nothing on the screen sends no screen event: ask to hear when it is
       // parsed (or after SCREEN_SYNC_MS, when the answer goes with the screen there is).
       if (c) this.syncScreen();
     }
     if (p.prompt) {
       const end = this.commands.promptAfter(this.commandSince);
-      if (end !== null && (s.view.parsed >= end || this.synced)) return this.answer({ outcome: "prompt" });
+      if (end !== null && (s.stream.view.parsed >= end || this.synced)) return this.answer({ outcome: "prompt" });
       if (end !== null) this.syncScreen();
     }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
       // No timer then: the ?2026l that ends the frame is output, and output evaluates again.
-      const midFrame = s.modes.synchronized_output;
-      const quietFor = performance.now() - s.lastActivity;
-      if (quietFor >= p.settle_ms && s.screenCurrent && s.running && !midFrame) return this.answer({ outcome: "settled" });
+      const midFrame = s.stream.modes.synchronized_output;
+      const quietFor = performance.now() - s.stream.lastActivity;
+      if (quietFor >= p.settle_ms && s.stream.screenCurrent && s.running && !midFrame) return this.answer({ outcome: "settled" });
       clearTimeout(this.settleTimer);
       if (!midFrame) this.settleTimer = setTimeout(() => this.check(frameOf(s)), Math.max(1, p.settle_ms - quietFor));
     }
@@ -146,7 +146,7 @@ export class WaitGroup {
   private syncScreen(): void {
     if (this.syncing) return;
     this.syncing = true;
-    void this.owner.s.view.sync(SCREEN_SYNC_MS).then(() => {
+    void this.owner.s.stream.view.sync(SCREEN_SYNC_MS).then(() => {
       this.synced = true;
       this.check(frameOf(this.owner.s));
     });

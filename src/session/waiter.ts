@@ -45,7 +45,7 @@ export class Waiter {
   timedOut(): void {
     if (this.done) return;
     const s = this.owner.s;
-    this.finish(resultOf(s, "timeout", s.textSnapshot()));
+    this.finish(resultOf(s, "timeout", s.stream.textSnapshot()));
   }
 
   finish(result: WaitResult): void {

@@ -21,7 +21,8 @@ const { pool, answers } = daemonParts();
  * A session's real stream (log, vt tap, screen in a worker) with a scripted program in place of a
  * PTY: `print` is the program's output, `exit` its end; input is only recorded.
  */
-class Program extends Pipeline implements ProgramStream {
+class Program implements ProgramStream {
+  readonly stream: Pipeline;
   readonly command = ["prog"];
   readonly cwd = dir;
   state: SessionState = "running";
@@ -33,9 +34,9 @@ class Program extends Pipeline implements ProgramStream {
   readonly hooksDir = null;
   readonly typed: string[] = [];
 
-  constructor(name: string) {
-    super({ name, logPath: join(dir, `${name}.log`), size: { rows: 4, cols: 30 }, scrollback: 10, pool });
-    this.output.create();
+  constructor(readonly name: string) {
+    this.stream = new Pipeline({ owner: this, logPath: join(dir, `${name}.log`), size: { rows: 4, cols: 30 }, scrollback: 10, pool });
+    this.stream.output.create();
   }
 
   /** The tap a pty worker would run over the program's output. */
@@ -43,11 +44,11 @@ class Program extends Pipeline implements ProgramStream {
 
   print(text: string): void {
     const data = Buffer.from(text);
-    this.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.output.end) });
+    this.stream.feed({ data, tap: this.reader.feed(data), nonPlain: nonPlainEnd(data, this.stream.output.end) });
   }
 
   writeInput(data: string | Uint8Array): number {
-    this.inputOffset = this.output.end;
+    this.stream.noteInput();
     this.typed.push(String(data));
     return data.length;
   }
@@ -60,12 +61,12 @@ class Program extends Pipeline implements ProgramStream {
     this.running = false;
     this.exitCode = code;
     this.state = code === 0 ? "exited" : "failed";
-    this.emit({ type: "state", state: this.state });
-    this.emit({ type: "exit", exit_code: code, signal: null });
+    this.stream.emit({ type: "state", state: this.state });
+    this.stream.emit({ type: "exit", exit_code: code, signal: null });
   }
 
   dispose(): void {
-    this.close();
+    this.stream.dispose();
   }
 }
 
@@ -82,11 +83,11 @@ afterEach(() => {
 let n = 0;
 async function program(shown = "") {
   const p = new Program(`w${++n}`);
-  const commands = new ShellCommands(p);
+  const commands = new ShellCommands(p.stream);
   const waits = new Waits(p, commands, answers);
   made.push({ p, waits, commands });
   if (shown) p.print(shown);
-  await p.view.sync();
+  await p.stream.view.sync();
   const wait = (
     w: Omit<WaitInput, "session" | "timeout_ms"> & { timeout_ms?: number },
     abort = new AbortController().signal,
@@ -115,7 +116,7 @@ describe("session.wait", () => {
     const { p, waits, wait } = await program("loading");
     const r = wait({ text: "done" });
     expect(waits.size).toBe(1);
-    await p.view.sync();
+    await p.stream.view.sync();
     expect(await settled(r)).toBe(false);
     p.print("\r\nall done");
     expect(await r).toMatchObject({ outcome: "matched", match: { row: 1, col: 4, text: "done" } });
@@ -160,12 +161,12 @@ describe("session.wait", () => {
   test("gone, changed_from and activity answer what they name", async () => {
     const { p, wait } = await program("working...");
     const gone = wait({ gone: "working" });
-    const changed = wait({ changed_from: p.view.state.hash });
+    const changed = wait({ changed_from: p.stream.view.state.hash });
     const activity = wait({ activity: true });
     // A bell: output that changes nothing on the screen answers only the activity wait.
     p.print("\x07");
     expect((await activity).outcome).toBe("activity");
-    await p.view.sync();
+    await p.stream.view.sync();
     expect(await settled(gone)).toBe(false);
     expect(await settled(changed)).toBe(false);
     p.print("\r\x1b[2Kfinished");
@@ -184,7 +185,7 @@ describe("session.wait", () => {
   test("fresh: a match already on the screen does not count, a new one at another place does", async () => {
     const { p, wait } = await program("$ ");
     const r = wait({ text: "$ ", fresh: "call" });
-    await p.view.sync();
+    await p.stream.view.sync();
     expect(await settled(r)).toBe(false);
     p.print("ls\r\nfile\r\n$ ");
     expect((await r).match).toEqual({ row: 2, col: 0, text: "$ " });
@@ -195,7 +196,7 @@ describe("session.wait", () => {
     waits.beforeInput();
     p.writeInput("ls\r");
     p.print("ls\r\nfile\r\n$ ");
-    await p.view.sync();
+    await p.stream.view.sync();
     expect((await wait({ text: "$ ", fresh: "input" })).match).toEqual({ row: 2, col: 0, text: "$ " });
   });
 
@@ -204,7 +205,7 @@ describe("session.wait", () => {
     const w = { session: p.name, timeout_ms: 60_000, text: "ok" };
     const prepared = waits.prepare(w, new AbortController().signal, baselineOf(p, w));
     p.print("echo ok");
-    await p.view.sync();
+    await p.stream.view.sync();
     expect(await settled(prepared.result)).toBe(false);
     prepared.start();
     expect((await prepared.result).match).toEqual({ row: 0, col: 7, text: "ok" });
@@ -266,7 +267,7 @@ describe("session.wait", () => {
     expect(() => wait({ command_done: true })).toThrow(expect.objectContaining({ code: "BAD_ARGUMENT" }));
     p.print("\x1b]133;A\x07$ \x1b]133;B\x07");
     expect((await wait({ prompt: true, since: 0 })).outcome).toBe("prompt");
-    const done = wait({ command_done: true, since: p.output.end });
+    const done = wait({ command_done: true, since: p.stream.output.end });
     p.print("make\r\n\x1b]133;C\x07built\r\n\x1b]133;D;2\x07\x1b]133;A\x07$ ");
     const r = await done;
     expect(r.outcome).toBe("command_done");

@@ -52,7 +52,7 @@ export class Waits implements WaiterOwner {
     private readonly commands: ShellCommands,
     readonly answers: AnswerPacer,
   ) {
-    this.off = s.on((e) => {
+    this.off = s.stream.on((e) => {
       if (e.type === "screen") this.update();
       else if (e.type === "exit") for (const g of [...this.groups.values()]) g.check(frameOf(s));
       else if (e.type === "output") for (const g of [...this.onOutput]) g.check(frameOf(s));
@@ -69,7 +69,7 @@ export class Waits implements WaiterOwner {
    */
   snapshot(): ScreenSnapshot {
     if (!this.shot) {
-      this.shot = this.s.textSnapshot();
+      this.shot = this.s.stream.textSnapshot();
       queueMicrotask(() => (this.shot = null));
     }
     return this.shot;
@@ -128,8 +128,8 @@ export class Waits implements WaiterOwner {
       );
     }
     if (p.regex !== undefined) sharedRegex(p.regex); // a bad pattern is refused now, not when armed
-    const startOffset = s.output.end;
-    const commandSince = p.since ?? s.inputOffset;
+    const startOffset = s.stream.output.end;
+    const commandSince = p.since ?? s.stream.inputOffset;
     const key = groupKey(p, startOffset, commandSince, baseline);
     const w = new Waiter(this, p, abort, key, () => new WaitGroup(this, key, p, this.commands, startOffset, commandSince, baseline));
     // A caller already gone (a client that hung up before this ran) would never hear "abort".

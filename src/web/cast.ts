@@ -22,7 +22,7 @@ export function castDownload(host: WebHost, session: string, signal: AbortSignal
   return new ReadableStream({
     async pull(controller) {
       try {
-        until ??= host.session(session).output.end;
+        until ??= host.session(session).stream.output.end;
         const page = await host.call("session.cast", { session, from, max_bytes: PAGE_BYTES }, signal);
         const text = [...(page.header ? [page.header] : []), ...page.lines].map((l) => l + "\n").join("");
         if (text) controller.enqueue(encoder.encode(text));
@@ -63,14 +63,14 @@ export class LiveCast implements EventSink {
 
   async start(): Promise<void> {
     const s = this.session;
-    const snap = await s.snapshot("ansi");
+    const snap = await s.stream.snapshot("ansi");
     if (this.closed) return;
     this.startedAt = performance.now();
     this.ws.sendText(
       castHeader({ size: snap.size, term: s.term, command: s.command, startedAt: new Date(), title: snap.title || undefined }),
     );
     this.ws.sendText(castEvent(0, "o", "\x1b[H\x1b[2J" + (snap.ansi ?? "")));
-    this.offResize = s.on((e) => {
+    this.offResize = s.stream.on((e) => {
       if (e.type === "resize" && !this.closed) this.ws.sendText(castEvent(this.seconds(), "r", `${e.size.cols}x${e.size.rows}`));
     });
     // From the offset the painted screen reflects; the daemon's own queries stay out of it.

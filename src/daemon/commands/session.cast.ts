@@ -10,19 +10,20 @@ export default sessionCommand({
   params: CastSchema,
   target: {},
   exec: (p, { daemon }, s) => {
-    const journal = readJournal(journalPathOf(s.logPath), daemon.store.lineFiles);
+    const { stream } = s;
+    const journal = readJournal(journalPathOf(stream.logPath), daemon.store.lineFiles);
     const first = journal.find((e) => e.kind === "r");
-    const page = castPage(journal, (from, max) => s.readOutput(from, max), p.from, p.max_bytes);
+    const page = castPage(journal, (from, max) => stream.readOutput(from, max), p.from, p.max_bytes);
     const header =
       p.from === 0
         ? castHeader({
-            size: first?.kind === "r" ? first.size : s.size,
+            size: first?.kind === "r" ? first.size : stream.size,
             term: s.term,
             command: s.command,
             startedAt: s.createdAt,
-            title: s.tap.title || undefined,
+            title: stream.tap.title || undefined,
           })
         : undefined;
-    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= s.output.end && !s.running };
+    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= stream.output.end && !s.running };
   },
 });

@@ -9,7 +9,7 @@ export default sessionCommand({
     // termios first: reading c_cc waits for stty, and the log must be taken (and cleared) in one
     // step after that, so nothing logged in between is cleared unseen.
     const termios = await s.termios();
-    const { unhandled, dropped } = s.tap.unhandled(p.clear);
-    return { unhandled, dropped, termios, modes: s.modes, marks: [...s.tap.marks] };
+    const { unhandled, dropped } = s.stream.tap.unhandled(p.clear);
+    return { unhandled, dropped, termios, modes: s.stream.modes, marks: [...s.stream.tap.marks] };
   },
 });

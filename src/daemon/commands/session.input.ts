@@ -14,10 +14,10 @@ async function write(s: ProgramStream, p: InputInput, signal: AbortSignal): Prom
   }
   let data: string | Uint8Array;
   if (p.keys !== undefined)
-    data = encodeKeys(p.keys, { applicationCursor: s.modes.application_cursor, kittyFlags: s.modes.kitty_keyboard });
-  else if (p.paste !== undefined) data = pasteBytes(p.paste, s.modes.bracketed_paste);
+    data = encodeKeys(p.keys, { applicationCursor: s.stream.modes.application_cursor, kittyFlags: s.stream.modes.kitty_keyboard });
+  else if (p.paste !== undefined) data = pasteBytes(p.paste, s.stream.modes.bracketed_paste);
   else if (p.base64 !== undefined) data = Buffer.from(p.base64, "base64");
-  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.modes, s.size);
+  else if (p.mouse !== undefined) data = encodeMouse(p.mouse, s.stream.modes, s.stream.size);
   else data = p.text ?? "";
   return { bytes: await s.input(data, p.timeout_ms, signal, p.secret === true) };
 }
@@ -35,10 +35,10 @@ export default sessionCommand({
       // The wait is registered before the first byte goes out, against a screen that has caught up
       // with every earlier byte: an answer, however fast, lands after its baseline.
       const { changed, ...rest } = conditions;
-      await s.snapshot();
+      await s.stream.snapshot();
       const baseline = baselineOf(s, rest);
       // command_done, prompt: a command that ends (a prompt drawn) after this input's first byte, not before it.
-      const since = rest.command_done || rest.prompt ? { since: s.output.end } : {};
+      const since = rest.command_done || rest.prompt ? { since: s.stream.output.end } : {};
       const wait = s.waits.prepare(
         { session: p.session, ...rest, ...since, ...(changed ? { changed_from: baseline.hash } : {}) },
         signal,

@@ -8,13 +8,13 @@ export default sessionCommand({
   params: OutputSchema,
   target: {},
   exec: (p, _ctx, s) => {
-    const from = Math.min(p.from ?? s.output.start, s.output.end);
+    const from = Math.min(p.from ?? s.stream.output.start, s.stream.output.end);
     // Bytes that exist nowhere (the log stopped at a failed write): said so, and skipped, so a
     // client paging up to bytes_out always finishes.
-    const gapEnd = s.output.gapEnd(from);
+    const gapEnd = s.stream.output.gapEnd(from);
     if (gapEnd !== null) return { base64: "", from, to: gapEnd, eof: false, gap: true };
-    const bytes = s.readOutput(from, p.max_bytes ?? DEFAULT_MAX);
+    const bytes = s.stream.readOutput(from, p.max_bytes ?? DEFAULT_MAX);
     const to = from + bytes.length;
-    return { base64: Buffer.from(bytes).toString("base64"), from, to, eof: !s.running && to === s.output.end };
+    return { base64: Buffer.from(bytes).toString("base64"), from, to, eof: !s.running && to === s.stream.output.end };
   },
 });

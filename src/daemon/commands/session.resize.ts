@@ -9,16 +9,16 @@ export default sessionCommand({
   target: { running: true, write: "a resize" },
   exec: (p, { client }, s) => {
     const size = { rows: p.rows, cols: p.cols };
-    if (size.cols * (size.rows + s.scrollback) > MAX_SCREEN_CELLS) {
+    if (size.cols * (size.rows + s.stream.scrollback) > MAX_SCREEN_CELLS) {
       throw new RpcError(
         "INVALID_PARAMS",
-        `${size.rows}x${size.cols} with ${s.scrollback} lines of scrollback is over ${MAX_SCREEN_CELLS} cells (MAX_SCREEN_CELLS)`,
+        `${size.rows}x${size.cols} with ${s.stream.scrollback} lines of scrollback is over ${MAX_SCREEN_CELLS} cells (MAX_SCREEN_CELLS)`,
       );
     }
     // From an attached terminal this is its window's size: the session follows the smallest.
     const sub = client.subscription(s);
     if (sub?.attached) sub.setSize(size);
     else s.resize(size);
-    return { size: s.size };
+    return { size: s.stream.size };
   },
 });

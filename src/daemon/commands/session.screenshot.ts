@@ -8,7 +8,7 @@ export default sessionCommand({
   params: ScreenshotSchema,
   target: {},
   exec: async (p, { daemon, signal }, s) => {
-    const screen = await s.snapshot("cells", 0);
+    const screen = await s.stream.snapshot("cells", 0);
     const width = screen.size.cols * CELL_W;
     const height = screen.size.rows * CELL_H;
     if (p.format === "svg") return { format: "svg", width, height, svg: renderSvg(screen) };

@@ -25,7 +25,8 @@ export default sessionCommand({
     let from: number | undefined;
     for (const s of sessions) {
       // replay: true → everything the ring still holds; a number → from that byte offset.
-      const replayFrom = p.replay === true ? s.output.start : typeof p.replay === "number" ? Math.min(p.replay, s.output.end) : null;
+      const replayFrom =
+        p.replay === true ? s.stream.output.start : typeof p.replay === "number" ? Math.min(p.replay, s.stream.output.end) : null;
       from = client.subscribe(s, events, replayFrom, {
         size: p.size,
         readOnly: p.read_only,

@@ -87,6 +87,8 @@ test.skipIf(!linux)(
       await typed(quiet, "quiet-line");
       const job = Number((await c.call("session.wait", { session: ticker, regex: "job=(\\d+)" })).match!.text.slice(4));
       const tickerPid = (await c.call("session.info", { session: ticker })).pid!;
+      // A tick read before the crash: under load the first one may not be, and the log would hold only job=.
+      await c.call("session.wait", { session: ticker, text: "tick" });
       // Written every 0.1 s, the ticker's log stays open in the worker (an idle one is closed).
       const tickerLog = join(stateDir, "logs", `${ticker}.log`);
       await settled(() => descriptors(dir).includes(tickerLog));

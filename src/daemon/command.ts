@@ -9,7 +9,7 @@ import type { Peer } from "./peer.ts";
 
 export interface CallContext {
   daemon: DaemonContext;
-  client: Peer;
+  peer: Peer;
   /** Aborted when the client goes away, so long calls (wait) stop working for nobody. */
   signal: AbortSignal;
 }

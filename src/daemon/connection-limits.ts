@@ -42,26 +42,26 @@ export function connectionRefusal(daemon: DaemonContext): RpcError | null {
 /** Runs a session.wait as one of its connection's pending waits, refused past the limit. */
 export async function asPendingWait<T>(ctx: CallContext, wait: () => Promise<T>): Promise<T> {
   const max = ctx.daemon.options.maxWaits ?? MAX_WAITS_PER_CONNECTION;
-  const { client } = ctx;
-  if (client.pendingWaits >= max) {
+  const { peer } = ctx;
+  if (peer.pendingWaits >= max) {
     throw new RpcError(
       "LIMIT_REACHED",
-      `this connection already has ${client.pendingWaits} session.wait calls pending, the most one connection may (termd daemon --max-waits ${max}); let some answer or time out first, give them a shorter timeout_ms, or spread them over more connections`,
+      `this connection already has ${peer.pendingWaits} session.wait calls pending, the most one connection may (termd daemon --max-waits ${max}); let some answer or time out first, give them a shorter timeout_ms, or spread them over more connections`,
       { max_waits: max },
     );
   }
-  client.pendingWaits++;
+  peer.pendingWaits++;
   try {
     return await wait();
   } finally {
-    client.pendingWaits--;
+    peer.pendingWaits--;
   }
 }
 
 /** Refuses a subscribe that would leave the connection subscribed to more sessions than allowed. */
 export function checkSubscriptions(ctx: CallContext, adding: number): void {
   const max = ctx.daemon.options.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION;
-  const now = ctx.client.subscriptionCount;
+  const now = ctx.peer.subscriptionCount;
   if (now + adding <= max) return;
   throw new RpcError(
     "LIMIT_REACHED",

@@ -21,23 +21,23 @@ export interface ConnData {
 }
 
 /** How `dialect` reaches the native methods, events and per-session state for `client`. */
-export function nativeCaller(daemon: DaemonContext, client: Peer, dialect: Dialect, out: Pick<NativeCaller, "send" | "end">): NativeCaller {
-  const ctx: CallContext = { daemon, client, signal: client.signal };
+export function nativeCaller(daemon: DaemonContext, peer: Peer, dialect: Dialect, out: Pick<NativeCaller, "send" | "end">): NativeCaller {
+  const ctx: CallContext = { daemon, peer, signal: peer.signal };
   return {
     call: (method, params) => run(method, params, ctx) as Promise<never>,
     run: (method, params) => run(method, params, ctx),
-    session: client.impliedSession,
+    session: peer.impliedSession,
     sessionState: (id, init) => daemon.dialectState(id, dialect.name, init),
     send: out.send,
     end: out.end,
-    signal: client.signal,
+    signal: peer.signal,
     later: () => turns.later(),
   };
 }
 
 /** The channel's lines go to the dialect; the client's events and end go to the channel. */
 export class Connection implements LineHandler, PeerOutlet {
-  private readonly client: Peer;
+  private readonly peer: Peer;
   private readonly channel: LineChannel;
   /** The dialect the first message picked, and this connection's side of it. */
   private dialect: Dialect | null = null;
@@ -54,7 +54,7 @@ export class Connection implements LineHandler, PeerOutlet {
     refusesFileParams = false,
   ) {
     this.channel = new LineChannel(sink, this, daemon.counters);
-    this.client = daemon.addClient(this, { impliedSession, refusesFileParams });
+    this.peer = daemon.addPeer(this, { impliedSession, refusesFileParams });
   }
 
   onData(chunk: Uint8Array): void {
@@ -107,23 +107,23 @@ export class Connection implements LineHandler, PeerOutlet {
   }
 
   drained(): void {
-    this.client.drained();
+    this.peer.drained();
   }
 
   closed(): void {
-    this.daemon.dropClient(this.client);
+    this.daemon.dropPeer(this.peer);
   }
 
   /** This connection's dialect, picked by its first message (undefined: a line that was not JSON). */
   private speak(first: unknown): DialectConnection {
     if (this.speaker) return this.speaker;
     const dialect = this.daemon.dialects.pick(first, {
-      perSession: this.client.impliedSession !== undefined,
+      perSession: this.peer.impliedSession !== undefined,
       own: this.socketDialect ?? undefined,
     });
     this.dialect = dialect;
     return (this.speaker = dialect.open(
-      nativeCaller(this.daemon, this.client, dialect, { send: (msg) => this.channel.send(msg), end: () => this.channel.end() }),
+      nativeCaller(this.daemon, this.peer, dialect, { send: (msg) => this.channel.send(msg), end: () => this.channel.end() }),
     ));
   }
 

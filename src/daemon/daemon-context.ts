@@ -38,9 +38,9 @@ export interface DaemonContext extends HandoverHost {
   /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
   dialectState<T>(ref: string, dialect: string, init: () => T): T;
   /** A client that comes: counted, and told of the sessions that go. */
-  addClient(outlet: PeerOutlet, opts?: PeerOptions): Peer;
+  addPeer(outlet: PeerOutlet, opts?: PeerOptions): Peer;
   /** The client went away: its long calls stop, its subscriptions end. */
-  dropClient(client: Peer): void;
+  dropPeer(peer: Peer): void;
   /** Gives a session a socket of its own (session.create's socket). */
   openSessionSocket(sessionId: string, path: string, opts?: SessionSocketOptions): Promise<void>;
   closeSessionSocket(sessionId: string): void;

@@ -226,17 +226,17 @@ export class Daemon implements DaemonContext {
   }
 
   /** A client that comes (a connection's, an HTTP request's): counted, and told of the sessions that go. */
-  addClient(outlet: PeerOutlet, opts: PeerOptions = {}): Peer {
-    const client = new Peer(outlet, opts);
-    this.connections.add(client);
+  addPeer(outlet: PeerOutlet, opts: PeerOptions = {}): Peer {
+    const peer = new Peer(outlet, opts);
+    this.connections.add(peer);
     this.counters.connections++;
-    return client;
+    return peer;
   }
 
   /** The client went away: its long calls stop, its subscriptions end. */
-  dropClient(client: Peer): void {
-    client.close();
-    this.connections.delete(client);
+  dropPeer(peer: Peer): void {
+    peer.close();
+    this.connections.delete(peer);
   }
 
   /** A session is gone: its own socket closes and no connection keeps its subscription. */

@@ -52,7 +52,7 @@ function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext
   const s = ctx.daemon.store.get(params.session);
   const t = typeof cmd.target === "function" ? cmd.target(params) : cmd.target;
   if (t.write !== undefined) {
-    const sub = ctx.client.subscription(s);
+    const sub = ctx.peer.subscription(s);
     if (t.typing && sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
     s.hold.check(sub, t.write);
   }
@@ -83,18 +83,18 @@ async function runMethod(method: string, params: unknown, ctx: CallContext): Pro
   const cmd = COMMANDS.get(method) as Command | undefined;
   if (!cmd) {
     // On a session socket, in JSON-RPC's own words (ralph's clients read them).
-    const message = ctx.client.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
+    const message = ctx.peer.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;
     throw new RpcError("METHOD_NOT_FOUND", message, { method });
   }
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
     throw new RpcError("INVALID_PARAMS", `${method}: params must be an object`);
   }
   // On a per-session socket the session is implied (the interminai and ralph model).
-  const implied = ctx.client.impliedSession;
+  const implied = ctx.peer.impliedSession;
   if (implied !== undefined && (params === undefined || !("session" in (params as object)))) {
     params = { ...(params as object | undefined), session: implied };
   }
-  if (ctx.client.refusesFileParams) refuseFileParams(method, params);
+  if (ctx.peer.refusesFileParams) refuseFileParams(method, params);
   const parsed = v.safeParse(cmd.params, params);
   if (!parsed.success)
     throw new RpcError("INVALID_PARAMS", `${method}: ${describeIssues(parsed.issues)}`, { issues: issueDetails(parsed.issues) });

@@ -15,7 +15,7 @@ export interface InProcessDaemon {
 export function inProcessDaemon(opts: DaemonOptions): InProcessDaemon {
   const daemon = new Daemon(opts);
   // This caller is a client like any other: nothing is implied, and it subscribes to nothing.
-  const client = new Peer(NO_OUTLET);
-  const ctx = { daemon, client, signal: client.signal };
+  const peer = new Peer(NO_OUTLET);
+  const ctx = { daemon, peer, signal: peer.signal };
   return { daemon, call: (method, params) => run(method, params, ctx) as Promise<never> };
 }

@@ -23,7 +23,7 @@ async function answer(
   refusesFileParams: boolean,
   signal: AbortSignal,
 ): Promise<string | null> {
-  const close = () => daemon.dropClient(client);
+  const close = () => daemon.dropPeer(peer);
   // The daemon closing, or the HTTP client going away, ends it, and so its long calls (a session.wait).
   const outlet = {
     writable: true,
@@ -33,8 +33,8 @@ async function answer(
     event: (e: EventMessage) => speaker.event(e),
     end: close,
   };
-  const client: Peer = daemon.addClient(outlet, { refusesFileParams });
-  const speaker = dialect.open(nativeCaller(daemon, client, dialect, { send: () => {}, end: close }));
+  const peer: Peer = daemon.addPeer(outlet, { refusesFileParams });
+  const speaker = dialect.open(nativeCaller(daemon, peer, dialect, { send: () => {}, end: close }));
   signal.addEventListener("abort", close, { once: true });
   try {
     // A big body is parsed off the thread, as a big request line is.
@@ -63,7 +63,7 @@ export function webHost(daemon: Daemon): WebHost {
         scope.refusesFileParams,
         scope.signal,
       ),
-    call: (method, params, signal) => run(method, params, { daemon, client: new Peer(NO_OUTLET), signal }) as Promise<never>,
+    call: (method, params, signal) => run(method, params, { daemon, peer: new Peer(NO_OUTLET), signal }) as Promise<never>,
     session: (ref) => daemon.store.get(ref),
     subscribe(session, sink, from, events, opts) {
       const sub = new Subscription(session, sink, from);

@@ -7,7 +7,7 @@ export default sessionCommand({
   params: ResizeSchema,
   // An ended session's final screen stays as the program left it.
   target: { running: true, write: "a resize" },
-  exec: (p, { client }, s) => {
+  exec: (p, { peer }, s) => {
     const size = { rows: p.rows, cols: p.cols };
     if (size.cols * (size.rows + s.stream.scrollback) > MAX_SCREEN_CELLS) {
       throw new RpcError(
@@ -16,7 +16,7 @@ export default sessionCommand({
       );
     }
     // From an attached terminal this is its window's size: the session follows the smallest.
-    const sub = client.subscription(s);
+    const sub = peer.subscription(s);
     if (sub?.attached) sub.setSize(size);
     else s.resize(size);
     return { size: s.stream.size };

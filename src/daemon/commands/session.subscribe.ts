@@ -13,7 +13,7 @@ export default sessionCommand({
   // Refused before anything changes: a second take-over leaves this connection as it was.
   target: (p) => (p.take_over ? { write: "a second take-over" } : {}),
   exec: (p, ctx, s) => {
-    const { daemon, client } = ctx;
+    const { daemon, peer } = ctx;
     const sessions = s ? [s] : daemon.store.list();
     const events = expandEvents(p.events);
     if (p.take_over !== undefined && p.session === undefined)
@@ -21,13 +21,13 @@ export default sessionCommand({
     if (p.take_over && p.read_only)
       throw new RpcError("INVALID_PARAMS", "take_over and read_only together: a connection takes a session over to type into it");
     // All or nothing: a subscribe to every session is refused whole rather than cut short.
-    checkSubscriptions(ctx, sessions.filter((s) => !client.subscription(s)).length);
+    checkSubscriptions(ctx, sessions.filter((s) => !peer.subscription(s)).length);
     let from: number | undefined;
     for (const s of sessions) {
       // replay: true → everything the ring still holds; a number → from that byte offset.
       const replayFrom =
         p.replay === true ? s.stream.output.start : typeof p.replay === "number" ? Math.min(p.replay, s.stream.output.end) : null;
-      from = client.subscribe(s, events, replayFrom, {
+      from = peer.subscribe(s, events, replayFrom, {
         size: p.size,
         readOnly: p.read_only,
         stripQueries: p.strip_queries,

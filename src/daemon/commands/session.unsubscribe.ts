@@ -6,10 +6,10 @@ export default sessionCommand({
   name: "session.unsubscribe",
   params: UnsubscribeSchema,
   target: {},
-  exec: (p, { daemon, client }, s) => {
+  exec: (p, { daemon, peer }, s) => {
     const sessions = s ? [s] : daemon.store.list();
     let left: string[] = [];
-    for (const s of sessions) left = [...client.unsubscribe(s, expandEvents(p.events))];
+    for (const s of sessions) left = [...peer.unsubscribe(s, expandEvents(p.events))];
     return { subscribed: left };
   },
 });

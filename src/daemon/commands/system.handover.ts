@@ -8,9 +8,9 @@ import { handOver, planHandover } from "../handover.ts";
 export default command({
   name: "system.handover",
   params: HandoverSchema,
-  exec: async (p, { daemon, client }) => {
+  exec: async (p, { daemon, peer }) => {
     // A remote client holds a token, not a login here: it may not name a program to run.
-    if (p.command && client.refusesFileParams)
+    if (p.command && peer.refusesFileParams)
       throw new RpcError(
         "UNAUTHORIZED",
         "system.handover: a remote client may not name the binary (command); without it the daemon's own build takes over",

@@ -115,6 +115,23 @@ export class TestDaemon {
     return { code, stdout, stderr };
   }
 
+  /**
+   * Runs the same command line in this process against this daemon, through runCli (its parsing,
+   * errors and exit codes): faster than cli() where a process of its own adds nothing. Only what a
+   * command prints through its context is caught: logs, screenshot to stdout, show-trace, attach
+   * and reading standard input need cli().
+   */
+  async run(args: string[]): Promise<CliResult> {
+    const [{ runCli }, { CLIENT_COMMANDS }] = await Promise.all([import("../src/cli/run.ts"), import("../src/cli/commands/index.ts")]);
+    const caught = { stdout: "", stderr: "" };
+    const code = await runCli(args, {
+      commands: CLIENT_COMMANDS,
+      connect: () => connect(this.socket),
+      io: { out: (s) => (caught.stdout += s), err: (s) => (caught.stderr += s) },
+    });
+    return { code, ...caught };
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     for (const c of this.clients) c.close();
     if (this.proc.exitCode === null) {

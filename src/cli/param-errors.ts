@@ -18,6 +18,12 @@ const FLAG_OF: Record<string, string> = {
   regex: "--regex",
   text: "--text",
   gone: "--gone",
+  exit: "--exit",
+  activity: "--activity",
+  command_done: "--command-done",
+  prompt: "--prompt",
+  fresh: "--fresh",
+  since: "--since",
 };
 
 interface Issue {
@@ -38,8 +44,18 @@ export function inFlagTerms(details: Record<string, unknown>): string | null {
   const issues = details.issues as Issue[] | undefined;
   if (!Array.isArray(issues) || issues.length === 0) return null;
   const parts = issues.map((i) => {
-    // A check on the whole request (a screen too big in cells) says it in its own words.
-    if (!i.path) return i.message;
+    // A check on the whole request (a screen too big in cells) says it in its own words, the
+    // fields it lists ("give at least one of text, regex, …") named as flags.
+    if (!i.path)
+      return i.message.replace(
+        /(one of )(.+)$/,
+        (_, lead: string, list: string) =>
+          lead +
+          list
+            .split(", ")
+            .map((f) => FLAG_OF[f] ?? f)
+            .join(", "),
+      );
     const flag = FLAG_OF[i.path] ?? i.path;
     const b = bound(i.expected);
     if (b) return `${flag} must be ${b} (got ${i.received})`;

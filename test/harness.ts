@@ -115,21 +115,18 @@ export class TestDaemon {
     return { code, stdout, stderr };
   }
 
-  /**
-   * Runs the same command line in this process against this daemon, through runCli (its parsing,
-   * errors and exit codes): faster than cli() where a process of its own adds nothing. Only what a
-   * command prints through its context is caught: logs, screenshot to stdout, show-trace, attach
-   * and reading standard input need cli().
-   */
-  async run(args: string[]): Promise<CliResult> {
-    const [{ runCli }, { CLIENT_COMMANDS }] = await Promise.all([import("../src/cli/run.ts"), import("../src/cli/commands/index.ts")]);
-    const caught = { stdout: "", stderr: "" };
-    const code = await runCli(args, {
-      commands: CLIENT_COMMANDS,
-      connect: () => connect(this.socket),
-      io: { out: (s) => (caught.stdout += s), err: (s) => (caught.stderr += s) },
-    });
-    return { code, ...caught };
+  /** Runs `termd ARGS` on a terminal: as a session of this daemon, reaching it. Resolves to its exit code and the screen it left. */
+  async cliOnTerminal(args: string[]): Promise<{ code: number | null; screen: string }> {
+    const c = await this.client();
+    const { id } = await c.call("session.create", { command: [...this.bin, ...args], env: { TERMD_SOCKET: this.socket }, cols: 300 });
+    const { exit_code } = await c.call("session.wait", { session: id, exit: true });
+    const { lines } = await c.call("session.screen", { session: id });
+    return { code: exit_code ?? null, screen: lines.join("\n").trim() };
+  }
+
+  /** Runs the same command line in this process against this daemon: see runInProcess. */
+  run(args: string[]): Promise<CliResult> {
+    return runInProcess(args, () => connect(this.socket));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -146,6 +143,30 @@ export class TestDaemon {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `termd ARGS` in this process, through runCli (its parsing, errors and exit codes): faster
+ * than a process where one adds nothing. Only what a command prints through its context is caught:
+ * logs, screenshot to stdout, show-trace, attach and reading standard input need a process. `daemon`
+ * here is for its errors: run one with TestDaemon.
+ */
+export async function runInProcess(args: string[], reach?: (socketPath: string) => Promise<Client>): Promise<CliResult> {
+  const [{ runCli }, { CLIENT_COMMANDS }, daemon, schema] = await Promise.all([
+    import("../src/cli/run.ts"),
+    import("../src/cli/commands/index.ts"),
+    import("../src/cli/commands/daemon.ts"),
+    import("../src/cli/commands/schema.ts"),
+  ]);
+  const commands = {
+    ...CLIENT_COMMANDS,
+    daemon: () => daemon.daemonCommand(() => import("../src/server/daemon-host.ts")),
+    schema: () => schema.default,
+  };
+  const caught = { stdout: "", stderr: "" };
+  const io = { out: (s: string) => (caught.stdout += s), err: (s: string) => (caught.stderr += s) };
+  const code = await runCli(args, { commands, connect: reach, io });
+  return { code, ...caught };
 }
 
 /** The daemon a test file shares: `d`, a client `c` on it, and `dir`, a work folder removed with it. */

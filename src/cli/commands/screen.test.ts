@@ -22,7 +22,7 @@ test("screen prints every row as a line of text, a blank last one too; --cursor 
 test("screen --json prints the snapshot; --scrollback adds the lines above the screen", async () => {
   await s.c.call("session.create", {
     name: "long",
-    command: ["sh", "-c", "seq 1 6; printf '\\033[?25l'; exec sleep 100"],
+    command: ["sh", "-c", "printf '\\033[?25l'; seq 1 6; exec sleep 100"],
     cwd: s.dir,
     rows: 3,
     cols: 10,

@@ -3,7 +3,7 @@
 // It needs no daemon: the recording is the file.
 import { num, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { writeOut } from "./shared.ts";
+import { noMoreArgs, writeOut } from "./shared.ts";
 
 /** The recordings at `path`: the file itself, or a folder's `.cast` files by name. */
 function recordings(path: string): string[] {
@@ -40,7 +40,7 @@ export default cliCommand({
   async run(a, ctx) {
     const path = a.positional[0];
     if (path === undefined) throw new UsageError("name a test's folder (test-results/TEST) or a .cast file");
-    if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+    noMoreArgs(a, 1);
     const speed = num(a, "speed") ?? 1;
     const maxIdle = num(a, "max-idle") ?? 2000;
     if (!(speed > 0)) throw new UsageError("--speed is a number above 0");

@@ -1,0 +1,28 @@
+// termd attach's arguments, through the real entry: with no terminal, and on one (a session of the
+// daemon's running it). Attaching, typing, detaching and taking over: test/attach.test.ts.
+import { expect, test } from "bun:test";
+import { sharedDaemon } from "../../../test/harness.ts";
+
+const s = sharedDaemon();
+
+test("attach needs a terminal on stdin and stdout: a usage error (2) without one", async () => {
+  await s.c.call("session.create", { name: "a", command: ["sleep", "100"], cwd: s.dir });
+  expect(await s.d.cli(["attach", "a"])).toMatchObject({
+    code: 2,
+    stdout: "",
+    stderr: expect.stringContaining("termd attach: attach needs a terminal on stdin and stdout\n"),
+  });
+});
+
+test("on a terminal: --read-only with --take-over and a bad --detach-key are usage errors; an unknown session is not found", async () => {
+  expect(await s.d.cliOnTerminal(["attach", "a", "--read-only", "--take-over"])).toMatchObject({
+    code: 2,
+    screen: expect.stringContaining("termd attach: --read-only and --take-over together: taking a session over is for typing into it"),
+  });
+  expect(await s.d.cliOnTerminal(["attach", "a", "--detach-key", "Nope"])).toMatchObject({
+    code: 2,
+    screen: expect.stringContaining("Nope"),
+  });
+  expect(await s.d.cliOnTerminal(["attach", "nope"])).toMatchObject({ code: 4, screen: expect.stringContaining('no session "nope"') });
+  expect((await s.c.call("session.info", { session: "a" })).state).toBe("running");
+});

@@ -306,7 +306,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         try {
           client = await connect(ctx.socketPath);
         } catch {
-          ctx.err(`termd: no daemon answers on ${ctx.socketPath}`);
+          ctx.err(`termd daemon ${action}: no daemon answers on ${ctx.socketPath}`);
           return EXIT.FAILURE;
         }
         if (action === "status") {

@@ -5,11 +5,13 @@ import { sharedDaemon } from "../../../test/harness.ts";
 const s = sharedDaemon();
 
 test("resize takes ROWS COLS or ROWSxCOLS; the program sees the new size; --json prints the result", async () => {
-  await s.c.call("session.create", { name: "r", command: ["sh", "-c", "read x; stty size; exec sleep 100"], cwd: s.dir });
+  // The program says its size at each SIGWINCH: whenever the resize reaches the terminal, it shows.
+  const program = "trap 'stty size' WINCH; echo ready; while :; do sleep 0.05; done";
+  await s.c.call("session.create", { name: "r", command: ["sh", "-c", program], cwd: s.dir });
+  await s.c.call("session.wait", { session: "r", text: "ready" });
   expect(await s.d.cli(["resize", "r", "30", "100"])).toEqual({ code: 0, stdout: "", stderr: "" });
   const r = await s.d.run(["resize", "r", "33X101", "--json"]);
   expect(JSON.parse(r.stdout)).toEqual(await s.c.call("session.resize", { session: "r", rows: 33, cols: 101 }));
-  await s.c.call("session.input", { session: "r", text: "\r" });
   expect((await s.c.call("session.wait", { session: "r", text: "33 101" })).outcome).toBe("matched");
   expect((await s.c.call("session.info", { session: "r" })).size).toEqual({ rows: 33, cols: 101 });
 });

@@ -5,13 +5,8 @@ import { sharedDaemon } from "../../../test/harness.ts";
 const s = sharedDaemon();
 
 test("screen prints every row as a line of text, a blank last one too; --cursor adds where the cursor is and the screen's hash", async () => {
-  await s.c.call("session.create", {
-    name: "t",
-    command: ["sh", "-c", "printf 'one\\n\\033[31mtwo\\033[0m'; exec sleep 100"],
-    cwd: s.dir,
-    rows: 4,
-    cols: 20,
-  });
+  const program = "printf 'one\\n\\033[31mtwo\\033[0m'; exec sleep 100";
+  await s.c.call("session.create", { name: "t", command: ["sh", "-c", program], cwd: s.dir, rows: 4, cols: 20 });
   await s.c.call("session.wait", { session: "t", text: "two" });
   expect(await s.d.cli(["screen", "t"])).toEqual({ code: 0, stdout: "one\ntwo\n\n\n", stderr: "" });
   const { hash } = await s.c.call("session.screen", { session: "t" });
@@ -20,13 +15,8 @@ test("screen prints every row as a line of text, a blank last one too; --cursor 
 });
 
 test("screen --json prints the snapshot; --scrollback adds the lines above the screen", async () => {
-  await s.c.call("session.create", {
-    name: "long",
-    command: ["sh", "-c", "printf '\\033[?25l'; seq 1 6; exec sleep 100"],
-    cwd: s.dir,
-    rows: 3,
-    cols: 10,
-  });
+  const program = "printf '\\033[?25l'; seq 1 6; exec sleep 100";
+  await s.c.call("session.create", { name: "long", command: ["sh", "-c", program], cwd: s.dir, rows: 3, cols: 10 });
   await s.c.call("session.wait", { session: "long", regex: "^6$" });
   const snap = JSON.parse((await s.d.run(["screen", "long", "--json", "--scrollback", "2"])).stdout);
   expect(snap).toMatchObject({

@@ -8,6 +8,7 @@ const s = sharedDaemon();
 async function shellWithJob(name: string): Promise<void> {
   const job = "trap 'echo job-got-INT; exit 0' INT; echo job-ready; while :; do sleep 0.1; done";
   await s.c.call("session.create", { name, command: ["bash", "--norc", "--noprofile", "-i"], cwd: s.dir, env: { PS1: "$ " } });
+  await s.c.call("session.wait", { session: name, text: "$ " });
   await s.c.call("session.input", { session: name, text: `trap 'echo shell-got-USR1' USR1; bash -c "${job}"\r` });
   await s.c.call("session.wait", { session: name, regex: "^job-ready$" });
 }

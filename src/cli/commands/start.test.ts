@@ -60,26 +60,17 @@ test("start --json prints the session's record; --log-path and --record write th
 });
 
 test("start: a bad --env, --replace without --name, words before -- and bad sizes are usage errors; so is a taken name, named", async () => {
-  expect(await s.d.run(["start", "--env", "NOEQUALS", "--", "true"])).toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining('--env needs KEY=VALUE, not "NOEQUALS"'),
-  });
-  expect(await s.d.run(["start", "--replace", "--", "true"])).toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining("--replace goes with --name"),
-  });
-  expect(await s.d.run(["start", "sh", "--", "true"])).toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining("unexpected sh before --"),
-  });
-  expect(await s.d.run(["start", "--rows", "0", "--", "true"])).toMatchObject({
-    code: 2,
-    stderr: "termd start: --rows must be at least 1 (got 0)\n",
-  });
-  expect(await s.d.run(["start", "--name", "-x", "--", "true"])).toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining("--name must not start with '-'"),
-  });
+  const cases: [string[], string][] = [
+    [["--env", "NOEQUALS"], '--env needs KEY=VALUE, not "NOEQUALS"'],
+    [["--replace"], "--replace goes with --name"],
+    [["sh"], "unexpected sh before --"],
+    [["--rows", "0"], "--rows must be at least 1 (got 0)"],
+    [["--name", "-x"], "--name must not start with '-' (a command line would read it as a flag) (got \"-x\")"],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await s.d.run(["start", ...flags, "--", "true"]);
+    expect({ flags, code: r.code, line: r.stderr.split("\n")[0] }).toEqual({ flags, code: 2, line: `termd start: ${message}` });
+  }
   const taken = await s.d.run(["start", "--name", "one", "--", "true"]);
   expect(taken).toEqual({ code: 1, stdout: "", stderr: 'termd start: a session named "one" exists already\n' });
 });

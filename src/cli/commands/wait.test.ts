@@ -5,13 +5,8 @@ import { sharedDaemon } from "../../../test/harness.ts";
 const s = sharedDaemon();
 
 test("wait --text prints where it matched; --gone a bare matched; --screen adds the screen", async () => {
-  await s.c.call("session.create", {
-    name: "m",
-    command: ["sh", "-c", "printf 'a\\n  here\\n'; read x; clear; exec sleep 100"],
-    cwd: s.dir,
-    rows: 3,
-    cols: 10,
-  });
+  const program = "printf 'a\\n  here\\n'; read x; clear; exec sleep 100";
+  await s.c.call("session.create", { name: "m", command: ["sh", "-c", program], cwd: s.dir, rows: 3, cols: 10 });
   expect(await s.d.cli(["wait", "m", "--text", "here"])).toEqual({ code: 0, stdout: "matched at 1,2: here\n", stderr: "" });
   expect((await s.d.run(["wait", "m", "--regex", "h.re", "--screen"])).stdout).toBe("matched at 1,2: here\na\n  here\n\n");
   const gone = s.d.run(["wait", "m", "--gone", "here"]);
@@ -20,7 +15,8 @@ test("wait --text prints where it matched; --gone a bare matched; --screen adds 
 });
 
 test("wait --exit: 0 with the exit code or signal; another condition the session ends before: 1", async () => {
-  await s.c.call("session.create", { name: "e", command: ["sh", "-c", "read x; exit 7"], cwd: s.dir });
+  await s.c.call("session.create", { name: "e", command: ["sh", "-c", "echo ready; read x; exit 7"], cwd: s.dir });
+  await s.c.call("session.wait", { session: "e", text: "ready" });
   const never = s.d.run(["wait", "e", "--text", "never"]);
   await s.c.call("session.input", { session: "e", text: "\r" });
   expect(await never).toEqual({ code: 1, stdout: "exited (code 7)\n", stderr: "" });

@@ -148,10 +148,13 @@ export class TestDaemon {
 /**
  * Runs `termd ARGS` in this process, through runCli (its parsing, errors and exit codes): faster
  * than a process where one adds nothing. Only what a command prints through its context is caught:
- * logs, screenshot to stdout, show-trace, attach and reading standard input need a process. `daemon`
- * here is for its errors: run one with TestDaemon.
+ * logs, screenshot to stdout, show-trace, attach and reading standard input need a process. `reach`
+ * connects to the daemon (by default there is none); `daemon` here is for its errors: run one with TestDaemon.
  */
-export async function runInProcess(args: string[], reach?: (socketPath: string) => Promise<Client>): Promise<CliResult> {
+export async function runInProcess(
+  args: string[],
+  reach: (socketPath: string) => Promise<Client> = () => Promise.reject(new Error("runInProcess: no daemon here (TestDaemon.run has one)")),
+): Promise<CliResult> {
   const [{ runCli }, { CLIENT_COMMANDS }, daemon, schema] = await Promise.all([
     import("../src/cli/run.ts"),
     import("../src/cli/commands/index.ts"),

@@ -26,6 +26,14 @@ const FLAG_OF: Record<string, string> = {
   since: "--since",
 };
 
+/** The fields a message lists ("give at least one of text, regex, …") named as the flags that fill them. */
+function listedAsFlags(message: string): string {
+  const m = /^(.*one of )(.+)$/.exec(message);
+  if (!m) return message;
+  const flags = m[2]!.split(", ").map((f) => FLAG_OF[f] ?? f);
+  return m[1] + flags.join(", ");
+}
+
 interface Issue {
   path: string;
   expected: string | null;
@@ -44,18 +52,8 @@ export function inFlagTerms(details: Record<string, unknown>): string | null {
   const issues = details.issues as Issue[] | undefined;
   if (!Array.isArray(issues) || issues.length === 0) return null;
   const parts = issues.map((i) => {
-    // A check on the whole request (a screen too big in cells) says it in its own words, the
-    // fields it lists ("give at least one of text, regex, …") named as flags.
-    if (!i.path)
-      return i.message.replace(
-        /(one of )(.+)$/,
-        (_, lead: string, list: string) =>
-          lead +
-          list
-            .split(", ")
-            .map((f) => FLAG_OF[f] ?? f)
-            .join(", "),
-      );
+    // A check on the whole request (a screen too big in cells) says it in its own words.
+    if (!i.path) return listedAsFlags(i.message);
     const flag = FLAG_OF[i.path] ?? i.path;
     const b = bound(i.expected);
     if (b) return `${flag} must be ${b} (got ${i.received})`;

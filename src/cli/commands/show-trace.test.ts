@@ -25,7 +25,8 @@ test("show-trace replays each recording of a folder by name: its output only, a 
   ]);
   writeFileSync(join(test, "screen.txt"), "not a recording");
   // --max-idle 0: every pause shortened to nothing.
-  const p = Bun.spawn([...SOURCE_BIN, "show-trace", test, "--max-idle", "0"], { stdout: "pipe", stderr: "pipe" });
+  // A speed is any number above 0, not only a whole one.
+  const p = Bun.spawn([...SOURCE_BIN, "show-trace", test, "--max-idle", "0", "--speed", "0.5"], { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   expect({ code, stdout, stderr }).toEqual({
     code: 0,
@@ -44,6 +45,7 @@ test("show-trace: no path, a missing one, a folder with no recording, a file tha
     [[empty], `${empty} holds no recording (.cast): was the test's trace kept?`],
     [[join(dir, "v1.cast")], `${join(dir, "v1.cast")} is not an asciicast v2 recording`],
     [[empty, "--speed", "0"], "--speed is a number above 0"],
+    [[empty, "--speed", "fast"], "--speed is a number above 0"],
     [[empty, "extra"], "unexpected argument extra"],
   ];
   for (const [args, message] of cases) {

@@ -1,6 +1,7 @@
 // termd daemon: its errors in this process (none of them runs a daemon), status against a daemon of
 // this file's, and a daemon of its own started, restarted with flags and stopped through the real entry.
 import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runInProcess, sharedDaemon, type CliResult } from "../../../test/harness.ts";
 import { describeBuild, BUILD } from "../../protocol/version.ts";
@@ -28,6 +29,7 @@ test("bad actions and flags are usage errors (2), each saying what is wrong, and
     const r = await runInProcess(["daemon", ...args, "--socket", join(s.dir, "none.sock")]);
     expect({ args, code: r.code, line: r.stderr.split("\n")[0] }).toEqual({ args, code: 2, line: `termd daemon: ${message}` });
   }
+  expect(existsSync(join(s.dir, "none.sock"))).toBe(false);
   // A handover keeps the daemon's argv: flags given to it would be lost, so they are refused.
   const flags = await runInProcess(["daemon", "restart", "--ttl", "1h", "--socket", s.d.socket]);
   expect(flags).toMatchObject({

@@ -47,7 +47,7 @@ test("wait --changed-from, --activity and --settle print their outcomes", async 
 
 test("wait --command-done prints the command, its status and what it printed", async () => {
   await s.c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], cwd: s.dir, env: { PS1: "$ " } });
-  await s.d.run(["wait", "sh", "--prompt"]);
+  expect(await s.d.run(["wait", "sh", "--prompt"])).toEqual({ code: 0, stdout: "prompt\n", stderr: "" });
   await s.c.call("session.input", { session: "sh", text: "echo hi; false\r" });
   expect(await s.d.run(["wait", "sh", "--command-done"])).toEqual({
     code: 0,

@@ -27,8 +27,10 @@ test("signal by number, and --all reaches every process; --json prints the reply
   await s.c.call("session.create", { name: "n", command: ["sleep", "100"], cwd: s.dir });
   const r = await s.d.run(["signal", "n", "15", "--all", "--json"]);
   expect(r.code).toBe(0);
-  expect(JSON.parse(r.stdout)).toBeObject();
+  expect(JSON.parse(r.stdout)).toEqual({ signal_sent: "SIGTERM" });
   expect(await s.c.call("session.wait", { session: "n", exit: true })).toMatchObject({ outcome: "exited", signal: "SIGTERM" });
+  // An ended session has no program to signal: a failure (1), not a usage error.
+  expect(await s.d.run(["signal", "n", "INT"])).toMatchObject({ code: 1, stdout: "", stderr: expect.stringContaining("termd signal: ") });
 });
 
 test("signal: no signal, or --foreground with --all, is a usage error; so is a signal with no name", async () => {

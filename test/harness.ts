@@ -104,15 +104,8 @@ export class TestDaemon {
   }
 
   /** Runs `termd ARGS` against this daemon. */
-  async cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-    const p = Bun.spawn([...this.bin, ...args], {
-      stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...this.env, ...opts.env },
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-    return { code, stdout, stderr };
+  cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+    return runProcess([...this.bin, ...args], { stdin: opts.stdin, env: { ...this.env, ...opts.env } });
   }
 
   /** Runs `termd ARGS` on a terminal: as a session of this daemon, reaching it. Resolves to its exit code and the screen it left. */
@@ -143,6 +136,21 @@ export class TestDaemon {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Runs `argv` (a termd command line: SOURCE_BIN or DIST_BIN and its arguments) to its end; `env` is its whole environment. */
+export async function runProcess(
+  argv: string[],
+  opts: { stdin?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
+  const p = Bun.spawn(argv, {
+    stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: opts.env ?? process.env,
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
 }
 
 /**

@@ -1,13 +1,12 @@
 // termd schema: no daemon needed; run in this process (CliContext's out) and once through the real entry.
 import { expect, test } from "bun:test";
-import { runInProcess, SOURCE_BIN } from "../../../test/harness.ts";
+import { runInProcess, runProcess, SOURCE_BIN } from "../../../test/harness.ts";
 import { COMMANDS } from "../../server/methods.ts";
 
 const run = (args: string[]) => runInProcess(["schema", ...args]);
 
 test("schema prints every native method's params schema, keyed by method", async () => {
-  const p = Bun.spawn([...SOURCE_BIN, "schema"], { stdout: "pipe", stderr: "pipe" });
-  const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  const { code, stdout } = await runProcess([...SOURCE_BIN, "schema"]);
   expect(code).toBe(0);
   const all = JSON.parse(stdout);
   expect(Object.keys(all).sort()).toEqual([...COMMANDS.keys()].sort());

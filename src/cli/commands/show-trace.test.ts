@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runInProcess, SOURCE_BIN } from "../../../test/harness.ts";
+import { runInProcess, runProcess, SOURCE_BIN } from "../../../test/harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "termd-show-trace-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,9 +26,7 @@ test("show-trace replays each recording of a folder by name: its output only, a 
   writeFileSync(join(test, "screen.txt"), "not a recording");
   // --max-idle 0: every pause shortened to nothing.
   // A speed is any number above 0, not only a whole one.
-  const p = Bun.spawn([...SOURCE_BIN, "show-trace", test, "--max-idle", "0", "--speed", "0.5"], { stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  expect({ code, stdout, stderr }).toEqual({
+  expect(await runProcess([...SOURCE_BIN, "show-trace", test, "--max-idle", "0", "--speed", "0.5"])).toEqual({
     code: 0,
     stdout: "\x1b[1mone two\r\n\x1b[0m\r\nsecond\x1b[0m\r\n",
     stderr: "── 1-first.cast: 24x80 ──\n── 2-second.cast: 10x40 ──\n",

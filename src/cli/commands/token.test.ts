@@ -3,17 +3,10 @@ import { expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SOURCE_BIN, type CliResult } from "../../../test/harness.ts";
+import { runProcess, SOURCE_BIN, type CliResult } from "../../../test/harness.ts";
 
-async function token(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const p = Bun.spawn([...SOURCE_BIN, "token", ...args], {
-    env: { ...process.env, TERMD_TOKEN: "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
-}
+const token = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  runProcess([...SOURCE_BIN, "token", ...args], { env: { ...process.env, TERMD_TOKEN: "", ...env } });
 
 test("token generates the state dir's token (0600) once, prints it every time, and tightens a loosened file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "termd-token-"));

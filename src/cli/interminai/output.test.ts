@@ -1,20 +1,14 @@
 // `interminai output`'s arguments through the real entry (`termd interminai`): they are checked
 // before any socket is reached. (What it prints: test/dialects/interminai.test.ts.)
 import { expect, test } from "bun:test";
-import { SOURCE_BIN } from "../../../test/harness.ts";
+import { runProcess, SOURCE_BIN } from "../../../test/harness.ts";
 
-async function output(args: string[]): Promise<{ code: number; stderr: string }> {
-  const p = Bun.spawn([...SOURCE_BIN, "interminai", "output", "--socket", "/nonexistent/socket", ...args], {
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-  return { code, stderr };
-}
+const output = (args: string[]) => runProcess([...SOURCE_BIN, "interminai", "output", "--socket", "/nonexistent/socket", ...args]);
 
 test("--cursor takes none, inverse, print or both; anything else is clap's usage error, not a screen with no cursor", async () => {
   expect(await output(["--cursor", "bogus"])).toEqual({
     code: 2,
+    stdout: "",
     stderr:
       "error: invalid value 'bogus' for '--cursor <CURSOR>'\n  [possible values: none, inverse, print, both]\n\nFor more information, try '--help'.\n",
   });

@@ -1,7 +1,7 @@
 // `interminai wait --line`'s arguments through the real entry (`termd interminai`): checked before
 // the socket is reached. (Waiting itself: test/dialects/interminai.test.ts.)
 import { expect, test } from "bun:test";
-import { SOURCE_BIN } from "../../../test/harness.ts";
+import { runProcess, SOURCE_BIN } from "../../../test/harness.ts";
 
 test("--line is a row from 1, with --contains or --not-contains but not both", async () => {
   const cases: [string[], number, string][] = [
@@ -10,11 +10,7 @@ test("--line is a row from 1, with --contains or --not-contains but not both", a
     [["--line", "1", "--contains", "a", "--not-contains", "b"], 1, "Error: --not-contains and --contains are mutually exclusive\n"],
   ];
   for (const [args, code, stderr] of cases) {
-    const p = Bun.spawn([...SOURCE_BIN, "interminai", "wait", "--socket", "/nonexistent/socket", ...args], {
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    const [err, exit] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-    expect({ args, exit, err }).toEqual({ args, exit: code, err: stderr });
+    const r = await runProcess([...SOURCE_BIN, "interminai", "wait", "--socket", "/nonexistent/socket", ...args]);
+    expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code, stderr });
   }
 });

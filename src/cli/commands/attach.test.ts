@@ -1,5 +1,6 @@
-// termd attach's arguments, through the real entry: with no terminal, and on one (a session of the
-// daemon's running it). Attaching, typing, detaching and taking over: test/attach.test.ts.
+// termd attach through the real entry: with no terminal, and on one (a session of the daemon's
+// running it): its arguments, and a session that has ended. Attaching to a live one, typing,
+// detaching and taking over: test/attach.test.ts.
 import { expect, test } from "bun:test";
 import { sharedDaemon } from "../../../test/harness.ts";
 
@@ -25,4 +26,11 @@ test("on a terminal: --read-only with --take-over and a bad --detach-key are usa
     expect({ args, code: r.code, said: r.screen.includes(message) }).toEqual({ args, code, said: true });
   }
   expect((await s.c.call("session.info", { session: "a" })).state).toBe("running");
+});
+
+test("attached to a session that has ended, it says how it ended and leaves the terminal as it was (0)", async () => {
+  await s.c.call("session.create", { name: "done", command: ["sh", "-c", "echo bye; exit 3"], cwd: s.dir });
+  await s.c.call("session.wait", { session: "done", exit: true });
+  // The session's screen was painted on the alternate screen, which the restore leaves.
+  expect(await s.d.cliOnTerminal(["attach", "done"])).toEqual({ code: 0, screen: "[done exited (code 3)]" });
 });

@@ -104,15 +104,22 @@ export class TestDaemon {
   }
 
   /** Runs `termd ARGS` against this daemon. */
-  async cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-    const p = Bun.spawn([...this.bin, ...args], {
-      stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...this.env, ...opts.env },
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-    return { code, stdout, stderr };
+  cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+    return runProcess([...this.bin, ...args], { stdin: opts.stdin, env: { ...this.env, ...opts.env } });
+  }
+
+  /** Runs `termd ARGS` on a terminal: as a session of this daemon, reaching it. Resolves to its exit code and the screen it left. */
+  async cliOnTerminal(args: string[]): Promise<{ code: number | null; screen: string }> {
+    const c = await this.client();
+    const { id } = await c.call("session.create", { command: [...this.bin, ...args], env: { TERMD_SOCKET: this.socket }, cols: 300 });
+    const { exit_code } = await c.call("session.wait", { session: id, exit: true });
+    const { lines } = await c.call("session.screen", { session: id });
+    return { code: exit_code ?? null, screen: lines.join("\n").trim() };
+  }
+
+  /** Runs the same command line in this process against this daemon: see runInProcess. */
+  run(args: string[]): Promise<CliResult> {
+    return runInProcess(args, () => connect(this.socket));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -129,6 +136,48 @@ export class TestDaemon {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Runs `argv` (a termd command line: SOURCE_BIN or DIST_BIN and its arguments) to its end; `env` is its whole environment. */
+export async function runProcess(
+  argv: string[],
+  opts: { stdin?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
+  const p = Bun.spawn(argv, {
+    stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: opts.env ?? process.env,
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}
+
+/**
+ * Runs `termd ARGS` in this process, through runCli (its parsing, errors and exit codes): faster
+ * than a process where one adds nothing. Only what a command prints through its context is caught:
+ * logs, screenshot to stdout, show-trace, attach and reading standard input need a process. `reach`
+ * connects to the daemon (by default there is none); `daemon` here is for its errors: run one with TestDaemon.
+ */
+export async function runInProcess(
+  args: string[],
+  reach: (socketPath: string) => Promise<Client> = () => Promise.reject(new Error("runInProcess: no daemon here (TestDaemon.run has one)")),
+): Promise<CliResult> {
+  const [{ runCli }, { CLIENT_COMMANDS }, daemon, schema] = await Promise.all([
+    import("../src/cli/run.ts"),
+    import("../src/cli/commands/index.ts"),
+    import("../src/cli/commands/daemon.ts"),
+    import("../src/cli/commands/schema.ts"),
+  ]);
+  const commands = {
+    ...CLIENT_COMMANDS,
+    daemon: () => daemon.daemonCommand(() => import("../src/server/daemon-host.ts")),
+    schema: () => schema.default,
+  };
+  const caught = { stdout: "", stderr: "" };
+  const io = { out: (s: string) => (caught.stdout += s), err: (s: string) => (caught.stderr += s) };
+  const code = await runCli(args, { commands, connect: reach, io });
+  return { code, ...caught };
 }
 
 /** The daemon a test file shares: `d`, a client `c` on it, and `dir`, a work folder removed with it. */

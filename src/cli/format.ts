@@ -21,6 +21,11 @@ export function table(rows: string[][]): string {
   return lines.join("\n");
 }
 
+/** A screen's rows, a line each, a blank last row too (out() ends a text with a line end only where it has none). */
+export function rowsText(lines: string[]): string {
+  return lines.join("\n") + "\n";
+}
+
 export function describeSession(s: SessionInfo): string {
   const lines: [string, string][] = [
     ["name", s.name],

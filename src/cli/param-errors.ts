@@ -18,7 +18,21 @@ const FLAG_OF: Record<string, string> = {
   regex: "--regex",
   text: "--text",
   gone: "--gone",
+  exit: "--exit",
+  activity: "--activity",
+  command_done: "--command-done",
+  prompt: "--prompt",
+  fresh: "--fresh",
+  since: "--since",
 };
+
+/** The fields a message lists ("give at least one of text, regex, …") named as the flags that fill them. */
+function listedAsFlags(message: string): string {
+  const m = /^(.*one of )(.+)$/.exec(message);
+  if (!m) return message;
+  const flags = m[2]!.split(", ").map((f) => FLAG_OF[f] ?? f);
+  return m[1] + flags.join(", ");
+}
 
 interface Issue {
   path: string;
@@ -39,7 +53,7 @@ export function inFlagTerms(details: Record<string, unknown>): string | null {
   if (!Array.isArray(issues) || issues.length === 0) return null;
   const parts = issues.map((i) => {
     // A check on the whole request (a screen too big in cells) says it in its own words.
-    if (!i.path) return i.message;
+    if (!i.path) return listedAsFlags(i.message);
     const flag = FLAG_OF[i.path] ?? i.path;
     const b = bound(i.expected);
     if (b) return `${flag} must be ${b} (got ${i.received})`;

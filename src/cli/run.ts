@@ -34,6 +34,8 @@ export interface CliOptions {
   commands: CommandTable;
   /** How to reach the daemon; the full binary starts one if none answers. */
   connect?: (socketPath: string) => Promise<Client>;
+  /** Where the command's lines go (default: this process's stdout and stderr); a test runs a command line in-process with its own. */
+  io?: { out(text: string): unknown; err(text: string): unknown };
 }
 
 const EXIT_OF: Partial<Record<string, number>> = {
@@ -61,8 +63,9 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
    */
   let checked: Promise<void> | undefined;
   const after = (write: () => unknown) => void (checked ? checked.then(write) : write());
-  const out = (s: string) => after(() => writeOut(line(s)));
-  const err = (s: string) => after(() => writeErr(line(s)));
+  const io = opts.io ?? { out: writeOut, err: writeErr };
+  const out = (s: string) => after(() => io.out(line(s)));
+  const err = (s: string) => after(() => io.err(line(s)));
   const [name, ...rest] = argv;
   if (
     name === undefined ||
@@ -105,7 +108,7 @@ async function runCommand(argv: string[], opts: CliOptions): Promise<number> {
       client: async () => {
         if (!client) {
           client = await (opts.connect ?? connect)(socketPath);
-          checked = sayIfOtherBuild(client, socketPath, (s) => void writeErr(line(s)));
+          checked = sayIfOtherBuild(client, socketPath, (s) => void io.err(line(s)));
         }
         return client;
       },

@@ -1,6 +1,7 @@
 import { bool, num, parseDuration, str, strs, UsageError, type FlagSpec, type Parsed } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson } from "../format.ts";
+import { noMoreArgs } from "./shared.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
 import { connect, type Client } from "../../client/client.ts";
 import { startDaemon } from "../autostart.ts";
@@ -235,7 +236,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
     flags: load ? { ...DAEMON_FLAGS, ...RESTART_FLAGS, grace: GRACE } : { grace: GRACE },
     async run(a, ctx) {
       const action = a.positional[0];
-      if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
+      noMoreArgs(a, 1);
       const check = str(a, "check-handover");
       if (check !== undefined && load) {
         const answer = (await load()).checkHandover(check);
@@ -305,7 +306,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         try {
           client = await connect(ctx.socketPath);
         } catch {
-          ctx.err(`termd: no daemon answers on ${ctx.socketPath}`);
+          ctx.err(`termd daemon ${action}: no daemon answers on ${ctx.socketPath}`);
           return EXIT.FAILURE;
         }
         if (action === "status") {

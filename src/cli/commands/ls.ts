@@ -1,7 +1,7 @@
-import { UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson, table } from "../format.ts";
 import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
+import { noMoreArgs } from "./shared.ts";
 
 export default cliCommand({
   name: "ls",
@@ -10,7 +10,7 @@ export default cliCommand({
   help: "Lists every session the daemon knows, running or ended. OWNER is who started it: an agent through termd mcp (mcp:NAME), or the owner, agent or client a tool put in the session's meta; else -.",
   flags: {},
   async run(a, ctx) {
-    if (a.positional.length > 0) throw new UsageError(`unexpected argument ${a.positional[0]}`);
+    noMoreArgs(a);
     const { sessions } = await (await ctx.client()).call("session.list");
     if (ctx.json) printJson(ctx, sessions);
     else if (sessions.length === 0) ctx.out("no sessions");

@@ -3,6 +3,7 @@
 import type { Client } from "../../client/client.ts";
 import { cliCommand, EXIT, type CliCommand } from "../command.ts";
 import { endQuietlyOnClosedStdout } from "../closed-stdout.ts";
+import { noMoreArgs } from "./shared.ts";
 
 export function mcpCommand(connect: (socketPath: string) => Promise<Client>): CliCommand {
   return cliCommand({
@@ -16,7 +17,8 @@ export function mcpCommand(connect: (socketPath: string) => Promise<Client>): Cl
       "which termd ls shows. It runs until the host closes its standard input.",
     ].join("\n"),
     flags: {},
-    async run(_a, ctx) {
+    async run(a, ctx) {
+      noMoreArgs(a);
       // Loaded when used: every other command starts faster without the MCP SDK.
       const { runMcpServer } = await import("../../mcp/mcp-server.ts");
       // The host closing its end is the normal way MCP ends.

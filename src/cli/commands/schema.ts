@@ -2,6 +2,7 @@
 // the socket directly. Generated from the very valibot schemas the daemon validates with.
 import { cliCommand, EXIT } from "../command.ts";
 import { UsageError } from "../args.ts";
+import { noMoreArgs } from "./shared.ts";
 
 export default cliCommand({
   name: "schema",
@@ -14,6 +15,7 @@ export default cliCommand({
   ].join("\n"),
   flags: {},
   async run(a, ctx) {
+    noMoreArgs(a, 1);
     // Loaded when used: the method table brings the whole daemon with it.
     const [{ COMMANDS }, { jsonSchemaOf }] = await Promise.all([
       import("../../server/methods.ts"),

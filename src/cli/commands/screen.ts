@@ -1,6 +1,6 @@
 import { bool, num } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { printJson } from "../format.ts";
+import { printJson, rowsText } from "../format.ts";
 import { sessionArg } from "./shared.ts";
 
 export default cliCommand({
@@ -22,7 +22,7 @@ export default cliCommand({
     });
     if (ctx.json) printJson(ctx, snap);
     else {
-      ctx.out(bool(a, "ansi") ? snap.ansi! : snap.lines.join("\n"));
+      ctx.out(bool(a, "ansi") ? snap.ansi! : rowsText(snap.lines));
       if (bool(a, "cursor"))
         ctx.out(`cursor ${snap.cursor.row},${snap.cursor.col}${snap.cursor.visible ? "" : " hidden"}  hash ${snap.hash}`);
     }

@@ -1,9 +1,9 @@
 // termd show-trace: replays what termd/testing kept of a test (test-results/TEST/), or any
 // asciicast v2 file, on this terminal as it happened: each recording's output with its timing.
 // It needs no daemon: the recording is the file.
-import { num, UsageError } from "../args.ts";
+import { num, str, UsageError } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { writeOut } from "./shared.ts";
+import { noMoreArgs, writeOut } from "./shared.ts";
 
 /** The recordings at `path`: the file itself, or a folder's `.cast` files by name. */
 function recordings(path: string): string[] {
@@ -34,14 +34,15 @@ export default cliCommand({
     "input and resizes in the recording are not replayed.",
   ].join("\n"),
   flags: {
-    speed: { kind: "number", help: "play N times as fast (default 1)" },
+    // A string: a speed is any number above 0 (0.5 plays at half speed), not a whole one.
+    speed: { kind: "string", value: "N", help: "play N times as fast, 0.5 at half speed (default 1)" },
     "max-idle": { kind: "number", value: "MS", help: "shorten every pause to at most MS (default 2000; 0 plays it all at once)" },
   },
   async run(a, ctx) {
     const path = a.positional[0];
     if (path === undefined) throw new UsageError("name a test's folder (test-results/TEST) or a .cast file");
-    if (a.positional.length > 1) throw new UsageError(`unexpected argument ${a.positional[1]}`);
-    const speed = num(a, "speed") ?? 1;
+    noMoreArgs(a, 1);
+    const speed = Number(str(a, "speed") ?? 1);
     const maxIdle = num(a, "max-idle") ?? 2000;
     if (!(speed > 0)) throw new UsageError("--speed is a number above 0");
     if (!(maxIdle >= 0)) throw new UsageError("--max-idle is a number of ms, 0 or more");

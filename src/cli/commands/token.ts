@@ -1,6 +1,7 @@
 import { str } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { defaultStateDir } from "../../protocol/paths.ts";
+import { noMoreArgs } from "./shared.ts";
 
 export default cliCommand({
   name: "token",
@@ -13,6 +14,7 @@ export default cliCommand({
     "state-dir": { kind: "string", value: "DIR", help: "read another daemon's (default $TERMD_STATE_DIR or ~/.local/state/termd)" },
   },
   async run(a, ctx) {
+    noMoreArgs(a);
     const { loadToken } = await import("../../protocol/token.ts");
     ctx.out(loadToken(str(a, "state-dir") ?? defaultStateDir()).value);
     return EXIT.OK;

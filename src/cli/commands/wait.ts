@@ -1,6 +1,6 @@
 import { bool, num, str } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
-import { printJson } from "../format.ts";
+import { printJson, rowsText } from "../format.ts";
 import { sessionArg } from "./shared.ts";
 
 export default cliCommand({
@@ -60,7 +60,7 @@ export default cliCommand({
       if (r.command) line += ` (code ${r.command.exit_code ?? "?"})${r.command.command !== null ? `: ${r.command.command}` : ""}`;
       ctx.out(line);
       if (r.command && r.command.output !== "") ctx.out(r.command.output);
-      if (bool(a, "screen")) ctx.out(r.screen.lines.join("\n"));
+      if (bool(a, "screen")) ctx.out(rowsText(r.screen.lines));
     }
     if (r.outcome === "timeout") return EXIT.TIMEOUT;
     if (r.outcome === "exited" && !bool(a, "exit")) return EXIT.FAILURE;

@@ -34,7 +34,12 @@ export const output: Subcommand = {
     { long: "color", help: "Enable color output (default)" },
     { long: "no-color", help: "Disable color output (plain text, useful for grep/head)" },
     { long: "number", short: "n", help: "Number lines (scrollback lines negative)" },
-    { long: "cursor", value: "CURSOR", help: "Cursor display mode (none, inverse, print, both) [default: none]" },
+    {
+      long: "cursor",
+      value: "CURSOR",
+      help: "Cursor display mode [default: none]",
+      possible: ["none", "inverse", "print", "both"],
+    },
     { long: "from", value: "FROM", help: "First line: N, -N (N lines of scrollback) or - (all scrollback)" },
     { long: "to", value: "TO", help: "Last line, inclusive (0: scrollback only; negative: a scrollback line)" },
   ],

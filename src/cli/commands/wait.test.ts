@@ -1,0 +1,76 @@
+// termd wait, run as a user runs it, against a daemon of this file's: each outcome's line and exit code.
+import { expect, test } from "bun:test";
+import { sharedDaemon } from "../../../test/harness.ts";
+
+const s = sharedDaemon();
+
+test("wait --text prints where it matched; --gone a bare matched; --screen adds the screen", async () => {
+  const program = "printf 'a\\n  here\\n'; read x; clear; exec sleep 100";
+  await s.c.call("session.create", { name: "m", command: ["sh", "-c", program], cwd: s.dir, rows: 3, cols: 10 });
+  expect(await s.d.cli(["wait", "m", "--text", "here"])).toEqual({ code: 0, stdout: "matched at 1,2: here\n", stderr: "" });
+  expect((await s.d.run(["wait", "m", "--regex", "h.re", "--screen"])).stdout).toBe("matched at 1,2: here\na\n  here\n\n");
+  const gone = s.d.run(["wait", "m", "--gone", "here"]);
+  await s.c.call("session.input", { session: "m", text: "\r" });
+  expect(await gone).toEqual({ code: 0, stdout: "matched\n", stderr: "" });
+});
+
+test("wait --exit: 0 with the exit code or signal; another condition the session ends before: 1", async () => {
+  await s.c.call("session.create", { name: "e", command: ["sh", "-c", "echo ready; read x; exit 7"], cwd: s.dir });
+  await s.c.call("session.wait", { session: "e", text: "ready" });
+  const never = s.d.run(["wait", "e", "--text", "never"]);
+  await s.c.call("session.input", { session: "e", text: "\r" });
+  expect(await never).toEqual({ code: 1, stdout: "exited (code 7)\n", stderr: "" });
+  expect(await s.d.run(["wait", "e", "--exit"])).toEqual({ code: 0, stdout: "exited (code 7)\n", stderr: "" });
+  await s.c.call("session.create", { name: "k", command: ["sleep", "100"], cwd: s.dir });
+  await s.c.call("session.signal", { session: "k", signal: "KILL" });
+  expect((await s.d.run(["wait", "k", "--exit"])).stdout).toBe("exited (signal SIGKILL)\n");
+});
+
+test("wait --timeout: outcome timeout, exit 3; --json prints the whole result", async () => {
+  await s.c.call("session.create", { name: "q", command: ["sleep", "100"], cwd: s.dir });
+  expect(await s.d.run(["wait", "q", "--text", "never", "--timeout", "1"])).toEqual({ code: 3, stdout: "timeout\n", stderr: "" });
+  const r = JSON.parse((await s.d.run(["wait", "q", "--text", "never", "--timeout", "1", "--json"])).stdout);
+  expect(r).toMatchObject({ outcome: "timeout", screen: { lines: expect.any(Array) } });
+});
+
+test("wait --changed-from, --activity and --settle print their outcomes", async () => {
+  await s.c.call("session.create", { name: "c", command: ["cat"], cwd: s.dir });
+  const { hash } = await s.c.call("session.screen", { session: "c" });
+  const changed = s.d.run(["wait", "c", "--changed-from", hash]);
+  await s.c.call("session.input", { session: "c", text: "x" });
+  expect(await changed).toEqual({ code: 0, stdout: "changed\n", stderr: "" });
+  expect(await s.d.run(["wait", "c", "--settle", "1"])).toEqual({ code: 0, stdout: "settled\n", stderr: "" });
+  // A program that writes on its own: whenever the wait begins, more output comes.
+  await s.c.call("session.create", { name: "ticks", command: ["sh", "-c", "while :; do printf .; sleep 0.05; done"], cwd: s.dir });
+  expect((await s.d.run(["wait", "ticks", "--activity"])).stdout).toBe("activity\n");
+});
+
+test("wait --command-done prints the command, its status and what it printed", async () => {
+  await s.c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], cwd: s.dir, env: { PS1: "$ " } });
+  expect(await s.d.run(["wait", "sh", "--prompt"])).toEqual({ code: 0, stdout: "prompt\n", stderr: "" });
+  await s.c.call("session.input", { session: "sh", text: "echo hi; false\r" });
+  expect(await s.d.run(["wait", "sh", "--command-done"])).toEqual({
+    code: 0,
+    stdout: "command_done (code 1): echo hi; false\nhi\n",
+    stderr: "",
+  });
+});
+
+test("wait: bad values are usage errors in the flags' own words (2), an unknown session not found (4)", async () => {
+  expect((await s.d.run(["wait"])).code).toBe(2);
+  expect(await s.d.run(["wait", "c", "--settle", "0"])).toMatchObject({
+    code: 2,
+    stderr: "termd wait: --settle must be at least 1 (got 0)\n",
+  });
+  // The daemon's words name its fields; the command line's name the flags.
+  expect(await s.d.run(["wait", "c", "--fresh", "later", "--text", "x"])).toMatchObject({
+    code: 2,
+    stderr: 'termd wait: --fresh is not valid here (got "later")\n',
+  });
+  expect(await s.d.run(["wait", "c"])).toMatchObject({
+    code: 2,
+    stderr:
+      "termd wait: give at least one of --text, --regex, --gone, --exit, --activity, --settle, --command-done, --prompt, --changed-from\n",
+  });
+  expect((await s.d.run(["wait", "nope", "--exit"])).code).toBe(4);
+});

@@ -476,6 +476,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       await using d = await TestDaemon.start();
       const cursorOf = async (text: string, size = "10x5", extra: string[] = []) => {
         const { c, id, socket } = await start(d, ["--size", size, "--", "bash", "-c", `printf '${text}'; echo -n; sleep 30`]);
+        // Shown first, then quiet: a settle alone passes before a slow bash has printed anything.
+        await c.call("session.wait", { session: id, regex: "\\S", timeout_ms: 5000 });
         await c.call("session.wait", { session: id, settle_ms: 50, timeout_ms: 5000 });
         const r = await ia(d, bin, ["output", "--socket", socket, ...extra]);
         await ia(d, bin, ["stop", "--socket", socket]);

@@ -687,11 +687,17 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       await seen(c, id, "ABCDEFGH");
       const cursor = async () =>
         (await ia(d, bin, ["output", "--socket", socket, "--cursor", "print", "--no-color"])).stdout.split("\n")[0];
+      // Until vim has moved the cursor there: a settle could pass before a loaded vim read the keys.
+      const movedTo = async (row: number, col: number) => {
+        let screen = await c.call("session.screen", { session: id });
+        while (screen.cursor.row !== row || screen.cursor.col !== col)
+          screen = (await c.call("session.wait", { session: id, changed_from: screen.hash, timeout_ms: 5000 })).screen;
+      };
       await ia(d, bin, ["input", "--socket", socket, "--text", "lll"]);
-      await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
+      await movedTo(0, 3);
       expect(await cursor()).toBe("Cursor: row 1, col 4");
       await ia(d, bin, ["input", "--socket", socket], { stdin: "j0lllll" });
-      await c.call("session.wait", { session: id, settle_ms: 100, timeout_ms: 5000 });
+      await movedTo(1, 5);
       expect(await cursor()).toBe("Cursor: row 2, col 6");
       await ia(d, bin, ["input", "--socket", socket], { stdin: "ggOnew line" });
       await seen(c, id, "-- INSERT --");

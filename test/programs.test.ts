@@ -529,4 +529,20 @@ describe("session.resize", () => {
     expect(w.screen.size).toEqual({ rows: 30, cols: 100 });
     expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
   });
+
+  test("input sent right after a resize reaches the program after it: stty size reads the new size every time", async () => {
+    await using d = await TestDaemon.start();
+    const c = await d.client();
+    await shell(c, "sh", { rows: 24, cols: 80 });
+    for (let i = 1; i <= 12; i++) {
+      const size = { rows: 10 + i, cols: 40 + i };
+      // Sent together: the resize goes through the pty worker, and the input must not overtake it.
+      await Promise.all([
+        c.call("session.resize", { session: "sh", ...size }),
+        c.call("session.input", { session: "sh", text: `stty size | sed 's/^/size-${i} /'\r` }),
+      ]);
+      const w = await c.call("session.wait", { session: "sh", regex: `^size-${i} \\d+ \\d+$` });
+      expect(w.match!.text).toBe(`size-${i} ${size.rows} ${size.cols}`);
+    }
+  });
 });

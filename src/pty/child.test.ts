@@ -88,3 +88,25 @@ test("input the program does not read stops at MAX_UNREAD_INPUT: past its deadli
   expect(written_bytes).toBeGreaterThan(0);
   expect(written_bytes).toBeLessThan(input.length);
 });
+
+test("input written right after a resize reaches the program after it: the program it wakes reads the new size", async () => {
+  // Raw, so each byte wakes it at once; it answers with the size its terminal has then.
+  const script =
+    "import os,tty\ntty.setraw(0)\nos.write(1, b'raw;')\nn = 0\nwhile True:\n  os.read(0, 1)\n  n += 1\n  s = os.get_terminal_size(0)\n  os.write(1, b'#%d=%dx%d;' % (n, s.lines, s.columns))";
+  const { child, until, output } = await start(["python3", "-c", script]);
+  await until("raw;");
+  child.write("x");
+  await until("#1=");
+  const wanted: string[] = [];
+  for (let n = 2; n <= 40; n++) {
+    const size = { rows: 10 + (n % 20), cols: 40 + n };
+    child.resize(size);
+    child.write("x");
+    wanted.push(`#${n}=${size.rows}x${size.cols}`);
+    await until(`#${n}=`);
+  }
+  // One more, unchecked: the last answer above is whole once this one began.
+  child.write("x");
+  await until("#41=");
+  expect(output().split(";").slice(2, -2)).toEqual(wanted);
+});

@@ -102,6 +102,11 @@ export class Child {
   private unflushed = 0;
   /** Input bytes sent to the worker in all. */
   private posted = 0;
+  /**
+   * Resizes sent to the worker and not yet applied: a write meanwhile goes through the worker too,
+   * behind them, or typed `stty size` right after a resize would read the old size.
+   */
+  private resizing = 0;
   private readonly drainWaiters = new Set<() => void>();
   private paused = false;
   private nextReq = 1;
@@ -223,6 +228,7 @@ export class Child {
 
   private receive(m: FromPtyWorker): void {
     if (m.t === "drain") this.onDrain(m.taken);
+    else if (m.t === "resized") this.resizing--;
     else if (m.t === "exit") this.end({ exitCode: m.exitCode, signal: m.signal, tap: m.tap });
     else if (m.t === "flags") {
       this.flagReplies.get(m.req)?.(m.flags);
@@ -263,7 +269,7 @@ export class Child {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     // Straight into the PTY when nothing waits before it: no hop through the worker for a key.
     // What does not fit (or EIO: closing) goes to the worker, which queues it, or drops it at the end.
-    const written = this.master !== null && this.unflushed === 0 ? this.master.write(bytes) : 0;
+    const written = this.master !== null && this.unflushed === 0 && this.resizing === 0 ? this.master.write(bytes) : 0;
     if (written < bytes.length) {
       // Moved to the worker in a buffer of exactly the bytes left: a view posted as it is would
       // be cloned with the whole buffer it views (a large input's, once per INPUT_PIECE).
@@ -348,7 +354,9 @@ export class Child {
   }
 
   resize(size: Size): void {
-    if (this.running) this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
+    if (!this.running) return;
+    this.resizing++;
+    this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
   }
 
   /** The PTY's termios (from the worker; control characters through stty where it cannot read them); null once it closed. */

@@ -123,6 +123,8 @@ export type FromPtyWorker =
    * way (sent after the queue emptied) and writes straight to the master only when none is.
    */
   | { t: "drain"; id: number; taken: number }
+  /** A resize was applied (or its PTY is gone): a write sent after it no longer has to follow it through the worker. */
+  | { t: "resized"; id: number }
   /**
    * Every PTY is unread from now on; `exits`: the programs that ended already, as Bun reaped them;
    * `input`: what each program was sent that its terminal had no room for yet (the worker's queue,

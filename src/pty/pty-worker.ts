@@ -212,7 +212,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
       inputTaken.set(m.id, (inputTaken.get(m.id) ?? 0) + (typeof m.data === "string" ? Buffer.byteLength(m.data) : m.data.length));
       return pty?.write(m.data);
     case "resize":
-      return pty?.resize({ rows: m.rows, cols: m.cols });
+      pty?.resize({ rows: m.rows, cols: m.cols });
+      return post({ t: "resized", id: m.id });
     case "pause":
       paused.add(m.id);
       return pty?.pause();

@@ -3,6 +3,7 @@ import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { LineParsed } from "./line-parser.ts";
 import type { ByteSink } from "../protocol/byte-sink.ts";
 import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD } from "./line-channel.ts";
+import { turns } from "./turns.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -146,6 +147,28 @@ describe("a line channel", () => {
     expect(sink.paused).toBe(1);
     await until(() => seen.length === count);
     expect(sink.resumed).toBe(1);
+  });
+
+  test("a turn given while one is under way is declined, not taken back into line; the lines left still get a turn", async () => {
+    const sink = new Sink();
+    const { ch } = channel(sink, (msg) => new Promise((r) => setImmediate(() => r({ msg }))));
+    // Regression: turn() said "more waits" while a turn was under way, so the scheduler put the
+    // channel back in line at once, one macrotask after another, until that turn ended.
+    const declined: boolean[] = [];
+    const turn = ch.turn.bind(ch);
+    ch.turn = async (deadline) => {
+      const underWay = (ch as unknown as { inTurn: boolean }).inTurn;
+      const more = await turn(deadline);
+      if (underWay) declined.push(more);
+      return more;
+    };
+    // A channel still in the scheduler's line (a reply's flush asked for a turn while the turn that
+    // sent it ran) whose next lines arrive and start at once: the scheduler's turn comes mid-way.
+    turns.want(ch);
+    ch.onData(enc('{"n":0}\n{"n":1}\n{"n":2}\n'));
+    await until(() => sink.lines().length === 3);
+    expect(declined).toEqual([false]);
+    expect(sink.lines()).toEqual([0, 1, 2].map((n) => ({ msg: { n } })));
   });
 
   test("end() closes once the queue is written, not before; close() is told once", () => {

@@ -167,14 +167,16 @@ export class LineChannel implements TurnTaker {
    * is queued before the next line runs (a long call such as session.wait gets one turn of the
    * event loop, then goes on alongside the next ones), so the queue is checked against what the
    * requests before actually produced. A long line not parsed yet ends the turn: its parse asks
-   * for the next one.
+   * for the next one. A turn given while one is under way (the one a fresh line got on arrival)
+   * is declined, not taken back into line to come round again and again until that one ends: the
+   * turn under way asks for the next if lines are left, those that became runnable meanwhile too.
    */
   async turn(deadline: number): Promise<boolean> {
-    if (this.inTurn) return true;
+    if (this.inTurn) return false;
     this.inTurn = true;
     let more: boolean;
     try {
-      more = await this.takeLines(deadline);
+      more = (await this.takeLines(deadline)) || this.runnable;
     } finally {
       this.inTurn = false;
     }

@@ -171,6 +171,42 @@ describe("a line channel", () => {
     expect(sink.lines()).toEqual([0, 1, 2].map((n) => ({ msg: { n } })));
   });
 
+  test("past HIGH_WATER, an oversized line's error still comes, after what was queued, and only then the close", () => {
+    const sink = new Sink(0);
+    const { ch } = channel(sink);
+    const big = "x".repeat(1024 * 1024);
+    let sent = 0;
+    while (ch.writable) ch.send({ n: sent++, big });
+    ch.onData(new Uint8Array(MAX_LINE_BYTES + 1).fill(0x61));
+    expect(sink.ended).toBe(false);
+    sink.room = Infinity;
+    ch.flush();
+    expect(sink.ended).toBe(true);
+    const lines = sink.lines() as { n?: number; error?: { data: { code: string } } }[];
+    expect(lines).toHaveLength(sent + 1);
+    expect(lines.at(-1)!.error!.data.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  test("last(): its line goes after what was queued, nothing after it, the channel stays open; written() resolves once it is out", async () => {
+    const sink = new Sink(10);
+    const { ch, seen } = channel(sink);
+    ch.send({ a: "0123456789" });
+    let written = false;
+    void ch.written().then(() => (written = true));
+    ch.last({ bye: true });
+    ch.send({ late: true });
+    ch.onData(enc('{"after":1}\n'));
+    await new Promise((r) => setImmediate(r));
+    expect(written).toBe(false);
+    sink.room = Infinity;
+    ch.flush();
+    await ch.written();
+    expect(written).toBe(true);
+    expect(sink.lines()).toEqual([{ a: "0123456789" }, { bye: true }]);
+    expect(seen).toHaveLength(0);
+    expect(sink.ended).toBe(false);
+  });
+
   test("end() closes once the queue is written, not before; close() is told once", () => {
     const sink = new Sink(10);
     const { ch, told } = channel(sink);

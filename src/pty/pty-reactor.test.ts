@@ -112,25 +112,3 @@ test.skipIf(libc === null)("a paused PTY whose other side closed is read to its 
   await w.hungUp;
   expect(w.output()).toBe("written while paused");
 });
-
-test.skipIf(libc === null)("a held reactor reads nothing, a hangup included; released, the rest comes, then the hangup", async () => {
-  let polls = 0;
-  const wake = libc!.pipe();
-  const real = libc!;
-  const r = new PtyReactor({ ...real, poll: (fds, count, timeoutMs) => (polls++, real.poll(fds, count, timeoutMs)) }, wake[0]);
-  reactor = { r, wake };
-  const w = watcher();
-  const { master, slave } = watched(r, w);
-  r.hold(true);
-  writeSync(slave, "left for the next image");
-  open.splice(open.indexOf(slave), 1);
-  closeSync(slave);
-  // Rounds go by (each poll waits at most IDLE_POLL_MS), and none of them reads it.
-  const seen = polls;
-  while (polls < seen + 3) await new Promise((resolve) => setImmediate(resolve));
-  expect(w.output()).toBe("");
-  r.hold(false);
-  await w.hungUp;
-  expect(w.output()).toBe("left for the next image");
-  expect(r.queued(master)).toBeNull();
-});

@@ -5,8 +5,8 @@
 // and the kernel blocks the program in write(2) — tmux's flow control, with no byte lost and no
 // XOFF. Once every holder of its terminal let it go, what the PTY holds (64 KiB or so: the program
 // can add nothing) is read at once, paused or not, and the hangup told, so that a program that ends
-// while its output waits is seen to end with all its output. A held reactor (the daemon is being
-// replaced) reads nothing at all, a closing terminal's last output included: the next image does.
+// while its output waits is seen to end with all its output. (A handover's hold stops the whole
+// worker instead, pty-worker.ts: nothing is read then, a closing terminal's last output included.)
 // Between rounds the worker's own event loop runs (its messages, the programs' exits); a message
 // from the daemon's thread wakes a waiting poll through a pipe (pty-pool.ts writes it).
 import { writeSync } from "node:fs";
@@ -48,8 +48,6 @@ interface Watch {
   entry: ReactorEntry;
   paused: boolean;
   hungUp: boolean;
-  /** Hung up while the reactor was held: left out of the poll (a hangup wakes every poll) until the release. */
-  hungUpHeld: boolean;
   /** Output handed on since the last acknowledgement. */
   inFlight: number;
   /** Input the terminal had no room for yet, oldest first. */
@@ -66,8 +64,6 @@ export class PtyReactor {
   private readonly wakeBuf = new Uint8Array(64);
   private pollfds = new Int32Array(2 * 64);
   private readonly order: Watch[] = [];
-  /** Nothing is read while the daemon is being replaced (pty-worker.ts's hold). */
-  private held = false;
 
   constructor(
     private readonly libc: PtyLibc,
@@ -76,7 +72,7 @@ export class PtyReactor {
   ) {}
 
   add(fd: number, entry: ReactorEntry): void {
-    this.watches.set(fd, { fd, entry, paused: false, hungUp: false, hungUpHeld: false, inFlight: 0, queue: [] });
+    this.watches.set(fd, { fd, entry, paused: false, hungUp: false, inFlight: 0, queue: [] });
     this.schedule();
   }
 
@@ -88,12 +84,6 @@ export class PtyReactor {
   pause(fd: number, paused: boolean): void {
     const w = this.watches.get(fd);
     if (w) w.paused = paused;
-  }
-
-  /** Held: no master is read, whatever its pause, until released. */
-  hold(held: boolean): void {
-    this.held = held;
-    if (!held) for (const w of this.watches.values()) w.hungUpHeld = false;
   }
 
   /** The daemon has taken everything handed on: read again. */
@@ -159,10 +149,9 @@ export class PtyReactor {
     fds[1] = POLLIN;
     let n = 1;
     for (const w of this.watches.values()) {
-      if (w.hungUp || w.hungUpHeld) continue;
+      if (w.hungUp) continue;
       // Asked for nothing, a master is still polled for its hangup (poll reports it unasked).
-      const events = (this.held || w.paused || w.inFlight >= MAX_IN_FLIGHT ? 0 : POLLIN) | (w.queue.length > 0 ? POLLOUT : 0);
-      if (events === 0 && this.held) continue;
+      const events = (w.paused || w.inFlight >= MAX_IN_FLIGHT ? 0 : POLLIN) | (w.queue.length > 0 ? POLLOUT : 0);
       fds[2 * n] = w.fd;
       fds[2 * n + 1] = events;
       order.push(w);
@@ -186,10 +175,6 @@ export class PtyReactor {
       if (w.queue.length === 0) w.entry.drain();
     }
     let ended = (revents & (POLLHUP | POLLERR | POLLNVAL)) !== 0;
-    if (ended && this.held) {
-      w.hungUpHeld = true;
-      return;
-    }
     if (revents & (POLLIN | POLLHUP | POLLERR)) {
       const buf = new Uint8Array(this.pool.pop() ?? new ArrayBuffer(SLICE));
       let got = 0;

@@ -131,7 +131,6 @@ const paused = new Set<number>();
 
 function holdAll(hold: boolean, gate?: Int32Array): void {
   held = hold;
-  reactor?.hold(hold);
   for (const [id, pty] of ptys) if (!paused.has(id)) hold ? pty.pause() : pty.resume();
   if (!hold) return;
   const exits: { pid: number; exit: ProgramExit }[] = [];

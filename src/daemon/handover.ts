@@ -199,10 +199,11 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   let record: HandoverRecord;
   try {
     record = recordOf(daemon, held);
+    // A record that cannot be written (a full disk) must not leave the workers held, stopped for good.
+    writeHandover(path, record);
   } catch (err) {
     return serveOn((err as Error).message);
   }
-  writeHandover(path, record);
   // What the timing journals put off, before the image that holds it goes.
   flushLineFiles();
   const kept = [

@@ -195,6 +195,26 @@ test("a binary that cannot take over (exits at start, not termd, missing, gone a
   expect(existsSync(join(d.stateDir, "handover.json"))).toBe(false);
 }, 60_000);
 
+test("a handover record that cannot be written after the check leaves the daemon serving, its pty workers going on", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "s", command: ["bash", "--norc"] });
+  const before = await c.call("system.ping");
+  // Passes its check, and leaves a folder where the final record is to be written.
+  const blocks = join(d.dir, "blocks");
+  const answer = { handover: 1, build: { version: "9.9.9", commit: "x", target: "t", bun: null }, problems: [] };
+  writeFileSync(blocks, `#!/bin/sh\nfor a; do f="$a"; done\nrm -f "$f" && mkdir "$f"\necho '${JSON.stringify(answer)}'\n`);
+  chmodSync(blocks, 0o755);
+  const r = await d.cli(["daemon", "restart", "--binary", blocks]);
+  expect(r.code).toBe(1);
+  // Regression: the write threw past the release, and the held workers stayed stopped for good.
+  await d.logged("termd: the daemon was not replaced: EISDIR");
+  const c2 = await d.client();
+  expect((await c2.call("system.ping")).started_at).toBe(before.started_at);
+  await c2.call("session.input", { session: "s", text: "echo still served\r" });
+  expect((await c2.call("session.wait", { session: "s", text: "still served" })).outcome).toBe("matched");
+}, 60_000);
+
 test("termd attach under a PTY goes on after the restart with no key pressed, and typing through it still reaches the session", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();

@@ -101,9 +101,16 @@ export class Connection implements LineHandler, PeerOutlet {
     this.channel.end();
   }
 
-  /** An error line for no request (the client library fails every call with it), in the native dialect and ralph's, which extends it. */
+  /**
+   * The last line: an error for no request (the client library fails every call with it), in the
+   * native dialect and ralph's, which extends it; in the others none, but nothing more either.
+   */
   farewell(reason: RpcError): void {
-    if (this.dialect?.name === "native" || this.dialect?.name === "ralph") this.channel.send(errorReply(null, reason));
+    this.channel.last(this.dialect?.name === "native" || this.dialect?.name === "ralph" ? errorReply(null, reason) : undefined);
+  }
+
+  written(): Promise<void> {
+    return this.channel.written();
   }
 
   drained(): void {

@@ -282,7 +282,8 @@ export class Daemon implements DaemonContext {
     this.rasterizer.close();
     this.sessionSockets.closeAll();
     if (this.listener) {
-      this.listener.stop(true);
+      // Its connections are not cut: each ends once what is queued for it is written (below).
+      this.listener.stop();
       this.listener = null;
       // systemd's socket stays: it is systemd's, and holds the next connections for the next daemon.
       if ((this.options.listenFd ?? null) === null) {

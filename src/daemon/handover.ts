@@ -21,6 +21,7 @@ import type { Held, PtyPool } from "../pty/pty-pool.ts";
 import type { Timers } from "../platform/timers.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Peer } from "./peer.ts";
+import { lastLinesWritten } from "./last-lines.ts";
 import { HANDOVER_ENV, HANDOVER_VERSION, type HandoverRecord, handoverPath, writeHandover } from "./handover-record.ts";
 
 /** How long the next binary's dry run may take (a compiled termd starts in well under a second). */
@@ -42,7 +43,7 @@ export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
-  readonly connections: Iterable<Pick<Peer, "farewell" | "end">>;
+  readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
@@ -182,6 +183,16 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     console.error(`termd: the daemon was not replaced: ${why}; serving on`);
     for (const c of daemon.connections) c.end();
   };
+  // The exec closes every connection with what is still queued for it: each client hears why
+  // first, and gets what it was owed before (termd/client then resumes). Before the hold, so that
+  // a session created meanwhile is held and handed over too.
+  console.error(`termd: daemon ${process.pid} is being replaced by ${describeBuild(plan.to)}: its clients are told first`);
+  const goodbye = new RpcError(
+    "DAEMON_REPLACED",
+    `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
+  );
+  for (const c of daemon.connections) c.farewell(goodbye);
+  await lastLinesWritten(daemon.connections);
   let timer: Timer | undefined;
   const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
   const held = await Promise.race([daemon.ptys.hold(), late]);
@@ -190,10 +201,11 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   let record: HandoverRecord;
   try {
     record = recordOf(daemon, held);
+    // A record that cannot be written (a full disk) must not leave the workers held, stopped for good.
+    writeHandover(path, record);
   } catch (err) {
     return serveOn((err as Error).message);
   }
-  writeHandover(path, record);
   // What the timing journals put off, before the image that holds it goes.
   daemon.timers.flush();
   const kept = [
@@ -205,12 +217,6 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   for (const fd of kept) libc.keepAcrossExec(fd, true);
   const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
   console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
-  // The exec closes every connection: each client hears why first (termd/client then resumes).
-  const goodbye = new RpcError(
-    "DAEMON_REPLACED",
-    `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
-  );
-  for (const c of daemon.connections) c.farewell(goodbye);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env[HANDOVER_ENV] = path;

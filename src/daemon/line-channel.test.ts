@@ -3,6 +3,7 @@ import { MAX_LINE_BYTES } from "../protocol/framing.ts";
 import type { LineParsed } from "./line-parser.ts";
 import type { ByteSink } from "../protocol/byte-sink.ts";
 import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD } from "./line-channel.ts";
+import { turns } from "./turns.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -146,6 +147,64 @@ describe("a line channel", () => {
     expect(sink.paused).toBe(1);
     await until(() => seen.length === count);
     expect(sink.resumed).toBe(1);
+  });
+
+  test("a turn given while one is under way is declined, not taken back into line; the lines left still get a turn", async () => {
+    const sink = new Sink();
+    const { ch } = channel(sink, (msg) => new Promise((r) => setImmediate(() => r({ msg }))));
+    // Regression: turn() said "more waits" while a turn was under way, so the scheduler put the
+    // channel back in line at once, one macrotask after another, until that turn ended.
+    const declined: boolean[] = [];
+    const turn = ch.turn.bind(ch);
+    ch.turn = async (deadline) => {
+      const underWay = (ch as unknown as { inTurn: boolean }).inTurn;
+      const more = await turn(deadline);
+      if (underWay) declined.push(more);
+      return more;
+    };
+    // A channel still in the scheduler's line (a reply's flush asked for a turn while the turn that
+    // sent it ran) whose next lines arrive and start at once: the scheduler's turn comes mid-way.
+    turns.want(ch);
+    ch.onData(enc('{"n":0}\n{"n":1}\n{"n":2}\n'));
+    await until(() => sink.lines().length === 3);
+    expect(declined).toEqual([false]);
+    expect(sink.lines()).toEqual([0, 1, 2].map((n) => ({ msg: { n } })));
+  });
+
+  test("past HIGH_WATER, an oversized line's error still comes, after what was queued, and only then the close", () => {
+    const sink = new Sink(0);
+    const { ch } = channel(sink);
+    const big = "x".repeat(1024 * 1024);
+    let sent = 0;
+    while (ch.writable) ch.send({ n: sent++, big });
+    ch.onData(new Uint8Array(MAX_LINE_BYTES + 1).fill(0x61));
+    expect(sink.ended).toBe(false);
+    sink.room = Infinity;
+    ch.flush();
+    expect(sink.ended).toBe(true);
+    const lines = sink.lines() as { n?: number; error?: { data: { code: string } } }[];
+    expect(lines).toHaveLength(sent + 1);
+    expect(lines.at(-1)!.error!.data.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  test("last(): its line goes after what was queued, nothing after it, the channel stays open; written() resolves once it is out", async () => {
+    const sink = new Sink(10);
+    const { ch, seen } = channel(sink);
+    ch.send({ a: "0123456789" });
+    let written = false;
+    void ch.written().then(() => (written = true));
+    ch.last({ bye: true });
+    ch.send({ late: true });
+    ch.onData(enc('{"after":1}\n'));
+    await new Promise((r) => setImmediate(r));
+    expect(written).toBe(false);
+    sink.room = Infinity;
+    ch.flush();
+    await ch.written();
+    expect(written).toBe(true);
+    expect(sink.lines()).toEqual([{ a: "0123456789" }, { bye: true }]);
+    expect(seen).toHaveLength(0);
+    expect(sink.ended).toBe(false);
   });
 
   test("end() closes once the queue is written, not before; close() is told once", () => {

@@ -85,6 +85,10 @@ export class LineChannel implements TurnTaker {
   private inputEnded = false;
   /** A turn is under way (the scheduler's, or the one a fresh line gets on arrival). */
   private inTurn = false;
+  /** last() was called: nothing more is read, run or queued, and the channel stays open (the daemon's image going closes it). */
+  private finished = false;
+  /** Resolved once the queue is empty (written()). */
+  private writtenWaiters: (() => void)[] = [];
 
   constructor(
     private readonly sink: ByteSink,
@@ -100,7 +104,7 @@ export class LineChannel implements TurnTaker {
   onData(chunk: Uint8Array): void {
     // socket.end() only half-closes: what the client sent before it saw the close may still
     // arrive, and none of it may run (a request after an oversized line must not take effect).
-    if (this.isClosed || this.ending || this.inputEnded) return;
+    if (this.isClosed || this.ending || this.finished || this.inputEnded) return;
     this.counters.bytesIn += chunk.length;
     const idle = this.heldAt === this.held.length && !this.inTurn;
     for (const frame of this.splitter.push(chunk)) {
@@ -151,7 +155,12 @@ export class LineChannel implements TurnTaker {
   private get runnable(): boolean {
     const head = this.held[this.heldAt];
     return (
-      !this.isClosed && !this.ending && head !== undefined && this.queued < MAX_UNREAD && !("long" in head && head.parsed === undefined)
+      !this.isClosed &&
+      !this.ending &&
+      !this.finished &&
+      head !== undefined &&
+      this.queued < MAX_UNREAD &&
+      !("long" in head && head.parsed === undefined)
     );
   }
 
@@ -167,14 +176,16 @@ export class LineChannel implements TurnTaker {
    * is queued before the next line runs (a long call such as session.wait gets one turn of the
    * event loop, then goes on alongside the next ones), so the queue is checked against what the
    * requests before actually produced. A long line not parsed yet ends the turn: its parse asks
-   * for the next one.
+   * for the next one. A turn given while one is under way (the one a fresh line got on arrival)
+   * is declined, not taken back into line to come round again and again until that one ends: the
+   * turn under way asks for the next if lines are left, those that became runnable meanwhile too.
    */
   async turn(deadline: number): Promise<boolean> {
-    if (this.inTurn) return true;
+    if (this.inTurn) return false;
     this.inTurn = true;
     let more: boolean;
     try {
-      more = await this.takeLines(deadline);
+      more = (await this.takeLines(deadline)) || this.runnable;
     } finally {
       this.inTurn = false;
     }
@@ -185,7 +196,7 @@ export class LineChannel implements TurnTaker {
 
   private async takeLines(deadline: number): Promise<boolean> {
     for (let n = 0; n < TURN_REQUESTS && (n === 0 || performance.now() < deadline); n++) {
-      if (this.isClosed || this.ending || this.queued >= MAX_UNREAD) return false;
+      if (this.isClosed || this.ending || this.finished || this.queued >= MAX_UNREAD) return false;
       const frame = this.held[this.heldAt];
       if (frame === undefined) break;
       let parsed: LineParsed;
@@ -221,7 +232,7 @@ export class LineChannel implements TurnTaker {
   }
 
   sendLine(json: string): void {
-    if (this.isClosed || this.ending) return;
+    if (this.isClosed || this.ending || this.finished) return;
     const line = this.encoder.encode(json + "\n");
     this.queue.push(line);
     this.queued += line.length;
@@ -230,7 +241,7 @@ export class LineChannel implements TurnTaker {
 
   /** An output event framed once for every subscriber at its offset (output-frames.ts). */
   sendFrame(line: EncodedLine): void {
-    if (this.isClosed || this.ending) return;
+    if (this.isClosed || this.ending || this.finished) return;
     this.queue.push(line);
     this.queued += line.bytes.length;
     this.flush();
@@ -251,6 +262,7 @@ export class LineChannel implements TurnTaker {
       }
       this.queue.shift();
     }
+    if (this.queue.length === 0) this.wroteAll();
     if (this.ending) {
       if (this.queue.length === 0 && !this.isClosed) {
         this.sink.end();
@@ -272,10 +284,34 @@ export class LineChannel implements TurnTaker {
     this.flush(); // closes now if all is written, else on the drain that writes the last byte
   }
 
+  /**
+   * `msg` (if any) is the last line queued: nothing more is read, run or queued after it, and the
+   * channel is left open for what ends the daemon's image (an exec) to close, so that its client
+   * takes it for the end of this daemon, not of the connection alone (termd/client connects again
+   * once it is closed). written() tells when it has gone out.
+   */
+  last(msg?: unknown): void {
+    if (msg !== undefined) this.send(msg);
+    this.finished = true;
+  }
+
+  /** Resolves once everything queued has been handed to the transport, or the channel closed. */
+  written(): Promise<void> {
+    if (this.isClosed || this.queue.length === 0) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.writtenWaiters.push(resolve);
+    return promise;
+  }
+
+  private wroteAll(): void {
+    for (const resolve of this.writtenWaiters.splice(0)) resolve();
+  }
+
   /** Closed at once, whatever is queued (the transport went away). */
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.wroteAll();
     this.queue.length = 0;
     this.queued = 0;
     this.held = [];

@@ -8,6 +8,7 @@ import { clientLog } from "../session/client-log.ts";
 import { takeInheritedSocket } from "./socket-activation.ts";
 import { DaemonStartError } from "./socket-path.ts";
 import { takeHandover } from "./handover-record.ts";
+import { lastLinesWritten } from "./last-lines.ts";
 
 /** Writes the pid file; returns its removal, which leaves a file some later daemon wrote alone. */
 function writePidFile(path: string): () => void {
@@ -48,15 +49,12 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
   const handover = opts.handover ?? takeHandover();
   const listenFd = handover ? (handover.systemd_socket ? handover.listener_fd : null) : (opts.listenFd ?? takeInheritedSocket());
   const daemon = await start({ ...opts, listenFd, handover });
-  if (transport) {
-    let served: ReturnType<Transport>;
-    try {
-      served = transport(daemon);
-    } catch (err) {
-      daemon.close();
-      throw err;
-    }
-    void daemon.stopped.promise.then(() => served.stop());
+  let served: ReturnType<Transport> | null = null;
+  try {
+    served = transport?.(daemon) ?? null;
+  } catch (err) {
+    daemon.close();
+    throw err;
   }
   // A client's request is what usually sets these off: rate limited with the lines clients cause.
   process.on("uncaughtException", (err) => clientLog.log("termd: uncaught exception (still serving):", err));
@@ -84,5 +82,8 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
   );
   onReady?.();
   await daemon.stopped.promise;
+  // The exit closes the connections with what is still queued for them: the replies they were owed go first.
+  await lastLinesWritten(daemon.connections);
+  served?.stop();
   process.exit(0);
 }

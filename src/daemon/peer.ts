@@ -24,8 +24,10 @@ export interface PeerOutlet {
   event(e: EventMessage): void;
   /** Ends the client's connection once what is queued has gone out. */
   end(): void;
-  /** Tells the client why its connection is about to close, where its dialect has a way to (the native one's error line). */
+  /** Tells the client why its connection is about to close, where its dialect has a way to (the native one's error line); nothing is sent after it. */
   farewell?(reason: RpcError): void;
+  /** Resolves once what is queued for the client has been handed to its transport. */
+  written?(): Promise<void>;
 }
 
 /** A client whose events go nowhere: an HTTP request's, or an in-process caller's. */
@@ -146,12 +148,17 @@ export class Peer implements EventSink {
     return sub.events;
   }
 
-  /** Ends the client's connection once what is queued has gone out (the daemon closes). */
   /** The daemon is going in a way that ends this connection: say why first. */
   farewell(reason: RpcError): void {
     this.outlet.farewell?.(reason);
   }
 
+  /** Resolves once what is queued for the client has gone out (lastLinesWritten() waits for it before the daemon's image goes). */
+  written(): Promise<void> {
+    return this.outlet.written?.() ?? Promise.resolve();
+  }
+
+  /** Ends the client's connection once what is queued has gone out (the daemon closes). */
   end(): void {
     this.outlet.end();
   }

@@ -5,6 +5,16 @@
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /**
+ * The most a page of output's result holds (session.output's base64, session.cast's escaped event
+ * lines): a page stops short of what would pass it, whatever its max_bytes, and its client pages
+ * on from `to`. Under MAX_LINE_BYTES, so that a client may bound the lines it reads as the daemon
+ * bounds those it reads.
+ */
+export const MAX_PAGE_REPLY = 8 * 1024 * 1024;
+/** What of MAX_PAGE_REPLY a page's output may fill: the rest is the room of its other fields (offsets, eof, a cast's header). */
+export const MAX_PAGE_BODY = MAX_PAGE_REPLY - 64 * 1024;
+
+/**
  * Where the pieces of a line go once it is `from` bytes long, instead of being joined here: a
  * daemon has its big lines put together and parsed off its thread.
  */

@@ -75,9 +75,12 @@ export type ToPtyWorker =
     }
   /**
    * The daemon is about to be replaced (daemon/handover.ts): stop reading every PTY (output waits
-   * in the kernel for the next image), start nothing more, and answer "held". "release" undoes it.
+   * in the kernel for the next image), start nothing more, answer "held", and then stop the
+   * worker's thread altogether until `gate[0]` is set (pty-pool.ts's release): a program that
+   * ends meanwhile is then not reaped by this image's Bun, which would take its exit status with
+   * it, and the next image reaps it. "release" undoes the rest.
    */
-  | { t: "hold" }
+  | { t: "hold"; gate: Int32Array }
   | { t: "release" }
   | { t: "write"; id: number; data: string | Uint8Array }
   | { t: "resize"; id: number; rows: number; cols: number }

@@ -1,11 +1,21 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChildRun, startChild } from "../../test/unit-fixtures.ts";
 import type { ScreenOwner } from "../terminal/remote-screen.ts";
 import { Timers } from "../platform/timers.ts";
 import { PtyPool } from "./pty-pool.ts";
+import { childStatus } from "../platform/child-status.ts";
+
+/** A process's state letter (/proc/PID/stat: S sleeping, Z ended and not reaped), or "gone". */
+function processState(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0]!;
+  } catch {
+    return "gone";
+  }
+}
 
 // The pool as its users see it: programs started on its workers (child.ts), screens put on them,
 // and what becomes of both when a worker dies.
@@ -96,4 +106,18 @@ test("a closed pool starts no program", async () => {
   fresh(1);
   pool.close();
   await expect(startChild(pool, dir, ["true"])).rejects.toThrow("the pty workers are shut down");
+});
+
+test("a program that ends while the workers are held is not reaped: the next image reads how it ended", async () => {
+  fresh(1);
+  // Not in `runs`: it is reaped here, as the next image would, so the pool never hears of its end.
+  const { child, until } = await startChild(pool, dir, ["sh", "-c", "echo ready; exec sleep 100"]);
+  await until("ready");
+  await pool.hold();
+  // Regression: the worker's Bun reaped it at once, and took its status with it: the next image
+  // found no child of that pid and told the session's end without an exit code.
+  process.kill(child.pid, "SIGKILL");
+  while (!["Z", "gone"].includes(processState(child.pid))) await new Promise((resolve) => setImmediate(resolve));
+  expect(childStatus(child.pid)).toEqual({ state: "ended", exitCode: null, signal: 9 });
+  pool.release();
 });

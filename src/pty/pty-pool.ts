@@ -65,6 +65,8 @@ export class PtyPool {
   private readonly screens = new HeldScreens();
   /** The stops under way of the programs it runs (child.ts), each waiting for what its program left behind. */
   readonly leftovers: LeftoverWatch;
+  /** Set while held: the workers wait on it (their answer sent) until release() or close() opens it. */
+  private gate: Int32Array | null = null;
 
   /**
    * @param timers the daemon's: the give-back of read buffers (child.ts) and a replacement's pause are among them
@@ -186,10 +188,11 @@ export class PtyPool {
    */
   async hold(): Promise<Held> {
     const started = this.slots.filter((s): s is Slot => s !== null && s.died === undefined);
+    const gate = (this.gate ??= new Int32Array(new SharedArrayBuffer(4)));
     const answers = started.map((slot) => {
       const { promise, resolve } = Promise.withResolvers<Held>();
       slot.held = resolve;
-      this.send(slot, { t: "hold" }, []);
+      this.send(slot, { t: "hold", gate }, []);
       return promise;
     });
     const held = await Promise.all(answers);
@@ -198,7 +201,16 @@ export class PtyPool {
 
   /** Undoes hold: the handover did not happen. */
   release(): void {
+    this.openGate();
     for (const slot of this.slots) if (slot) this.send(slot, { t: "release" }, []);
+  }
+
+  /** The held workers go on (to their release, or to their end). */
+  private openGate(): void {
+    if (!this.gate) return;
+    Atomics.store(this.gate, 0, 1);
+    Atomics.notify(this.gate, 0);
+    this.gate = null;
   }
 
   /** The screens each worker holds, parked ones included (a worker not started yet holds none). */
@@ -237,6 +249,7 @@ export class PtyPool {
 
   close(): void {
     this.closed = true;
+    this.openGate();
     for (const s of this.slots) if (s) this.end(s);
   }
 }

@@ -100,3 +100,15 @@ test.skipIf(libc === null)("once every holder of the slave closed it, the entry 
   r.write(master, "late");
   expect(r.queued(master)).toBeNull();
 });
+
+test.skipIf(libc === null)("a paused PTY whose other side closed is read to its end at once, and the entry hears the hangup", async () => {
+  const r = newReactor();
+  const w = watcher();
+  const { master, slave } = watched(r, w);
+  r.pause(master, true);
+  writeSync(slave, "written while paused");
+  open.splice(open.indexOf(slave), 1);
+  closeSync(slave);
+  await w.hungUp;
+  expect(w.output()).toBe("written while paused");
+});

@@ -1,8 +1,12 @@
 // The read loop of a pty worker whose PTYs termd owns (native-pty.ts): one poll(2) over every
 // master, then at most SLICE bytes read from each ready one, round after round. A flooding program
 // thus gets one slice per round like every other, and cannot starve a quiet session on the same
-// thread. A paused master is left out of the poll: nothing reads it, the PTY's buffer fills and
-// the kernel blocks the program in write(2) — tmux's flow control, with no byte lost and no XOFF.
+// thread. A paused master is polled for its hangup alone: nothing reads it, the PTY's buffer fills
+// and the kernel blocks the program in write(2) — tmux's flow control, with no byte lost and no
+// XOFF. Once every holder of its terminal let it go, what the PTY holds (64 KiB or so: the program
+// can add nothing) is read at once, paused or not, and the hangup told, so that a program that ends
+// while its output waits is seen to end with all its output. (A handover's hold stops the whole
+// worker instead, pty-worker.ts: nothing is read then, a closing terminal's last output included.)
 // Between rounds the worker's own event loop runs (its messages, the programs' exits); a message
 // from the daemon's thread wakes a waiting poll through a pipe (pty-pool.ts writes it).
 import { writeSync } from "node:fs";
@@ -146,8 +150,8 @@ export class PtyReactor {
     let n = 1;
     for (const w of this.watches.values()) {
       if (w.hungUp) continue;
+      // Asked for nothing, a master is still polled for its hangup (poll reports it unasked).
       const events = (w.paused || w.inFlight >= MAX_IN_FLIGHT ? 0 : POLLIN) | (w.queue.length > 0 ? POLLOUT : 0);
-      if (events === 0) continue;
       fds[2 * n] = w.fd;
       fds[2 * n + 1] = events;
       order.push(w);

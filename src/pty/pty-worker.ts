@@ -133,7 +133,7 @@ let held = false;
 /** The programs the daemon's thread paused (flow control): a release leaves them paused. */
 const paused = new Set<number>();
 
-function holdAll(hold: boolean): void {
+function holdAll(hold: boolean, gate?: Int32Array): void {
   held = hold;
   for (const [id, pty] of ptys) if (!paused.has(id)) hold ? pty.pause() : pty.resume();
   if (!hold) return;
@@ -147,6 +147,9 @@ function holdAll(hold: boolean): void {
     if (data) input.push({ pid: pty.pid, data });
   }
   post({ t: "held", exits, input });
+  // Until the release, or the exec that ends this image: nothing of this thread runs, Bun's reaping
+  // of the programs included, so one that ends now stays a zombie for the next image to reap.
+  if (gate) Atomics.wait(gate, 0, 0);
 }
 
 self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
@@ -163,7 +166,8 @@ self.onmessage = (ev: MessageEvent<ToPtyWorker>) => {
     else feeds.set(m.id, m.screen);
     return;
   }
-  if (m.t === "hold" || m.t === "release") return holdAll(m.t === "hold");
+  if (m.t === "hold") return holdAll(true, m.gate);
+  if (m.t === "release") return holdAll(false);
   if (m.t === "spawn" || m.t === "adopt") {
     const id = m.id;
     if (held) return post({ t: "failed", id, message: "the daemon is being replaced; try again in a moment" });

@@ -1,3 +1,4 @@
+import { MAX_PAGE_BODY } from "../../protocol/framing.ts";
 import { CastSchema } from "../../protocol/schemas.ts";
 import { castHeader, castPage } from "../../session/cast.ts";
 import { journalPathOf, readJournal } from "../../session/journal.ts";
@@ -13,7 +14,12 @@ export default sessionCommand({
     const { stream } = s;
     const journal = readJournal(journalPathOf(stream.logPath), daemon.store.lineFiles);
     const first = journal.find((e) => e.kind === "r");
-    const page = castPage(journal, (from, max) => stream.readOutput(from, max), p.from, p.max_bytes);
+    const read = (from: number, max: number) => stream.readOutput(from, max);
+    let page = castPage(journal, read, p.from, p.max_bytes);
+    // A control byte is 6 characters of its event's JSON and 7 of the reply (\\u0001), a quote or
+    // a backslash 3: a page of them is halved until it fits MAX_PAGE_BODY.
+    while (page.to - p.from > 1 && Buffer.byteLength(JSON.stringify(page.lines)) > MAX_PAGE_BODY)
+      page = castPage(journal, read, p.from, Math.floor((page.to - p.from) / 2));
     const header =
       p.from === 0
         ? castHeader({

@@ -1,0 +1,53 @@
+// The last lines a client is written before the daemon's image goes (an exec for `termd daemon
+// restart`, an exit for a shutdown) reach it whole even when it is far behind: the daemon waits,
+// within FAREWELL_MS, for them to be handed to the socket (src/daemon/last-lines.ts).
+import { expect, test } from "bun:test";
+import { TestDaemon } from "./harness.ts";
+import { Lines } from "./lines.ts";
+
+/** 3 MB of output: each session.output page of it is a 4 MB reply (base64), so three are past HIGH_WATER. */
+const PAGE = 3_000_000;
+
+/** A raw connection that stops reading and asks for three big pages: their 12 MB of replies wait in the daemon. */
+async function behind(d: TestDaemon): Promise<Lines> {
+  const c = await d.client();
+  await c.call("session.create", { name: "paged", command: ["sh", "-c", `head -c ${PAGE} /dev/zero | tr '\\0' x`] });
+  await c.call("session.wait", { session: "paged", exit: true, timeout_ms: 30_000 });
+  const slow = await Lines.open(d.socket);
+  slow.socket.pause();
+  const before = (await c.call("system.stats")).requests;
+  for (let id = 1; id <= 3; id++) slow.request(id, "session.output", { session: "paged", from: 0, max_bytes: PAGE });
+  // Its requests have run once the daemon counted them (each stats call counts itself too).
+  for (let k = 1; (await c.call("system.stats")).requests - before < 3 + k; k++);
+  return slow;
+}
+
+async function readsAllPages(slow: Lines): Promise<void> {
+  for (let id = 1; id <= 3; id++) expect((await slow.reply(id)).result).toMatchObject({ from: 0, to: PAGE });
+}
+
+test("a client 12 MB behind when the daemon is replaced reads every reply it was owed, then DAEMON_REPLACED last", async () => {
+  await using d = await TestDaemon.start();
+  await using slow = await behind(d);
+  // Regression: the exec came as soon as the farewell was queued, and closed the 12 MB and the
+  // farewell behind them with the socket: the client saw its connection cut mid-reply, not why.
+  const restart = d.cli(["daemon", "restart"]);
+  await d.logged("is being replaced by");
+  slow.socket.resume();
+  await readsAllPages(slow);
+  expect((await slow.next()).error.data.code).toBe("DAEMON_REPLACED");
+  expect((await restart).code).toBe(0);
+}, 60_000);
+
+test("a client 12 MB behind when the daemon shuts down reads every reply it was owed before the close", async () => {
+  const d = await TestDaemon.start();
+  await using _ = d;
+  await using slow = await behind(d);
+  // Regression: the process exited once the connections were told to end, with 12 MB still queued.
+  const c = await d.client();
+  expect((await c.call("system.shutdown", { grace_ms: 0 })).stopping).toBe(0);
+  slow.socket.resume();
+  await readsAllPages(slow);
+  await slow.closed;
+  expect(await d.proc.exited).toBe(0);
+}, 60_000);

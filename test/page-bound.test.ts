@@ -1,0 +1,59 @@
+// A page of output (session.output, session.cast) is one reply line: it stops before its reply
+// would pass MAX_PAGE_REPLY (src/protocol/framing.ts), whatever max_bytes asked, and the client
+// pages on from `to` as it always does, every byte read once.
+import { expect, test } from "bun:test";
+import type { Client } from "../src/client/index.ts";
+import { MAX_PAGE_REPLY } from "../src/protocol/framing.ts";
+import { sharedDaemon } from "./harness.ts";
+
+const shared = sharedDaemon();
+const MAX = 8 * 1024 * 1024;
+const replySize = (result: unknown) => Buffer.byteLength(JSON.stringify(result));
+
+/** A session whose program writes `bytes` times the byte `byte` (as tr's octal) and ends. */
+async function wrote(c: Client, name: string, bytes: number, byte: string): Promise<void> {
+  await c.call("session.create", { name, command: ["sh", "-c", `head -c ${bytes} /dev/zero | tr '\\0' '${byte}'`] });
+  await c.call("session.wait", { session: name, exit: true, timeout_ms: 60_000 });
+}
+
+/** Every page from 0 to the end, each reply checked against the bound. */
+async function pages<P extends { from: number; to: number; eof: boolean }>(read: (from: number) => Promise<P>): Promise<P[]> {
+  const all: P[] = [];
+  for (let from = 0, eof = false; !eof; ) {
+    const page = await read(from);
+    expect(page.from).toBe(from);
+    expect(replySize(page)).toBeLessThanOrEqual(MAX_PAGE_REPLY);
+    all.push(page);
+    ({ to: from, eof } = page);
+  }
+  return all;
+}
+
+/** A page as both methods have it, and what it says of the output: session.output's bytes, session.cast's "o" events' text. */
+type Page = { from: number; to: number; eof: boolean; base64?: string; lines?: string[] };
+const pageText = (p: Page) =>
+  p.base64 !== undefined
+    ? Buffer.from(p.base64, "base64").toString("latin1")
+    : p
+        .lines!.map((l) => JSON.parse(l) as [number, string, string])
+        .filter(([, code]) => code === "o")
+        .map(([, , data]) => data)
+        .join("");
+
+// Regressions: an 8 MB session.output page was an 11 MB reply line (more than a request line may
+// be); each \x01 is 7 characters of a session.cast reply (\\u0001), so 2 MB of them made a 14 MB line.
+test.each([
+  { method: "session.output", char: "x", tr: "x", size: 8_000_000 },
+  { method: "session.cast", char: "\x01", tr: "\\001", size: 2_000_000 },
+] as const)(
+  "an 8 MiB $method page of $size bytes comes in pieces whose replies stay under MAX_PAGE_REPLY; paging on reads every byte",
+  async ({ method, char, tr, size }) => {
+    const { c } = shared;
+    const name = method.replace(".", "-");
+    await wrote(c, name, size, tr);
+    const read = await pages((from) => c.call(method, { session: name, from, max_bytes: MAX }) as Promise<Page>);
+    expect(read.length).toBeGreaterThan(1);
+    expect(read.map(pageText).join("")).toBe(char.repeat(size));
+  },
+  60_000,
+);

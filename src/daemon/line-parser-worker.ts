@@ -2,8 +2,8 @@
 // line took the daemon's thread 0.3–0.9 s, and every other client waited meanwhile. The line's
 // pieces come here as they arrive, so the daemon's thread never joins them either, and the parsed
 // message goes back in a shape the daemon's thread takes in without a copy (see handBack). Its
-// long string literals are taken out of its bytes before it is parsed (big-literals.ts): an
-// 8 MiB input then costs the thread half the memory JSON.parse would have taken.
+// long string literals are taken out of its bytes before it is parsed (big-literals.ts):
+// JSON.parse builds a long string with escapes in about three times its size.
 import { takeBigLiterals, type Taken } from "./big-literals.ts";
 import { BIG_STRING, setOwn, type FromParser, type ToParser } from "./line-parser.ts";
 

@@ -53,7 +53,7 @@ export class Connection implements LineHandler, PeerOutlet {
     /** Params that write files on the daemon's machine are refused (a remote client's connection). */
     refusesFileParams = false,
   ) {
-    this.channel = new LineChannel(sink, this, daemon.counters);
+    this.channel = new LineChannel(sink, this, daemon.counters, daemon.lineParser.offThread);
     this.peer = daemon.addPeer(this, { impliedSession, refusesFileParams });
   }
 

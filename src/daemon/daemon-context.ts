@@ -11,6 +11,7 @@ import type { Peer, PeerOptions, PeerOutlet } from "./peer.ts";
 import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import type { HandoverHost } from "./handover.ts";
 import type { ByteCounters } from "./line-channel.ts";
+import type { LineParser } from "./line-parser.ts";
 import type { Metrics } from "./metrics.ts";
 
 /** What system.stats reports: the line channels' bytes, and the calls and clients. */
@@ -26,6 +27,8 @@ export interface DaemonContext extends HandoverHost {
   readonly screens: ScreenPool;
   readonly ptys: PtyPool;
   readonly rasterizer: Rasterizer;
+  /** Where long request lines and HTTP bodies are parsed, off the daemon's thread. */
+  readonly lineParser: LineParser;
   readonly dialects: DialectRegistry;
   /** Every client served now (connection-limits.ts counts them). */
   readonly connections: Set<Peer>;

@@ -9,6 +9,7 @@ import { DIALECTS } from "../dialects/index.ts";
 import { alive } from "../platform/alive.ts";
 import { journalPathOf } from "../session/journal.ts";
 import { Daemon } from "./daemon.ts";
+import { LINE_OFF_THREAD } from "./line-parser.ts";
 
 let dir: string;
 const daemons: Daemon[] = [];
@@ -106,4 +107,20 @@ test("close ends the daemon's periodic work in one call: every timer stopped, th
   // The last output line of the journal reaches the end of the output the session had.
   const last = readFileSync(journal, "utf8").trimEnd().split("\n").at(-1)!;
   expect(Number(last.split(" ")[2])).toBe(end);
+});
+
+test("each daemon has its own request-line parser, and its close ends that one's worker", async () => {
+  fresh();
+  const [a, b] = [await start("a.sock", "a"), await start("b.sock", "b")];
+  expect(a.lineParser).not.toBe(b.lineParser);
+  const c = await connect(join(dir, "a.sock"));
+  // A line long enough to be parsed in a's worker.
+  expect((await c.call("system.ping", { pad: "x".repeat(LINE_OFF_THREAD) } as never)).pid).toBe(process.pid);
+  expect([a.lineParser.running, b.lineParser.running]).toEqual([true, false]);
+  c.close();
+  a.close();
+  expect(a.lineParser.running).toBe(false);
+  expect(await a.lineParser.parseBody([Buffer.from(`"${"x".repeat(LINE_OFF_THREAD)}"`)])).toEqual({
+    malformed: "the daemon is shutting down",
+  });
 });

@@ -11,6 +11,7 @@ import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
+import { LineParser } from "./line-parser.ts";
 import { CHECK_EVERY_MS, IdleCollector } from "./idle-collect.ts";
 import { Peer, type PeerOptions, type PeerOutlet } from "./peer.ts";
 import type { ConnData } from "./connection.ts";
@@ -42,6 +43,8 @@ export class Daemon implements DaemonContext {
   readonly ptys: PtyPool;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
+  /** Long request lines and HTTP bodies, parsed in a worker of its own. */
+  readonly lineParser = new LineParser();
   readonly connections = new Set<Peer>();
   /** What each dialect remembers about a session (ralph's mode), by session id and dialect: it goes with the session. */
   private readonly dialectStates = new Map<string, Map<string, unknown>>();
@@ -280,6 +283,7 @@ export class Daemon implements DaemonContext {
     this.screens.close();
     this.ptys.close();
     this.rasterizer.close();
+    this.lineParser.close();
     this.sessionSockets.closeAll();
     if (this.listener) {
       // Its connections are not cut: each ends once what is queued for it is written (below).

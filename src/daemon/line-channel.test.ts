@@ -1,11 +1,14 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { MAX_LINE_BYTES } from "../protocol/framing.ts";
-import type { LineParsed } from "./line-parser.ts";
+import { LineParser, type LineParsed } from "./line-parser.ts";
 import type { ByteSink } from "../protocol/byte-sink.ts";
 import { HIGH_WATER, LineChannel, MAX_HELD, MAX_UNREAD } from "./line-channel.ts";
 import { turns } from "./turns.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
+
+const parser = new LineParser();
+afterAll(() => parser.close());
 
 /** A transport that takes at most `room` bytes until more is given, and keeps what it took. */
 class Sink implements ByteSink {
@@ -56,6 +59,7 @@ function channel(sink: Sink, reply: (msg: unknown) => unknown = (msg) => ({ echo
       closed: () => told.closed++,
     },
     counters,
+    parser.offThread,
   );
   return { ch, seen, told, counters };
 }

@@ -9,9 +9,9 @@
 import type { ByteSink } from "../protocol/byte-sink.ts";
 import { RpcError } from "../protocol/errors.ts";
 import { EncodedLine } from "../protocol/output-frame.ts";
-import { LineSplitter, MAX_LINE_BYTES, type Frame } from "../protocol/framing.ts";
+import { LineSplitter, MAX_LINE_BYTES, type Frame, type LongLines } from "../protocol/framing.ts";
 import { errorReply } from "./errors.ts";
-import { offThread, type LineParsed, type OffThreadLine } from "./line-parser.ts";
+import type { LineParsed, OffThreadLine } from "./line-parser.ts";
 import { settledOrNextTurn } from "./pacing.ts";
 import { TURN_REQUESTS, turns, type TurnTaker } from "./turns.ts";
 
@@ -64,7 +64,7 @@ function parseFrame(frame: { line: string } | { invalidUtf8: true }): LineParsed
 }
 
 export class LineChannel implements TurnTaker {
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES, offThread);
+  private readonly splitter: LineSplitter<OffThreadLine>;
   private readonly encoder = new TextEncoder();
   /** An EncodedLine is an output event shared with other subscribers' queues: queued as it is, never copied. */
   private readonly queue: (Uint8Array | EncodedLine)[] = [];
@@ -94,7 +94,11 @@ export class LineChannel implements TurnTaker {
     private readonly sink: ByteSink,
     private readonly handler: LineHandler,
     private readonly counters: ByteCounters,
-  ) {}
+    /** Where its long lines are parsed (the daemon's LineParser's offThread). */
+    longLines: LongLines<OffThreadLine>,
+  ) {
+    this.splitter = new LineSplitter(MAX_LINE_BYTES, longLines);
+  }
 
   /** Open, and its queue below HIGH_WATER: output may be queued now. */
   get writable(): boolean {

@@ -1,7 +1,10 @@
 // The thread big request lines are put together, decoded and parsed in (line-parser.ts): a 10 MiB
 // line took the daemon's thread 0.3–0.9 s, and every other client waited meanwhile. The line's
 // pieces come here as they arrive, so the daemon's thread never joins them either, and the parsed
-// message goes back in a shape the daemon's thread takes in without a copy (see handBack).
+// message goes back in a shape the daemon's thread takes in without a copy (see handBack). Its
+// long string literals are taken out of its bytes before it is parsed (big-literals.ts):
+// JSON.parse builds a long string with escapes in about three times its size.
+import { takeBigLiterals, type Taken } from "./big-literals.ts";
 import { BIG_STRING, setOwn, type FromParser, type ToParser } from "./line-parser.ts";
 
 declare const self: Worker;
@@ -65,10 +68,10 @@ self.onmessage = (ev: MessageEvent<ToParser>) => {
 };
 
 function parse(id: number, pieces: Uint8Array[], lenient: boolean): void {
-  let text: string;
+  let taken: Taken;
   const bytes = join(pieces);
   try {
-    text = (lenient ? lenientDecoder : decoder).decode(bytes);
+    taken = takeBigLiterals(bytes, BIG_STRING, lenient ? lenientDecoder : decoder);
   } catch {
     return send({ id, malformed: "request line is not valid UTF-8" });
   } finally {
@@ -78,11 +81,11 @@ function parse(id: number, pieces: Uint8Array[], lenient: boolean): void {
   }
   let msg: unknown;
   try {
-    msg = JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text);
+    msg = JSON.parse(taken.rest.endsWith("\r") ? taken.rest.slice(0, -1) : taken.rest);
   } catch (err) {
     return send({ id, malformed: `invalid JSON: ${(err as Error).message}` });
   }
-  handBack(id, msg);
+  handBack(id, msg, taken.strings);
 }
 
 function join(pieces: Uint8Array[]): Uint8Array {
@@ -103,9 +106,13 @@ function join(pieces: Uint8Array[]): Uint8Array {
  * small skeleton, with where each goes) as JSON text. A message big without big strings (a
  * million small values) goes back cloned: rebuilding it costs the daemon's thread what it costs.
  */
-function handBack(id: number, msg: unknown): void {
-  if (typeof msg === "string" && msg.length >= BIG_STRING) {
-    send({ id, big: msg });
+function handBack(id: number, msg: unknown, taken: Map<string, string>): void {
+  /** The big string `v` is or stands for (a literal takeBigLiterals took out), if it is one. */
+  const big = (v: unknown): string | undefined =>
+    typeof v !== "string" ? undefined : (taken.get(v) ?? (v.length >= BIG_STRING ? v : undefined));
+  const whole = big(msg);
+  if (whole !== undefined) {
+    send({ id, big: whole });
     return send({ id, json: JSON.stringify({ msg: null, paths: [[]] }) });
   }
   const paths: Key[][] = [];
@@ -118,8 +125,9 @@ function handBack(id: number, msg: unknown): void {
     const { node } = visit;
     for (const key of Array.isArray(node) ? node.keys() : Object.keys(node)) {
       const v = node[key];
-      if (typeof v === "string" && v.length >= BIG_STRING) {
-        send({ id, big: v });
+      const string = big(v);
+      if (string !== undefined) {
+        send({ id, big: string });
         paths.push(pathOf({ node, key, parent: visit }));
         setOwn(node, key, null);
       } else if (typeof v === "object" && v !== null) stack.push({ node: v as Node, key, parent: visit });

@@ -1,13 +1,16 @@
 // Big lines parsed in the worker come back as JSON.parse would have made them here: their big
 // strings put back where they were, whatever the nesting, and faults named as for short lines.
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { LineSplitter } from "../protocol/framing.ts";
-import { BIG_STRING, LINE_OFF_THREAD, offThread, type LineParsed } from "./line-parser.ts";
+import { BIG_STRING, LINE_OFF_THREAD, LineParser, type LineParsed } from "./line-parser.ts";
+
+const parser = new LineParser();
+afterAll(() => parser.close());
 
 /** `text` fed in 64 KiB chunks, as a socket delivers it: every frame, the long ones parsed. */
-async function parse(text: string | Uint8Array): Promise<(LineParsed | { line: string })[]> {
+async function parse(text: string | Uint8Array, by = parser): Promise<(LineParsed | { line: string })[]> {
   const bytes = typeof text === "string" ? Buffer.from(text) : text;
-  const splitter = new LineSplitter(16 * 1024 * 1024, offThread);
+  const splitter = new LineSplitter(16 * 1024 * 1024, by.offThread);
   const frames = [];
   for (let i = 0; i < bytes.length; i += 65536) frames.push(...splitter.push(bytes.subarray(i, i + 65536)));
   return Promise.all(frames.map((f) => ("long" in f ? f.long.parsed : (f as { line: string }))));
@@ -50,4 +53,25 @@ test("a big string deep in the message comes back to its place; a line nested pa
   const [refused, after] = await parse(`${"[".repeat(past)}${"]".repeat(past)}\n"${"z".repeat(LINE_OFF_THREAD)}"\n`);
   expect((refused as { malformed: string }).malformed).toStartWith("request nested too deeply");
   expect(after).toEqual({ msg: "z".repeat(LINE_OFF_THREAD) });
+});
+
+test("a closed parser ends its worker and answers the lines in it and every line after as faults; another parser is not touched", async () => {
+  const closing = new LineParser();
+  const other = new LineParser();
+  const big = `"${"b".repeat(LINE_OFF_THREAD)}"`;
+  expect(await parse(`${big}\n`, closing)).toEqual([{ msg: JSON.parse(big) }]);
+  expect([closing.running, other.running]).toEqual([true, false]);
+  // Ended, not yet parsed: closed before the worker's answer can come.
+  const line = closing.offThread.start();
+  line.piece(Buffer.from(big));
+  const { parsed } = line.end();
+  const body = closing.parseBody([Buffer.from(big)]);
+  closing.close();
+  const shut = { malformed: "the daemon is shutting down" };
+  expect(await Promise.all([parsed, body])).toEqual([shut, shut]);
+  expect(closing.running).toBe(false);
+  expect(await parse(`${big}\n`, closing)).toEqual([shut]);
+  expect(closing.running).toBe(false);
+  expect(await parse(`${big}\n`, other)).toEqual([{ msg: JSON.parse(big) }]);
+  other.close();
 });

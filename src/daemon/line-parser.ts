@@ -23,36 +23,6 @@ export type FromParser =
   | { id: number; json: string }
   | { id: number; tree: { msg: unknown; paths: Path[] } };
 
-let worker: Worker | null = null;
-let nextId = 1;
-/** Lines in the worker: what each is told when parsed, and the big strings back so far. */
-const pending = new Map<number, { reply: (p: LineParsed) => void; big: string[] }>();
-
-function start(): Worker {
-  const w: Worker = startWorker<FromParser>("daemon/line-parser-worker.ts", {
-    message: (m) => {
-      const line = pending.get(m.id);
-      if (!line) return;
-      if ("big" in m) return void line.big.push(m.big);
-      pending.delete(m.id);
-      if (pending.size === 0) w.unref();
-      if ("malformed" in m) return line.reply({ malformed: m.malformed });
-      const { msg, paths } = "json" in m ? (JSON.parse(m.json) as { msg: unknown; paths: Path[] }) : m.tree;
-      line.reply({ msg: putBack(msg, paths, line.big) });
-    },
-    // A worker that died answers its lines as faults, and the next line starts a new one: a line
-    // cannot be parsed again (its pieces went to the worker as they came), and the parser holds
-    // nothing else, so there is nothing to move to a replacement started at once.
-    died: (why) => {
-      console.error(`termd: the request-line parser died (${why})`);
-      if (worker === w) worker = null;
-      for (const line of pending.values()) line.reply({ malformed: "internal error: the request-line parser died" });
-      pending.clear();
-    },
-  });
-  return w;
-}
-
 /** `node[key] = value` as JSON.parse sets it: a key named `__proto__` is a property like any other. */
 export function setOwn(node: object, key: string | number, value: unknown): void {
   Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
@@ -78,60 +48,128 @@ export interface OffThreadLine {
   bytes: number;
 }
 
-/** A line (or a body) in the worker: its pieces go there as they come, and `end` asks for its parse. */
-function inWorker(): { piece(bytes: Uint8Array): void; end(lenient?: boolean): Promise<LineParsed>; drop(): void } {
-  worker ??= start();
-  const w = worker;
-  w.ref();
-  const id = nextId++;
-  const { promise, resolve } = Promise.withResolvers<LineParsed>();
-  pending.set(id, { reply: resolve, big: [] });
-  return {
-    piece: (piece) => w.postMessage({ id, piece } satisfies ToParser, [piece.buffer as ArrayBuffer]),
-    end: (lenient) => {
-      w.postMessage({ id, end: true, ...(lenient ? { lenient } : {}) } satisfies ToParser);
-      return promise;
-    },
-    drop: () => {
-      w.postMessage({ id, drop: true } satisfies ToParser);
-      pending.delete(id);
-      if (pending.size === 0) w.unref();
-    },
-  };
+/** A line in the worker, as inWorker() gives it: its pieces go there as they come, and `end` asks for its parse. */
+interface InWorker {
+  piece(bytes: Uint8Array): void;
+  end(lenient?: boolean): Promise<LineParsed>;
+  drop(): void;
 }
 
-/** What a connection's splitter hands its long lines to: each line's pieces go to the worker as they come. */
-export const offThread: LongLines<OffThreadLine> = {
-  from: LINE_OFF_THREAD,
-  start(): LongLine<OffThreadLine> {
-    const line = inWorker();
-    let bytes = 0;
-    return {
-      piece: (piece) => {
-        bytes += piece.length;
-        line.piece(piece);
-      },
-      end: () => ({ parsed: line.end(), bytes }),
-      drop: () => line.drop(),
-    };
-  },
-};
-
 /**
- * A request read whole (an HTTP body, in the pieces it came in), parsed here if it is short and
- * in the worker from LINE_OFF_THREAD bytes up. Bytes that are not UTF-8 read as U+FFFD.
+ * One daemon's request-line parser: its worker, started by the first long line, and the lines in
+ * it. The daemon that made it closes it, so a closed daemon leaves no thread and no line behind
+ * (tests run several daemons in one process).
  */
-export function parseBody(pieces: Uint8Array[]): Promise<LineParsed> {
-  const size = pieces.reduce((n, p) => n + p.length, 0);
-  if (size < LINE_OFF_THREAD) {
-    try {
-      return Promise.resolve({ msg: JSON.parse(Buffer.concat(pieces).toString("utf8")) });
-    } catch (err) {
-      return Promise.resolve({ malformed: `invalid JSON: ${(err as Error).message}` });
-    }
+export class LineParser {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  /** Lines in the worker: what each is told when parsed, and the big strings back so far. */
+  private readonly pending = new Map<number, { reply: (p: LineParsed) => void; big: string[] }>();
+  private closed = false;
+
+  /** A worker is running (started by a long line; ended by close() or its death). */
+  get running(): boolean {
+    return this.worker !== null;
   }
-  const body = inWorker();
-  // Copies: a piece's buffer may hold more than the piece, or be the reader's.
-  for (const p of pieces) body.piece(new Uint8Array(p));
-  return body.end(true);
+
+  /** What a connection's splitter hands its long lines to: each line's pieces go to the worker as they come. */
+  readonly offThread: LongLines<OffThreadLine> = {
+    from: LINE_OFF_THREAD,
+    start: (): LongLine<OffThreadLine> => {
+      const line = this.inWorker();
+      let bytes = 0;
+      return {
+        piece: (piece) => {
+          bytes += piece.length;
+          line.piece(piece);
+        },
+        end: () => ({ parsed: line.end(), bytes }),
+        drop: () => line.drop(),
+      };
+    },
+  };
+
+  /**
+   * A request read whole (an HTTP body, in the pieces it came in), parsed here if it is short and
+   * in the worker from LINE_OFF_THREAD bytes up. Bytes that are not UTF-8 read as U+FFFD.
+   */
+  parseBody(pieces: Uint8Array[]): Promise<LineParsed> {
+    const size = pieces.reduce((n, p) => n + p.length, 0);
+    if (size < LINE_OFF_THREAD) {
+      try {
+        return Promise.resolve({ msg: JSON.parse(Buffer.concat(pieces).toString("utf8")) });
+      } catch (err) {
+        return Promise.resolve({ malformed: `invalid JSON: ${(err as Error).message}` });
+      }
+    }
+    const body = this.inWorker();
+    // Copies: a piece's buffer may hold more than the piece, or be the reader's.
+    for (const p of pieces) body.piece(new Uint8Array(p));
+    return body.end(true);
+  }
+
+  /** Ends the worker; the lines in it are answered as faults, and so is every line after. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const w = this.worker;
+    this.worker = null;
+    w?.terminate();
+    this.answerAll("the daemon is shutting down");
+  }
+
+  private answerAll(why: string): void {
+    for (const line of this.pending.values()) line.reply({ malformed: why });
+    this.pending.clear();
+  }
+
+  private inWorker(): InWorker {
+    if (this.closed) {
+      const shut = Promise.resolve<LineParsed>({ malformed: "the daemon is shutting down" });
+      return { piece: () => {}, end: () => shut, drop: () => {} };
+    }
+    const w = (this.worker ??= this.start());
+    w.ref();
+    const id = this.nextId++;
+    const { promise, resolve } = Promise.withResolvers<LineParsed>();
+    this.pending.set(id, { reply: resolve, big: [] });
+    return {
+      piece: (piece) => w.postMessage({ id, piece } satisfies ToParser, [piece.buffer as ArrayBuffer]),
+      end: (lenient) => {
+        w.postMessage({ id, end: true, ...(lenient ? { lenient } : {}) } satisfies ToParser);
+        return promise;
+      },
+      drop: () => {
+        w.postMessage({ id, drop: true } satisfies ToParser);
+        this.pending.delete(id);
+        if (this.pending.size === 0) w.unref();
+      },
+    };
+  }
+
+  private start(): Worker {
+    const w: Worker = startWorker<FromParser>("daemon/line-parser-worker.ts", {
+      message: (m) => {
+        const line = this.pending.get(m.id);
+        if (!line) return;
+        if ("big" in m) return void line.big.push(m.big);
+        this.pending.delete(m.id);
+        if (this.pending.size === 0) w.unref();
+        if ("malformed" in m) return line.reply({ malformed: m.malformed });
+        const { msg, paths } = "json" in m ? (JSON.parse(m.json) as { msg: unknown; paths: Path[] }) : m.tree;
+        line.reply({ msg: putBack(msg, paths, line.big) });
+      },
+      // A worker that died answers its lines as faults, and the next line starts a new one: a line
+      // cannot be parsed again (its pieces went to the worker as they came), and the parser holds
+      // nothing else, so there is nothing to move to a replacement started at once. One that
+      // close() ended is no longer `worker`, and its lines were answered then.
+      died: (why) => {
+        if (this.worker !== w) return;
+        console.error(`termd: the request-line parser died (${why})`);
+        this.worker = null;
+        this.answerAll("internal error: the request-line parser died");
+      },
+    });
+    return w;
+  }
 }

@@ -8,7 +8,6 @@ import { connectionRefusal } from "../daemon/connection-limits.ts";
 import type { Daemon } from "../daemon/daemon.ts";
 import { run } from "../daemon/dispatch.ts";
 import { logFault, replyError } from "../daemon/errors.ts";
-import { parseBody } from "../daemon/line-parser.ts";
 import { LATENCY_BUCKETS_S } from "../daemon/metrics.ts";
 import { Subscription } from "../daemon/subscription.ts";
 import { Serialized, type Dialect } from "../dialects/dialect.ts";
@@ -38,7 +37,7 @@ async function answer(
   signal.addEventListener("abort", close, { once: true });
   try {
     // A big body is parsed off the thread, as a big request line is.
-    const parsed = await parseBody(body);
+    const parsed = await daemon.lineParser.parseBody(body);
     const reply = "malformed" in parsed ? speaker.malformed(parsed.malformed) : await speaker.handle(parsed.msg);
     if (reply === null) return null;
     return reply instanceof Serialized ? reply.json : JSON.stringify(reply);

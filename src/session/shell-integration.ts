@@ -30,9 +30,14 @@ const VALUED: Record<ShellKind, Set<string>> = {
   fish: new Set(["-C", "--init-command", "-d", "--debug", "-o", "--debug-output", "--features", "-f", "--profile", "--profile-startup"]),
 };
 
+/**
+ * The dirs this process wrote the hooks into. Process-wide, not per daemon: keyed by the dir, and
+ * every daemon of this process would write the same bytes there (a handover to another version
+ * is a new process, which writes them again).
+ */
 const written = new Set<string>();
 
-/** Writes the hook files into `dir` once per daemon (so they always match this version). */
+/** Writes the hook files into `dir` once (so they always match this version). */
 function hookFiles(dir: string): { bash: string; zdotdir: string; fish: string } {
   const zdotdir = join(dir, "zsh");
   const paths = { bash: join(dir, "termd.bash"), zdotdir, fish: join(dir, "termd.fish") };

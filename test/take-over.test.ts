@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { RpcError, type Client } from "../src/client/index.ts";
 import type { EventMessage } from "../src/protocol/schemas.ts";
 import { TestDaemon } from "./harness.ts";
+import { shell } from "./shell-session.ts";
 
 const PERSON = "alice at the browser page";
 
@@ -29,15 +30,10 @@ function holdEvent(c: Client, pred: (e: EventMessage) => boolean): Promise<Event
   return promise;
 }
 
-async function shell(c: Client): Promise<void> {
-  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
-  await c.call("session.wait", { session: "sh", text: "$ " });
-}
-
 test("a holder types; every other connection's input, in-shell exec.run, resize and take-over are refused; fresh exec.run and give back work", async () => {
   await using d = await TestDaemon.start();
   const agent = await d.client();
-  await shell(agent);
+  await shell(agent, "sh");
   const watcher = await d.client();
   await watcher.subscribe({ session: "sh", events: ["hold"] }, () => {});
   const taken = holdEvent(watcher, (e) => e.data.held_by === PERSON);
@@ -91,7 +87,7 @@ test("a holder types; every other connection's input, in-shell exec.run, resize 
 test("the hold ends when the holder's connection closes, and when it detaches", async () => {
   await using d = await TestDaemon.start();
   const agent = await d.client();
-  await shell(agent);
+  await shell(agent, "sh");
   await agent.subscribe({ session: "sh", events: ["hold"] }, () => {});
 
   const person = await d.client();
@@ -118,7 +114,7 @@ test("the hold ends when the holder's connection closes, and when it detaches", 
 test("while held the session keeps its holder's size: a smaller watcher attaching does not shrink it", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await shell(c);
+  await shell(c, "sh");
   const person = await d.client();
   await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, size: { rows: 30, cols: 100 } });
   expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
@@ -133,7 +129,7 @@ test("while held the session keeps its holder's size: a smaller watcher attachin
 test("take_over needs one session and is not read-only", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await shell(c);
+  await shell(c, "sh");
   expect((await refusal(c.call("session.subscribe", { take_over: true }))).name).toBe("INVALID_PARAMS");
   expect((await refusal(c.call("session.subscribe", { session: "sh", take_over: true, read_only: true }))).name).toBe("INVALID_PARAMS");
   expect((await c.call("session.info", { session: "sh" })).held_by).toBeNull();

@@ -36,11 +36,7 @@ test("--max-connections: one more connection is told LIMIT_REACHED and closed, o
     const cli = await d.cli(["ls"]);
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toContain("--max-connections 2");
-    const http = await fetch(`${h.url}/rpc`, {
-      method: "POST",
-      headers: h.auth,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "system.ping" }),
-    });
+    const http = await h.post({ jsonrpc: "2.0", id: 1, method: "system.ping" });
     expect(http.status).toBe(503);
     expect(await http.json()).toMatchObject({ error: { code: "LIMIT_REACHED", message: expect.stringContaining("--max-connections") } });
     // The two served are unaffected.
@@ -50,11 +46,7 @@ test("--max-connections: one more connection is told LIMIT_REACHED and closed, o
     // daemon's close the place is free.
     b.close();
     await b.closed;
-    const r = await fetch(`${h.url}/rpc`, {
-      method: "POST",
-      headers: h.auth,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "system.ping" }),
-    });
+    const r = await h.post({ jsonrpc: "2.0", id: 2, method: "system.ping" });
     expect(r.status).toBe(200);
   } finally {
     await d[Symbol.asyncDispose]();

@@ -30,6 +30,12 @@ function holdEvent(c: Client, pred: (e: EventMessage) => boolean): Promise<Event
   return promise;
 }
 
+/** `by` submits `line` at the shell "sh", and `watcher` sees its output `shown` as a row of its own. */
+async function typesIn(by: Client, line: string, shown: string, watcher = by): Promise<void> {
+  await by.call("session.input", { session: "sh", text: line, submit: true });
+  expect((await watcher.call("session.wait", { session: "sh", regex: `^${shown}$` })).outcome).toBe("matched");
+}
+
 test("a holder types; every other connection's input, in-shell exec.run, resize and take-over are refused; fresh exec.run and give back work", async () => {
   await using d = await TestDaemon.start();
   const agent = await d.client();
@@ -46,8 +52,7 @@ test("a holder types; every other connection's input, in-shell exec.run, resize 
   expect((await taken).data).toEqual({ held_by: PERSON, held_since: info.held_since });
 
   // The holder types, and runs commands in the shell.
-  await person.call("session.input", { session: "sh", text: "echo typed-by-$((1+1))", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^typed-by-2$" })).outcome).toBe("matched");
+  await typesIn(person, "echo typed-by-$((1+1))", "typed-by-2", agent);
   expect((await person.call("exec.run", { session: "sh", command: "echo holder-ran" })).output).toBe("holder-ran\n");
 
   // Everything another connection would type is refused, each with the same named error.
@@ -80,8 +85,7 @@ test("a holder types; every other connection's input, in-shell exec.run, resize 
   await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: false });
   expect((await given).data).toEqual({ held_by: null, held_since: null });
   expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
-  await agent.call("session.input", { session: "sh", text: "echo agent-$((2+2))", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^agent-4$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo agent-$((2+2))", "agent-4");
 });
 
 test("the hold ends when the holder's connection closes, and when it detaches", async () => {
@@ -98,8 +102,7 @@ test("the hold ends when the holder's connection closes, and when it detaches", 
   const released = holdEvent(agent, (e) => e.data.held_by === null);
   person.close();
   await released;
-  await agent.call("session.input", { session: "sh", text: "echo after-close", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^after-close$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo after-close", "after-close");
 
   // Detaching (unsubscribing from the session) gives it back too.
   const other = await d.client();
@@ -107,8 +110,7 @@ test("the hold ends when the holder's connection closes, and when it detaches", 
   expect((await refusal(agent.call("session.input", { session: "sh", text: "x" }))).message).toContain("held by bob");
   await other.call("session.unsubscribe", { session: "sh" });
   expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
-  await agent.call("session.input", { session: "sh", text: "echo after-detach", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^after-detach$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo after-detach", "after-detach");
 });
 
 test("while held the session keeps its holder's size: a smaller watcher attaching does not shrink it", async () => {

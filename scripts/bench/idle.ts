@@ -137,12 +137,7 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
     let failures = 0;
     let firstError = "";
     const t0 = performance.now();
-    // 50 sessions per tmux command line: one client spawn per session would time the spawning.
-    for (let i = pre; i < n; i += 50) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++)
-        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
-      const r = t.cmd(...args);
+    for (const r of t.chained(pre, n, 50, (j) => ["new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell])) {
       if (r.code !== 0) {
         failures++;
         firstError ||= r.stderr.trim();
@@ -161,11 +156,8 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
     const createMs = performance.now() - t0;
     let answered = 0;
     const t1 = performance.now();
-    for (let i = 0; i < n; i += 100) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "capture-pane", "-p", "-t", `s${j}`);
-      answered += t.cmd(...args).stdout.split(PROMPT.trim()).length - 1;
-    }
+    for (const r of t.chained(0, n, 100, (j) => ["capture-pane", "-p", "-t", `s${j}`]))
+      answered += r.stdout.split(PROMPT.trim()).length - 1;
     const readMs = performance.now() - t1;
     await Bun.sleep(1000);
     const after = rssBytes(pid);

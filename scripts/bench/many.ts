@@ -112,26 +112,15 @@ async function tmuxMany(n: number): Promise<Many> {
     const fdsBefore = fdCount(pid);
     let firstError = "";
     const t0 = performance.now();
-    for (let i = 1; i < n; i += 50) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++)
-        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat");
-      const r = t.cmd(...args);
+    for (const r of t.chained(1, n, 50, (j) => ["new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat"])) {
       if (r.code !== 0) firstError ||= r.stderr.trim();
     }
     const createMs = performance.now() - t0;
     const pids = t.ok("list-panes", "-a", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
     let answered = 0;
     const t1 = performance.now();
-    for (let i = 0; i < n; i += 100) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 100); j++)
-        args.push(...(args.length ? [";"] : []), "display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`);
-      answered += t
-        .cmd(...args)
-        .stdout.split("\n")
-        .filter((l) => l === "x").length;
-    }
+    for (const r of t.chained(0, n, 100, (j) => ["display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`]))
+      answered += r.stdout.split("\n").filter((l) => l === "x").length;
     const readMs = performance.now() - t1;
     const rssAfter = rssBytes(pid);
     const fdsAfter = fdCount(pid);

@@ -63,11 +63,10 @@ test("log lines a client's input causes are rate limited: 100 sessions whose log
   const written = () => d.log.split("\n").filter((l) => l.includes("log_path write failed")).length;
   const leftOut = () => [...d.log.matchAll(/(\d+) more log lines caused by clients were left out/g)].reduce((n, m) => n + Number(m[1]), 0);
   // Every failure is accounted for, written or counted, once the count has been logged.
-  await d
-    .logged(() => written() + leftOut() >= 100, 20_000)
-    .catch(() => {
-      throw new Error(`not all 100 failures accounted for: ${written()} written, ${leftOut()} counted`);
-    });
+  const accounted = () => written() + leftOut() >= 100;
+  await d.logged(accounted, 20_000).catch(() => {
+    throw new Error(`not all 100 failures accounted for: ${written()} written, ${leftOut()} counted`);
+  });
   expect(written() + leftOut()).toBe(100);
   expect(written()).toBeGreaterThanOrEqual(20);
   expect(leftOut()).toBeGreaterThan(40);

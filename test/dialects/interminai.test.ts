@@ -4,9 +4,9 @@
 // source and as dist/interminai (a link to dist/termd, built by `npm test`), against bash, cat and
 // vim, in daemon mode (the test's own termd daemon) and in the foreground (--no-daemon).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT, TestDaemon } from "../harness.ts";
 import { ask, foreground, ia, nativeSession, relay, raw, seen, sessionAt, socketOf, startSession } from "./interminai-cli.ts";
 
@@ -20,15 +20,21 @@ const BINS: [string, string[]][] = [
 ];
 
 /**
- * Polls `cond` until it holds: for a session being forgotten, which no event announces (its end is
- * told before session.remove has waited out what the program left behind, so the end is no barrier).
+ * Resolves once `path` is gone: at once if it is, else on the change in its folder that removes it
+ * (inotify, through fs.watch); rejects if it is still there after `timeoutMs`.
  */
-async function until(cond: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await cond())) {
-    if (performance.now() > deadline) throw new Error("condition not met in time");
-    await Bun.sleep(10);
-  }
+function removed(path: string, timeoutMs = 10_000): Promise<void> {
+  const { promise, resolve, reject } = Promise.withResolvers<void>();
+  const timer = setTimeout(() => settle(new Error(`${path} still there after ${timeoutMs} ms`)), timeoutMs);
+  const watcher = watch(dirname(path), () => existsSync(path) || settle());
+  const settle = (err?: Error) => {
+    clearTimeout(timer);
+    watcher.close();
+    if (err) reject(err);
+    else resolve();
+  };
+  if (!existsSync(path)) settle();
+  return promise;
 }
 
 /** The first `n` lines a process prints; its stdout is then closed, as interminai's callers do. */
@@ -242,6 +248,9 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     expect(statSync(socket).isSocket()).toBe(true);
     const c = await d.client();
     const id = await sessionAt(c, socket);
+    // Its log goes in the step that forgets the session (the store's remove): the event waited for below.
+    const log = join(d.stateDir, "logs", `${id}.log`);
+    expect(existsSync(log)).toBe(true);
     expect((await ia(d, bin, ["status", "--socket", socket])).stdout).toStartWith("Running: true\n");
 
     expect(await ia(d, bin, ["stop", "--socket", socket])).toEqual({ code: 0, stdout: "", stderr: "" });
@@ -249,7 +258,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     expect(existsSync(join(socket, ".."))).toBe(false);
     expect((await ia(d, bin, ["status", "--socket", socket])).code).not.toBe(0);
     // Interactive bash ignores SIGTERM: the session goes once the daemon's grace has run out.
-    await until(async () => (await c.call("session.list")).sessions.every((s) => s.id !== id));
+    await removed(log);
+    expect((await c.call("session.list")).sessions.map((s) => s.id)).not.toContain(id);
     expect((await c.call("system.ping")).pid).toBe(d.proc.pid); // the termd daemon goes on
   });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { inPool, until } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
-import { fdLimit } from "./helpers.ts";
+import { createAndRead, fdLimit } from "./helpers.ts";
 import { PROMPT, tmuxShellServer } from "./memory.ts";
 import { NONE, verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
@@ -51,15 +51,7 @@ interface Server {
 }
 
 async function measured(s: Server): Promise<Idle> {
-  await Bun.sleep(500);
-  const before = rssBytes(s.pid);
-  const fdsBefore = fdCount(s.pid);
-  const t0 = performance.now();
-  const made = await s.create();
-  const createMs = performance.now() - t0;
-  const t1 = performance.now();
-  const read = await s.read();
-  const readMs = performance.now() - t1;
+  const { rssBefore: before, fdsBefore, made, createMs, read, readMs } = await createAndRead(s.pid, s.create, s.read);
   await Bun.sleep(1000);
   const settled = (await s.settle?.()) ?? {};
   return {

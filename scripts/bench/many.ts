@@ -2,7 +2,7 @@
 import { inPool, until } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
-import { fdLimit } from "./helpers.ts";
+import { createAndRead, fdLimit, timed } from "./helpers.ts";
 import { verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 import { alive } from "../common/daemon-process.ts";
@@ -54,21 +54,11 @@ interface Server {
 }
 
 async function measured(n: number, s: Server): Promise<Many> {
-  await Bun.sleep(500);
-  const rssBefore = rssBytes(s.pid);
-  const fdsBefore = fdCount(s.pid);
-  const t0 = performance.now();
-  const made = await s.create();
-  const createMs = performance.now() - t0;
-  const t1 = performance.now();
-  const read = await s.read();
-  const readMs = performance.now() - t1;
+  const { rssBefore, fdsBefore, made, createMs, read, readMs } = await createAndRead(s.pid, s.create, s.read);
   const rssAfter = rssBytes(s.pid);
   const fdsAfter = await s.fds();
   const limit = fdLimit(s.pid);
-  const t2 = performance.now();
-  await s.stop();
-  const stopMs = performance.now() - t2;
+  const [, stopMs] = await timed(s.stop);
   return {
     n,
     created: made.created,

@@ -1,7 +1,7 @@
 // 8. Idle sessions: a thousand shells at their prompt, then a screen read of each; memory and CPU meanwhile.
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { inPool, until } from "../concurrency.ts";
+import { inPool } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
 import { createAndRead, fdLimit } from "./helpers.ts";
@@ -9,6 +9,7 @@ import { PROMPT, tmuxShellServer } from "./memory.ts";
 import { NONE, verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 import { MB, f1, f2, fdCount, mb, rssBytes, table } from "../common/measure.ts";
+import { screensParked } from "../common/parked.ts";
 
 export interface Idle {
   /** Sessions that exist, and of those, how many reached their prompt. */
@@ -126,17 +127,7 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
       async settle() {
         const active = rssBytes(pid);
         // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
-        const t = performance.now();
-        await until(
-          "every idle screen parked",
-          60_000,
-          async () => {
-            const { workers, pty_workers } = await c.call("system.screens");
-            return [...workers, ...pty_workers].reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
-          },
-          250,
-        );
-        const parkMs = performance.now() - t;
+        const parkMs = await screensParked(c, ids.length, 60_000);
         // The workers give the freed memory back after a collection (screen-host.ts).
         await Bun.sleep(3000);
         return { active, parkMs };

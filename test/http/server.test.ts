@@ -9,6 +9,20 @@ import { sharedHttpDaemon, startHttpDaemon, WsRpc } from "./http-daemon.ts";
 
 const d = sharedHttpDaemon();
 
+/** GET /ws/cast/`session`: its lines as they come, once the header and the screen are in (painted), and its close code. */
+function liveCast(session: string): { lines: any[]; painted: Promise<void>; closed: Promise<number> } {
+  const ws = new WebSocket(d.url.replace("http", "ws") + `/ws/cast/${session}`, { headers: d.auth } as unknown as string[]);
+  const lines: any[] = [];
+  const painted = Promise.withResolvers<void>();
+  const closed = Promise.withResolvers<number>();
+  ws.onmessage = (m) => {
+    lines.push(JSON.parse(String(m.data)));
+    if (lines.length === 2) painted.resolve();
+  };
+  ws.onclose = (e) => closed.resolve(e.code);
+  return { lines, painted: painted.promise, closed: closed.promise };
+}
+
 const ping = { jsonrpc: "2.0", id: 1, method: "system.ping" };
 
 describe("the token", () => {
@@ -224,21 +238,13 @@ describe("asciicast", () => {
   test("GET /ws/cast/ID streams the screen, then live output, and closes when the session ends", async () => {
     await d.rpc("session.create", { name: "live", command: ["bash", "-c", "printf 'before\\n'; read x; printf 'after %s\\n' $x"] });
     await d.rpc("session.wait", { session: "live", text: "before" });
-    const ws = new WebSocket(d.url.replace("http", "ws") + "/ws/cast/live", { headers: d.auth } as unknown as string[]);
-    const lines: any[] = [];
-    const closed = Promise.withResolvers<number>();
-    const gotScreen = Promise.withResolvers<void>();
-    ws.onmessage = (m) => {
-      lines.push(JSON.parse(String(m.data)));
-      if (lines.length === 2) gotScreen.resolve();
-    };
-    ws.onclose = (e) => closed.resolve(e.code);
-    await gotScreen.promise;
+    const { lines, painted, closed } = liveCast("live");
+    await painted;
     expect(lines[0]).toMatchObject({ version: 2, width: 80, height: 24 });
     expect(lines[1][0]).toBe(0);
     expect(lines[1][2]).toContain("before");
     await d.rpc("session.input", { session: "live", text: "later\r" });
-    expect(await closed.promise).toBe(1000);
+    expect(await closed).toBe(1000);
     expect(
       lines
         .slice(2)
@@ -249,18 +255,7 @@ describe("asciicast", () => {
 
   test("live casts and WebSocket subscribers of one flooding session all get its bytes: the log's, each once", async () => {
     await d.rpc("session.create", { name: "shared", command: ["sh", "-c", "read go; seq 1 100000"] });
-    const casts = [0, 1].map(() => {
-      const ws = new WebSocket(d.url.replace("http", "ws") + "/ws/cast/shared", { headers: d.auth } as unknown as string[]);
-      const lines: any[] = [];
-      const painted = Promise.withResolvers<void>();
-      const closed = Promise.withResolvers<void>();
-      ws.onmessage = (m) => {
-        lines.push(JSON.parse(String(m.data)));
-        if (lines.length === 2) painted.resolve();
-      };
-      ws.onclose = () => closed.resolve();
-      return { lines, painted: painted.promise, closed: closed.promise };
-    });
+    const casts = [0, 1].map(() => liveCast("shared"));
     const subscribers = await Promise.all([0, 1].map(() => WsRpc.open(d.url, d.auth)));
     for (const s of subscribers) await s.call("session.subscribe", { session: "shared", events: ["output", "exit"], replay: 0 });
     await Promise.all(casts.map((c) => c.painted));

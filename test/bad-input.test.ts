@@ -71,14 +71,20 @@ async function expectAlive(d: TestDaemon): Promise<void> {
  * A session `name` whose cat prints a file of base64 lines from random bytes: what the PTY makes
  * of the file (ONLCR: \n becomes \r\n), to compare with what reads back.
  */
-async function catOfRandom(d: TestDaemon, c: Client, name: string, randomLength: number, scrollback?: number): Promise<Buffer> {
+async function catOfRandom(
+  d: TestDaemon,
+  c: Client,
+  name: string,
+  randomLength: number,
+  opts: { scrollback?: number } = {},
+): Promise<Buffer> {
   const text =
     randomBytes(randomLength)
       .toString("base64")
       .replace(/.{100}/g, "$&\n") + "\n";
   const path = join(d.dir, `data-${randomLength}.txt`);
   writeFileSync(path, text);
-  await c.call("session.create", { name, command: ["cat", path], ...(scrollback !== undefined ? { scrollback } : {}) });
+  await c.call("session.create", { name, command: ["cat", path], ...opts });
   return Buffer.from(text.replaceAll("\n", "\r\n"));
 }
 
@@ -323,7 +329,7 @@ test("several requests in one write each get their reply", async () => {
 test("a client that goes away in the middle of a large reply does not hurt anyone", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const expected = await catOfRandom(d, c, "big", 2_000_000, 100_000); // 2.7 MB of base64 lines
+  const expected = await catOfRandom(d, c, "big", 2_000_000, { scrollback: 100_000 }); // 2.7 MB of base64 lines
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({
     outcome: "exited",
     exit_code: 0,

@@ -67,15 +67,25 @@ async function expectAlive(d: TestDaemon): Promise<void> {
   expect(pong.result.pid).toBe(d.proc.pid);
 }
 
-/** A file of base64 lines from random bytes, and what a PTY makes of it (ONLCR: \n becomes \r\n). */
-function generatedFile(dir: string, randomLength: number): { path: string; expected: Buffer } {
+/**
+ * A session `name` whose cat prints a file of base64 lines from random bytes: what the PTY makes
+ * of the file (ONLCR: \n becomes \r\n), to compare with what reads back.
+ */
+async function catOfRandom(
+  d: TestDaemon,
+  c: Client,
+  name: string,
+  randomLength: number,
+  opts: { scrollback?: number } = {},
+): Promise<Buffer> {
   const text =
     randomBytes(randomLength)
       .toString("base64")
       .replace(/.{100}/g, "$&\n") + "\n";
-  const path = join(dir, `data-${randomLength}.txt`);
+  const path = join(d.dir, `data-${randomLength}.txt`);
   writeFileSync(path, text);
-  return { path, expected: Buffer.from(text.replaceAll("\n", "\r\n")) };
+  await c.call("session.create", { name, command: ["cat", path], ...opts });
+  return Buffer.from(text.replaceAll("\n", "\r\n"));
 }
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -319,8 +329,7 @@ test("several requests in one write each get their reply", async () => {
 test("a client that goes away in the middle of a large reply does not hurt anyone", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const { path, expected } = generatedFile(d.dir, 2_000_000); // 2.7 MB of base64 lines
-  await c.call("session.create", { name: "big", command: ["cat", path], scrollback: 100_000 });
+  const expected = await catOfRandom(d, c, "big", 2_000_000, { scrollback: 100_000 }); // 2.7 MB of base64 lines
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({
     outcome: "exited",
     exit_code: 0,
@@ -393,8 +402,7 @@ test("a session flooding output does not starve other clients, and stops on requ
 test("no output is lost: every byte a program wrote reads back through session.output and events", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const { path, expected } = generatedFile(d.dir, 5_000_000);
-  await c.call("session.create", { name: "cat", command: ["cat", path] });
+  const expected = await catOfRandom(d, c, "cat", 5_000_000);
   // A subscriber replaying from offset 0 sees the same bytes, in order, with no gaps, whether they
   // still sit in the ring or only in the log by the time it catches up.
   const sub = await d.client();
@@ -471,8 +479,7 @@ test("a subscriber that stops reading stalls neither the session nor other clien
 test("a client that pipelines requests for large replies and never reads only holds up itself", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const { path, expected } = generatedFile(d.dir, 2_000_000); // each reply: 2.7 MB of output as base64
-  await c.call("session.create", { name: "big", command: ["cat", path] });
+  const expected = await catOfRandom(d, c, "big", 2_000_000); // each reply: 2.7 MB of output as base64
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
 
   // 30 replies of 3.6 MB each would be 109 MB held for a client that reads none of them.
@@ -510,8 +517,7 @@ test("a client that pipelines requests for large replies and never reads only ho
 test("a batch whose replies grow past 16 MiB has the rest refused unrun with PAYLOAD_TOO_LARGE", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  const { path, expected } = generatedFile(d.dir, 2_000_000);
-  await c.call("session.create", { name: "big", command: ["cat", path] });
+  const expected = await catOfRandom(d, c, "big", 2_000_000);
   expect(await c.call("session.wait", { session: "big", exit: true, timeout_ms: 30_000 })).toMatchObject({ outcome: "exited" });
   await using r = await Lines.open(d.socket);
   const output = { jsonrpc: "2.0", method: "session.output", params: { session: "big", from: 0, max_bytes: 8 * 1024 * 1024 } };

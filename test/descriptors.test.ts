@@ -4,6 +4,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 
 const linux = process.platform === "linux";
@@ -17,6 +18,19 @@ function openPaths(pid: number): string[] {
     } catch {}
   }
   return out;
+}
+
+/** Creates sessions running cat, at most `most`, until one is refused: the ids made, and the refusal (null if none was). */
+async function createUntilRefused(c: Client, most: number): Promise<{ created: string[]; refused: unknown }> {
+  const created: string[] = [];
+  for (let i = 0; i < most; i++) {
+    try {
+      created.push((await c.call("session.create", { command: ["cat"] })).id);
+    } catch (refused) {
+      return { created, refused };
+    }
+  }
+  return { created, refused: null };
 }
 
 async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -56,15 +70,7 @@ test.skipIf(!linux)(
 test.skipIf(!linux)("past the open-file limit session.create names the limit and what to raise; the daemon serves on", async () => {
   await using d = await TestDaemon.start({ bin: ["sh", "-c", 'ulimit -n 150 && exec "$@"', "sh", ...SOURCE_BIN] });
   const c = await d.client();
-  let refused: unknown = null;
-  const created: string[] = [];
-  for (let i = 0; i < 150 && refused === null; i++) {
-    try {
-      created.push((await c.call("session.create", { command: ["cat"] })).id);
-    } catch (err) {
-      refused = err;
-    }
-  }
+  const { created, refused } = await createUntilRefused(c, 150);
   expect(created.length).toBeGreaterThan(0);
   expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "RLIMIT_NOFILE" } });
   expect((refused as Error).message).toContain("ulimit -n: 150");
@@ -121,15 +127,7 @@ test.skipIf(noDevpts !== null)(
   async () => {
     await using d = await TestDaemon.start({ bin: ["unshare", "-m", "sh", "-c", FEW_PTYS, "3", ...SOURCE_BIN] });
     const c = await d.client();
-    const created: string[] = [];
-    let refused: unknown = null;
-    for (let i = 0; i < 10 && refused === null; i++) {
-      try {
-        created.push((await c.call("session.create", { command: ["cat"] })).id);
-      } catch (err) {
-        refused = err;
-      }
-    }
+    const { created, refused } = await createUntilRefused(c, 10);
     expect(created.length).toBe(3);
     expect(refused).toMatchObject({ name: "LIMIT_REACHED", details: { limit: "kernel.pty.max", sessions: 3 } });
     expect((refused as Error).message).toContain("sysctl kernel.pty.max=N");

@@ -16,6 +16,9 @@ const counted = (text: string) =>
     .filter((l) => /^\d+$/.test(l))
     .map(Number);
 
+/** A session named `name` running a bash script. */
+const bash = (c: Client, name: string, script: string) => c.call("session.create", { name, command: ["bash", "--norc", "-c", script] });
+
 async function output(c: Client, session: string): Promise<string> {
   let text = "";
   for (let from = 0; ; ) {
@@ -33,20 +36,9 @@ test("restart keeps bash, vim and a counter running: same pids, no signal, the u
   writeFileSync(traps, "");
   const edited = join(d.dir, "edited.txt");
   const stop = join(d.dir, "stop");
-  await c.call("session.create", {
-    name: "trap",
-    command: [
-      "bash",
-      "--norc",
-      "-c",
-      `for s in HUP TERM CONT; do trap "echo $s >> ${traps}" $s; done; echo armed; while :; do sleep 0.05; done`,
-    ],
-  });
+  await bash(c, "trap", `for s in HUP TERM CONT; do trap "echo $s >> ${traps}" $s; done; echo armed; while :; do sleep 0.05; done`);
   await c.call("session.create", { name: "vim", command: ["vim", "-u", "NONE", "-N", "-n", edited] });
-  await c.call("session.create", {
-    name: "counter",
-    command: ["bash", "--norc", "-c", `i=0; until [ -e ${stop} ]; do i=$((i+1)); echo $i; sleep 0.01; done; exit 3`],
-  });
+  await bash(c, "counter", `i=0; until [ -e ${stop} ]; do i=$((i+1)); echo $i; sleep 0.01; done; exit 3`);
   await c.call("session.wait", { session: "trap", text: "armed" });
   await c.call("session.wait", { session: "vim", text: "edited.txt" });
   await c.call("session.input", { session: "vim", text: "ihanded over" });
@@ -121,15 +113,11 @@ test("input the program had not read yet when the daemon was replaced reaches it
   const go = join(d.dir, "go");
   // Reads nothing until told: most of the input waits in the pty worker's queue (the PTY holds
   // some 64 KiB), then counts what it got up to the E.
-  await c.call("session.create", {
-    name: "late",
-    command: [
-      "bash",
-      "--norc",
-      "-c",
-      `stty raw -echo; echo ready; until [ -e ${go} ]; do sleep 0.05; done; IFS= read -r -d E line; echo "got \${#line}"`,
-    ],
-  });
+  await bash(
+    c,
+    "late",
+    `stty raw -echo; echo ready; until [ -e ${go} ]; do sleep 0.05; done; IFS= read -r -d E line; echo "got \${#line}"`,
+  );
   await c.call("session.wait", { session: "late", text: "ready" });
   const size = 300_000;
   expect((await c.call("session.input", { session: "late", text: "x".repeat(size) })).bytes).toBe(size);

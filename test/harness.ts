@@ -78,15 +78,16 @@ export class TestDaemon {
     return d;
   }
 
-  /** Resolves once the daemon's log contains `text`; rejects if it has not after `timeoutMs`. */
-  logged(text: string, timeoutMs = 10_000): Promise<void> {
+  /** Resolves once the daemon's log contains `text` (or `text` holds of it); rejects if it has not after `timeoutMs`. */
+  logged(text: string | ((log: string) => boolean), timeoutMs = 10_000): Promise<void> {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const holds = typeof text === "string" ? (log: string) => log.includes(text) : text;
     const timer = setTimeout(() => {
       this.logWaiters.delete(check);
-      reject(new Error(`the daemon's log never said ${JSON.stringify(text)}`));
+      reject(new Error(`the daemon's log never said ${typeof text === "string" ? JSON.stringify(text) : text}`));
     }, timeoutMs);
     const check = () => {
-      if (!this.log.includes(text)) return;
+      if (!holds(this.log)) return;
       clearTimeout(timer);
       this.logWaiters.delete(check);
       resolve();

@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync, existsSync, readdirSync, statSync } from "
 import { basename, join } from "node:path";
 import { TestDaemon } from "./harness.ts";
 import { alive } from "../src/platform/alive.ts";
+import { pidExit } from "./pid-exit.ts";
 
+/** Polls `cond` (eviction, which no event announces) until it holds. */
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
@@ -43,7 +45,7 @@ test("after kill -9 the daemon's children are gone and a new daemon lists its se
 
   d.proc.kill("SIGKILL");
   await d.proc.exited;
-  await until(() => !alive(live.pid!), "the orphaned child to end");
+  await pidExit(live.pid!);
 
   await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
   const c2 = await again.client();
@@ -113,11 +115,11 @@ test("a daemon that starts after another died ends what that one's lost sessions
   try {
     d.proc.kill("SIGKILL");
     await d.proc.exited;
-    await until(() => !alive(s.pid!), "the shell to end on its hangup");
+    await pidExit(s.pid!);
     expect(alive(child)).toBe(true);
     await using again = await TestDaemon.start({ socket: d.socket, stateDir: d.stateDir });
     await again.client();
-    await until(() => !alive(child), "the left-over child to be ended");
+    await pidExit(child);
     expect(alive(bystander.pid)).toBe(true);
   } finally {
     bystander.kill("SIGKILL");
@@ -162,7 +164,7 @@ test("a lost session's screen is rebuilt from no more of its log than its screen
   const before = await c.call("session.screen", { session: live.id, scrollback: 10 });
   d.proc.kill("SIGKILL");
   await d.proc.exited;
-  await until(() => !alive(live.pid!), "the orphaned program to end");
+  await pidExit(live.pid!);
   // Parsed, the log's first bytes would now set a two-row scroll region and change the whole
   // screen; they lie long before the last 15 lines, so a rebuild from the tail never reads them.
   const log = join(d.stateDir, "logs", `${live.id}.log`);

@@ -10,10 +10,9 @@ import { Subscription } from "../src/daemon/subscription.ts";
 import type { EventMessage } from "../src/protocol/schemas.ts";
 import { VERSION } from "../src/protocol/version.ts";
 import { TestDaemon } from "./harness.ts";
+import { shell as bashAtPrompt, run } from "./shell-session.ts";
 import { spawnedSessions } from "./unit-fixtures.ts";
 
-const BASH = ["bash", "--norc", "--noprofile"];
-const SHELL_ENV = { PS1: "$ " };
 const VIM = ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE"];
 
 const tmp = mkdtempSync(join(tmpdir(), "termd-modes-debug-"));
@@ -77,12 +76,8 @@ async function probe(c: Client, name: string, query: string): Promise<string> {
   return Buffer.from(readFileSync(out, "utf8"), "hex").toString();
 }
 
-/** A bash session with the prompt "$ " on screen, ready for input. */
-async function shell(c: Client, name: string): Promise<void> {
-  // Without termd's own hooks: these tests are about what the program prints.
-  await c.call("session.create", { name, command: BASH, env: SHELL_ENV, shell_integration: false });
-  expect((await c.call("session.wait", { session: name, regex: "^\\$" })).outcome).toBe("matched");
-}
+/** A bash session at its prompt, without termd's own hooks: these tests are about what the program prints. */
+const shell = (c: Client, name: string) => bashAtPrompt(c, name, { shell_integration: false });
 
 /** The name of the process group leading the terminal of `pid` (tpgid, /proc/PID/stat's 8th field). */
 function foregroundName(pid: number): string {
@@ -94,11 +89,8 @@ function foregroundName(pid: number): string {
   }
 }
 
-/** Types a command line and Enter. Lines here end in `echo print''ed`: the wait for "printed" then
- * matches the output and never the echoed command line, however it wraps. */
-function run(c: Client, session: string, line: string) {
-  return c.call("session.input", { session, text: `${line}\r` });
-}
+// Command lines here end in `echo print''ed`: the wait for "printed" then matches the output and
+// never the echoed command line, however it wraps.
 
 /** Events of `type` collected from a subscription, with a way to wait for one matching `pred`. */
 async function collect(c: Client, session: string, type: "title" | "bell" | "mode") {

@@ -7,27 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { RpcError } from "../src/protocol/errors.ts";
-import type { SessionInfo } from "../src/protocol/schemas.ts";
 import { TestDaemon } from "./harness.ts";
-
-const BASH = ["bash", "--norc", "--noprofile"];
-const SHELL_ENV = { PS1: "$ " };
+import { run, shell } from "./shell-session.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "termd-programs-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A bash session with the prompt "$ " on screen, ready for input. */
-async function shell(c: Client, name: string, size: { rows?: number; cols?: number } = {}): Promise<SessionInfo> {
-  const info = await c.call("session.create", { name, command: BASH, env: SHELL_ENV, ...size });
-  const w = await c.call("session.wait", { session: name, regex: "^\\$" });
-  expect(w.outcome).toBe("matched");
-  return info;
-}
-
-/** Runs a command line in a shell session (typed, then Enter). */
-function run(c: Client, session: string, line: string) {
-  return c.call("session.input", { session, text: `${line}\r` });
-}
 
 /** Tracks whether a promise has settled yet, without waiting for it. */
 function track<T>(p: Promise<T>): { promise: Promise<T>; readonly settled: boolean } {

@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../src/client/index.ts";
-import { until } from "../scripts/concurrency.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
+import { pidExit } from "./pid-exit.ts";
 
 test("restart: the recording and the timing journal go on in the same files, on the same clock", async () => {
   await using d = await TestDaemon.start();
@@ -145,15 +145,6 @@ test("restart: its answer comes with the marker in the output; a session removed
   const pid = restarted.status === "fulfilled" ? restarted.value.pid : null;
   expect((await c.call("session.list")).sessions).toEqual([]);
   // Its program, had it started, is gone once the session is (a kill reaches it at once).
-  if (pid) await until("the restarted program to end", 5000, () => (alive(pid) ? undefined : true));
+  if (pid) await pidExit(pid, 5000);
   expect(readdirSync(join(d.stateDir, "logs")).filter((f) => f.startsWith(s.id))).toEqual([]);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -78,10 +78,13 @@ test("bash: the user's .bashrc loads, untouched; a command's status and output c
   const submitted = await c.call("session.input", { session: s.id, text: "echo submitted", submit: true, wait: { command_done: true } });
   expect(submitted.wait?.command).toMatchObject({ command: "echo submitted", exit_code: 0, output: "submitted\n" });
 
-  // An empty line is no command: a wait for the next one times out.
+  // An empty line is no command: a wait for the next command done gets the one typed after it.
   await prompt(c, s.id);
-  await c.call("session.input", { session: s.id, text: "\r" });
-  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
+  const { bytes_out } = await c.call("session.info", { session: s.id });
+  const next = c.call("session.wait", { session: s.id, command_done: true, since: bytes_out, timeout_ms: 15_000 });
+  await c.call("session.input", { session: s.id, text: "\r", wait: { regex: "^\\$ $", timeout_ms: 15_000 } });
+  await c.call("session.input", { session: s.id, text: "echo after-empty\r" });
+  expect((await next).command).toMatchObject({ command: "echo after-empty", output: "after-empty\n" });
 });
 
 test("bash: a PROMPT_COMMAND that runs a function (pyenv's hook) is never recorded as the user's command", async () => {
@@ -100,20 +103,23 @@ test("bash: a PROMPT_COMMAND that runs a function (pyenv's hook) is never record
     await c.call("session.input", { session: s.id, text: "\r" });
     await promptNo(++n);
   };
-  await emptyEnter();
-  expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
-  await emptyEnter();
-  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
+  // Two empty lines: nothing runs, and the first command done after them is the next one typed.
+  const emptyLinesThen = async (line: string) => {
+    const { bytes_out } = await c.call("session.info", { session: s.id });
+    const next = c.call("session.wait", { session: s.id, command_done: true, since: bytes_out, timeout_ms: 15_000 });
+    await emptyEnter();
+    expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
+    await emptyEnter();
+    const typed = await c.call("session.input", { session: s.id, text: `${line}\r`, wait: { command_done: true, timeout_ms: 15_000 } });
+    expect((await next).command?.command).toBe(line);
+    return typed.wait?.command;
+  };
   // A hook put before termd's own once the shell runs is no command either.
-  await c.call("session.input", { session: s.id, text: 'late_hook() { late=1; }; PROMPT_COMMAND="late_hook;$PROMPT_COMMAND"\r' });
+  await emptyLinesThen('late_hook() { late=1; }; PROMPT_COMMAND="late_hook;$PROMPT_COMMAND"');
   await promptNo(++n);
-  await emptyEnter();
-  expect((await c.call("session.info", { session: s.id })).running_command).toBeNull();
-  await emptyEnter();
-  expect((await c.call("session.wait", { session: s.id, command_done: true, timeout_ms: 300 })).outcome).toBe("timeout");
   // The user's own commands still are, and the hooks still run.
-  const done = await c.call("session.input", { session: s.id, text: "echo hooked=$hooked late=$late\r", wait: { command_done: true } });
-  expect(done.wait?.command).toMatchObject({ command: "echo hooked=$hooked late=$late", exit_code: 0, output: `hooked=${n} late=1\n` });
+  const done = await emptyLinesThen("echo hooked=$hooked late=$late");
+  expect(done).toMatchObject({ command: "echo hooked=$hooked late=$late", exit_code: 0, output: `hooked=${n} late=1\n` });
 });
 
 test("bash: a Ctrl+C sent the moment a command is reported running interrupts it (it was lost one time in three)", async () => {

@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { RpcError, type Client } from "../src/client/index.ts";
 import type { EventMessage } from "../src/protocol/schemas.ts";
 import { TestDaemon } from "./harness.ts";
+import { shell } from "./shell-session.ts";
 
 const PERSON = "alice at the browser page";
 
@@ -29,15 +30,16 @@ function holdEvent(c: Client, pred: (e: EventMessage) => boolean): Promise<Event
   return promise;
 }
 
-async function shell(c: Client): Promise<void> {
-  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
-  await c.call("session.wait", { session: "sh", text: "$ " });
+/** `by` submits `line` at the shell "sh", and `watcher` sees its output `shown` as a row of its own. */
+async function typesIn(by: Client, line: string, shown: string, watcher = by): Promise<void> {
+  await by.call("session.input", { session: "sh", text: line, submit: true });
+  expect((await watcher.call("session.wait", { session: "sh", regex: `^${shown}$` })).outcome).toBe("matched");
 }
 
 test("a holder types; every other connection's input, in-shell exec.run, resize and take-over are refused; fresh exec.run and give back work", async () => {
   await using d = await TestDaemon.start();
   const agent = await d.client();
-  await shell(agent);
+  await shell(agent, "sh");
   const watcher = await d.client();
   await watcher.subscribe({ session: "sh", events: ["hold"] }, () => {});
   const taken = holdEvent(watcher, (e) => e.data.held_by === PERSON);
@@ -50,8 +52,7 @@ test("a holder types; every other connection's input, in-shell exec.run, resize 
   expect((await taken).data).toEqual({ held_by: PERSON, held_since: info.held_since });
 
   // The holder types, and runs commands in the shell.
-  await person.call("session.input", { session: "sh", text: "echo typed-by-$((1+1))", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^typed-by-2$" })).outcome).toBe("matched");
+  await typesIn(person, "echo typed-by-$((1+1))", "typed-by-2", agent);
   expect((await person.call("exec.run", { session: "sh", command: "echo holder-ran" })).output).toBe("holder-ran\n");
 
   // Everything another connection would type is refused, each with the same named error.
@@ -84,14 +85,13 @@ test("a holder types; every other connection's input, in-shell exec.run, resize 
   await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: false });
   expect((await given).data).toEqual({ held_by: null, held_since: null });
   expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
-  await agent.call("session.input", { session: "sh", text: "echo agent-$((2+2))", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^agent-4$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo agent-$((2+2))", "agent-4");
 });
 
 test("the hold ends when the holder's connection closes, and when it detaches", async () => {
   await using d = await TestDaemon.start();
   const agent = await d.client();
-  await shell(agent);
+  await shell(agent, "sh");
   await agent.subscribe({ session: "sh", events: ["hold"] }, () => {});
 
   const person = await d.client();
@@ -102,8 +102,7 @@ test("the hold ends when the holder's connection closes, and when it detaches", 
   const released = holdEvent(agent, (e) => e.data.held_by === null);
   person.close();
   await released;
-  await agent.call("session.input", { session: "sh", text: "echo after-close", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^after-close$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo after-close", "after-close");
 
   // Detaching (unsubscribing from the session) gives it back too.
   const other = await d.client();
@@ -111,14 +110,13 @@ test("the hold ends when the holder's connection closes, and when it detaches", 
   expect((await refusal(agent.call("session.input", { session: "sh", text: "x" }))).message).toContain("held by bob");
   await other.call("session.unsubscribe", { session: "sh" });
   expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
-  await agent.call("session.input", { session: "sh", text: "echo after-detach", submit: true });
-  expect((await agent.call("session.wait", { session: "sh", regex: "^after-detach$" })).outcome).toBe("matched");
+  await typesIn(agent, "echo after-detach", "after-detach");
 });
 
 test("while held the session keeps its holder's size: a smaller watcher attaching does not shrink it", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await shell(c);
+  await shell(c, "sh");
   const person = await d.client();
   await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, size: { rows: 30, cols: 100 } });
   expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
@@ -133,7 +131,7 @@ test("while held the session keeps its holder's size: a smaller watcher attachin
 test("take_over needs one session and is not read-only", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await shell(c);
+  await shell(c, "sh");
   expect((await refusal(c.call("session.subscribe", { take_over: true }))).name).toBe("INVALID_PARAMS");
   expect((await refusal(c.call("session.subscribe", { session: "sh", take_over: true, read_only: true }))).name).toBe("INVALID_PARAMS");
   expect((await c.call("session.info", { session: "sh" })).held_by).toBeNull();

@@ -36,6 +36,21 @@ const SECTIONS = [
   "handover",
 ];
 
+/** The options that are a number. */
+type NumberOption = { [K in keyof Options]: Options[K] extends number ? K : never }[keyof Options];
+
+/** The flags that take a number: the option each sets, and whether it is a whole number. */
+const NUMBER_FLAGS: Record<string, [NumberOption, boolean]> = {
+  "--size": ["sizeMb", false],
+  "--runs": ["runs", true],
+  "--keys": ["keys", true],
+  "--tmux-keys": ["tmuxKeys", true],
+  "--sessions": ["sessions", true],
+  "--redraw-seconds": ["redrawSeconds", false],
+  "--idle-sessions": ["idleSessions", true],
+  "--cli-runs": ["cliRuns", true],
+};
+
 export function parseFlags(argv: string[]): Options {
   const quick = argv.includes("--quick");
   const o: Options = {
@@ -58,32 +73,15 @@ export function parseFlags(argv: string[]): Options {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    const number = NUMBER_FLAGS[a];
+    if (number) {
+      const [key, whole] = number;
+      const n = intFlag(a, argv[++i]);
+      o[key] = whole ? Math.round(n) : n;
+      continue;
+    }
     switch (a) {
       case "--quick":
-        break;
-      case "--size":
-        o.sizeMb = intFlag(a, argv[++i]);
-        break;
-      case "--runs":
-        o.runs = Math.round(intFlag(a, argv[++i]));
-        break;
-      case "--keys":
-        o.keys = Math.round(intFlag(a, argv[++i]));
-        break;
-      case "--tmux-keys":
-        o.tmuxKeys = Math.round(intFlag(a, argv[++i]));
-        break;
-      case "--sessions":
-        o.sessions = Math.round(intFlag(a, argv[++i]));
-        break;
-      case "--redraw-seconds":
-        o.redrawSeconds = intFlag(a, argv[++i]);
-        break;
-      case "--idle-sessions":
-        o.idleSessions = Math.round(intFlag(a, argv[++i]));
-        break;
-      case "--cli-runs":
-        o.cliRuns = Math.round(intFlag(a, argv[++i]));
         break;
       case "--many":
         o.many = (argv[++i] ?? "").split(",").map((x) => Math.round(intFlag(a, x)));

@@ -1,7 +1,7 @@
 // Small tools of the bench's sections: running programs, /proc readings, test files.
 import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { childEnv } from "../common/daemon-process.ts";
-import { prng } from "../common/measure.ts";
+import { fdCount, prng, rssBytes } from "../common/measure.ts";
 
 export function sh(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
@@ -66,6 +66,26 @@ export function fdLimit(pid: number): string {
 
 /** Wall-clock milliseconds, sub-millisecond, comparable with another process's time.time(). */
 export const wallMs = () => performance.timeOrigin + performance.now();
+
+/** What `f` gave, and how long it took, ms. */
+export async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const result = await f();
+  return [result, performance.now() - t];
+}
+
+/**
+ * The start of a many-sessions run (idle.ts, many.ts): the server's memory and descriptors after
+ * half a second's quiet, then its sessions made and their screens read, each timed.
+ */
+export async function createAndRead<C, R>(pid: number, create: () => Promise<C>, read: () => Promise<R>) {
+  await Bun.sleep(500);
+  const rssBefore = rssBytes(pid);
+  const fdsBefore = fdCount(pid);
+  const [made, createMs] = await timed(create);
+  const [got, readMs] = await timed(read);
+  return { rssBefore, fdsBefore, made, createMs, read: got, readMs };
+}
 
 /**
  * Writes about `bytes` of varied printable lines (60-79 columns), then a unique last line.

@@ -1,14 +1,15 @@
 // 8. Idle sessions: a thousand shells at their prompt, then a screen read of each; memory and CPU meanwhile.
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { inPool, until } from "../concurrency.ts";
+import { inPool } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
-import { fdLimit } from "./helpers.ts";
+import { createAndRead, fdLimit } from "./helpers.ts";
 import { PROMPT, tmuxShellServer } from "./memory.ts";
 import { NONE, verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 import { MB, f1, f2, fdCount, mb, rssBytes, table } from "../common/measure.ts";
+import { screensParked } from "../common/parked.ts";
 
 export interface Idle {
   /** Sessions that exist, and of those, how many reached their prompt. */
@@ -36,6 +37,41 @@ export interface Idle {
 
 const IDLE_WIDTH = 20;
 
+/** One server's part in the run; `measured` takes the figures around it the same way for both. */
+interface Server {
+  pid: number;
+  /** Sessions it had before the run (a tmux server needs one), and what its growth is measured from. */
+  pre: number;
+  baseline: string;
+  /** Starts a shell in each session up to `n`: how many there are, how many reached their prompt, the failures. */
+  create(): Promise<{ created: number; prompted: number; failures: number; firstError: string }>;
+  /** Reads every screen: how many answered with the prompt, the first error. */
+  read(): Promise<{ answered: number; firstError: string }>;
+  /** After the reads and a second's quiet, before the memory is taken: termd parks its idle screens. */
+  settle?(): Promise<Pick<Idle, "active" | "parkMs">>;
+}
+
+async function measured(s: Server): Promise<Idle> {
+  const { rssBefore: before, fdsBefore, made, createMs, read, readMs } = await createAndRead(s.pid, s.create, s.read);
+  await Bun.sleep(1000);
+  const settled = (await s.settle?.()) ?? {};
+  return {
+    ...made,
+    firstError: made.firstError || read.firstError,
+    createMs,
+    answered: read.answered,
+    readMs,
+    before,
+    after: rssBytes(s.pid),
+    ...settled,
+    fdsBefore,
+    fdsAfter: fdCount(s.pid),
+    fdLimit: fdLimit(s.pid),
+    added: made.created - s.pre,
+    baseline: s.baseline,
+  };
+}
+
 async function termdIdle(dir: string, n: number): Promise<Idle> {
   // Each session holds a PTY and files: lift the daemon's descriptor limit as far as allowed.
   const d = await startDaemon(dir, "idle", 65536);
@@ -52,75 +88,51 @@ async function termdIdle(dir: string, n: number): Promise<Idle> {
         await c.call("session.remove", { session: info.id, force: true });
       }),
     );
-    await Bun.sleep(500);
-    const before = rssBytes(pid);
-    const fdsBefore = fdCount(pid);
     const ids: string[] = [];
-    let prompted = 0;
-    let failures = 0;
-    let firstError = "";
-    const t0 = performance.now();
-    await inPool(n, IDLE_WIDTH, async (i) => {
-      try {
-        const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env, rows: 24, cols: 80 });
-        ids.push(info.id);
-        const r = await c.call("session.wait", { session: info.id, text: PROMPT.trim(), timeout_ms: 30_000 });
-        if (r.outcome !== "matched") throw new Error(`bash ${i}: no prompt (${r.outcome})`);
-        prompted++;
-      } catch (err) {
-        failures++;
-        firstError ||= (err as Error).message;
-      }
-    });
-    const createMs = performance.now() - t0;
-    let answered = 0;
-    const t1 = performance.now();
-    await inPool(ids.length, IDLE_WIDTH, async (i) => {
-      try {
-        const s = await c.call("session.screen", { session: ids[i]! });
-        if (s.lines[0]?.includes(PROMPT.trim())) answered++;
-      } catch (err) {
-        firstError ||= (err as Error).message;
-      }
-    });
-    const readMs = performance.now() - t1;
-    await Bun.sleep(1000);
-    const active = rssBytes(pid);
-    // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
-    const t2 = performance.now();
-    await until(
-      "every idle screen parked",
-      60_000,
-      async () => {
-        const { workers, pty_workers } = await c.call("system.screens");
-        return [...workers, ...pty_workers].reduce((sum, w) => sum + w.parked, 0) >= ids.length ? true : undefined;
-      },
-      250,
-    );
-    const parkMs = performance.now() - t2;
-    // The workers give the freed memory back after a collection (screen-host.ts).
-    await Bun.sleep(3000);
-    const after = rssBytes(pid);
-    const fdsAfter = fdCount(pid);
-    const created = ids.length;
-    return {
-      created,
-      prompted,
-      failures,
-      firstError,
-      createMs,
-      answered,
-      readMs,
-      before,
-      after,
-      active,
-      parkMs,
-      fdsBefore,
-      fdsAfter,
-      fdLimit: fdLimit(pid),
-      added: created,
+    return await measured({
+      pid,
+      pre: 0,
       baseline: "fresh daemon",
-    };
+      async create() {
+        let prompted = 0;
+        let failures = 0;
+        let firstError = "";
+        await inPool(n, IDLE_WIDTH, async (i) => {
+          try {
+            const info = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env, rows: 24, cols: 80 });
+            ids.push(info.id);
+            const r = await c.call("session.wait", { session: info.id, text: PROMPT.trim(), timeout_ms: 30_000 });
+            if (r.outcome !== "matched") throw new Error(`bash ${i}: no prompt (${r.outcome})`);
+            prompted++;
+          } catch (err) {
+            failures++;
+            firstError ||= (err as Error).message;
+          }
+        });
+        return { created: ids.length, prompted, failures, firstError };
+      },
+      async read() {
+        let answered = 0;
+        let firstError = "";
+        await inPool(ids.length, IDLE_WIDTH, async (i) => {
+          try {
+            const s = await c.call("session.screen", { session: ids[i]! });
+            if (s.lines[0]?.includes(PROMPT.trim())) answered++;
+          } catch (err) {
+            firstError ||= (err as Error).message;
+          }
+        });
+        return { answered, firstError };
+      },
+      async settle() {
+        const active = rssBytes(pid);
+        // Idle screens are parked after the daemon's --screen-park (5 s): their emulators are freed.
+        const parkMs = await screensParked(c, ids.length, 60_000);
+        // The workers give the freed memory back after a collection (screen-host.ts).
+        await Bun.sleep(3000);
+        return { active, parkMs };
+      },
+    });
   } finally {
     await d.stop();
   }
@@ -130,62 +142,38 @@ async function tmuxIdle(dir: string, n: number): Promise<Idle> {
   const t = new Tmux();
   try {
     const { shell, baseline, created: pre } = tmuxShellServer(t, dir);
-    const pid = t.serverPid();
-    await Bun.sleep(500);
-    const before = rssBytes(pid);
-    const fdsBefore = fdCount(pid);
-    let failures = 0;
-    let firstError = "";
-    const t0 = performance.now();
-    // 50 sessions per tmux command line: one client spawn per session would time the spawning.
-    for (let i = pre; i < n; i += 50) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++)
-        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell);
-      const r = t.cmd(...args);
-      if (r.code !== 0) {
-        failures++;
-        firstError ||= r.stderr.trim();
-      }
-    }
-    const created = t.ok("list-sessions", "-F", "#{session_name}").split("\n").filter(Boolean).length;
-    // A shell at its prompt has the cursor just after it on the first row.
-    const atPrompt = () =>
-      t
-        .ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}")
-        .split("\n")
-        .filter((l) => l === `${PROMPT.length},0`).length;
-    let prompted = atPrompt();
-    for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt())
-      await Bun.sleep(20);
-    const createMs = performance.now() - t0;
-    let answered = 0;
-    const t1 = performance.now();
-    for (let i = 0; i < n; i += 100) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 100); j++) args.push(...(args.length ? [";"] : []), "capture-pane", "-p", "-t", `s${j}`);
-      answered += t.cmd(...args).stdout.split(PROMPT.trim()).length - 1;
-    }
-    const readMs = performance.now() - t1;
-    await Bun.sleep(1000);
-    const after = rssBytes(pid);
-    const fdsAfter = fdCount(pid);
-    return {
-      created,
-      prompted,
-      failures,
-      firstError,
-      createMs,
-      answered,
-      readMs,
-      before,
-      after,
-      fdsBefore,
-      fdsAfter,
-      fdLimit: fdLimit(pid),
-      added: created - pre,
+    return await measured({
+      pid: t.serverPid(),
+      pre,
       baseline,
-    };
+      async create() {
+        let failures = 0;
+        let firstError = "";
+        for (const r of t.chained(pre, n, 50, (j) => ["new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", shell])) {
+          if (r.code !== 0) {
+            failures++;
+            firstError ||= r.stderr.trim();
+          }
+        }
+        const created = t.ok("list-sessions", "-F", "#{session_name}").split("\n").filter(Boolean).length;
+        // A shell at its prompt has the cursor just after it on the first row.
+        const atPrompt = () =>
+          t
+            .ok("list-panes", "-a", "-F", "#{cursor_x},#{cursor_y}")
+            .split("\n")
+            .filter((l) => l === `${PROMPT.length},0`).length;
+        let prompted = atPrompt();
+        for (const deadline = performance.now() + 60_000; prompted < created && performance.now() < deadline; prompted = atPrompt())
+          await Bun.sleep(20);
+        return { created, prompted, failures, firstError };
+      },
+      async read() {
+        let answered = 0;
+        for (const r of t.chained(0, n, 100, (j) => ["capture-pane", "-p", "-t", `s${j}`]))
+          answered += r.stdout.split(PROMPT.trim()).length - 1;
+        return { answered, firstError: "" };
+      },
+    });
   } finally {
     t.kill();
   }

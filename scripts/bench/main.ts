@@ -107,7 +107,7 @@ import { join } from "node:path";
 import { cleanupAll, onCleanup } from "./cleanup.ts";
 import { reportCli } from "./cli.ts";
 import { startDaemon } from "./daemon.ts";
-import { parseFlags } from "./flags.ts";
+import { type Options, parseFlags } from "./flags.ts";
 import { has, run } from "./helpers.ts";
 import { reportIdle } from "./idle.ts";
 import { reportHandover } from "./handover.ts";
@@ -174,18 +174,21 @@ async function main(): Promise<void> {
   if (o.only.has("memory")) await reportMemory(o, dir, verdicts);
   if (o.only.has("parser")) await reportParser(dir, verdicts);
 
-  if (o.only.has("isolation")) await section("isolation", verdicts, () => reportIsolation(o, dir, verdicts));
-  if (o.only.has("redraw")) await section("redraw", verdicts, () => reportRedraw(o, dir, verdicts));
-  if (o.only.has("waits")) await section("waits", verdicts, () => reportWaits(o, dir, verdicts));
-  if (o.only.has("idle1000")) await section("idle1000", verdicts, () => reportIdle(o, dir, verdicts));
-  if (o.only.has("cli")) await section("cli", verdicts, () => reportCli(o, dir, verdicts));
-  if (o.only.has("many")) await section("many", verdicts, () => reportMany(o, dir, verdicts));
-  if (o.only.has("lines")) await section("lines", verdicts, () => reportLines(o, dir, verdicts));
-  if (o.only.has("fairness")) await section("fairness", verdicts, () => reportFairness(o, dir, verdicts));
-  if (o.only.has("input")) await section("input", verdicts, () => reportInput(o, dir, verdicts));
-  if (o.only.has("half-close")) await section("half-close", verdicts, () => reportHalfClose(o, dir, verdicts));
-  if (o.only.has("subscribers")) await section("subscribers", verdicts, () => reportSubscribers(o, dir, verdicts));
-  if (o.only.has("handover")) await section("handover", verdicts, () => reportHandover(o, dir, verdicts));
+  const sections: [string, (o: Options, dir: string, verdicts: string[][]) => Promise<void>][] = [
+    ["isolation", reportIsolation],
+    ["redraw", reportRedraw],
+    ["waits", reportWaits],
+    ["idle1000", reportIdle],
+    ["cli", reportCli],
+    ["many", reportMany],
+    ["lines", reportLines],
+    ["fairness", reportFairness],
+    ["input", reportInput],
+    ["half-close", reportHalfClose],
+    ["subscribers", reportSubscribers],
+    ["handover", reportHandover],
+  ];
+  for (const [name, report] of sections) if (o.only.has(name)) await section(name, verdicts, () => report(o, dir, verdicts));
 
   if (verdicts.length) {
     console.log("Targets");

@@ -2,7 +2,7 @@
 import { inPool, until } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
-import { fdLimit } from "./helpers.ts";
+import { createAndRead, fdLimit, timed } from "./helpers.ts";
 import { verdict } from "./report.ts";
 import { Tmux } from "./tmux.ts";
 import { alive } from "../common/daemon-process.ts";
@@ -40,57 +40,31 @@ async function settledFdCount(pid: number): Promise<number> {
   return last;
 }
 
-async function termdMany(dir: string, n: number): Promise<Many> {
-  const d = await startDaemon(dir, `many${n}`, 65536);
-  const pid = d.proc.pid;
-  const c = d.client;
-  await Bun.sleep(500);
-  const rssBefore = rssBytes(pid);
-  const fdsBefore = fdCount(pid);
-  const ids: string[] = [];
-  const pids: number[] = [];
-  let firstError = "";
-  const t0 = performance.now();
-  await inPool(n, MANY_WIDTH, async () => {
-    try {
-      const info = await c.call("session.create", { command: ["cat"], rows: 24, cols: 80 });
-      ids.push(info.id);
-      if (info.pid !== null) pids.push(info.pid);
-    } catch (err) {
-      firstError ||= (err as Error).message;
-    }
-  });
-  const createMs = performance.now() - t0;
-  let answered = 0;
-  const t1 = performance.now();
-  await inPool(ids.length, MANY_WIDTH, async (i) => {
-    try {
-      await c.call("session.screen", { session: ids[i]! });
-      answered++;
-    } catch (err) {
-      firstError ||= (err as Error).message;
-    }
-  });
-  const readMs = performance.now() - t1;
-  const rssAfter = rssBytes(pid);
-  // Idle: a session's log and journal close after 1 s without output (append-file.ts).
-  const fdsAfter = await settledFdCount(pid);
-  const limit = fdLimit(pid);
-  // As a container runtime or systemd stops it.
-  const t2 = performance.now();
-  d.proc.kill("SIGTERM");
-  const killer = setTimeout(() => d.proc.kill("SIGKILL"), 120_000);
-  await d.proc.exited;
-  clearTimeout(killer);
-  const stopMs = performance.now() - t2;
-  const left = pids.filter(alive).length;
-  await d.stop();
+/** One server's part in the run; `measured` takes the figures around it the same way for both. */
+interface Server {
+  pid: number;
+  /** Makes `n` sessions: how many there are, their programs' pids, the first error. */
+  create(): Promise<{ created: number; pids: number[]; firstError: string }>;
+  /** Reads every screen: how many answered, the first error. */
+  read(): Promise<{ answered: number; firstError: string }>;
+  /** The server's descriptors once the sessions are in place. */
+  fds(): Promise<number>;
+  /** SIGTERM, as a container runtime or systemd stops it; resolves once the server has exited. */
+  stop(): Promise<void>;
+}
+
+async function measured(n: number, s: Server): Promise<Many> {
+  const { rssBefore, fdsBefore, made, createMs, read, readMs } = await createAndRead(s.pid, s.create, s.read);
+  const rssAfter = rssBytes(s.pid);
+  const fdsAfter = await s.fds();
+  const limit = fdLimit(s.pid);
+  const [, stopMs] = await timed(s.stop);
   return {
     n,
-    created: ids.length,
-    firstError,
+    created: made.created,
+    firstError: made.firstError || read.firstError,
     createMs,
-    answered,
+    answered: read.answered,
     readMs,
     rssBefore,
     rssAfter,
@@ -98,8 +72,56 @@ async function termdMany(dir: string, n: number): Promise<Many> {
     fdsAfter,
     fdLimit: limit,
     stopMs,
-    left,
+    left: made.pids.filter(alive).length,
   };
+}
+
+async function termdMany(dir: string, n: number): Promise<Many> {
+  const d = await startDaemon(dir, `many${n}`, 65536);
+  const c = d.client;
+  const ids: string[] = [];
+  try {
+    return await measured(n, {
+      pid: d.proc.pid,
+      async create() {
+        const pids: number[] = [];
+        let firstError = "";
+        await inPool(n, MANY_WIDTH, async () => {
+          try {
+            const info = await c.call("session.create", { command: ["cat"], rows: 24, cols: 80 });
+            ids.push(info.id);
+            if (info.pid !== null) pids.push(info.pid);
+          } catch (err) {
+            firstError ||= (err as Error).message;
+          }
+        });
+        return { created: ids.length, pids, firstError };
+      },
+      async read() {
+        let answered = 0;
+        let firstError = "";
+        await inPool(ids.length, MANY_WIDTH, async (i) => {
+          try {
+            await c.call("session.screen", { session: ids[i]! });
+            answered++;
+          } catch (err) {
+            firstError ||= (err as Error).message;
+          }
+        });
+        return { answered, firstError };
+      },
+      // Idle: a session's log and journal close after 1 s without output (append-file.ts).
+      fds: () => settledFdCount(d.proc.pid),
+      async stop() {
+        d.proc.kill("SIGTERM");
+        const killer = setTimeout(() => d.proc.kill("SIGKILL"), 120_000);
+        await d.proc.exited;
+        clearTimeout(killer);
+      },
+    });
+  } finally {
+    await d.stop();
+  }
 }
 
 async function tmuxMany(n: number): Promise<Many> {
@@ -107,55 +129,39 @@ async function tmuxMany(n: number): Promise<Many> {
   try {
     t.ok("new-session", "-d", "-s", "s0", "-x", "80", "-y", "24", "cat");
     const pid = t.serverPid();
-    await Bun.sleep(500);
-    const rssBefore = rssBytes(pid);
-    const fdsBefore = fdCount(pid);
-    let firstError = "";
-    const t0 = performance.now();
-    for (let i = 1; i < n; i += 50) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 50); j++)
-        args.push(...(args.length ? [";"] : []), "new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat");
-      const r = t.cmd(...args);
-      if (r.code !== 0) firstError ||= r.stderr.trim();
-    }
-    const createMs = performance.now() - t0;
-    const pids = t.ok("list-panes", "-a", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
-    let answered = 0;
-    const t1 = performance.now();
-    for (let i = 0; i < n; i += 100) {
-      const args: string[] = [];
-      for (let j = i; j < Math.min(n, i + 100); j++)
-        args.push(...(args.length ? [";"] : []), "display-message", "-p", "-t", `s${j}`, "x", ";", "capture-pane", "-p", "-t", `s${j}`);
-      answered += t
-        .cmd(...args)
-        .stdout.split("\n")
-        .filter((l) => l === "x").length;
-    }
-    const readMs = performance.now() - t1;
-    const rssAfter = rssBytes(pid);
-    const fdsAfter = fdCount(pid);
-    const limit = fdLimit(pid);
-    const t2 = performance.now();
-    process.kill(pid, "SIGTERM");
-    await until("the tmux server to exit", 120_000, () => (alive(pid) ? undefined : true), 5);
-    const stopMs = performance.now() - t2;
-    const left = pids.filter(alive).length;
-    return {
-      n,
-      created: pids.length,
-      firstError,
-      createMs,
-      answered,
-      readMs,
-      rssBefore,
-      rssAfter,
-      fdsBefore,
-      fdsAfter,
-      fdLimit: limit,
-      stopMs,
-      left,
-    };
+    return await measured(n, {
+      pid,
+      async create() {
+        let firstError = "";
+        for (const r of t.chained(1, n, 50, (j) => ["new-session", "-d", "-s", `s${j}`, "-x", "80", "-y", "24", "cat"])) {
+          if (r.code !== 0) firstError ||= r.stderr.trim();
+        }
+        const pids = t.ok("list-panes", "-a", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
+        return { created: pids.length, pids, firstError };
+      },
+      async read() {
+        let answered = 0;
+        for (const r of t.chained(0, n, 100, (j) => [
+          "display-message",
+          "-p",
+          "-t",
+          `s${j}`,
+          "x",
+          ";",
+          "capture-pane",
+          "-p",
+          "-t",
+          `s${j}`,
+        ]))
+          answered += r.stdout.split("\n").filter((l) => l === "x").length;
+        return { answered, firstError: "" };
+      },
+      fds: async () => fdCount(pid),
+      async stop() {
+        process.kill(pid, "SIGTERM");
+        await until("the tmux server to exit", 120_000, () => (alive(pid) ? undefined : true), 5);
+      },
+    });
   } finally {
     t.kill();
   }

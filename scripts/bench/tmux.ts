@@ -30,6 +30,23 @@ export class Tmux {
     return r.stdout;
   }
 
+  /**
+   * Runs `commandOf(j)` for every j from `from` up to `to`, `per` commands to a tmux command line
+   * (joined with ";"): one client spawn per session would time the spawning. Yields each result.
+   */
+  *chained(
+    from: number,
+    to: number,
+    per: number,
+    commandOf: (j: number) => string[],
+  ): Generator<{ code: number; stdout: string; stderr: string }> {
+    for (let i = from; i < to; i += per) {
+      const args: string[] = [];
+      for (let j = i; j < Math.min(to, i + per); j++) args.push(...(args.length ? [";"] : []), ...commandOf(j));
+      yield this.cmd(...args);
+    }
+  }
+
   serverPid(): number {
     return Number(this.ok("display-message", "-p", "#{pid}").trim());
   }

@@ -1,11 +1,12 @@
 // 5. Idle: sessions that sit at their prompt, and the daemon's RSS growth per session.
 import { join } from "node:path";
-import { inPool, until } from "../concurrency.ts";
+import { inPool } from "../concurrency.ts";
 import { startDaemon } from "./daemon.ts";
 import type { Options } from "./flags.ts";
 import { steadyRss } from "./helpers.ts";
 import { type Summary, kv, n0, ok } from "./report.ts";
 import { MB, f1, f2, fdCount, mb, rssBytes } from "../common/measure.ts";
+import { screensParked } from "../common/parked.ts";
 
 const IDLE_PROMPT = "soak-ready$ ";
 
@@ -35,17 +36,7 @@ export async function idle(o: Options, dir: string, summary: Summary): Promise<v
     });
     const createMs = performance.now() - t0;
     const active = rssBytes(pid);
-    const t2 = performance.now();
-    await until(
-      "every idle screen parked",
-      120_000,
-      async () => {
-        const { workers, pty_workers } = await c.call("system.screens");
-        return [...workers, ...pty_workers].reduce((sum, w) => sum + w.parked, 0) >= created ? true : undefined;
-      },
-      250,
-    );
-    const parkMs = performance.now() - t2;
+    const parkMs = await screensParked(c, created, 120_000);
     const after = await steadyRss(pid);
     const per = (after - before) / Math.max(1, created);
     console.log(`5. Idle sessions: ${n0(n)} \`bash --norc --noprofile\` sessions at their prompt, their screens then parked`);

@@ -2,21 +2,13 @@
 // is, how its program runs or ended, and what the stream, the shell and the clients make of it now.
 import type { SessionInfo } from "../protocol/schemas.ts";
 import type { Session } from "../session/session.ts";
+import { runOf } from "../session/record.ts";
 
 export function infoOf(s: Session): SessionInfo {
   const { exec, hold } = s;
   const { tap, output } = s.stream;
   return {
-    id: s.id,
-    name: s.name,
-    command: s.command,
-    cwd: s.cwd,
-    pid: s.pid,
-    state: s.state,
-    exit_code: s.exitCode,
-    signal: s.signal,
-    created_at: s.createdAt.toISOString(),
-    ended_at: s.endedAt?.toISOString() ?? null,
+    ...runOf(s),
     scrollback: s.stream.scrollback,
     term: s.term,
     ...(s.error ? { error: s.error } : {}),

@@ -29,6 +29,16 @@ describe("termios", () => {
     expect(t.hex).toEqual({ iflag: "0x6d02", oflag: "0x0005", lflag: "0x8a3b", cflag: "0x04bf" });
   });
 
+  test("a macOS PTY's flag words, other bits for the same flags, read as the Linux ones do and in the same order", () => {
+    const t = describeTermios({ iflag: 0x6b02, oflag: 0x3, lflag: 0x5cb, cflag: 0x4b00 }, {}, "darwin");
+    expect(t.mode).toBe("cooked");
+    const linux = describeTermios({ iflag: 0x6d02, oflag: 0x5, lflag: 0x8a1b, cflag: 0x4b0 }, {}, "linux");
+    expect(t.flags).toEqual(linux.flags);
+    expect(t.flags).toEqual(
+      "BRKINT ICRNL IXON IXANY IMAXBEL IUTF8 OPOST ONLCR ISIG ICANON ECHO ECHOE ECHOCTL ECHOKE IEXTEN CREAD HUPCL CS8".split(" "),
+    );
+  });
+
   test("after stty raw it reads as raw", () => {
     const t = describeTermios({ iflag: 0, oflag: 0x4, lflag: 0x8a30, cflag: 0x4bf }, {}, "linux");
     expect(t.mode).toBe("raw");

@@ -15,123 +15,74 @@ export interface TermiosFlags {
   cc?: Record<string, string>;
 }
 
-type Table = Record<"iflag" | "oflag" | "lflag" | "cflag", [string, number][]>;
+type Word = "iflag" | "oflag" | "lflag" | "cflag";
 
-// <asm-generic/termbits.h>
-const LINUX: Table = {
+/**
+ * Each flag word's flags by name, with the flag's bit on Linux (<asm-generic/termbits.h>) and on
+ * macOS and the BSDs (<sys/termios.h>); null where that platform has no such flag.
+ */
+const FLAGS: Record<Word, [name: string, linux: number | null, bsd: number | null][]> = {
   iflag: [
-    ["IGNBRK", 0x1],
-    ["BRKINT", 0x2],
-    ["IGNPAR", 0x4],
-    ["PARMRK", 0x8],
-    ["INPCK", 0x10],
-    ["ISTRIP", 0x20],
-    ["INLCR", 0x40],
-    ["IGNCR", 0x80],
-    ["ICRNL", 0x100],
-    ["IUCLC", 0x200],
-    ["IXON", 0x400],
-    ["IXANY", 0x800],
-    ["IXOFF", 0x1000],
-    ["IMAXBEL", 0x2000],
-    ["IUTF8", 0x4000],
+    ["IGNBRK", 0x1, 0x1],
+    ["BRKINT", 0x2, 0x2],
+    ["IGNPAR", 0x4, 0x4],
+    ["PARMRK", 0x8, 0x8],
+    ["INPCK", 0x10, 0x10],
+    ["ISTRIP", 0x20, 0x20],
+    ["INLCR", 0x40, 0x40],
+    ["IGNCR", 0x80, 0x80],
+    ["ICRNL", 0x100, 0x100],
+    ["IUCLC", 0x200, null],
+    ["IXON", 0x400, 0x200],
+    ["IXANY", 0x800, 0x800],
+    ["IXOFF", 0x1000, 0x400],
+    ["IMAXBEL", 0x2000, 0x2000],
+    ["IUTF8", 0x4000, 0x4000],
   ],
   oflag: [
-    ["OPOST", 0x1],
-    ["OLCUC", 0x2],
-    ["ONLCR", 0x4],
-    ["OCRNL", 0x8],
-    ["ONOCR", 0x10],
-    ["ONLRET", 0x20],
-    ["OFILL", 0x40],
-    ["OFDEL", 0x80],
+    ["OPOST", 0x1, 0x1],
+    ["OLCUC", 0x2, null],
+    ["ONLCR", 0x4, 0x2],
+    ["OXTABS", null, 0x4],
+    ["ONOEOT", null, 0x8],
+    ["OCRNL", 0x8, 0x10],
+    ["ONOCR", 0x10, 0x20],
+    ["ONLRET", 0x20, 0x40],
+    ["OFILL", 0x40, null],
+    ["OFDEL", 0x80, null],
   ],
   lflag: [
-    ["ISIG", 0x1],
-    ["ICANON", 0x2],
-    ["XCASE", 0x4],
-    ["ECHO", 0x8],
-    ["ECHOE", 0x10],
-    ["ECHOK", 0x20],
-    ["ECHONL", 0x40],
-    ["NOFLSH", 0x80],
-    ["TOSTOP", 0x100],
-    ["ECHOCTL", 0x200],
-    ["ECHOPRT", 0x400],
-    ["ECHOKE", 0x800],
-    ["FLUSHO", 0x1000],
-    ["PENDIN", 0x4000],
-    ["IEXTEN", 0x8000],
-    ["EXTPROC", 0x10000],
+    ["ISIG", 0x1, 0x80],
+    ["ICANON", 0x2, 0x100],
+    ["XCASE", 0x4, null],
+    ["ECHO", 0x8, 0x8],
+    ["ECHOE", 0x10, 0x2],
+    ["ECHOK", 0x20, 0x4],
+    ["ECHONL", 0x40, 0x10],
+    ["NOFLSH", 0x80, 0x80000000],
+    ["TOSTOP", 0x100, 0x400000],
+    ["ECHOCTL", 0x200, 0x40],
+    ["ECHOPRT", 0x400, 0x20],
+    ["ECHOKE", 0x800, 0x1],
+    ["FLUSHO", 0x1000, 0x800000],
+    ["PENDIN", 0x4000, 0x20000000],
+    ["ALTWERASE", null, 0x200],
+    ["IEXTEN", 0x8000, 0x400],
+    ["EXTPROC", 0x10000, 0x800],
+    ["NOKERNINFO", null, 0x2000000],
   ],
   cflag: [
-    ["CSTOPB", 0x40],
-    ["CREAD", 0x80],
-    ["PARENB", 0x100],
-    ["PARODD", 0x200],
-    ["HUPCL", 0x400],
-    ["CLOCAL", 0x800],
-    ["CRTSCTS", 0x80000000],
+    ["CSTOPB", 0x40, 0x400],
+    ["CREAD", 0x80, 0x800],
+    ["PARENB", 0x100, 0x1000],
+    ["PARODD", 0x200, 0x2000],
+    ["HUPCL", 0x400, 0x4000],
+    ["CLOCAL", 0x800, 0x8000],
+    ["CRTSCTS", 0x80000000, null],
   ],
 };
-const LINUX_CSIZE = { mask: 0x30, shift: 4 };
-
-// <sys/termios.h> on macOS and the BSDs
-const BSD: Table = {
-  iflag: [
-    ["IGNBRK", 0x1],
-    ["BRKINT", 0x2],
-    ["IGNPAR", 0x4],
-    ["PARMRK", 0x8],
-    ["INPCK", 0x10],
-    ["ISTRIP", 0x20],
-    ["INLCR", 0x40],
-    ["IGNCR", 0x80],
-    ["ICRNL", 0x100],
-    ["IXON", 0x200],
-    ["IXOFF", 0x400],
-    ["IXANY", 0x800],
-    ["IMAXBEL", 0x2000],
-    ["IUTF8", 0x4000],
-  ],
-  oflag: [
-    ["OPOST", 0x1],
-    ["ONLCR", 0x2],
-    ["OXTABS", 0x4],
-    ["ONOEOT", 0x8],
-    ["OCRNL", 0x10],
-    ["ONOCR", 0x20],
-    ["ONLRET", 0x40],
-  ],
-  lflag: [
-    ["ECHOKE", 0x1],
-    ["ECHOE", 0x2],
-    ["ECHOK", 0x4],
-    ["ECHO", 0x8],
-    ["ECHONL", 0x10],
-    ["ECHOPRT", 0x20],
-    ["ECHOCTL", 0x40],
-    ["ISIG", 0x80],
-    ["ICANON", 0x100],
-    ["ALTWERASE", 0x200],
-    ["IEXTEN", 0x400],
-    ["EXTPROC", 0x800],
-    ["TOSTOP", 0x400000],
-    ["FLUSHO", 0x800000],
-    ["NOKERNINFO", 0x2000000],
-    ["PENDIN", 0x20000000],
-    ["NOFLSH", 0x80000000],
-  ],
-  cflag: [
-    ["CSTOPB", 0x400],
-    ["CREAD", 0x800],
-    ["PARENB", 0x1000],
-    ["PARODD", 0x2000],
-    ["HUPCL", 0x4000],
-    ["CLOCAL", 0x8000],
-  ],
-};
-const BSD_CSIZE = { mask: 0x300, shift: 8 };
+/** CSIZE (CS5 to CS8) in cflag, on Linux and on the BSDs. */
+const CSIZE = { linux: { mask: 0x30, shift: 4 }, bsd: { mask: 0x300, shift: 8 } };
 
 /** c_cc indexes on Linux, in `stty -g` order after the four flag words. */
 const LINUX_CC = [
@@ -165,14 +116,17 @@ export function caret(code: number): string {
 }
 
 export function describeTermios(f: TermiosFlags, cc: Record<string, string>, platform = process.platform): Termios {
-  const table = platform === "linux" ? LINUX : BSD;
-  const csize = platform === "linux" ? LINUX_CSIZE : BSD_CSIZE;
+  const column: 1 | 2 = platform === "linux" ? 1 : 2;
+  const csize = platform === "linux" ? CSIZE.linux : CSIZE.bsd;
   const flags: string[] = [];
   for (const word of ["iflag", "oflag", "lflag", "cflag"] as const) {
-    for (const [name, bit] of table[word]) if ((f[word] & bit) >>> 0 === bit >>> 0) flags.push(name);
+    for (const row of FLAGS[word]) {
+      const bit = row[column];
+      if (bit !== null && (f[word] & bit) >>> 0 === bit >>> 0) flags.push(row[0]);
+    }
     if (word === "cflag") flags.push(`CS${5 + ((f.cflag & csize.mask) >> csize.shift)}`);
   }
-  const icanon = table.lflag.find(([n]) => n === "ICANON")![1];
+  const icanon = FLAGS.lflag.find(([n]) => n === "ICANON")![column]!;
   return {
     mode: f.lflag & icanon ? "cooked" : "raw",
     flags,

@@ -38,20 +38,27 @@ export interface StartSettings {
   integrate: boolean;
 }
 
-export function recordOf(s: Session, start: StartSettings): SessionRecord {
+/** Who a session is and how its program runs or ended, in the words its record and session.info share. */
+export function runOf(s: Session) {
   return {
     id: s.id,
     name: s.name,
     command: s.command,
     cwd: s.cwd,
     pid: s.pid,
-    pid_start: s.pidStart,
     state: s.state,
     exit_code: s.exitCode,
     signal: s.signal,
-    error: s.error,
     created_at: s.createdAt.toISOString(),
     ended_at: s.endedAt?.toISOString() ?? null,
+  };
+}
+
+export function recordOf(s: Session, start: StartSettings): SessionRecord {
+  return {
+    ...runOf(s),
+    pid_start: s.pidStart,
+    error: s.error,
     rows: s.stream.size.rows,
     cols: s.stream.size.cols,
     scrollback: s.stream.scrollback,

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { connect, type Client } from "../../src/client/index.ts";
 import { ROOT } from "../harness.ts";
 import { Lines } from "../lines.ts";
+import { pidExit } from "../pid-exit.ts";
 import { alive } from "../../src/platform/alive.ts";
 
 const BIN = join(ROOT, "dist/cp-console-server");
@@ -26,7 +27,7 @@ const sessionOf = (pid: number) =>
   );
 
 async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 1000 && alive(pid); i++) await Bun.sleep(10);
+  await pidExit(pid);
   expect(alive(pid)).toBe(false);
 }
 

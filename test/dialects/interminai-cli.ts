@@ -1,9 +1,10 @@
 // What the interminai tests share: running the personality's command line against a test's
-// daemon, speaking a session socket raw, and finding and watching (natively) the session behind
-// an interminai socket.
+// daemon or in the foreground, speaking a session socket raw, a relay that shows a request
+// unanswered, and finding and watching (natively) the session behind an interminai socket.
 import { expect } from "bun:test";
-import { connect } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { join } from "node:path";
+import type { Subprocess } from "bun";
 import type { Client } from "../../src/client/index.ts";
 import type { CliResult, TestDaemon } from "../harness.ts";
 
@@ -25,6 +26,18 @@ export function socketOf(startOutput: string): string {
   const line = startOutput.split("\n").find((l) => l.startsWith("Socket: "));
   if (!line) throw new Error(`no Socket: line in ${JSON.stringify(startOutput)}`);
   return line.slice("Socket: ".length).trim();
+}
+
+/** `interminai start --no-daemon ARGS`: the process hosting the session itself; disposing it kills and reaps it. */
+export function foreground(d: TestDaemon, bin: string[], args: string[]): Subprocess<"ignore", "pipe", "pipe"> {
+  const proc = Bun.spawn([...bin, "start", "--no-daemon", ...args], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: d.env });
+  // SIGKILL rather than Bun's SIGTERM: a test that failed half way must not hang on a host that waits out a grace.
+  return Object.defineProperty(proc, Symbol.asyncDispose, {
+    value: async () => {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  });
 }
 
 /** A session made natively with its own interminai socket (what `interminai start` asks for). */
@@ -82,4 +95,50 @@ export async function ask(socket: string, msg: string): Promise<{ status: string
   expect(reply.endsWith("\n")).toBe(true);
   expect(reply.trimEnd().split("\n")).toHaveLength(1);
   return JSON.parse(reply);
+}
+
+/** A relay at `path` to the socket `target`; closing it closes what goes through it. */
+export interface Relay extends AsyncDisposable {
+  readonly path: string;
+  /** Resolves once a client's first bytes are in the daemon's socket. */
+  readonly forwarded: Promise<void>;
+  /** Whether the daemon has written anything back. */
+  readonly answered: boolean;
+}
+
+/**
+ * A socket in front of an interminai socket that tells when a request has reached the daemon and
+ * whether anything came back: what shows a client blocked without waiting for a time to pass.
+ */
+export async function relay(target: string, path: string): Promise<Relay> {
+  const { promise: forwarded, resolve } = Promise.withResolvers<void>();
+  let answered = false;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    const up = connect(target);
+    for (const s of [client, up]) {
+      open.add(s);
+      s.on("error", () => {});
+      s.on("close", () => open.delete(s));
+    }
+    client.on("data", (b) => up.write(b, () => resolve()));
+    up.on("data", (b) => {
+      answered = true;
+      client.write(b);
+    });
+    client.on("close", () => up.destroy());
+    up.on("close", () => client.end());
+  });
+  await new Promise<void>((listening) => server.listen(path, listening));
+  return {
+    path,
+    forwarded,
+    get answered() {
+      return answered;
+    },
+    async [Symbol.asyncDispose]() {
+      for (const s of open) s.destroy();
+      await new Promise((closed) => server.close(closed));
+    },
+  };
 }

@@ -63,7 +63,7 @@ describe("malformed requests get 400 in the JSON error shape, and no stack in th
 
   test("a body over 10 MiB gets 413 with the JSON error, declared or streamed", async () => {
     const big = "x".repeat(10 * 1024 * 1024 + 1);
-    const declared = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: big });
+    const declared = await d.post(big);
     expect(declared.status).toBe(413);
     expect(await declared.json()).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("10485760") } });
     const chunks = new ReadableStream({
@@ -86,8 +86,7 @@ describe("sign-in", () => {
     expect(r.status).toBe(303);
     return r.headers.get("set-cookie")!;
   };
-  const pinged = async (cookie: string) =>
-    (await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: cookie }, body: ping })).status;
+  const pinged = async (cookie: string) => (await d.post(ping, { Cookie: cookie })).status;
 
   test("each sign-in is the daemon's own, expires, and signing out ends it", async () => {
     const first = await signIn();

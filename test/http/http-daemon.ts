@@ -12,6 +12,8 @@ export interface HttpDaemon {
   /** Authorization header for `token`. */
   auth: Record<string, string>;
   rpc(method: string, params?: unknown): Promise<any>;
+  /** POSTs `body` (a string as it is, anything else as JSON) to /rpc with `headers`, by default `auth`. */
+  post(body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
 export async function startHttpDaemon(opts: { bin?: string[]; args?: string[] } = {}): Promise<HttpDaemon> {
@@ -20,18 +22,16 @@ export async function startHttpDaemon(opts: { bin?: string[]; args?: string[] } 
   if (!url) throw new Error(`no http address in the daemon's log: ${daemon.banner}`);
   const token = readFileSync(join(daemon.stateDir, "http-token"), "utf8").trim();
   const auth = { Authorization: `Bearer ${token}` };
+  const post = (body: unknown, headers: Record<string, string> = auth) =>
+    fetch(`${url}/rpc`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
   let id = 0;
   const rpc = async (method: string, params: unknown = {}) => {
-    const r = await fetch(`${url}/rpc`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-    });
+    const r = await post({ jsonrpc: "2.0", id: ++id, method, params });
     const body = (await r.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
   };
-  return { daemon, url, token, auth, rpc };
+  return { daemon, url, token, auth, rpc, post };
 }
 
 /** One HTTP daemon for the whole file: started before its tests, disposed after them; read it inside a test or hook. */
@@ -61,6 +61,7 @@ export function sharedHttpDaemon(): HttpDaemon {
       return get().auth;
     },
     rpc: (method, params) => get().rpc(method, params),
+    post: (body, headers) => get().post(body, headers),
   };
 }
 

@@ -9,6 +9,20 @@ import { sharedHttpDaemon, startHttpDaemon, WsRpc } from "./http-daemon.ts";
 
 const d = sharedHttpDaemon();
 
+/** GET /ws/cast/`session`: its lines as they come, once the header and the screen are in (painted), and its close code. */
+function liveCast(session: string): { lines: any[]; painted: Promise<void>; closed: Promise<number> } {
+  const ws = new WebSocket(d.url.replace("http", "ws") + `/ws/cast/${session}`, { headers: d.auth } as unknown as string[]);
+  const lines: any[] = [];
+  const painted = Promise.withResolvers<void>();
+  const closed = Promise.withResolvers<number>();
+  ws.onmessage = (m) => {
+    lines.push(JSON.parse(String(m.data)));
+    if (lines.length === 2) painted.resolve();
+  };
+  ws.onclose = (e) => closed.resolve(e.code);
+  return { lines, painted: painted.promise, closed: closed.promise };
+}
+
 const ping = { jsonrpc: "2.0", id: 1, method: "system.ping" };
 
 describe("the token", () => {
@@ -25,7 +39,7 @@ describe("the token", () => {
       { Authorization: "Bearer not-the-token" },
       { Authorization: `Basic ${d.token}` },
     ]) {
-      const r = await fetch(`${d.url}/rpc`, { method: "POST", headers, body: JSON.stringify(ping) });
+      const r = await d.post(ping, headers);
       expect(r.status).toBe(401);
       expect(await r.json()).toMatchObject({ error: { code: "UNAUTHORIZED" } });
     }
@@ -60,37 +74,25 @@ describe("the token", () => {
     expect(cookie).toContain("SameSite=Strict");
     expect(cookie).not.toContain(d.token);
     const pair = cookie.split(";")[0]!;
-    const ok = await fetch(`${d.url}/rpc`, { method: "POST", headers: { Cookie: pair }, body: JSON.stringify(ping) });
+    const ok = await d.post(ping, { Cookie: pair });
     expect(((await ok.json()) as any).result.pid).toBe(d.daemon.proc.pid);
     // Behind a proxy that asks for Basic credentials and passes them on, the cookie still counts;
     // a wrong Bearer token does not fall back to it.
     const basic = { Cookie: pair, Authorization: `Basic ${btoa("ops:secret")}` };
-    const proxied = await fetch(`${d.url}/rpc`, { method: "POST", headers: basic, body: JSON.stringify(ping) });
+    const proxied = await d.post(ping, basic);
     expect(((await proxied.json()) as any).result.pid).toBe(d.daemon.proc.pid);
-    const wrongBearer = await fetch(`${d.url}/rpc`, {
-      method: "POST",
-      headers: { Cookie: pair, Authorization: "Bearer nope" },
-      body: JSON.stringify(ping),
-    });
+    const wrongBearer = await d.post(ping, { Cookie: pair, Authorization: "Bearer nope" });
     expect(wrongBearer.status).toBe(401);
   });
 });
 
 describe("Host and Origin", () => {
   test("a Host the daemon does not answer to is refused, even with the token", async () => {
-    const r = await fetch(`${d.url}/rpc`, {
-      method: "POST",
-      headers: { ...d.auth, Host: "rebound.example:80" },
-      body: JSON.stringify(ping),
-    });
+    const r = await d.post(ping, { ...d.auth, Host: "rebound.example:80" });
     expect(r.status).toBe(403);
     expect(await r.json()).toMatchObject({ error: { code: "FORBIDDEN_HOST" } });
     const port = new URL(d.url).port;
-    const local = await fetch(`${d.url}/rpc`, {
-      method: "POST",
-      headers: { ...d.auth, Host: `localhost:${port}` },
-      body: JSON.stringify(ping),
-    });
+    const local = await d.post(ping, { ...d.auth, Host: `localhost:${port}` });
     expect(local.status).toBe(200);
   });
 
@@ -102,11 +104,7 @@ describe("Host and Origin", () => {
   });
 
   test("a state-changing request from another origin is refused", async () => {
-    const r = await fetch(`${d.url}/rpc`, {
-      method: "POST",
-      headers: { ...d.auth, Origin: "http://evil.example" },
-      body: JSON.stringify(ping),
-    });
+    const r = await d.post(ping, { ...d.auth, Origin: "http://evil.example" });
     expect(r.status).toBe(403);
     expect(await r.json()).toMatchObject({ error: { code: "FORBIDDEN_ORIGIN" } });
   });
@@ -116,17 +114,13 @@ describe("POST /rpc", () => {
   test("answers ping, a batch, and a notification", async () => {
     expect((await d.rpc("system.ping")).pid).toBe(d.daemon.proc.pid);
     const batch = [ping, { jsonrpc: "2.0", id: 2, method: "no.such" }, { jsonrpc: "2.0", method: "system.ping" }];
-    const r = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: JSON.stringify(batch) });
+    const r = await d.post(batch);
     const replies = (await r.json()) as any[];
     expect(replies.map((x) => x.id)).toEqual([1, 2]);
     expect(replies[1].error.data.code).toBe("METHOD_NOT_FOUND");
-    const n = await fetch(`${d.url}/rpc`, {
-      method: "POST",
-      headers: d.auth,
-      body: JSON.stringify({ jsonrpc: "2.0", method: "system.ping" }),
-    });
+    const n = await d.post({ jsonrpc: "2.0", method: "system.ping" });
     expect(n.status).toBe(204);
-    const bad = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: "{not json" });
+    const bad = await d.post("{not json");
     expect(((await bad.json()) as any).error.data.code).toBe("PARSE_ERROR");
     // A body from 256 KiB up is parsed off the daemon's thread, with the same answers; bytes that
     // are not UTF-8 read as U+FFFD there too.
@@ -138,7 +132,7 @@ describe("POST /rpc", () => {
     ]);
     const bigReply = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: big });
     expect(((await bigReply.json()) as any).id).toBe(7);
-    const bigBad = await fetch(`${d.url}/rpc`, { method: "POST", headers: d.auth, body: `{"pad":"${pad}` });
+    const bigBad = await d.post(`{"pad":"${pad}`);
     expect(((await bigBad.json()) as any).error.data.code).toBe("PARSE_ERROR");
   });
 
@@ -163,11 +157,7 @@ describe("POST /rpc", () => {
 
   test("params that write files on the daemon's machine are refused", async () => {
     for (const p of [{ log_path: "/tmp/termd-http-should-not-exist.log" }, { record: "/tmp/x.cast" }, { socket: "/tmp/x.sock" }]) {
-      const r = await fetch(`${d.url}/rpc`, {
-        method: "POST",
-        headers: d.auth,
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["true"], ...p } }),
-      });
+      const r = await d.post({ jsonrpc: "2.0", id: 1, method: "session.create", params: { command: ["true"], ...p } });
       const body = (await r.json()) as any;
       expect(body.error.data).toMatchObject({ code: "UNAUTHORIZED", params: Object.keys(p) });
     }
@@ -248,21 +238,13 @@ describe("asciicast", () => {
   test("GET /ws/cast/ID streams the screen, then live output, and closes when the session ends", async () => {
     await d.rpc("session.create", { name: "live", command: ["bash", "-c", "printf 'before\\n'; read x; printf 'after %s\\n' $x"] });
     await d.rpc("session.wait", { session: "live", text: "before" });
-    const ws = new WebSocket(d.url.replace("http", "ws") + "/ws/cast/live", { headers: d.auth } as unknown as string[]);
-    const lines: any[] = [];
-    const closed = Promise.withResolvers<number>();
-    const gotScreen = Promise.withResolvers<void>();
-    ws.onmessage = (m) => {
-      lines.push(JSON.parse(String(m.data)));
-      if (lines.length === 2) gotScreen.resolve();
-    };
-    ws.onclose = (e) => closed.resolve(e.code);
-    await gotScreen.promise;
+    const { lines, painted, closed } = liveCast("live");
+    await painted;
     expect(lines[0]).toMatchObject({ version: 2, width: 80, height: 24 });
     expect(lines[1][0]).toBe(0);
     expect(lines[1][2]).toContain("before");
     await d.rpc("session.input", { session: "live", text: "later\r" });
-    expect(await closed.promise).toBe(1000);
+    expect(await closed).toBe(1000);
     expect(
       lines
         .slice(2)
@@ -273,18 +255,7 @@ describe("asciicast", () => {
 
   test("live casts and WebSocket subscribers of one flooding session all get its bytes: the log's, each once", async () => {
     await d.rpc("session.create", { name: "shared", command: ["sh", "-c", "read go; seq 1 100000"] });
-    const casts = [0, 1].map(() => {
-      const ws = new WebSocket(d.url.replace("http", "ws") + "/ws/cast/shared", { headers: d.auth } as unknown as string[]);
-      const lines: any[] = [];
-      const painted = Promise.withResolvers<void>();
-      const closed = Promise.withResolvers<void>();
-      ws.onmessage = (m) => {
-        lines.push(JSON.parse(String(m.data)));
-        if (lines.length === 2) painted.resolve();
-      };
-      ws.onclose = () => closed.resolve();
-      return { lines, painted: painted.promise, closed: closed.promise };
-    });
+    const casts = [0, 1].map(() => liveCast("shared"));
     const subscribers = await Promise.all([0, 1].map(() => WsRpc.open(d.url, d.auth)));
     for (const s of subscribers) await s.call("session.subscribe", { session: "shared", events: ["output", "exit"], replay: 0 });
     await Promise.all(casts.map((c) => c.painted));

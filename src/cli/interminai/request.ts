@@ -20,7 +20,16 @@ function osText(err: NodeJS.ErrnoException): string {
   return k ? `${k[0]} (os error ${k[1]})` : err.message;
 }
 
-export function request(socketPath: string, msg: Record<string, unknown>): Promise<Reply> {
+/** How long `untilClosed` waits for the daemon to close after its reply, at most. */
+const CLOSE_AFTER_REPLY_MS = 2000;
+
+/**
+ * `untilClosed`: the reply is answered once the daemon closed the connection too (at most
+ * CLOSE_AFTER_REPLY_MS after it): STOP's reply comes before the session's socket is gone, and
+ * termd closes the connection only after removing the file, so a script that runs `interminai
+ * stop` and then looks finds it gone.
+ */
+export function request(socketPath: string, msg: Record<string, unknown>, untilClosed = false): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const sock = connect(socketPath);
     let connected = false;
@@ -37,13 +46,23 @@ export function request(socketPath: string, msg: Record<string, unknown>): Promi
       connected = true;
       sock.write(JSON.stringify(msg) + "\n");
     });
+    // The first line is the reply, however the connection ends.
+    const reply = () => {
+      const nl = buf.indexOf("\n");
+      parseReply(nl >= 0 ? buf.slice(0, nl) : buf, resolve, reject);
+    };
+    let bounded = false;
     sock.on("data", (chunk: string) => {
       buf += chunk;
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) finish(() => parseReply(buf.slice(0, nl), resolve, reject));
+      if (!buf.includes("\n")) return;
+      if (!untilClosed) finish(reply);
+      else if (!bounded) {
+        bounded = true;
+        setTimeout(() => finish(reply), CLOSE_AFTER_REPLY_MS).unref();
+      }
     });
-    sock.on("end", () => finish(() => parseReply(buf, resolve, reject)));
-    sock.on("close", () => finish(() => parseReply(buf, resolve, reject)));
+    sock.on("end", () => finish(reply));
+    sock.on("close", () => finish(reply));
     sock.on("error", (err: NodeJS.ErrnoException) => {
       const what = connected ? "Failed to talk to daemon" : "Failed to connect to daemon socket";
       finish(() => reject(new Failure(`Error: ${what}\n\nCaused by:\n    ${osText(err)}`)));
@@ -66,8 +85,8 @@ function parseReply(line: string, resolve: (r: Reply) => void, reject: (e: Error
 }
 
 /** The reply's data; an error reply becomes interminai's "Error: <message>", exit 1. */
-export async function call(socketPath: string, msg: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await request(socketPath, msg);
+export async function call(socketPath: string, msg: Record<string, unknown>, untilClosed = false): Promise<Record<string, unknown>> {
+  const r = await request(socketPath, msg, untilClosed);
   if (r.status === "error") throw new Failure(`Error: ${r.error ?? ""}`);
   return r.data ?? {};
 }

@@ -8,7 +8,7 @@ export const stop: Subcommand = {
   about: "Stop running session",
   opts: [SOCKET],
   async run(a) {
-    await call(a.values.get("socket")!, { type: "STOP" });
+    await call(a.values.get("socket")!, { type: "STOP" }, true);
     return 0;
   },
 };

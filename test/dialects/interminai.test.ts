@@ -411,7 +411,7 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     const cursorOf = async (text: string, size = "10x5", extra: string[] = []) => {
       const { c, id, socket } = await start(d, ["--size", size, "--", "bash", "-c", `printf '${text}'; echo -n; sleep 30`]);
       // Shown first, then quiet: a settle alone passes before a slow bash has printed anything.
-      await c.call("session.wait", { session: id, regex: "\\S", timeout_ms: 5000 });
+      expect((await c.call("session.wait", { session: id, regex: "\\S", timeout_ms: 10_000 })).outcome).toBe("matched");
       await c.call("session.wait", { session: id, settle_ms: 50, timeout_ms: 5000 });
       const r = await ia(d, bin, ["output", "--socket", socket, ...extra]);
       await ia(d, bin, ["stop", "--socket", socket]);

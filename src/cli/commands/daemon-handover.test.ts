@@ -14,6 +14,8 @@ test("a binary that cannot take over is refused: the command says why (1), and t
   expect((await s.c.call("system.ping")).started_at).toBe(before.started_at);
 });
 
+// Last in the file: the handover ends the shared client s.c (DAEMON_REPLACED), so a test after it
+// would need a client of its own.
 test("restart hands the daemon over to this build in place: same pid, its running session kept and still typed into", async () => {
   await s.c.call("session.create", { name: "kept", command: ["cat"], cwd: s.dir });
   const before = await s.c.call("system.ping");

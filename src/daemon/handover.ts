@@ -64,7 +64,7 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
   const listener = listenFd ?? listeningSocketFd(socketPath);
   if (listener === null) throw refuse(`the socket listening on ${socketPath} was not found among the daemon's descriptors`);
   const ended = new Map(held.exits.map((e) => [e.pid, e.exit]));
-  const unwritten = new Map(held.input.map((i) => [i.pid, Buffer.from(i.data).toString("base64")]));
+  const unwritten = new Map(held.input.map((i) => [i.pid, i.data]));
   const programs: HandoverRecord["programs"] = [];
   for (const s of daemon.store.list()) {
     const child = s.program;
@@ -76,13 +76,15 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
       throw refuse(
         `session ${s.name} runs on Bun's Terminal (termd opens its own PTYs on Linux only), which cannot cross an exec; \`termd daemon restart --stop-sessions\` stops the sessions and restarts the daemon`,
       );
+    // The worker's queue, and what was sent to it once held: the exec drops both.
+    const input = child.inputToCarry(unwritten.get(child.pid) ?? null);
     programs.push({
       session: s.id,
       pid: child.pid,
       fd,
       output_end: s.stream.output.end,
       exit: ended.get(child.pid) ?? null,
-      input: unwritten.get(child.pid) ?? null,
+      input: input === null ? null : Buffer.from(input).toString("base64"),
     });
   }
   const sessionSockets: HandoverRecord["session_sockets"] = [];

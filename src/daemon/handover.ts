@@ -40,10 +40,12 @@ export interface HandoverPlan {
 
 /** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients, its timers. */
 export interface HandoverHost {
-  readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
+  readonly options: { socketPath: string; stateDir: string; listenFd?: number | null; farewellMs?: number };
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
   readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
+  /** Told to every client that comes while set (daemon.ts's addPeer), and the reply to every request. */
+  farewell: RpcError | null;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
@@ -178,6 +180,7 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   const path = handoverPath(daemon.options.stateDir);
   /** Undoes the hold: this daemon serves on, and its clients, closed, connect again (the one that asked then finds it unchanged). */
   const serveOn = (why: string) => {
+    daemon.farewell = null;
     daemon.ptys.release();
     try {
       unlinkSync(path);
@@ -193,8 +196,10 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     "DAEMON_REPLACED",
     `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
   );
+  // The socket still accepts meanwhile: a client that comes is told at once, and runs nothing.
+  daemon.farewell = goodbye;
   for (const c of daemon.connections) c.farewell(goodbye);
-  await lastLinesWritten(daemon.connections);
+  await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
   let timer: Timer | undefined;
   const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
   const held = await Promise.race([daemon.ptys.hold(), late]);

@@ -5,9 +5,11 @@
 import { expect, test } from "bun:test";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
+import { startHttpDaemon } from "./http/http-daemon.ts";
 
-/** A daemon that waits as long as it takes for its clients to read their last lines (a test's own timeout bounds it). */
-const patient = () => TestDaemon.start({ args: ["--farewell", "600000"] });
+/** A daemon's flags to wait as long as it takes for its clients to read their last lines (a test's own timeout bounds it). */
+const PATIENT = ["--farewell", "600000"];
+const patient = () => TestDaemon.start({ args: PATIENT });
 
 /** 3 MB of output: each session.output page of it is a 4 MB reply (base64), so three are past HIGH_WATER. */
 const PAGE = 3_000_000;
@@ -56,8 +58,9 @@ test("a client 12 MB behind when the daemon shuts down reads every reply it was 
   expect(await d.proc.exited).toBe(0);
 }, 60_000);
 
-test("a client that connects while the daemon says its farewell is told DAEMON_REPLACED at once, and its request does not run", async () => {
-  await using d = await patient();
+test("a client that connects while the daemon says its farewell is told DAEMON_REPLACED at once, and its request does not run, over HTTP too", async () => {
+  const http = await startHttpDaemon({ args: PATIENT });
+  await using d = http.daemon;
   // Holds the farewell out until it reads.
   await using slow = await behind(d);
   const restart = d.cli(["daemon", "restart"]);
@@ -68,6 +71,13 @@ test("a client that connects while the daemon says its farewell is told DAEMON_R
   late.request(1, "session.create", { name: "late", command: ["sh", "-c", "exec sleep 100"] });
   const last = await late.next();
   expect(last).toMatchObject({ id: null, error: { data: { code: "DAEMON_REPLACED" } } });
+  const create = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "session.create",
+    params: { name: "late-http", command: ["sh", "-c", "exec sleep 100"] },
+  };
+  expect(await (await http.post(create)).json()).toMatchObject({ id: 1, error: { data: { code: "DAEMON_REPLACED" } } });
   slow.socket.resume();
   await readsAllPages(slow);
   expect((await restart).code).toBe(0);

@@ -112,7 +112,7 @@ export class Connection implements LineHandler, PeerOutlet {
       this.farewellDue = reason;
       return;
     }
-    this.channel.last(this.dialect?.name === "native" || this.dialect?.name === "ralph" ? errorReply(null, reason) : undefined);
+    this.channel.last(this.dialect.name === "native" || this.dialect.name === "ralph" ? errorReply(null, reason) : undefined);
   }
 
   written(): Promise<void> {

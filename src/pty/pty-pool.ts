@@ -73,7 +73,7 @@ export class PtyPool {
   /** Set while held: the workers wait on it (their answer sent) until release() or close() opens it. */
   private gate: Int32Array | null = null;
   /** The hold under way (PtyLink's holding), and how many there were. */
-  private held: number | null = null;
+  private holdId: number | null = null;
   private holds = 0;
 
   /**
@@ -168,7 +168,7 @@ export class PtyPool {
     return {
       id,
       send: (m, transfer = []) => this.send(slot, m, transfer),
-      holding: () => this.held,
+      holding: () => this.holdId,
       openScreen: (opening, owner) => this.screens.open(slot.screens, this.channel(slot), opening, owner),
     };
   }
@@ -198,7 +198,7 @@ export class PtyPool {
   async hold(): Promise<Held> {
     const started = this.slots.filter((s): s is Slot => s !== null && s.died === undefined);
     const gate = (this.gate ??= new Int32Array(new SharedArrayBuffer(4)));
-    this.held ??= ++this.holds;
+    this.holdId ??= ++this.holds;
     const answers = started.map((slot) => {
       const { promise, resolve } = Promise.withResolvers<Held>();
       slot.held = resolve;
@@ -221,7 +221,7 @@ export class PtyPool {
     Atomics.store(this.gate, 0, 1);
     Atomics.notify(this.gate, 0);
     this.gate = null;
-    this.held = null;
+    this.holdId = null;
   }
 
   /** The screens each worker holds, parked ones included (a worker not started yet holds none). */

@@ -23,7 +23,10 @@ let dir: string;
 let pool: PtyPool;
 let timers: Timers;
 const runs: ChildRun[] = [];
-/** Pools held as a handover holds them, whose programs a fresh pool took over: closed first, while those masters are open. */
+/**
+ * Pools held as a handover holds them, whose programs a fresh pool took over: closed first, while
+ * those programs run and their masters are open (a released worker handles what it was sent meanwhile).
+ */
 const superseded: PtyPool[] = [];
 
 function fresh(size: number, entry?: string): PtyPool {
@@ -147,7 +150,7 @@ async function handedOver(run: ChildRun, size: { rows: number; cols: number }, m
 
 test("a resize sent to a held worker is applied by the next image, which sets the session's size on the program it takes over", async () => {
   fresh(1);
-  const run = await start(["sh", "-c", "echo ready; read x; stty size; echo done"]);
+  const run = await start(["sh", "-c", "echo ready; read x; stty size; echo done; exec sleep 100"]);
   await run.until("ready");
   // Regression: the held worker never applied it and the exec dropped it; the next image set no
   // size, so the program kept 5x40 while the session said 9x33, for good.
@@ -159,7 +162,7 @@ test("a resize sent to a held worker is applied by the next image, which sets th
 
 test("input sent to a held worker is carried to the next image, which writes it to the program it takes over", async () => {
   fresh(1);
-  const run = await start(["sh", "-c", "echo ready; read x; echo got-$x"]);
+  const run = await start(["sh", "-c", "echo ready; read x; echo got-$x; exec sleep 100"]);
   await run.until("ready");
   // Sent through the worker (a resize is on its way): regression, it went nowhere at the exec and
   // the record did not carry it.

@@ -1,9 +1,15 @@
 // The last lines a client is written before the daemon's image goes (an exec for `termd daemon
 // restart`, an exit for a shutdown) reach it whole even when it is far behind: the daemon waits,
-// within FAREWELL_MS, for them to be handed to the socket (src/daemon/last-lines.ts).
+// within its --farewell, for them to be handed to the socket (src/daemon/last-lines.ts). The tests
+// give it 10 minutes: a client reading 12 MB on a loaded machine is not held to a time.
 import { expect, test } from "bun:test";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
+import { startHttpDaemon } from "./http/http-daemon.ts";
+
+/** A daemon's flags to wait as long as it takes for its clients to read their last lines (a test's own timeout bounds it). */
+const PATIENT = ["--farewell", "600000"];
+const patient = () => TestDaemon.start({ args: PATIENT });
 
 /** 3 MB of output: each session.output page of it is a 4 MB reply (base64), so three are past HIGH_WATER. */
 const PAGE = 3_000_000;
@@ -27,7 +33,7 @@ async function readsAllPages(slow: Lines): Promise<void> {
 }
 
 test("a client 12 MB behind when the daemon is replaced reads every reply it was owed, then DAEMON_REPLACED last", async () => {
-  await using d = await TestDaemon.start();
+  await using d = await patient();
   await using slow = await behind(d);
   // Regression: the exec came as soon as the farewell was queued, and closed the 12 MB and the
   // farewell behind them with the socket: the client saw its connection cut mid-reply, not why.
@@ -40,7 +46,7 @@ test("a client 12 MB behind when the daemon is replaced reads every reply it was
 }, 60_000);
 
 test("a client 12 MB behind when the daemon shuts down reads every reply it was owed before the close", async () => {
-  const d = await TestDaemon.start();
+  const d = await patient();
   await using _ = d;
   await using slow = await behind(d);
   // Regression: the process exited once the connections were told to end, with 12 MB still queued.
@@ -50,4 +56,34 @@ test("a client 12 MB behind when the daemon shuts down reads every reply it was 
   await readsAllPages(slow);
   await slow.closed;
   expect(await d.proc.exited).toBe(0);
+}, 60_000);
+
+test("a client that connects while the daemon says its farewell is told DAEMON_REPLACED at once, and its request does not run, over HTTP too", async () => {
+  const http = await startHttpDaemon({ args: PATIENT });
+  await using d = http.daemon;
+  // Holds the farewell out until it reads.
+  await using slow = await behind(d);
+  const restart = d.cli(["daemon", "restart"]);
+  await d.logged("is being replaced by");
+  // Regression: the listener took it in as any client, not told, and its session.create ran
+  // during the handover.
+  await using late = await Lines.open(d.socket);
+  late.request(1, "session.create", { name: "late", command: ["sh", "-c", "exec sleep 100"] });
+  const last = await late.next();
+  expect(last).toMatchObject({ id: null, error: { data: { code: "DAEMON_REPLACED" } } });
+  const create = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "session.create",
+    params: { name: "late-http", command: ["sh", "-c", "exec sleep 100"] },
+  };
+  expect(await (await http.post(create)).json()).toMatchObject({ id: 1, error: { data: { code: "DAEMON_REPLACED" } } });
+  slow.socket.resume();
+  await readsAllPages(slow);
+  expect((await restart).code).toBe(0);
+  // Nothing after it: the exec closed the connection.
+  await late.closed;
+  await expect(late.next()).rejects.toThrow("connection closed");
+  const c = await d.client();
+  expect((await c.call("session.list")).sessions.map((s: { name: string }) => s.name)).toEqual(["paged"]);
 }, 60_000);

@@ -9,11 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NativeCaller } from "../src/dialects/dialect.ts";
 import { Timers } from "../src/platform/timers.ts";
-import { Child } from "../src/pty/child.ts";
+import { type Adoption, Child } from "../src/pty/child.ts";
 import type { OutputRead } from "../src/pty/pty-messages.ts";
 import { PtyPool } from "../src/pty/pty-pool.ts";
 import { AnswerPacer } from "../src/session/answer-pacer.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../src/protocol/methods.ts";
+import type { Size } from "../src/protocol/schemas.ts";
 import { Session } from "../src/session/session.ts";
 import type { SessionBase, StartSpec } from "../src/session/session-spec.ts";
 import type { OutputStream } from "../src/session/stream.ts";
@@ -129,8 +130,17 @@ export class Gathered {
   }
 }
 
-/** Starts `command` in `cwd` on a worker of `pool`, 5x40, its output logged to `log` (null: not logged). */
-export async function startChild(pool: PtyPool, cwd: string, command: string[], log: string | null = null): Promise<ChildRun> {
+/**
+ * Starts `command` in `cwd` on a worker of `pool`, `size` (5x40 by default), its output logged to
+ * `log` (null: not logged); with `adopt`, takes that program over instead, as a handover's next image does.
+ */
+export async function startChild(
+  pool: PtyPool,
+  cwd: string,
+  command: string[],
+  log: string | null = null,
+  adopt?: { program: Adoption; size: Size },
+): Promise<ChildRun> {
   const out = new Gathered();
   const decoder = new TextDecoder();
   const child = await Child.spawn(
@@ -138,7 +148,7 @@ export async function startChild(pool: PtyPool, cwd: string, command: string[], 
       command,
       cwd,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      size: { rows: 5, cols: 40 },
+      size: adopt?.size ?? { rows: 5, cols: 40 },
       term: "xterm-256color",
       at: 0,
       log,
@@ -148,6 +158,7 @@ export async function startChild(pool: PtyPool, cwd: string, command: string[], 
       onData: (read: OutputRead) => out.add(decoder.decode(read.data, { stream: true })),
     },
     pool,
+    adopt?.program,
   );
   return { child, output: () => out.text, until: (part) => out.until(part) };
 }

@@ -42,6 +42,8 @@ export class Connection implements LineHandler, PeerOutlet {
   /** The dialect the first message picked, and this connection's side of it. */
   private dialect: Dialect | null = null;
   private speaker: DialectConnection | null = null;
+  /** The farewell, told before this connection's first line picked its dialect: that line is answered with it, and runs nothing. */
+  private farewellDue: RpcError | null = null;
 
   constructor(
     sink: ByteSink,
@@ -106,7 +108,11 @@ export class Connection implements LineHandler, PeerOutlet {
    * native dialect and ralph's, which extends it; in the others none, but nothing more either.
    */
   farewell(reason: RpcError): void {
-    this.channel.last(this.dialect?.name === "native" || this.dialect?.name === "ralph" ? errorReply(null, reason) : undefined);
+    if (this.dialect === null) {
+      this.farewellDue = reason;
+      return;
+    }
+    this.channel.last(this.dialect.name === "native" || this.dialect.name === "ralph" ? errorReply(null, reason) : undefined);
   }
 
   written(): Promise<void> {
@@ -135,6 +141,11 @@ export class Connection implements LineHandler, PeerOutlet {
   }
 
   line(parsed: LineParsed): Promise<unknown> {
+    if (this.farewellDue) {
+      this.speak("msg" in parsed ? parsed.msg : undefined);
+      this.farewell(this.farewellDue);
+      return Promise.resolve();
+    }
     if ("malformed" in parsed) {
       this.channel.send(this.speak(undefined).malformed(parsed.malformed));
       if (this.dialect?.oneShot) this.channel.end();

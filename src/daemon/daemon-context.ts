@@ -2,6 +2,7 @@
 // limits use, and no more. Daemon (daemon.ts) implements it; a CallContext carries it. It imports
 // no module that makes connections or runs calls, so the daemon core is no import cycle: the
 // daemon imports its connections, which import dispatch and the handlers, which import this.
+import type { RpcError } from "../protocol/errors.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 import type { Rasterizer } from "../render/rasterizer.ts";
 import type { PtyPool } from "../pty/pty-pool.ts";
@@ -37,6 +38,8 @@ export interface DaemonContext extends HandoverHost {
   readonly startedAtIso: string;
   /** A handover is being checked or made (system.handover refuses a second one meanwhile). */
   handingOver: boolean;
+  /** Set while a handover says its farewell: the error every request is answered with meanwhile (dispatch.ts). */
+  farewell: RpcError | null;
   uptimeS(): number;
   /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
   dialectState<T>(ref: string, dialect: string, init: () => T): T;

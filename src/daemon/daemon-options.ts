@@ -18,6 +18,8 @@ export interface DaemonOptions {
   stateDir: string;
   /** Grace between SIGTERM and SIGKILL for session.stop and shutdown. */
   stopGraceMs: number;
+  /** How long a stop or a handover waits for the clients to read what is queued for them (default FAREWELL_MS, last-lines.ts). */
+  farewellMs?: number;
   /** How long an ended session is kept before it is forgotten. */
   ttlMs: number;
   /** Size of each session's unhandled-sequence log (default 10). */

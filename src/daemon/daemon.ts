@@ -9,6 +9,7 @@ import { PtyPool } from "../pty/pty-pool.ts";
 import { Timers } from "../platform/timers.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
+import type { RpcError } from "../protocol/errors.ts";
 import { SqliteRecords } from "./persistence.ts";
 import { Metrics } from "./metrics.ts";
 import { LineParser } from "./line-parser.ts";
@@ -61,6 +62,8 @@ export class Daemon implements DaemonContext {
   private shuttingDown: Promise<void> | null = null;
   /** A handover (handover.ts) is being checked or made: a second one is refused meanwhile. */
   handingOver = false;
+  /** Set while a handover says its farewell (handover.ts): a client that comes is told it at once, and it answers every request. */
+  farewell: RpcError | null = null;
   /** The port HTTP is served on (`--http`), once it is: a handover's next image takes the same. */
   httpPort: number | null = null;
   /** Shutting down: GET /healthz says so. */
@@ -233,6 +236,7 @@ export class Daemon implements DaemonContext {
     const peer = new Peer(outlet, opts);
     this.connections.add(peer);
     this.counters.connections++;
+    if (this.farewell) peer.farewell(this.farewell);
     return peer;
   }
 

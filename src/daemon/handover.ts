@@ -40,10 +40,12 @@ export interface HandoverPlan {
 
 /** What a handover needs of the daemon (daemon.ts): its paths, its sessions, its workers, its locks and sockets, its clients, its timers. */
 export interface HandoverHost {
-  readonly options: { socketPath: string; stateDir: string; listenFd?: number | null };
+  readonly options: { socketPath: string; stateDir: string; listenFd?: number | null; farewellMs?: number };
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
   readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
+  /** Told to every client that comes while set (daemon.ts's addPeer), and the reply to every request. */
+  farewell: RpcError | null;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
   sessionSocketList(): { session: string; path: string; dialect?: string; cleanup?: "unlink" | "keep" | "rmdir" }[];
@@ -64,7 +66,7 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
   const listener = listenFd ?? listeningSocketFd(socketPath);
   if (listener === null) throw refuse(`the socket listening on ${socketPath} was not found among the daemon's descriptors`);
   const ended = new Map(held.exits.map((e) => [e.pid, e.exit]));
-  const unwritten = new Map(held.input.map((i) => [i.pid, Buffer.from(i.data).toString("base64")]));
+  const unwritten = new Map(held.input.map((i) => [i.pid, i.data]));
   const programs: HandoverRecord["programs"] = [];
   for (const s of daemon.store.list()) {
     const child = s.program;
@@ -76,13 +78,15 @@ function recordOf(daemon: HandoverHost, held: Held = { exits: [], input: [] }): 
       throw refuse(
         `session ${s.name} runs on Bun's Terminal (termd opens its own PTYs on Linux only), which cannot cross an exec; \`termd daemon restart --stop-sessions\` stops the sessions and restarts the daemon`,
       );
+    // The worker's queue, and what was sent to it once held: the exec drops both.
+    const input = child.inputToCarry(unwritten.get(child.pid) ?? null);
     programs.push({
       session: s.id,
       pid: child.pid,
       fd,
       output_end: s.stream.output.end,
       exit: ended.get(child.pid) ?? null,
-      input: unwritten.get(child.pid) ?? null,
+      input: input === null ? null : Buffer.from(input).toString("base64"),
     });
   }
   const sessionSockets: HandoverRecord["session_sockets"] = [];
@@ -176,6 +180,7 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   const path = handoverPath(daemon.options.stateDir);
   /** Undoes the hold: this daemon serves on, and its clients, closed, connect again (the one that asked then finds it unchanged). */
   const serveOn = (why: string) => {
+    daemon.farewell = null;
     daemon.ptys.release();
     try {
       unlinkSync(path);
@@ -191,8 +196,10 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     "DAEMON_REPLACED",
     `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
   );
+  // The socket still accepts meanwhile: a client that comes is told at once, and runs nothing.
+  daemon.farewell = goodbye;
   for (const c of daemon.connections) c.farewell(goodbye);
-  await lastLinesWritten(daemon.connections);
+  await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
   let timer: Timer | undefined;
   const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
   const held = await Promise.race([daemon.ptys.hold(), late]);

@@ -83,7 +83,7 @@ export async function runDaemon(opts: DaemonOptions, transport?: Transport, onRe
   onReady?.();
   await daemon.stopped.promise;
   // The exit closes the connections with what is still queued for them: the replies they were owed go first.
-  await lastLinesWritten(daemon.connections);
+  await lastLinesWritten(daemon.connections, opts.farewellMs);
   served?.stop();
   process.exit(0);
 }

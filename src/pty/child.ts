@@ -107,6 +107,12 @@ export class Child {
    * behind them, or typed `stty size` right after a resize would read the old size.
    */
   private resizing = 0;
+  /**
+   * Input sent to the worker while it was held (pty-pool.ts's hold, by its number): it waits behind
+   * the worker's answer, written if the workers are released, dropped by the exec otherwise, so
+   * the handover record carries it too (inputToCarry).
+   */
+  private lateInput: { hold: number; data: Uint8Array[] } | null = null;
   private readonly drainWaiters = new Set<() => void>();
   private paused = false;
   private nextReq = 1;
@@ -188,7 +194,7 @@ export class Child {
       },
     });
     const { at, log, prelude, tap, debugBuffer, text, tee } = spec;
-    if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, at, log, tap, debugBuffer, text });
+    if (adopt) link.send({ t: "adopt", id: link.id, ...adopt, size: spec.size, at, log, tap, debugBuffer, text });
     else link.send({ t: "spawn", id: link.id, spec: ptySpec, at, log, prelude, tap, debugBuffer, text, tee });
     return promise;
   }
@@ -276,11 +282,27 @@ export class Child {
       const left = bytes.length - written;
       const rest = new Uint8Array(left);
       rest.set(bytes.subarray(written));
+      const hold = this.link.holding();
+      if (hold !== null) {
+        if (this.lateInput?.hold !== hold) this.lateInput = { hold, data: [] };
+        this.lateInput.data.push(rest.slice());
+      }
       this.send({ t: "write", id: this.id, data: rest }, [rest.buffer]); // rest is empty from here on
       this.unflushed += left;
       this.posted += left;
     }
     return bytes.length;
+  }
+
+  /**
+   * What the next image is to write first (daemon/handover.ts's record): `queued`, the worker's
+   * queue when it answered the hold, then what was sent to it since, in order.
+   */
+  inputToCarry(queued: Uint8Array | null): Uint8Array | null {
+    const hold = this.link.holding();
+    const late = hold !== null && this.lateInput?.hold === hold ? this.lateInput.data : [];
+    if (queued === null && late.length === 0) return null;
+    return Buffer.concat([queued ?? new Uint8Array(0), ...late]);
   }
 
   /**

@@ -57,7 +57,9 @@ export type ToPtyWorker =
   | { t: "text"; id: number; on: boolean }
   /**
    * Take over a program an earlier image of this daemon started (adopted-pty.ts): its master `fd`
-   * crossed the exec; `exit`: how it ended, when that image saw it end. Answered as a spawn is.
+   * crossed the exec; `exit`: how it ended, when that image saw it end; `size`: the session's, set
+   * on the terminal first (a resize the earlier image's held worker never applied is applied
+   * here). Answered as a spawn is.
    */
   | {
       t: "adopt";
@@ -67,6 +69,7 @@ export type ToPtyWorker =
       at: number;
       log: string | null;
       exit: ProgramExit | null;
+      size: PtySpec["size"];
       /** Input the earlier image had queued and not written: written before any other. */
       input: Uint8Array | null;
       tap: TapState;

@@ -23,6 +23,11 @@ let dir: string;
 let pool: PtyPool;
 let timers: Timers;
 const runs: ChildRun[] = [];
+/**
+ * Pools held as a handover holds them, whose programs a fresh pool took over: closed first, while
+ * those programs run and their masters are open (a released worker handles what it was sent meanwhile).
+ */
+const superseded: PtyPool[] = [];
 
 function fresh(size: number, entry?: string): PtyPool {
   dir = mkdtempSync(join(tmpdir(), "termd-pty-pool-"));
@@ -37,6 +42,7 @@ async function start(command: string[]): Promise<ChildRun> {
 }
 
 afterEach(async () => {
+  for (const p of superseded.splice(0)) p.close();
   for (const { child } of runs.splice(0)) {
     if (!child.runs) continue;
     child.kill();
@@ -120,4 +126,52 @@ test("a program that ends while the workers are held is not reaped: the next ima
   while (!["Z", "gone"].includes(processState(child.pid))) await new Promise((resolve) => setImmediate(resolve));
   expect(childStatus(child.pid)).toEqual({ state: "ended", exitCode: null, signal: 9 });
   pool.release();
+});
+
+/**
+ * Holds `pool`, as a handover does, has `meanwhile` done to `run`'s program (sent to its blocked
+ * worker, which the exec would drop), then takes the program over on a fresh pool, as the next
+ * image does: at the session's `size`, with the input the handover record carries. The held pool
+ * stays held to the test's end (released, its worker would apply what it was sent).
+ */
+async function handedOver(run: ChildRun, size: { rows: number; cols: number }, meanwhile: () => void): Promise<ChildRun> {
+  const held = await pool.hold();
+  meanwhile();
+  const { child } = run;
+  const queued = held.input.find((i) => i.pid === child.pid)?.data ?? null;
+  const program = { pid: child.pid, fd: child.masterFd!, exit: null, input: child.inputToCarry(queued) };
+  const next = new PtyPool(timers, 1);
+  const took = await startChild(next, dir, [], null, { program, size });
+  superseded.push(pool);
+  pool = next;
+  runs.splice(0, runs.length, took);
+  return took;
+}
+
+test("a resize sent to a held worker is applied by the next image, which sets the session's size on the program it takes over", async () => {
+  fresh(1);
+  const run = await start(["sh", "-c", "echo ready; read x; stty size; echo done; exec sleep 100"]);
+  await run.until("ready");
+  // Regression: the held worker never applied it and the exec dropped it; the next image set no
+  // size, so the program kept 5x40 while the session said 9x33, for good.
+  const taken = await handedOver(run, { rows: 9, cols: 33 }, () => run.child.resize({ rows: 9, cols: 33 }));
+  taken.child.write("\r");
+  await taken.until("done");
+  expect(taken.output()).toContain("9 33");
+});
+
+test("input sent to a held worker is carried to the next image, which writes it to the program it takes over", async () => {
+  fresh(1);
+  const run = await start(["sh", "-c", "echo ready; read x; echo got-$x; exec sleep 100"]);
+  await run.until("ready");
+  // Sent through the worker (a resize is on its way): regression, it went nowhere at the exec and
+  // the record did not carry it.
+  const taken = await handedOver(run, { rows: 5, cols: 40 }, () => {
+    run.child.resize({ rows: 5, cols: 40 });
+    run.child.write("abc\r");
+  });
+  // Behind the carried input; alone (it was lost), it ends the read empty-handed.
+  taken.child.write("\r");
+  await taken.until("got-");
+  expect(taken.output()).toContain("got-abc");
 });

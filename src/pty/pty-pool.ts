@@ -25,6 +25,11 @@ export interface PtyHandler {
 export interface PtyLink {
   id: number;
   send(m: ToPtyWorker, transfer?: ArrayBuffer[]): void;
+  /**
+   * The hold under way (its number, new for each), or null: a message sent meanwhile waits behind
+   * the worker's answer and is handled only if the workers are released; the exec drops it.
+   */
+  holding(): number | null;
   /** Opens a screen on the worker that runs this program (a "feed" message then feeds it the output as read). */
   openScreen(opening: ScreenOpening, owner: ScreenOwner): RemoteScreen;
 }
@@ -67,6 +72,9 @@ export class PtyPool {
   readonly leftovers: LeftoverWatch;
   /** Set while held: the workers wait on it (their answer sent) until release() or close() opens it. */
   private gate: Int32Array | null = null;
+  /** The hold under way (PtyLink's holding), and how many there were. */
+  private holdId: number | null = null;
+  private holds = 0;
 
   /**
    * @param timers the daemon's: the give-back of read buffers (child.ts) and a replacement's pause are among them
@@ -160,6 +168,7 @@ export class PtyPool {
     return {
       id,
       send: (m, transfer = []) => this.send(slot, m, transfer),
+      holding: () => this.holdId,
       openScreen: (opening, owner) => this.screens.open(slot.screens, this.channel(slot), opening, owner),
     };
   }
@@ -189,6 +198,7 @@ export class PtyPool {
   async hold(): Promise<Held> {
     const started = this.slots.filter((s): s is Slot => s !== null && s.died === undefined);
     const gate = (this.gate ??= new Int32Array(new SharedArrayBuffer(4)));
+    this.holdId ??= ++this.holds;
     const answers = started.map((slot) => {
       const { promise, resolve } = Promise.withResolvers<Held>();
       slot.held = resolve;
@@ -211,6 +221,7 @@ export class PtyPool {
     Atomics.store(this.gate, 0, 1);
     Atomics.notify(this.gate, 0);
     this.gate = null;
+    this.holdId = null;
   }
 
   /** The screens each worker holds, parked ones included (a worker not started yet holds none). */

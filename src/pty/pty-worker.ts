@@ -125,7 +125,12 @@ function open(spec: PtySpec, on: PtyEvents): ProgramPty {
 
 function adopt(m: Extract<ToPtyWorker, { t: "adopt" }>, on: PtyEvents): ProgramPty {
   if (!libc || !reactor) throw new Error("this daemon cannot read a PTY it did not start (no libc or /bin/sh)");
-  return new AdoptedPty(m.pid, m.fd, on, libc, reactor, m.exit);
+  const pty = new AdoptedPty(m.pid, m.fd, on, libc, reactor, m.exit);
+  // The session's size may be one the earlier image's worker never applied (a resize posted to it
+  // once held): set before anything is written, so input typed after the resize sees it. The same
+  // size again changes nothing; another also sends SIGWINCH, as any resize does.
+  pty.resize(m.size);
+  return pty;
 }
 
 /** Set while the daemon is being replaced: no PTY is read and nothing starts. */

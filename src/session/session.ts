@@ -202,12 +202,14 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed (pty/child.ts). */
+  /**
+   * SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed
+   * (pty/child.ts). Without grace it reaches an ended program's session too: what a stop under
+   * way left waiting out its grace gets SIGKILL now.
+   */
   async stop(graceMs: number): Promise<void> {
-    if (this.running && this.child) {
-      this.stopRequested = true;
-      await this.child.stop(graceMs);
-    }
+    if (this.running) this.stopRequested = true;
+    if (this.child && (this.running || graceMs <= 0)) await this.child.stop(graceMs);
     await this.ended;
   }
 

@@ -204,12 +204,15 @@ export class Session implements ProgramStream, AttachedStream {
 
   /**
    * SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed
-   * (pty/child.ts). Without grace it reaches an ended program's session too: what a stop under
-   * way left waiting out its grace gets SIGKILL now.
+   * (pty/child.ts). Without grace it reaches the session of a program a stop ended too: what that
+   * stop left waiting out its grace gets SIGKILL now. What a program that ended by itself left is
+   * not touched.
    */
   async stop(graceMs: number): Promise<void> {
-    if (this.running) this.stopRequested = true;
-    if (this.child && (this.running || graceMs <= 0)) await this.child.stop(graceMs);
+    if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
+      this.stopRequested = true;
+      await this.child.stop(graceMs);
+    }
     await this.ended;
   }
 

@@ -202,12 +202,7 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /**
-   * SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed
-   * (pty/child.ts). Without grace it reaches the session of a program a stop ended too: what that
-   * stop left waiting out its grace gets SIGKILL now. What a program that ended by itself left is
-   * not touched.
-   */
+  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop left. */
   async stop(graceMs: number): Promise<void> {
     if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
       this.stopRequested = true;

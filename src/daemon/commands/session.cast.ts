@@ -4,11 +4,12 @@ import { type CastPage, castHeader, castPage } from "../../session/cast.ts";
 import { journalPathOf, readJournal } from "../../session/journal.ts";
 import { sessionCommand } from "../command.ts";
 
+// Any session's output as asciicast v2, in pages of output bytes (the header comes with the
+// first page): timed by the journal beside the log, so sessions need not have been recorded.
+
 /** Of its room, what a page cut to fit aims at: its events' own overhead does not shrink in proportion. */
 const AIM = 0.98;
 
-// Any session's output as asciicast v2, in pages of output bytes (the header comes with the
-// first page): timed by the journal beside the log, so sessions need not have been recorded.
 export default sessionCommand({
   name: "session.cast",
   params: CastSchema,

@@ -10,9 +10,9 @@ const shared = sharedDaemon();
 const MAX = 8 * 1024 * 1024;
 const replySize = (result: unknown) => Buffer.byteLength(JSON.stringify(result));
 
-/** A session whose program writes `bytes` times the byte `byte` (as tr's octal) and ends. */
-async function wrote(c: Client, name: string, bytes: number, byte: string): Promise<void> {
-  await c.call("session.create", { name, command: ["sh", "-c", `head -c ${bytes} /dev/zero | tr '\\0' '${byte}'`] });
+/** A session whose program writes `bytes` times the byte `byte` (as tr's octal) and ends; `args` lengthen its command. */
+async function wrote(c: Client, name: string, bytes: number, byte: string, args: string[] = []): Promise<void> {
+  await c.call("session.create", { name, command: ["sh", "-c", `head -c ${bytes} /dev/zero | tr '\\0' '${byte}'`, ...args] });
   await c.call("session.wait", { session: name, exit: true, timeout_ms: 60_000 });
 }
 
@@ -57,3 +57,14 @@ test.each([
   },
   60_000,
 );
+
+// Regression: only the events were measured, not the header of the first page, whose command
+// (each \x01 7 characters of the reply here too) took the reply past the bound.
+test("a session.cast first page leaves its header room: a long command's page is cut to fit both", async () => {
+  const { c } = shared;
+  const long = "\x01".repeat(100_000);
+  await wrote(c, "long-command", 2_000_000, "\\001", [long, long, long]);
+  const read = await pages((from) => c.call("session.cast", { session: "long-command", from, max_bytes: MAX }));
+  expect(JSON.parse(read[0]!.header!).command).toContain(long);
+  expect(read.map(pageText).join("")).toBe("\x01".repeat(2_000_000));
+}, 60_000);

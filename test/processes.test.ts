@@ -67,6 +67,33 @@ for (const table of ["procfs", "ps"] as const) {
       expect(sessionMembers(s.pid!)).toEqual([]);
     });
 
+    test("what a stop under way left waiting out its grace gets SIGKILL from a stop without grace, and from the daemon's close", async () => {
+      await using d = await TestDaemon.start({ env });
+      const c = await d.client();
+      /** A session whose program ends on the hangup of a stop with a long grace, leaving a child that ignores it; the child's pid. */
+      const leftBehind = async (name: string) => {
+        await c.call("session.create", {
+          name,
+          command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!; wait'],
+        });
+        const w = await c.call("session.wait", { session: name, regex: "child-[0-9]+", timeout_ms: 10_000 });
+        // Not awaited: with its long grace, it ends once what is below kills what is left (or the daemon goes).
+        c.call("session.stop", { session: name, grace_ms: 600_000 }).catch(() => {});
+        expect((await c.call("session.wait", { session: name, exit: true, timeout_ms: 10_000 })).outcome).not.toBe("timeout");
+        const child = Number(w.match!.text.slice("child-".length));
+        expect(alive(child)).toBe(true);
+        return child;
+      };
+      const a = await leftBehind("a");
+      expect((await c.call("session.stop", { session: "a", grace_ms: 0 })).state).toBe("stopped");
+      expect(alive(a)).toBe(false);
+      const b = await leftBehind("b");
+      // With a grace, the ended session's own stop has nothing to do: only the close kills what is left.
+      await c.call("system.shutdown", { grace_ms: 1000 });
+      await d.proc.exited;
+      expect(alive(b)).toBe(false);
+    });
+
     test("session.signal reaches the program by default, the foreground job with target foreground, everyone with session", async () => {
       await using d = await TestDaemon.start({ env });
       const c = await d.client();

@@ -5,6 +5,7 @@
 import type { RpcError } from "../protocol/errors.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
 import type { Rasterizer } from "../render/rasterizer.ts";
+import type { Timers } from "../platform/timers.ts";
 import type { PtyPool } from "../pty/pty-pool.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
@@ -30,6 +31,8 @@ export interface DaemonContext extends HandoverHost {
   readonly rasterizer: Rasterizer;
   /** Where long request lines and HTTP bodies are parsed, off the daemon's thread. */
   readonly lineParser: LineParser;
+  /** The daemon's timers: work a handler puts off ends with the daemon (system.handover's). */
+  readonly timers: Pick<Timers, "flush" | "nextTurn">;
   readonly dialects: DialectRegistry;
   /** Every client served now (connection-limits.ts counts them). */
   readonly connections: Set<Peer>;

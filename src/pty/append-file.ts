@@ -41,11 +41,16 @@ export class AppendFile implements IdleFile {
    * the next one then says why. `wrote` hears of each piece. Throws once the file takes no more.
    */
   append(bytes: Uint8Array, wrote?: (n: number) => void): void {
-    for (let done = 0; done < bytes.length; ) {
-      const n = writeSync(this.fd(), bytes, done, bytes.length - done);
-      if (n <= 0) throw new Error("the file took no more bytes");
-      done += n;
-      wrote?.(n);
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const n = writeSync(this.fd(), bytes, done, bytes.length - done);
+        if (n <= 0) throw new Error("the file took no more bytes");
+        done += n;
+        wrote?.(n);
+      }
+    } finally {
+      // The sweep that would close it idle has ended with the daemon's (or worker's) timers.
+      if (!this.idle.sweeping) this.release();
     }
   }
 

@@ -76,6 +76,20 @@ test("stop without grace ends the program and what it started in the background"
   expect(alive(background)).toBe(false);
 });
 
+test("a stop without grace while a stop's grace runs SIGKILLs what the program left at once", async () => {
+  // The background job ignores the hangup and SIGTERM that end the program: it waits out the grace.
+  const { child, until, output } = await start(["sh", "-c", "(trap '' HUP TERM; exec sleep 100) & echo $!; echo ready; wait"]);
+  await until("ready");
+  const background = Number(/(\d+)/.exec(output())?.[1]);
+  const first = child.stop(100_000);
+  expect((await child.exited).signal).toBe("SIGHUP");
+  expect(alive(background)).toBe(true);
+  await child.stop(0);
+  expect(alive(background)).toBe(false);
+  // The first stop finds the session empty too.
+  await first;
+});
+
 test("input the program does not read stops at MAX_UNREAD_INPUT: past its deadline the writer gives up with INPUT_NOT_READ", async () => {
   // Raw, so the terminal stops taking input once its buffer is full (a cooked line discards instead).
   const { child, until } = await start(["sh", "-c", "stty raw -echo; echo ready; exec sleep 100"]);

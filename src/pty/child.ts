@@ -418,10 +418,16 @@ export class Child {
    * SIGHUP and SIGTERM (an interactive shell ignores SIGTERM but ends on a hangup, and hangs up
    * its jobs), then SIGKILL once `graceMs` passed to whatever is left, `nohup`ed children and
    * background jobs included. Resolves when the program has ended and no process of its session
-   * is left (or, past the grace, SIGKILL could not end one). A grace of 0 is SIGKILL at once.
+   * is left (or, past the grace, SIGKILL could not end one). A grace of 0 is SIGKILL at once,
+   * also to what a stop under way left waiting out its grace (`termd daemon stop --grace 0` while
+   * a `termd stop --grace 30000` runs): it resolves once none of it is left.
    */
   async stop(graceMs: number): Promise<void> {
-    if (!this.running) return void (await this.exited);
+    if (!this.running) {
+      await this.exited;
+      if (graceMs <= 0) await this.leftovers.emptied(this.pid, 0, performance.now() + LEFTOVER_MS);
+      return;
+    }
     const deadline = performance.now() + graceMs;
     // No grace: SIGKILL at once, nothing the program could catch first.
     if (graceMs <= 0) signalSession(this.pid, "SIGKILL");

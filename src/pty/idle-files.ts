@@ -1,6 +1,8 @@
 // The append files (append-file.ts) of one daemon, or of one pty worker, that are open now: one
 // sweep every IDLE_MS closes those not written since, instead of a timer per file. Closing the
-// timers it runs on (platform/timers.ts) closes every file still open.
+// timers it runs on (platform/timers.ts) closes every file still open, and from then on nothing
+// sweeps: a file written after (a killed program's last output, a journal's last line) is closed
+// by its writer right after the write.
 import type { Cancel, Timers } from "../platform/timers.ts";
 
 /** A file not written for this long is closed until its next write. */
@@ -20,8 +22,14 @@ export class IdleFiles {
 
   constructor(private readonly timers: Timers) {
     timers.onClose(() => {
+      this.sweep = null;
       for (const f of [...this.open]) f.release();
     });
+  }
+
+  /** Whether files are closed by the sweep once idle; once not, a writer closes its file after each write. */
+  get sweeping(): boolean {
+    return !this.timers.closed;
   }
 
   /** Open files, for the tests. */
@@ -29,8 +37,9 @@ export class IdleFiles {
     return this.open.size;
   }
 
-  /** `f` has opened its descriptor: it is closed once idle. */
+  /** `f` has opened its descriptor: it is closed once idle (or, once nothing sweeps, by its writer). */
   opened(f: IdleFile): void {
+    if (!this.sweeping) return;
     this.open.add(f);
     this.sweep ??= this.timers.after(IDLE_MS, () => this.closeIdle());
   }

@@ -3,11 +3,12 @@ import { Timers } from "../platform/timers.ts";
 import { LeftoverWatch } from "./leftover-watch.ts";
 
 // A process that leads a terminal session of its own (setsid), as a program termd ran does: the
-// session's id is its pid.
+// session's id is its pid. It has said so once it wrote its line: setsid has run by then.
 const started: Bun.Subprocess[] = [];
-function sessionLeader(): Bun.Subprocess {
-  const p = Bun.spawn(["setsid", "sleep", "100"]);
+async function sessionLeader(): Promise<Bun.Subprocess> {
+  const p = Bun.spawn(["setsid", "sh", "-c", "echo up; exec sleep 100"], { stdout: "pipe" });
   started.push(p);
+  await p.stdout.getReader().read();
   return p;
 }
 afterEach(async () => {
@@ -20,7 +21,7 @@ afterEach(async () => {
 test("what a stop finds left at its kill time gets SIGKILL, and the stop is done once its session is empty", async () => {
   const timers = new Timers();
   const watch = new LeftoverWatch(timers);
-  const p = sessionLeader();
+  const p = await sessionLeader();
   await watch.emptied(p.pid, performance.now(), Number.POSITIVE_INFINITY);
   expect(await p.exited).toBe(137);
   expect(p.signalCode).toBe("SIGKILL");
@@ -29,16 +30,20 @@ test("what a stop finds left at its kill time gets SIGKILL, and the stop is done
   timers.close();
 });
 
-test("closing the daemon's timers ends every stop still watching, without killing what is left", async () => {
+test("closing the daemon's timers SIGKILLs what every stop still watching left, and ends the stop", async () => {
   const timers = new Timers();
   const watch = new LeftoverWatch(timers);
-  const p = sessionLeader();
+  const p = await sessionLeader();
+  // Its kill time far off: only the close can end it.
   const stop = watch.emptied(p.pid, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   expect(watch.size).toBe(1);
   timers.close();
   await stop;
   expect(watch.size).toBe(0);
-  expect(p.killed || p.exitCode !== null).toBe(false);
-  // Once closed, a stop is done at once.
-  await watch.emptied(p.pid, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  expect(await p.exited).toBe(137);
+  expect(p.signalCode).toBe("SIGKILL");
+  // Once closed, a stop is done at once, what is left killed the same way.
+  const q = await sessionLeader();
+  await watch.emptied(q.pid, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  expect(await q.exited).toBe(137);
 });

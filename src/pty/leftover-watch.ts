@@ -2,9 +2,11 @@
 // session is left: what is left at its killAt gets SIGKILL, and at its giveUpAt it is done
 // whatever is left. One scan of the process table every LEFTOVER_POLL_MS serves every stop, so
 // stopping N sessions at once scans once a round, not N times. It runs on the daemon's timers
-// (platform/timers.ts): when they close, every stop still watching is done.
+// (platform/timers.ts): when they close (the daemon's close), what every stop still watching left
+// gets SIGKILL at once and the stop is done: its program has ended, so the session's kill() at
+// close reaches nothing of it, and this is the last hand on what it left.
 import type { Cancel, Timers } from "../platform/timers.ts";
-import { sessionMembers } from "./processes.ts";
+import { sessionMembers, signalSession } from "./processes.ts";
 
 /** How often the stops under way look for what their programs left behind. */
 const LEFTOVER_POLL_MS = 20;
@@ -33,7 +35,8 @@ export class LeftoverWatch {
 
   /**
    * Resolves once no process of terminal session `sid` is left: what is left at `killAt` gets
-   * SIGKILL, and at `giveUpAt` (or when the daemon closes) it resolves whatever is left.
+   * SIGKILL, and at `giveUpAt` it resolves whatever is left. When the daemon closes, what is left
+   * gets SIGKILL then and it resolves.
    */
   emptied(sid: number, killAt: number, giveUpAt: number): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>();
@@ -53,19 +56,16 @@ export class LeftoverWatch {
       if (left.length === 0 || now >= w.giveUpAt) {
         this.watched.delete(w);
         w.done();
-      } else if (now >= w.killAt) {
-        for (const pid of left) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {}
-        }
-      }
+      } else if (now >= w.killAt) signalSession(w.sid, "SIGKILL");
     }
     if (this.watched.size > 0) this.look = this.timers.after(LEFTOVER_POLL_MS, () => this.sweep());
   }
 
   private endAll(): void {
-    for (const w of this.watched) w.done();
+    for (const w of this.watched) {
+      signalSession(w.sid, "SIGKILL");
+      w.done();
+    }
     this.watched.clear();
   }
 }

@@ -202,9 +202,9 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGHUP and SIGTERM to every process of the session, then SIGKILL once `graceMs` passed (pty/child.ts). */
+  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop left. */
   async stop(graceMs: number): Promise<void> {
-    if (this.running && this.child) {
+    if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
       this.stopRequested = true;
       await this.child.stop(graceMs);
     }

@@ -1,11 +1,15 @@
 import { MAX_PAGE_BODY } from "../../protocol/framing.ts";
 import { CastSchema } from "../../protocol/schemas.ts";
-import { castHeader, castPage } from "../../session/cast.ts";
+import { type CastPage, castHeader, castPage } from "../../session/cast.ts";
 import { journalPathOf, readJournal } from "../../session/journal.ts";
 import { sessionCommand } from "../command.ts";
 
 // Any session's output as asciicast v2, in pages of output bytes (the header comes with the
 // first page): timed by the journal beside the log, so sessions need not have been recorded.
+
+/** Of its room, what a page cut to fit aims at: its events' own overhead does not shrink in proportion. */
+const AIM = 0.98;
+
 export default sessionCommand({
   name: "session.cast",
   params: CastSchema,
@@ -14,12 +18,6 @@ export default sessionCommand({
     const { stream } = s;
     const journal = readJournal(journalPathOf(stream.logPath), daemon.store.lineFiles);
     const first = journal.find((e) => e.kind === "r");
-    const read = (from: number, max: number) => stream.readOutput(from, max);
-    let page = castPage(journal, read, p.from, p.max_bytes);
-    // A control byte is 6 characters of its event's JSON and 7 of the reply (\\u0001), a quote or
-    // a backslash 3: a page of them is halved until it fits MAX_PAGE_BODY.
-    while (page.to - p.from > 1 && Buffer.byteLength(JSON.stringify(page.lines)) > MAX_PAGE_BODY)
-      page = castPage(journal, read, p.from, Math.floor((page.to - p.from) / 2));
     const header =
       p.from === 0
         ? castHeader({
@@ -30,6 +28,22 @@ export default sessionCommand({
             title: stream.tap.title || undefined,
           })
         : undefined;
-    return { ...(header ? { header } : {}), lines: page.lines, from: p.from, to: page.to, eof: page.to >= stream.output.end && !s.running };
+    const result = ({ lines, to }: CastPage) => ({
+      ...(header ? { header } : {}),
+      lines,
+      from: p.from,
+      to,
+      eof: to >= stream.output.end && !s.running,
+    });
+    const read = (from: number, max: number) => stream.readOutput(from, max);
+    // The reply is measured whole: the header (a long command or title) leaves the events less room.
+    const room = MAX_PAGE_BODY - Buffer.byteLength(JSON.stringify(result({ lines: [], to: p.from })));
+    let page = castPage(journal, read, p.from, p.max_bytes);
+    // A control byte is 6 characters of its event's JSON and 7 of the reply (\\u0001), a quote or
+    // a backslash 3: a page past its room is cut in proportion, so one more read usually fits
+    // (halving read an 8 MiB page of them 3 more times, each a page of string work on this thread).
+    for (let size = 0; page.to - p.from > 1 && (size = Buffer.byteLength(JSON.stringify(page.lines))) > room; )
+      page = castPage(journal, read, p.from, Math.max(1, Math.floor(((page.to - p.from) * room * AIM) / size)));
+    return result(page);
   },
 });

@@ -20,7 +20,8 @@ export default command({
     try {
       const plan = await planHandover(daemon, p.command ?? selfCommand());
       // Reply first; the exec ends every connection, this one too, once the reply is on its way.
-      setImmediate(() => void handOver(daemon, plan).finally(() => (daemon.handingOver = false)));
+      // On the daemon's timers: a daemon closed meanwhile hands nothing over.
+      daemon.timers.nextTurn(() => void handOver(daemon, plan).finally(() => (daemon.handingOver = false)));
       return { from: BUILD, to: plan.to, sessions: plan.sessions };
     } catch (err) {
       daemon.handingOver = false;

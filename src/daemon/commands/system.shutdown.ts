@@ -7,7 +7,7 @@ export default command({
   exec: (p, { daemon }) => {
     const stopping = daemon.store.list().filter((s) => s.running).length;
     // Reply first; the daemon stops its sessions and exits once the reply is on its way.
-    setImmediate(() => void daemon.shutdown(p.grace_ms));
+    daemon.timers.nextTurn(() => void daemon.shutdown(p.grace_ms));
     return { stopping };
   },
 });

@@ -198,37 +198,42 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
   );
   // The socket still accepts meanwhile: a client that comes is told at once, and runs nothing.
   daemon.farewell = goodbye;
-  for (const c of daemon.connections) c.farewell(goodbye);
-  await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
-  let timer: Timer | undefined;
-  const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
-  const held = await Promise.race([daemon.ptys.hold(), late]);
-  clearTimeout(timer);
-  if (held === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
-  let record: HandoverRecord;
+  let kept: number[] = [];
+  // Whatever fails on the way (a record that cannot be written: a full disk; the exec) must not
+  // leave the farewell said and the workers held, stopped for good.
   try {
-    record = recordOf(daemon, held);
-    // A record that cannot be written (a full disk) must not leave the workers held, stopped for good.
+    for (const c of daemon.connections) c.farewell(goodbye);
+    await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
+    let timer: Timer | undefined;
+    const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
+    const held = await Promise.race([daemon.ptys.hold(), late]);
+    clearTimeout(timer);
+    if (held === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
+    const record = recordOf(daemon, held);
     writeHandover(path, record);
+    // What the timing journals put off, before the image that holds it goes.
+    daemon.timers.flush();
+    kept = [
+      record.listener_fd,
+      ...record.locks.map((l) => l.fd),
+      ...record.programs.map((p) => p.fd),
+      ...record.session_sockets.map((s) => s.fd),
+    ];
+    for (const fd of kept) libc.keepAcrossExec(fd, true);
+    const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
+    console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    env[HANDOVER_ENV] = path;
+    const why = libc.execve(plan.argv[0]!, plan.argv, env);
+    // Still here: the exec failed.
+    throw new Error(`execve ${plan.argv[0]} failed (${why})`);
   } catch (err) {
-    return serveOn((err as Error).message);
+    for (const fd of kept) {
+      try {
+        libc.keepAcrossExec(fd, false);
+      } catch {}
+    }
+    serveOn(err instanceof Error ? err.message : String(err));
   }
-  // What the timing journals put off, before the image that holds it goes.
-  daemon.timers.flush();
-  const kept = [
-    record.listener_fd,
-    ...record.locks.map((l) => l.fd),
-    ...record.programs.map((p) => p.fd),
-    ...record.session_sockets.map((s) => s.fd),
-  ];
-  for (const fd of kept) libc.keepAcrossExec(fd, true);
-  const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
-  console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env[HANDOVER_ENV] = path;
-  const why = libc.execve(plan.argv[0]!, plan.argv, env);
-  // Still here: the exec failed.
-  for (const fd of kept) libc.keepAcrossExec(fd, false);
-  serveOn(`execve ${plan.argv[0]} failed (${why})`);
 }

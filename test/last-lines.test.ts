@@ -58,7 +58,7 @@ test("a client 12 MB behind when the daemon shuts down reads every reply it was 
   expect(await d.proc.exited).toBe(0);
 }, 60_000);
 
-test("a client that connects while the daemon says its farewell is told DAEMON_REPLACED at once, and its request does not run, over HTTP too", async () => {
+test("a client that connects while the daemon says its farewell is answered DAEMON_REPLACED to its first line, and its request does not run, over HTTP too", async () => {
   const http = await startHttpDaemon({ args: PATIENT });
   await using d = http.daemon;
   // Holds the farewell out until it reads.

@@ -44,7 +44,7 @@ export interface HandoverHost {
   readonly store: Pick<SessionStore, "list">;
   readonly ptys: Pick<PtyPool, "hold" | "release">;
   readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
-  /** Told to every client that comes while set (daemon.ts's addPeer), and the reply to every request. */
+  /** Told to every client that comes while set (daemon.ts's addPeer), and the answer to every request that comes meanwhile. */
   farewell: RpcError | null;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
@@ -189,14 +189,16 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     for (const c of daemon.connections) c.end();
   };
   // The exec closes every connection with what is still queued for it: each client hears why
-  // first, and gets what it was owed before (termd/client then resumes). Before the hold, so that
-  // a session created meanwhile is held and handed over too.
+  // first, and gets what it was owed before (termd/client then resumes). Before the hold: a request
+  // that came before the farewell runs on meanwhile (a dialect's operation, its native calls
+  // included), and what it made before the hold is held and handed over with the rest.
   console.error(`termd: daemon ${process.pid} is being replaced by ${describeBuild(plan.to)}: its clients are told first`);
   const goodbye = new RpcError(
     "DAEMON_REPLACED",
     `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
   );
-  // The socket still accepts meanwhile: a client that comes is told at once, and runs nothing.
+  // The socket still accepts meanwhile: a client that comes is told (a new connection in answer to
+  // its first line), and nothing it asks runs.
   daemon.farewell = goodbye;
   let kept: number[] = [];
   // Whatever fails on the way (a record that cannot be written: a full disk; the exec) must not

@@ -17,7 +17,7 @@ test("a throw past the hold (here the timers' flush) undoes the farewell and rel
     // Standard input stands for the listening socket: the record is written, and nothing is exec'd.
     options: { socketPath: join(dir, "termd.sock"), stateDir: dir, listenFd: 0 },
     store: { list: () => [] },
-    ptys: { hold: async () => ({ exits: [], input: [] }), release: () => void released++ },
+    ptys: { hold: async () => ({ exits: [], input: [] }), release: () => void released++, leftovers: { killAll: () => {} } },
     connections: [],
     farewell: null,
     httpPort: null,

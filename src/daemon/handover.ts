@@ -18,6 +18,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
 import type { Held, PtyPool } from "../pty/pty-pool.ts";
+import type { LeftoverWatch } from "../pty/leftover-watch.ts";
 import type { Timers } from "../platform/timers.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Peer } from "./peer.ts";
@@ -42,7 +43,7 @@ export interface HandoverPlan {
 export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null; farewellMs?: number };
   readonly store: Pick<SessionStore, "list">;
-  readonly ptys: Pick<PtyPool, "hold" | "release">;
+  readonly ptys: Pick<PtyPool, "hold" | "release"> & { readonly leftovers: Pick<LeftoverWatch, "killAll"> };
   readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
   /** Told to every client that comes while set (daemon.ts's addPeer), and the answer to every request that comes meanwhile. */
   farewell: RpcError | null;
@@ -227,6 +228,9 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     env[HANDOVER_ENV] = path;
+    // What a stop under way left waiting out its grace: the next image knows nothing of it (the
+    // record carries running programs only), so it gets its SIGKILL now rather than never.
+    daemon.ptys.leftovers.killAll();
     const why = libc.execve(plan.argv[0]!, plan.argv, env);
     // Still here: the exec failed.
     throw new Error(`execve ${plan.argv[0]} failed (${why})`);

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, readFileSync, truncateSync, writeFileSync } from
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
+import { alive } from "../src/platform/alive.ts";
 import { ask, nativeSession } from "./dialects/interminai-cli.ts";
 import { startHttpDaemon } from "./http/http-daemon.ts";
 
@@ -201,6 +202,26 @@ test("a handover record that cannot be written after the check leaves the daemon
   expect((await c2.call("system.ping")).started_at).toBe(before.started_at);
   await c2.call("session.input", { session: "s", text: "echo still served\r" });
   expect((await c2.call("session.wait", { session: "s", text: "still served" })).outcome).toBe("matched");
+}, 60_000);
+
+test("what a stop under way left waiting out its grace gets SIGKILL at the restart: the next daemon knows nothing of it", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  // The shell ends on the stop's hangup; its child, in a group of its own, shrugs off HUP and TERM.
+  await bash(c, "s", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!-end; wait');
+  const w = await c.call("session.wait", { session: "s", regex: "child-[0-9]+-end" });
+  const child = Number(/child-([0-9]+)-end/.exec(w.match!.text)![1]);
+  try {
+    // Not awaited: its grace outlasts the test; the restart ends it.
+    c.call("session.stop", { session: "s", grace_ms: 600_000 }).catch(() => {});
+    expect((await c.call("session.wait", { session: "s", exit: true })).outcome).toBe("exited");
+    expect(alive(child)).toBe(true);
+    expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+    // Regression: the record carries running programs only, and the child ran on for good.
+    while (alive(child)) await new Promise((r) => setImmediate(r));
+  } finally {
+    if (alive(child)) process.kill(child, "SIGKILL");
+  }
 }, 60_000);
 
 test("termd attach under a PTY goes on after the restart with no key pressed, and typing through it still reaches the session", async () => {

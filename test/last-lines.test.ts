@@ -3,7 +3,7 @@
 // within its --farewell, for them to be handed to the socket (src/daemon/last-lines.ts). The tests
 // give it 10 minutes: a client reading 12 MB on a loaded machine is not held to a time.
 import { expect, test } from "bun:test";
-import { TestDaemon } from "./harness.ts";
+import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
 import { startHttpDaemon } from "./http/http-daemon.ts";
 
@@ -58,7 +58,7 @@ test("a client 12 MB behind when the daemon shuts down reads every reply it was 
   expect(await d.proc.exited).toBe(0);
 }, 60_000);
 
-test("a client that connects while the daemon says its farewell is told DAEMON_REPLACED at once, and its request does not run, over HTTP too", async () => {
+test("a client that connects while the daemon says its farewell is answered DAEMON_REPLACED to its first line, and its request does not run, over HTTP too", async () => {
   const http = await startHttpDaemon({ args: PATIENT });
   await using d = http.daemon;
   // Holds the farewell out until it reads.
@@ -87,3 +87,13 @@ test("a client that connects while the daemon says its farewell is told DAEMON_R
   const c = await d.client();
   expect((await c.call("session.list")).sessions.map((s: { name: string }) => s.name)).toEqual(["paged"]);
 }, 60_000);
+
+test("termd daemon refuses a --farewell over 10 minutes, which a timer would cut to no wait at all", async () => {
+  // Regression: 2^31 ms overflowed setTimeout, which fired at once: no client was waited for.
+  const p = Bun.spawn([...SOURCE_BIN, "daemon", "--socket", "/nonexistent/termd.sock", "--farewell", String(2 ** 31)], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect(await p.exited).toBe(2);
+  expect(await new Response(p.stderr).text()).toContain("--farewell is a whole number of ms from 0 to 600000");
+});

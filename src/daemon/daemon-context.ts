@@ -41,7 +41,7 @@ export interface DaemonContext extends HandoverHost {
   readonly startedAtIso: string;
   /** A handover is being checked or made (system.handover refuses a second one meanwhile). */
   handingOver: boolean;
-  /** Set while a handover says its farewell: the error every request is answered with meanwhile (dispatch.ts). */
+  /** Set while a handover says its farewell: the answer to every request that comes meanwhile (connection.ts, server/daemon-web-host.ts). */
   farewell: RpcError | null;
   uptimeS(): number;
   /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */

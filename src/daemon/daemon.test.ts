@@ -10,6 +10,10 @@ import { alive } from "../platform/alive.ts";
 import { journalPathOf } from "../session/journal.ts";
 import { Daemon } from "./daemon.ts";
 import { LINE_OFF_THREAD } from "./line-parser.ts";
+import { nativeCaller } from "./connection.ts";
+import { NO_OUTLET } from "./peer.ts";
+import { RpcError } from "../protocol/errors.ts";
+import type { NativeCaller } from "../dialects/dialect.ts";
 
 let dir: string;
 const daemons: Daemon[] = [];
@@ -95,6 +99,33 @@ test("a dialect's state is kept per session and dialect, and goes with its sessi
   await c.call("session.create", { name: "kept", command: ["cat"] });
   expect(d.dialectState("kept", "ralph", () => ({ interactive: false }))).toEqual({ interactive: false });
   c.close();
+});
+
+// Regression: while a handover said its farewell, dispatch refused every native call, those of an
+// operation that had come before too: the console's replace, cut after its stop, left its key
+// with no session. A request is refused where it comes in (connection.ts, daemon-web-host.ts).
+test("a dialect's operation under way when a handover's farewell starts makes its native calls to the end", async () => {
+  fresh();
+  const d = await start();
+  const dialect = d.dialects.named("console")!;
+  const peer = d.addPeer(NO_OUTLET);
+  const native = nativeCaller(d, peer, dialect, { send: () => {}, end: () => {} });
+  const create = { cmd: "create", key: "k", command: "exec sleep 100", log_path: join(dir, "k.log") };
+  const first = await dialect.open(native).handle(create);
+  // The farewell starts once the replace has looked at what the key has: its stop, remove and create come after.
+  const farewellMidway: NativeCaller = {
+    ...native,
+    call: async (method, params) => {
+      const result = await native.call(method, params);
+      if (method === "session.info") d.farewell = new RpcError("DAEMON_REPLACED", "the daemon is being replaced");
+      return result;
+    },
+  };
+  const replaced = await dialect.open(farewellMidway).handle(create);
+  d.farewell = null;
+  expect(replaced).toMatchObject({ ok: true });
+  expect((replaced as { pid: number }).pid).not.toBe((first as { pid: number }).pid);
+  expect(d.store.get("k").state).toBe("running");
 });
 
 // Regression: the journal's line for the last output was found in the file whenever its batch's

@@ -62,7 +62,7 @@ export class Daemon implements DaemonContext {
   private shuttingDown: Promise<void> | null = null;
   /** A handover (handover.ts) is being checked or made: a second one is refused meanwhile. */
   handingOver = false;
-  /** Set while a handover says its farewell (handover.ts): a client that comes is told it at once, and it answers every request. */
+  /** Set while a handover says its farewell (handover.ts): told to a client that comes (a new connection in answer to its first line), and the answer to every request that comes meanwhile. */
   farewell: RpcError | null = null;
   /** The port HTTP is served on (`--http`), once it is: a handover's next image takes the same. */
   httpPort: number | null = null;

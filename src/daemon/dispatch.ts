@@ -80,9 +80,6 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
 }
 
 async function runMethod(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
-  // The daemon is being replaced: nothing more runs in this image (a request over HTTP, or from a
-  // connection that came meanwhile); the client sends it again to the next.
-  if (ctx.daemon.farewell) throw ctx.daemon.farewell;
   const cmd = COMMANDS.get(method) as Command | undefined;
   if (!cmd) {
     // On a session socket, in JSON-RPC's own words (ralph's clients read them).

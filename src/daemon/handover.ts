@@ -18,6 +18,7 @@ import { RpcError } from "../protocol/errors.ts";
 import type { BuildInfo } from "../protocol/schemas.ts";
 import { BUILD, describeBuild } from "../protocol/version.ts";
 import type { Held, PtyPool } from "../pty/pty-pool.ts";
+import type { LeftoverWatch } from "../pty/leftover-watch.ts";
 import type { Timers } from "../platform/timers.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Peer } from "./peer.ts";
@@ -42,9 +43,9 @@ export interface HandoverPlan {
 export interface HandoverHost {
   readonly options: { socketPath: string; stateDir: string; listenFd?: number | null; farewellMs?: number };
   readonly store: Pick<SessionStore, "list">;
-  readonly ptys: Pick<PtyPool, "hold" | "release">;
+  readonly ptys: Pick<PtyPool, "hold" | "release"> & { readonly leftovers: Pick<LeftoverWatch, "killAll"> };
   readonly connections: Iterable<Pick<Peer, "farewell" | "end" | "written">>;
-  /** Told to every client that comes while set (daemon.ts's addPeer), and the reply to every request. */
+  /** Told to every client that comes while set (daemon.ts's addPeer), and the answer to every request that comes meanwhile. */
   farewell: RpcError | null;
   readonly httpPort: number | null;
   lockFiles(): { path: string; fd: number }[];
@@ -189,46 +190,56 @@ export async function handOver(daemon: HandoverHost, plan: HandoverPlan): Promis
     for (const c of daemon.connections) c.end();
   };
   // The exec closes every connection with what is still queued for it: each client hears why
-  // first, and gets what it was owed before (termd/client then resumes). Before the hold, so that
-  // a session created meanwhile is held and handed over too.
+  // first, and gets what it was owed before (termd/client then resumes). Before the hold: a request
+  // that came before the farewell runs on meanwhile (a dialect's operation, its native calls
+  // included), and what it made before the hold is held and handed over with the rest.
   console.error(`termd: daemon ${process.pid} is being replaced by ${describeBuild(plan.to)}: its clients are told first`);
   const goodbye = new RpcError(
     "DAEMON_REPLACED",
     `the daemon is being replaced by ${describeBuild(plan.to)} in place (termd daemon restart); its sessions run on: connect again`,
   );
-  // The socket still accepts meanwhile: a client that comes is told at once, and runs nothing.
+  // The socket still accepts meanwhile: a client that comes is told (a new connection in answer to
+  // its first line), and nothing it asks runs.
   daemon.farewell = goodbye;
-  for (const c of daemon.connections) c.farewell(goodbye);
-  await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
-  let timer: Timer | undefined;
-  const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
-  const held = await Promise.race([daemon.ptys.hold(), late]);
-  clearTimeout(timer);
-  if (held === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
-  let record: HandoverRecord;
+  let kept: number[] = [];
+  // Whatever fails on the way (a record that cannot be written: a full disk; the exec) must not
+  // leave the farewell said and the workers held, stopped for good.
   try {
-    record = recordOf(daemon, held);
-    // A record that cannot be written (a full disk) must not leave the workers held, stopped for good.
+    for (const c of daemon.connections) c.farewell(goodbye);
+    await lastLinesWritten(daemon.connections, daemon.options.farewellMs);
+    let timer: Timer | undefined;
+    const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), HOLD_TIMEOUT_MS)));
+    const held = await Promise.race([daemon.ptys.hold(), late]);
+    clearTimeout(timer);
+    if (held === null) return serveOn(`a pty worker did not stop reading within ${HOLD_TIMEOUT_MS} ms`);
+    const record = recordOf(daemon, held);
     writeHandover(path, record);
+    // What the timing journals put off, before the image that holds it goes.
+    daemon.timers.flush();
+    kept = [
+      record.listener_fd,
+      ...record.locks.map((l) => l.fd),
+      ...record.programs.map((p) => p.fd),
+      ...record.session_sockets.map((s) => s.fd),
+    ];
+    for (const fd of kept) libc.keepAcrossExec(fd, true);
+    const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
+    console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    env[HANDOVER_ENV] = path;
+    // What a stop under way left waiting out its grace: the next image knows nothing of it (the
+    // record carries running programs only), so it gets its SIGKILL now rather than never.
+    daemon.ptys.leftovers.killAll();
+    const why = libc.execve(plan.argv[0]!, plan.argv, env);
+    // Still here: the exec failed.
+    throw new Error(`execve ${plan.argv[0]} failed (${why})`);
   } catch (err) {
-    return serveOn((err as Error).message);
+    for (const fd of kept) {
+      try {
+        libc.keepAcrossExec(fd, false);
+      } catch {}
+    }
+    serveOn(err instanceof Error ? err.message : String(err));
   }
-  // What the timing journals put off, before the image that holds it goes.
-  daemon.timers.flush();
-  const kept = [
-    record.listener_fd,
-    ...record.locks.map((l) => l.fd),
-    ...record.programs.map((p) => p.fd),
-    ...record.session_sockets.map((s) => s.fd),
-  ];
-  for (const fd of kept) libc.keepAcrossExec(fd, true);
-  const sessions = record.programs.length === 1 ? "1 running session" : `${record.programs.length} running sessions`;
-  console.error(`termd: daemon ${process.pid} hands its ${sessions} over to ${describeBuild(plan.to)}`);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env[HANDOVER_ENV] = path;
-  const why = libc.execve(plan.argv[0]!, plan.argv, env);
-  // Still here: the exec failed.
-  for (const fd of kept) libc.keepAcrossExec(fd, false);
-  serveOn(`execve ${plan.argv[0]} failed (${why})`);
 }

@@ -90,6 +90,26 @@ test("a stop without grace while a stop's grace runs SIGKILLs what the program l
   await first;
 });
 
+test("once a stop has finished, a stop without grace leaves the program's old session number alone", async () => {
+  const { child, until } = await start(["sh", "-c", "echo ready; exec sleep 100"]);
+  await until("ready");
+  await child.stop(100_000); // ends on the hangup, nothing left behind: this stop is complete
+  expect(pool.leftovers.size).toBe(0);
+  // By now the number may be an unrelated session's: no look at it, no SIGKILL to it.
+  const looked: number[] = [];
+  const emptied = pool.leftovers.emptied.bind(pool.leftovers);
+  pool.leftovers.emptied = (sid, killAt, giveUpAt) => {
+    looked.push(sid);
+    return emptied(sid, killAt, giveUpAt);
+  };
+  try {
+    await child.stop(0);
+  } finally {
+    pool.leftovers.emptied = emptied;
+  }
+  expect(looked).toEqual([]);
+});
+
 test("input the program does not read stops at MAX_UNREAD_INPUT: past its deadline the writer gives up with INPUT_NOT_READ", async () => {
   // Raw, so the terminal stops taking input once its buffer is full (a cooked line discards instead).
   const { child, until } = await start(["sh", "-c", "stty raw -echo; echo ready; exec sleep 100"]);

@@ -117,6 +117,11 @@ export class Child {
   private paused = false;
   private nextReq = 1;
   private readonly flagReplies = new Map<number, (f: TermiosFlags | null) => void>();
+  /**
+   * Stops waiting on what the program left (leftover-watch.ts): while one does, its last look
+   * found processes in session `pid`, so the number cannot be another session's yet.
+   */
+  private leftoverStops = 0;
   /** Set by sendSignal: how a death by that signal is told apart from a crash. */
   signalSent: string | null = null;
 
@@ -273,6 +278,8 @@ export class Child {
   write(data: string | Uint8Array): number {
     if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    // A hold released (a handover that failed): what was sent meanwhile has been written by now.
+    if (this.lateInput !== null && this.link.holding() === null) this.lateInput = null;
     // Straight into the PTY when nothing waits before it: no hop through the worker for a key.
     // What does not fit (or EIO: closing) goes to the worker, which queues it, or drops it at the end.
     const written = this.master !== null && this.unflushed === 0 && this.resizing === 0 ? this.master.write(bytes) : 0;
@@ -420,12 +427,13 @@ export class Child {
    * background jobs included. Resolves when the program has ended and no process of its session
    * is left (or, past the grace, SIGKILL could not end one). A grace of 0 is SIGKILL at once,
    * also to what a stop under way left waiting out its grace (`termd daemon stop --grace 0` while
-   * a `termd stop --grace 30000` runs): it resolves once none of it is left.
+   * a `termd stop --grace 30000` runs): it resolves once none of it is left. Once no stop waits
+   * on the session any more it does nothing: its number may be an unrelated session's by then.
    */
   async stop(graceMs: number): Promise<void> {
     if (!this.running) {
       await this.exited;
-      if (graceMs <= 0) await this.leftovers.emptied(this.pid, 0, performance.now() + LEFTOVER_MS);
+      if (graceMs <= 0 && this.leftoverStops > 0) await this.leftovers.emptied(this.pid, 0, performance.now() + LEFTOVER_MS);
       return;
     }
     const deadline = performance.now() + graceMs;
@@ -438,7 +446,9 @@ export class Child {
     const timer = setTimeout(() => signalSession(this.pid, "SIGKILL"), graceMs);
     await this.exited;
     // The program is gone; what it left behind gets the rest of the grace, then SIGKILL.
+    this.leftoverStops++;
     await this.leftovers.emptied(this.pid, deadline, deadline + LEFTOVER_MS);
+    this.leftoverStops--;
     clearTimeout(timer);
   }
 

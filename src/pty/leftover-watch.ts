@@ -25,7 +25,7 @@ export class LeftoverWatch {
   private look: Cancel | null = null;
 
   constructor(private readonly timers: Timers) {
-    timers.onClose(() => this.endAll());
+    timers.onClose(() => this.killAll());
   }
 
   /** Stops under way. */
@@ -41,7 +41,7 @@ export class LeftoverWatch {
   emptied(sid: number, killAt: number, giveUpAt: number): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>();
     this.watched.add({ sid, killAt, giveUpAt, done: resolve });
-    if (this.timers.closed) this.endAll();
+    if (this.timers.closed) this.killAll();
     // The first look comes a moment later, so programs that end together are looked at together.
     else this.look ??= this.timers.after(1, () => this.sweep());
     return promise;
@@ -61,7 +61,11 @@ export class LeftoverWatch {
     if (this.watched.size > 0) this.look = this.timers.after(LEFTOVER_POLL_MS, () => this.sweep());
   }
 
-  private endAll(): void {
+  /**
+   * SIGKILL to what every stop under way left, and those stops done: the daemon closes, or its
+   * image goes (a handover's exec, whose record carries only running programs).
+   */
+  killAll(): void {
     for (const w of this.watched) {
       signalSession(w.sid, "SIGKILL");
       w.done();

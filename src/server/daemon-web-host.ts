@@ -33,7 +33,13 @@ async function answer(
     end: close,
   };
   const peer: Peer = daemon.addPeer(outlet, { refusesFileParams });
-  const speaker = dialect.open(nativeCaller(daemon, peer, dialect, { send: () => {}, end: close }));
+  const caller = nativeCaller(daemon, peer, dialect, { send: () => {}, end: close });
+  // A request that comes while the daemon is being replaced runs nothing: the dialect answers it
+  // with the farewell in its own shape; the client sends it again to the next image. One that came
+  // before runs to its end, every native call it makes included.
+  const farewell = daemon.farewell;
+  const refuse = () => Promise.reject(farewell);
+  const speaker = dialect.open(farewell ? { ...caller, call: refuse, run: refuse } : caller);
   signal.addEventListener("abort", close, { once: true });
   try {
     // A big body is parsed off the thread, as a big request line is.
@@ -62,7 +68,10 @@ export function webHost(daemon: Daemon): WebHost {
         scope.refusesFileParams,
         scope.signal,
       ),
-    call: (method, params, signal) => run(method, params, { daemon, peer: new Peer(NO_OUTLET), signal }) as Promise<never>,
+    call: (method, params, signal) =>
+      (daemon.farewell
+        ? Promise.reject(daemon.farewell)
+        : run(method, params, { daemon, peer: new Peer(NO_OUTLET), signal })) as Promise<never>,
     session: (ref) => daemon.store.get(ref),
     subscribe(session, sink, from, events, opts) {
       const sub = new Subscription(session, sink, from);

@@ -202,7 +202,7 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop left. */
+  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop under way left. */
   async stop(graceMs: number): Promise<void> {
     if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
       this.stopRequested = true;

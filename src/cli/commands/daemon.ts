@@ -51,6 +51,15 @@ function workers(a: Parameters<typeof num>[0], flag: string): number | undefined
   return n;
 }
 
+/** The longest --farewell, 10 minutes: past 2^31-1 ms a timer fires at once, and no wait at all is what it would be. */
+const MAX_FAREWELL_MS = 600_000;
+
+function farewellMs(a: Parameters<typeof num>[0]): number | undefined {
+  const n = num(a, "farewell");
+  if (n !== undefined && n > MAX_FAREWELL_MS) throw new UsageError(`--farewell is a whole number of ms from 0 to ${MAX_FAREWELL_MS}`);
+  return n;
+}
+
 const DAEMON_HELP = [
   "termd daemon          runs the daemon in the foreground (for systemd and containers); it stops",
   "                      every session and exits on SIGTERM or SIGINT",
@@ -95,7 +104,7 @@ const DAEMON_FLAGS: Record<string, FlagSpec> = {
   farewell: {
     kind: "number",
     value: "MS",
-    help: "how long a stop or a restart waits for each client to read the replies queued for it, and the reason, before the daemon goes (default 3000)",
+    help: "how long a stop or a restart waits, at most, for its clients to read the replies queued for them, and the reason, before the daemon goes: one wait for all (default 3000, at most 600000)",
   },
   ttl: { kind: "string", value: "DURATION", help: "how long ended sessions are kept: 90s, 30m, 24h, 2d (default 24h)" },
   "debug-buffer": { kind: "number", help: "unhandled escape sequences kept per session for `termd debug` (default 10)" },
@@ -344,7 +353,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
         socketPath: resolve(ctx.socketPath),
         stateDir: resolve(str(a, "state-dir") ?? defaultStateDir()),
         stopGraceMs: num(a, "stop-grace") ?? 5000,
-        farewellMs: num(a, "farewell"),
+        farewellMs: farewellMs(a),
         ttlMs: str(a, "ttl") !== undefined ? parseDuration(str(a, "ttl")!, "ttl") : DEFAULT_TTL_MS,
         debugBuffer,
         screenWorkers: workers(a, "screen-workers"),

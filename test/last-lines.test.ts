@@ -87,3 +87,26 @@ test("a client that connects while the daemon says its farewell is told DAEMON_R
   const c = await d.client();
   expect((await c.call("session.list")).sessions.map((s: { name: string }) => s.name)).toEqual(["paged"]);
 }, 60_000);
+
+test("a termd/client call the daemon refuses while it says its farewell is sent again once the next image serves, and runs there once", async () => {
+  await using d = await patient();
+  await using slow = await behind(d);
+  const c = await d.client();
+  const before = await c.call("system.ping");
+  const restart = d.cli(["daemon", "restart"]);
+  await d.logged("is being replaced by");
+  const late = await d.client();
+  // Regression: it rejected with DAEMON_REPLACED, and a command line run meanwhile failed with it.
+  const created = late.call("session.create", { name: "late", command: ["sh", "-c", "exec sleep 100"] });
+  // Refused (its connection's first line, answered with the farewell): waiting for the next image.
+  while (late.retrying === 0) await Bun.sleep(1);
+  slow.socket.resume();
+  await readsAllPages(slow);
+  expect((await created).name).toBe("late");
+  expect((await restart).code).toBe(0);
+  const after = await late.call("system.ping");
+  expect(after.pid).toBe(before.pid);
+  expect(after.started_at).not.toBe(before.started_at);
+  const names = (await late.call("session.list")).sessions.map((s: { name: string }) => s.name);
+  expect(names.sort()).toEqual(["late", "paged"]);
+}, 60_000);

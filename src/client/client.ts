@@ -107,7 +107,9 @@ export class Client {
   private async resumeReplaced(): Promise<boolean> {
     const before = this.daemonStart;
     if (!before) return false;
-    const ping = await this.reopenShared(Date.now() + RETRY_WITHIN_MS);
+    // Told it is being replaced, it waits for the next image (a URL's port is closed a moment);
+    // closed otherwise (its farewell lost to a close, say), it tries once: a stopped daemon is not waited for.
+    const ping = await this.reopenShared(isReplaced(this.closedError()) ? Date.now() + RETRY_WITHIN_MS : Date.now());
     if (!ping) return false;
     try {
       if (ping.started_at === before.started_at || ping.started_at === undefined) throw new Error("not replaced");
@@ -148,7 +150,7 @@ export class Client {
     const before = this.daemonStart;
     this.reopening = true;
     try {
-      for (;;) {
+      do {
         // What the old connection left of a line is not the start of the new one's.
         this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
         const socket = await connectWhenUp(() => this.openSocket(), deadline);
@@ -160,10 +162,12 @@ export class Client {
           const ping = await this.send("system.ping");
           return before === null || ping.pid === before.pid ? ping : null;
         } catch (err) {
-          // Came while the old image still says its farewell: it closes this connection too.
-          if (!isReplaced(err) || !(await within(gone, deadline))) return null;
+          // Came while the old image still says its farewell (it closes this connection too), or
+          // as it went: a ping is sent again as freely as a call it refused.
+          if (!(isReplaced(err) || err instanceof ConnectionClosedError) || !(await within(gone, deadline))) return null;
         }
-      }
+      } while (Date.now() < deadline);
+      return null;
     } finally {
       this.reopening = false;
     }
@@ -172,7 +176,7 @@ export class Client {
   /** Once the daemon that replaces the one whose connection `gone` tells of answers on a new connection: true; false if none did by `deadline`. */
   private async daemonBack(gone: Promise<void>, deadline: number): Promise<boolean> {
     // The old image closes the connection at its exec (or at once, should it serve on).
-    if (!(await within(gone, deadline))) return false;
+    if (!(await within(gone, deadline)) || this.closing) return false;
     // Another call, or the subscriptions' resume, connected again already.
     if (!this.reopened && this.gone !== gone && this.closedWhy === null) return true;
     return (await this.reopenShared(deadline)) !== null;
@@ -239,7 +243,7 @@ export class Client {
     const gone = this.gone;
     return this.send(method, params).catch(async (err: unknown) => {
       const notSent = err instanceof NotSentError;
-      if (left === 0 || !sendsAgain(notSent ? err.cause : err, notSent)) throw err;
+      if (left === 0 || this.closing || !sendsAgain(notSent ? err.cause : err, notSent)) throw err;
       this.waitingCalls++;
       try {
         if (!(await this.daemonBack(gone, deadline))) throw err;

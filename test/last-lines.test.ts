@@ -138,3 +138,19 @@ test("so is one over a remote daemon's WebSocket", async () => {
   const listed = await callDuringRestart(d, slow, open, (late) => late.call("session.list"));
   expect(listed.sessions.map((s: { name: string }) => s.name)).toEqual(["paged"]);
 }, 60_000);
+
+test("a call under way when the daemon says its farewell is not sent again: it may have run", async () => {
+  await using d = await patient();
+  const c = await d.client();
+  await c.call("session.create", { name: "s", command: ["sh", "-c", "exec sleep 100"] });
+  const waiting = c.call("session.wait", { session: "s", text: "never shown", timeout_ms: 600_000 });
+  const refused = waiting.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  // Answered after the wait's line: the wait is under way.
+  await c.call("system.ping");
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  expect(await refused).toMatchObject({ name: "DAEMON_REPLACED" });
+  expect(c.retrying).toBe(0);
+}, 60_000);

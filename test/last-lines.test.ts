@@ -3,6 +3,7 @@
 // within its --farewell, for them to be handed to the socket (src/daemon/last-lines.ts). The tests
 // give it 10 minutes: a client reading 12 MB on a loaded machine is not held to a time.
 import { expect, test } from "bun:test";
+import { type Client, connect } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
 import { startHttpDaemon } from "./http/http-daemon.ts";
@@ -97,3 +98,69 @@ test("termd daemon refuses a --farewell over 10 minutes, which a timer would cut
   expect(await p.exited).toBe(2);
   expect(await new Response(p.stderr).text()).toContain("--farewell is a whole number of ms from 0 to 600000");
 });
+
+/**
+ * Starts `termd daemon restart` and, while the daemon says its farewell (`slow` holds it open),
+ * makes `call` on a client connected then; once the call waits for the next image, lets the
+ * restart go on. What the call gave.
+ */
+async function callDuringRestart<T>(d: TestDaemon, slow: Lines, open: () => Promise<Client>, call: (c: Client) => Promise<T>): Promise<T> {
+  const restart = d.cli(["daemon", "restart"]);
+  await d.logged("is being replaced by");
+  using late = await open();
+  // Regression: it rejected with DAEMON_REPLACED, and a command line run meanwhile failed with it.
+  const made = call(late);
+  // Refused (its connection's first line, answered with the farewell): waiting for the next image.
+  while (late.retrying === 0) await Bun.sleep(1);
+  slow.socket.resume();
+  await readsAllPages(slow);
+  const result = await made;
+  expect((await restart).code).toBe(0);
+  return result;
+}
+
+test("a termd/client call the daemon refuses while it says its farewell is sent again once the next image serves, and runs there once", async () => {
+  await using d = await patient();
+  await using slow = await behind(d);
+  const c = await d.client();
+  const before = await c.call("system.ping");
+  const create = { name: "late", command: ["sh", "-c", "exec sleep 100"] };
+  const created = await callDuringRestart(
+    d,
+    slow,
+    () => d.client(),
+    (late) => late.call("session.create", create),
+  );
+  expect(created.name).toBe("late");
+  const c2 = await d.client();
+  const after = await c2.call("system.ping");
+  expect(after.pid).toBe(before.pid);
+  expect(after.started_at).not.toBe(before.started_at);
+  const names = (await c2.call("session.list")).sessions.map((s: { name: string }) => s.name);
+  expect(names.sort()).toEqual(["late", "paged"]);
+}, 60_000);
+
+test("so is one over a remote daemon's WebSocket", async () => {
+  const http = await startHttpDaemon({ args: PATIENT });
+  await using d = http.daemon;
+  await using slow = await behind(d);
+  const open = () => connect(http.url, { token: http.token });
+  const listed = await callDuringRestart(d, slow, open, (late) => late.call("session.list"));
+  expect(listed.sessions.map((s: { name: string }) => s.name)).toEqual(["paged"]);
+}, 60_000);
+
+test("a call under way when the daemon says its farewell is not sent again: it may have run", async () => {
+  await using d = await patient();
+  const c = await d.client();
+  await c.call("session.create", { name: "s", command: ["sh", "-c", "exec sleep 100"] });
+  const waiting = c.call("session.wait", { session: "s", text: "never shown", timeout_ms: 600_000 });
+  const refused = waiting.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  // Answered after the wait's line: the wait is under way.
+  await c.call("system.ping");
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  expect(await refused).toMatchObject({ name: "DAEMON_REPLACED" });
+  expect(c.retrying).toBe(0);
+}, 60_000);

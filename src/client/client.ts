@@ -1,18 +1,22 @@
 // The client library: one persistent connection, typed calls with concurrent replies matched by
 // id, and event subscriptions. Runs under Node as well as Bun (transport.ts); depends on
 // src/protocol only.
-import { RpcError, type WireError } from "../protocol/errors.ts";
+import type { WireError } from "../protocol/errors.ts";
 import { LineSplitter } from "../protocol/framing.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
+import { connectWhenUp } from "./connect-when-up.ts";
 import { deferred } from "./deferred.ts";
+import { isReplaced, RETRIES, RETRY_WITHIN_MS, sendsAgain, within, wireError } from "./replaced-retry.ts";
 import { openTransport, type TransportOptions } from "./transport.ts";
 import type { Transport } from "./transport-interface.ts";
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
 type Listener = (e: EventMessage) => void;
+
+type DaemonStart = { pid: number; started_at?: string };
 
 export class ConnectionClosedError extends Error {}
 /** A call made on a connection that was already closed: it was never sent, so it may be sent again. */
@@ -41,9 +45,19 @@ export class Client {
    * start: `termd daemon restart`), from the last output offset seen, so nothing is lost or doubled.
    */
   private readonly subscribed: SubscribeInput[] = [];
-  private daemonStart: { pid: number; started_at?: string } | null = null;
+  private daemonStart: DaemonStart | null = null;
   /** The end of the last output event seen, by session name and id. */
   private readonly outputTo = new Map<string, number>();
+  /** This connection has had a line: a DAEMON_REPLACED after one may cut calls that ran. */
+  private answered = false;
+  /** Resolves when this connection closes. */
+  private gone: Promise<void> = Promise.resolve();
+  /** The new connection under way after a replacement (reopen), shared by all that wait for it. */
+  private reopened: Promise<DaemonStart | null> | null = null;
+  /** A reopen is under way: a connection of its own that closes is its to deal with. */
+  private reopening = false;
+  /** Calls refused by a daemon being replaced that wait to be sent to the next (`retrying`). */
+  private waitingCalls = 0;
 
   private constructor(readonly socketPath: string) {
     const { promise, resolve } = deferred<void>();
@@ -60,6 +74,7 @@ export class Client {
   }
 
   private async openSocket(): Promise<Transport> {
+    const { promise: gone, resolve: markGone } = deferred<void>();
     const socket = await openTransport(
       this.socketPath,
       {
@@ -68,6 +83,8 @@ export class Client {
         },
         close: () => {
           this.fail(() => new ConnectionClosedError(`connection to ${this.socketPath} closed`));
+          markGone();
+          if (this.reopening) return;
           if (this.closing || this.subscribed.length === 0) return this.markClosed();
           void this.resumeReplaced().then((resumed) => resumed || this.markClosed());
         },
@@ -75,6 +92,8 @@ export class Client {
       },
       this.opts,
     );
+    this.gone = gone;
+    this.answered = false;
     this.holdOnlyWhileBusy = this.opts.holdOnlyWhileBusy === true;
     if (this.holdOnlyWhileBusy) socket.hold(false);
     return socket;
@@ -88,24 +107,18 @@ export class Client {
   private async resumeReplaced(): Promise<boolean> {
     const before = this.daemonStart;
     if (!before) return false;
-    // What the old connection left of a line is not the start of the new one's.
-    this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+    // Told it is being replaced, it waits for the next image (a URL's port is closed a moment);
+    // closed otherwise (its farewell lost to a close, say), it tries once: a stopped daemon is not waited for.
+    const ping = await this.reopenShared(isReplaced(this.closedError()) ? Date.now() + RETRY_WITHIN_MS : Date.now());
+    if (!ping) return false;
     try {
-      this.socket = await this.openSocket();
-    } catch {
-      return false;
-    }
-    this.closedWhy = null;
-    try {
-      const ping = await this.call("system.ping");
-      if (ping.pid !== before.pid || ping.started_at === before.started_at || ping.started_at === undefined)
-        throw new Error("not replaced");
+      if (ping.started_at === before.started_at || ping.started_at === undefined) throw new Error("not replaced");
       this.daemonStart = ping;
       const calls = this.subscribed.splice(0);
       for (const params of calls) {
         const to = params.session !== undefined ? this.outputTo.get(params.session) : undefined;
         const wantsOutput = (params.events ?? ["*"]).some((e) => e === "output" || e === "*");
-        await this.call("session.subscribe", wantsOutput && to !== undefined ? { ...params, replay: to } : params);
+        await this.send("session.subscribe", wantsOutput && to !== undefined ? { ...params, replay: to } : params);
       }
       return true;
     } catch {
@@ -113,6 +126,60 @@ export class Client {
       this.socket.close();
       return false;
     }
+  }
+
+  /**
+   * After the daemon closed the connection for its replacement: connects again (the listening
+   * socket is never unbound, so a connection waits in its queue for the next image) and pings.
+   * The ping's answer once a daemon gives it that is not saying its farewell, and is the same
+   * process as before where that is known; else, by `deadline`, null, and the client is closed.
+   */
+  private reopenShared(deadline: number): Promise<DaemonStart | null> {
+    this.reopened ??= this.reopen(deadline).then((ping) => {
+      this.reopened = null;
+      if (ping) return ping;
+      this.closing = true;
+      this.socket.close();
+      this.markClosed();
+      return null;
+    });
+    return this.reopened;
+  }
+
+  private async reopen(deadline: number): Promise<DaemonStart | null> {
+    const before = this.daemonStart;
+    this.reopening = true;
+    try {
+      do {
+        // What the old connection left of a line is not the start of the new one's.
+        this.splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+        const socket = await connectWhenUp(() => this.openSocket(), deadline);
+        if (!socket) return null;
+        this.socket = socket;
+        this.closedWhy = null;
+        const gone = this.gone;
+        try {
+          const ping = await this.send("system.ping");
+          return before === null || ping.pid === before.pid ? ping : null;
+        } catch (err) {
+          // Came while the old image still says its farewell (it closes this connection too), or
+          // as it went: a ping is sent again as freely as a call it refused.
+          if (!(isReplaced(err) || err instanceof ConnectionClosedError) || !(await within(gone, deadline))) return null;
+        }
+      } while (Date.now() < deadline);
+      return null;
+    } finally {
+      this.reopening = false;
+    }
+  }
+
+  /** Once the daemon that replaces the one whose connection `gone` tells of answers on a new connection: true; false if none did by `deadline`. */
+  private async daemonBack(gone: Promise<void>, deadline: number): Promise<boolean> {
+    // The old image closes the connection at its exec (or at once, should it serve on).
+    if (!(await within(gone, deadline)) || this.closing) return false;
+    // Another call, or the subscriptions' resume, connected again already.
+    if (!this.reopened && this.gone !== gone && this.closedWhy === null) return true;
+    return (await this.reopenShared(deadline)) !== null;
   }
 
   private closedError(): Error | null {
@@ -140,6 +207,8 @@ export class Client {
     } catch {
       return;
     }
+    const first = !this.answered;
+    this.answered = true;
     if (msg.method === "event" && msg.params) {
       const e = msg.params;
       if (e.type === "output" && typeof e.data.to === "number") {
@@ -150,18 +219,43 @@ export class Client {
       return;
     }
     // An error for no request is about the connection (the daemon refused it, or is closing it):
-    // every call on it fails with that reason rather than a bare "closed".
-    if (msg.id === null && msg.error) return this.fail(RpcError.fromWire(msg.error));
+    // every call on it fails with that reason rather than a bare "closed". As the connection's
+    // first line it answers the first request, which did not run, nor did any after it.
+    if (msg.id === null && msg.error) return this.fail(wireError(msg.error, first));
     const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
     if (!p) return;
     this.pending.delete(msg.id!);
     this.busy();
-    if (msg.error) p.reject(RpcError.fromWire(msg.error));
+    if (msg.error) p.reject(wireError(msg.error, true));
     else p.resolve(msg.result);
   }
 
-  /** Calls a native method; rejects with RpcError (error.name is the code name) on an error reply. */
+  /**
+   * Calls a native method; rejects with RpcError (error.name is the code name) on an error reply.
+   * A call the daemon refused unrun because it is being replaced (DAEMON_REPLACED) is sent again
+   * once the next daemon answers (replaced-retry.ts); one cut under way is not: it may have run.
+   */
   call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.attempt(method, params, Date.now() + RETRY_WITHIN_MS, RETRIES);
+  }
+
+  private attempt<M extends MethodName>(method: M, params: ParamsOf<M> | undefined, deadline: number, left: number): Promise<ResultOf<M>> {
+    const gone = this.gone;
+    return this.send(method, params).catch(async (err: unknown) => {
+      const notSent = err instanceof NotSentError;
+      if (left === 0 || this.closing || !sendsAgain(notSent ? err.cause : err, notSent)) throw err;
+      this.waitingCalls++;
+      try {
+        if (!(await this.daemonBack(gone, deadline))) throw err;
+      } finally {
+        this.waitingCalls--;
+      }
+      return this.attempt(method, params, deadline, left - 1);
+    });
+  }
+
+  /** Calls `method` once, on this connection. */
+  private send<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<ResultOf<M>> {
     const closed = this.closedError();
     if (closed) return Promise.reject(new NotSentError(closed.message, { cause: closed }));
     const id = this.nextId++;
@@ -172,6 +266,11 @@ export class Client {
     if (method === "session.subscribe") void this.track(params as SubscribeInput, promise).catch(() => {});
     else if (method === "session.unsubscribe") this.untrack(params as { session?: string });
     return promise as Promise<ResultOf<M>>;
+  }
+
+  /** How many calls, refused by a daemon being replaced, wait for the next to be sent again. */
+  get retrying(): number {
+    return this.waitingCalls;
   }
 
   /** session.screenshot, decoded: the PNG file's bytes, or the SVG document. */
@@ -198,7 +297,7 @@ export class Client {
     const same = JSON.stringify(params);
     if (!this.subscribed.some((p) => JSON.stringify(p) === same)) this.subscribed.push(params);
     if (this.daemonStart === null) {
-      const { pid, started_at } = await this.call("system.ping");
+      const { pid, started_at } = await this.send("system.ping");
       this.daemonStart = { pid, started_at };
     }
   }

@@ -48,8 +48,6 @@ export class Client {
   private daemonStart: DaemonStart | null = null;
   /** The end of the last output event seen, by session name and id. */
   private readonly outputTo = new Map<string, number>();
-  /** This connection has had a line: a DAEMON_REPLACED after one may cut calls that ran. */
-  private answered = false;
   /** Resolves when this connection closes. */
   private gone: Promise<void> = Promise.resolve();
   /** The new connection under way after a replacement (reopen), shared by all that wait for it. */
@@ -93,7 +91,6 @@ export class Client {
       this.opts,
     );
     this.gone = gone;
-    this.answered = false;
     this.holdOnlyWhileBusy = this.opts.holdOnlyWhileBusy === true;
     if (this.holdOnlyWhileBusy) socket.hold(false);
     return socket;
@@ -207,8 +204,6 @@ export class Client {
     } catch {
       return;
     }
-    const first = !this.answered;
-    this.answered = true;
     if (msg.method === "event" && msg.params) {
       const e = msg.params;
       if (e.type === "output" && typeof e.data.to === "number") {
@@ -219,14 +214,18 @@ export class Client {
       return;
     }
     // An error for no request is about the connection (the daemon refused it, or is closing it):
-    // every call on it fails with that reason rather than a bare "closed". As the connection's
-    // first line it answers the first request, which did not run, nor did any after it.
-    if (msg.id === null && msg.error) return this.fail(wireError(msg.error, first));
+    // every call on it fails with that reason rather than a bare "closed". A DAEMON_REPLACED so
+    // may cut calls under way: they are not sent again.
+    if (msg.id === null && msg.error) return this.fail(wireError(msg.error, false));
     const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
     if (!p) return;
     this.pending.delete(msg.id!);
     this.busy();
-    if (msg.error) p.reject(wireError(msg.error, true));
+    const err = msg.error && wireError(msg.error, true);
+    // A request refused because the daemon is being replaced: the daemon runs nothing more on
+    // this connection (it was made during the farewell), so the calls behind it did not run either.
+    if (err && isReplaced(err)) this.fail(err);
+    if (err) p.reject(err);
     else p.resolve(msg.result);
   }
 

@@ -3,7 +3,7 @@
 // through dispatch; each dialect puts replies and events in its own shape.
 import { EncodedLine, type OutputFrame, type OutputFraming } from "../protocol/output-frame.ts";
 import type { RpcError } from "../protocol/errors.ts";
-import { errorReply } from "../protocol/reply.ts";
+import { errorReply, type Id } from "../protocol/reply.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import type { Peer, PeerOutlet } from "./peer.ts";
@@ -107,12 +107,12 @@ export class Connection implements LineHandler, PeerOutlet {
    * The last line: an error for no request (the client library fails every call with it), in the
    * native dialect and ralph's, which extends it; in the others none, but nothing more either.
    */
-  farewell(reason: RpcError): void {
+  farewell(reason: RpcError, id: Id = null): void {
     if (this.dialect === null) {
       this.farewellDue = reason;
       return;
     }
-    this.channel.last(this.dialect.name === "native" || this.dialect.name === "ralph" ? errorReply(null, reason) : undefined);
+    this.channel.last(this.dialect.name === "native" || this.dialect.name === "ralph" ? errorReply(id, reason) : undefined);
   }
 
   written(): Promise<void> {
@@ -142,8 +142,11 @@ export class Connection implements LineHandler, PeerOutlet {
 
   line(parsed: LineParsed): Promise<unknown> {
     if (this.farewellDue) {
-      this.speak("msg" in parsed ? parsed.msg : undefined);
-      this.farewell(this.farewellDue);
+      const msg = "msg" in parsed ? parsed.msg : undefined;
+      this.speak(msg);
+      // With the request's id: the client then knows that this call, and any behind it, did not
+      // run, where a farewell for no request may have cut one under way.
+      this.farewell(this.farewellDue, requestId(msg));
       return Promise.resolve();
     }
     if ("malformed" in parsed) {
@@ -169,4 +172,10 @@ export class Connection implements LineHandler, PeerOutlet {
         if (this.dialect?.oneShot) this.channel.end();
       });
   }
+}
+
+/** A JSON-RPC request's id; null for anything else (a batch, a line that was not JSON). */
+function requestId(msg: unknown): Id {
+  const id = typeof msg === "object" && msg !== null && !Array.isArray(msg) ? (msg as { id?: unknown }).id : null;
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }

@@ -14,10 +14,10 @@ const unrun = new WeakSet<Error>();
 export const isReplaced = (err: unknown): err is RpcError => err instanceof RpcError && err.name === "DAEMON_REPLACED";
 
 /**
- * The error of a DAEMON_REPLACED line. `unrun`: it refuses the calls it fails without their having
- * run: a reply to the call itself (HTTP's), or the line that answers a connection's first line
- * (a connection made while the daemon says its farewell runs nothing). The line that ends a
- * connection which had been answered before may cut calls under way: those are not sent again.
+ * The error of a DAEMON_REPLACED line. `unrunCalls`: it is a reply with a call's own id, which the
+ * daemon sends only for a request it refused without running (over HTTP, or a connection's first
+ * line during the farewell, after which it runs nothing on that connection). The farewell for no
+ * request may cut calls under way: those are not sent again.
  */
 export function wireError(wire: WireError, unrunCalls: boolean): RpcError {
   const err = RpcError.fromWire(wire);

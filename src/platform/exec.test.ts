@@ -15,8 +15,10 @@ if (!process.env.SECOND) {
   const kept = openSync(process.argv[2], "r");
   const dropped = openSync(process.argv[2], "r");
   libc.keepAcrossExec(kept, true);
-  // A worker thread runs through the exec, as a daemon's pty workers do.
-  new Worker(URL.createObjectURL(new Blob(["setInterval(() => {}, 1000)"])));
+  // A worker thread runs through the exec, as a daemon's pty workers do: started first, as
+  // theirs are (one still starting when the exec came crashed Bun now and then: 2 runs of CI).
+  const worker = new Worker(URL.createObjectURL(new Blob(["postMessage('up'); setInterval(() => {}, 1000)"])));
+  await new Promise((up) => (worker.onmessage = up));
   const child = Bun.spawn(["sh", "-c", "read _; exit 7"], { stdin: "pipe" });
   const env = { ...process.env, SECOND: JSON.stringify({ pid: process.pid, kept, dropped, child: child.pid }) };
   // The pipe to the child's stdin is close-on-exec: the exec closes it, and the child reads the

@@ -6,7 +6,7 @@
 // gets SIGKILL at once and the stop is done: its program has ended, so the session's kill() at
 // close reaches nothing of it, and this is the last hand on what it left.
 import type { Cancel, Timers } from "../platform/timers.ts";
-import { sessionMembers, signalSession } from "./processes.ts";
+import { rescan, sessionMembers, signalSession } from "./processes.ts";
 
 /** How often the stops under way look for what their programs left behind. */
 const LEFTOVER_POLL_MS = 20;
@@ -66,6 +66,8 @@ export class LeftoverWatch {
    * image goes (a handover's exec, whose record carries only running programs).
    */
   killAll(): void {
+    // The last look: a turn's shared scan may predate a process made since (CI caught one missed).
+    if (this.watched.size > 0) rescan();
     for (const w of this.watched) {
       signalSession(w.sid, "SIGKILL");
       w.done();

@@ -19,6 +19,11 @@ function snapshot(): ProcessSnapshot {
   return shared;
 }
 
+/** The next question scans the table again: for a last look that must not miss a process made earlier in this turn. */
+export function rescan(): void {
+  shared = null;
+}
+
 /** Live (not zombie) processes of the terminal session `sid`, the leader first if it is alive. */
 export function sessionMembers(sid: number): number[] {
   return snapshot().sessionMembers(sid);

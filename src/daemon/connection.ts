@@ -3,7 +3,7 @@
 // through dispatch; each dialect puts replies and events in its own shape.
 import { EncodedLine, type OutputFrame, type OutputFraming } from "../protocol/output-frame.ts";
 import type { RpcError } from "../protocol/errors.ts";
-import { errorReply, type Id } from "../protocol/reply.ts";
+import { errorReply, isId, type Id } from "../protocol/reply.ts";
 import type { EventMessage } from "../protocol/schemas.ts";
 import { Serialized, type Dialect, type DialectConnection, type NativeCaller } from "../dialects/dialect.ts";
 import type { Peer, PeerOutlet } from "./peer.ts";
@@ -177,5 +177,5 @@ export class Connection implements LineHandler, PeerOutlet {
 /** A JSON-RPC request's id; null for anything else (a batch, a line that was not JSON). */
 function requestId(msg: unknown): Id {
   const id = typeof msg === "object" && msg !== null && !Array.isArray(msg) ? (msg as { id?: unknown }).id : null;
-  return typeof id === "string" || typeof id === "number" ? id : null;
+  return isId(id) ? id : null;
 }

@@ -278,8 +278,9 @@ export class Child {
   write(data: string | Uint8Array): number {
     if (!this.running) throw new TermdError("SESSION_NOT_RUNNING", "the program has ended");
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    const hold = this.link.holding();
     // A hold released (a handover that failed): what was sent meanwhile has been written by now.
-    if (this.lateInput !== null && this.link.holding() === null) this.lateInput = null;
+    if (hold === null) this.lateInput = null;
     // Straight into the PTY when nothing waits before it: no hop through the worker for a key.
     // What does not fit (or EIO: closing) goes to the worker, which queues it, or drops it at the end.
     const written = this.master !== null && this.unflushed === 0 && this.resizing === 0 ? this.master.write(bytes) : 0;
@@ -289,7 +290,6 @@ export class Child {
       const left = bytes.length - written;
       const rest = new Uint8Array(left);
       rest.set(bytes.subarray(written));
-      const hold = this.link.holding();
       if (hold !== null) {
         if (this.lateInput?.hold !== hold) this.lateInput = { hold, data: [] };
         this.lateInput.data.push(rest.slice());

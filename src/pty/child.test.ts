@@ -78,9 +78,11 @@ test("stop without grace ends the program and what it started in the background"
 
 test("a stop without grace while a stop's grace runs SIGKILLs what the program left at once", async () => {
   // The background job ignores the hangup and SIGTERM that end the program: it waits out the grace.
-  const { child, until, output } = await start(["sh", "-c", "(trap '' HUP TERM; exec sleep 100) & echo $!; echo ready; wait"]);
+  // It says so itself once they are ignored (an echo of $! by its parent could come before its trap).
+  const job = "(trap '' HUP TERM; exec sh -c 'echo job=$$ ready; exec sleep 100') & wait";
+  const { child, until, output } = await start(["sh", "-c", job]);
   await until("ready");
-  const background = Number(/(\d+)/.exec(output())?.[1]);
+  const background = Number(/job=(\d+)/.exec(output())?.[1]);
   const first = child.stop(100_000);
   expect((await child.exited).signal).toBe("SIGHUP");
   expect(alive(background)).toBe(true);

@@ -1,6 +1,7 @@
 // termd attach through a real outer terminal: the outer terminal is itself a termd session (a
 // real PTY running bash), in which `termd attach` runs as a person would run it.
 import { expect, test } from "bun:test";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Client } from "../src/client/index.ts";
 import { SOURCE_BIN, TestDaemon } from "./harness.ts";
@@ -21,6 +22,12 @@ async function untilSize(c: Client, session: string, size: { rows: number; cols:
     await c.call("session.wait", { session, activity: true, timeout_ms: 20 });
   }
   expect((await c.call("session.info", { session })).size).toEqual(size);
+}
+
+/** Runs `termd attach ARGS` (after `before`, such as `env -u USER`) in the terminal `outer`; returns once it painted the prompt of the session ARGS names first, a bash outerShell started. */
+async function attachIn(c: Client, outer: string, args: string, before = ""): Promise<void> {
+  await typeLine(c, outer, `${before}${ATTACH} ${args}`);
+  await c.call("session.wait", { session: outer, text: `${args.split(" ")[0]}$ ` });
 }
 
 async function typeLine(c: Client, session: string, line: string): Promise<void> {
@@ -70,17 +77,14 @@ test("attach paints vim at once, typing reaches it, Ctrl-\\ detaches and restore
 test("two attached terminals of different sizes: the session takes the smallest, and grows back when it leaves", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "sh$ " }, rows: 40, cols: 120 });
-  await c.call("session.wait", { session: "sh", text: "sh$ " });
+  await outerShell(c, "sh", 40, 120);
   await outerShell(c, "big", 30, 100);
   await outerShell(c, "small", 20, 60);
 
-  await typeLine(c, "big", `${ATTACH} sh`);
-  await c.call("session.wait", { session: "big", text: "sh$ " });
+  await attachIn(c, "big", "sh");
   expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 30, cols: 100 });
 
-  await typeLine(c, "small", `${ATTACH} sh`);
-  await c.call("session.wait", { session: "small", text: "sh$ " });
+  await attachIn(c, "small", "sh");
   expect((await c.call("session.info", { session: "sh" })).size).toEqual({ rows: 20, cols: 60 });
 
   // Both see the same output.
@@ -126,11 +130,9 @@ test("a read-only attached terminal watches but its keys do not reach the sessio
 test("attach --take-over holds the session: another client's input is refused until it detaches", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  await c.call("session.create", { name: "sh", command: ["bash", "--norc", "--noprofile"], env: { PS1: "sh$ " } });
-  await c.call("session.wait", { session: "sh", text: "sh$ " });
+  await outerShell(c, "sh", 24, 80);
   await outerShell(c, "outer", 24, 80);
-  await typeLine(c, "outer", `${ATTACH} sh --take-over`);
-  await c.call("session.wait", { session: "outer", text: "sh$ " });
+  await attachIn(c, "outer", "sh --take-over");
   const held = await c.call("session.info", { session: "sh" });
   expect(held.held_by).toStartWith("termd attach");
   expect((await d.cli(["info", "sh"])).stdout).toContain(`held by: ${held.held_by} since ${held.held_since}`);
@@ -156,3 +158,106 @@ async function untilHeldBy(c: Client, session: string, by: string | null): Promi
   if ((await c.call("session.info", { session })).held_by !== by) await promise;
   await sub.unsubscribe();
 }
+
+test("after a rename, the attached terminal's keys and resizes reach the session, and it stays attached across a daemon restart", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "sh", 24, 80);
+  await outerShell(c, "outer", 24, 80);
+  await attachIn(c, "outer", "sh");
+
+  await c.call("session.rename", { session: "sh", name: "sh2" });
+  await typeLine(c, "outer", "echo typed-$((6*7))");
+  expect((await c.call("session.wait", { session: "sh2", regex: "^typed-42$" })).outcome).toBe("matched");
+  await c.call("session.resize", { session: "outer", rows: 20, cols: 70 });
+  await untilSize(c, "sh2", { rows: 20, cols: 70 });
+
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  const c2 = await d.client();
+  await typeLine(c2, "outer", "echo after-$((2*3))");
+  expect((await c2.call("session.wait", { session: "sh2", regex: "^after-6$" })).outcome).toBe("matched");
+  expect((await c2.call("session.wait", { session: "outer", regex: "^after-6$" })).screen.lines.join("\n")).not.toContain("[the daemon");
+}, 60_000);
+
+test("keys the session refuses are said on the attached terminal, not dropped in silence", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "sh", 24, 80);
+  await outerShell(c, "outer", 24, 80);
+  await attachIn(c, "outer", "sh");
+  const agent = await d.client();
+  await agent.call("session.subscribe", { session: "sh", events: ["hold"], take_over: true, holder: "an agent" });
+  await c.call("session.input", { session: "outer", text: "x" });
+  // On the bottom row, as tmux's status line would say it.
+  const said = await c.call("session.wait", { session: "outer", text: "[keys refused: session sh is held by an agent" });
+  expect(said.screen.lines.at(-1)).toStartWith("[keys refused: session sh is held by an agent since");
+});
+
+test("after a daemon restart the session keeps the attached terminals' current sizes, the smallest winning, and grows back when the smallest leaves", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "sh", 40, 120);
+  await outerShell(c, "big", 30, 100);
+  await outerShell(c, "small", 24, 80);
+  await attachIn(c, "big", "sh");
+  await attachIn(c, "small", "sh");
+  // Both windows change size after attaching: those sizes, not the ones at attach, are theirs now.
+  await c.call("session.resize", { session: "big", rows: 28, cols: 95 });
+  await c.call("session.resize", { session: "small", rows: 20, cols: 70 });
+  await untilSize(c, "sh", { rows: 20, cols: 70 });
+
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  const c2 = await d.client();
+  // Output reaching both terminals: each has subscribed again, its size with it.
+  await typeLine(c2, "sh", "echo back-$((5*5))");
+  await c2.call("session.wait", { session: "big", regex: "^back-25$" });
+  await c2.call("session.wait", { session: "small", regex: "^back-25$" });
+  expect((await c2.call("session.info", { session: "sh" })).size).toEqual({ rows: 20, cols: 70 });
+  await typeLine(c2, "sh", "stty size");
+  expect((await c2.call("session.wait", { session: "sh", regex: "^20 70$" })).outcome).toBe("matched");
+
+  await c2.call("session.input", { session: "small", keys: ["C-\\"] });
+  await c2.call("session.wait", { session: "small", text: "[detached from sh]" });
+  await untilSize(c2, "sh", { rows: 28, cols: 95 });
+}, 60_000);
+
+test("termd restart SESSION keeps the attached terminal: it shows the program ended and the new run, and keys reach the new program", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "rs", 24, 80);
+  await outerShell(c, "outer", 24, 80);
+  await attachIn(c, "outer", "rs");
+  await c.call("session.resize", { session: "outer", rows: 20, cols: 70 });
+  await untilSize(c, "rs", { rows: 20, cols: 70 });
+
+  expect((await d.cli(["restart", "rs"])).code).toBe(0);
+  expect((await c.call("session.wait", { session: "outer", text: "[rs exited (signal SIGHUP): restarting]" })).outcome).toBe("matched");
+  const restarted = await c.call("session.wait", { session: "outer", text: "restarted at" });
+  expect(restarted.screen.alternate).toBe(true);
+  await typeLine(c, "outer", "echo new-run-$((4*4)); stty size");
+  expect((await c.call("session.wait", { session: "rs", regex: "^new-run-16$" })).outcome).toBe("matched");
+  expect((await c.call("session.wait", { session: "rs", regex: "^20 70$" })).outcome).toBe("matched");
+  // A program that ends by itself still ends the attach, as tmux's pane closing does.
+  await typeLine(c, "outer", "exit 7");
+  expect((await c.call("session.wait", { session: "outer", text: "[rs exited (code 7)]" })).screen.alternate).toBe(false);
+});
+
+test("termd attach to the session it runs in is refused: it would feed its own output back forever", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "n1", 24, 80);
+  await typeLine(c, "n1", `${ATTACH} n1; echo "code=$?"`);
+  const refused = await c.call("session.wait", { session: "n1", regex: "^code=\\d+$" });
+  expect(refused.screen.lines.join("\n")).toContain("termd attach: n1 is the session this terminal is in");
+  expect(refused.screen.lines).toContain("code=2");
+});
+
+test("--take-over names the holder by the user's login name where $USER and $LOGNAME are unset", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "sh", 24, 80);
+  await outerShell(c, "outer", 24, 80);
+  await attachIn(c, "outer", "sh --take-over", "env -u USER -u LOGNAME ");
+  const login = Bun.spawnSync(["id", "-un"]).stdout.toString().trim();
+  expect((await c.call("session.info", { session: "sh" })).held_by).toBe(`termd attach (${login}@${hostname()})`);
+});

@@ -249,6 +249,21 @@ test("termd attach under a PTY goes on after the restart with no key pressed, an
   expect([stopped.state, stopped.signal]).toEqual(["stopped", "SIGHUP"]);
 }, 60_000);
 
+test("a client attached with a size subscribes again after the restart with the size of its last resize, not the one it attached with, and says it resumed", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "sh", command: ["sleep", "1000"], rows: 40, cols: 120 });
+  const attached = await d.client();
+  await attached.subscribe({ session: "sh", events: ["state"], size: { rows: 30, cols: 100 } }, () => {});
+  await attached.call("session.resize", { session: "sh", rows: 20, cols: 70 });
+  const { promise: resumed, resolve } = Promise.withResolvers<void>();
+  attached.onResume(resolve);
+
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  await resumed;
+  expect((await d.client().then((c2) => c2.call("session.info", { session: "sh" }))).size).toEqual({ rows: 20, cols: 70 });
+}, 60_000);
+
 test("a session's own socket (interminai's) listens across the restart, answering for its session", async () => {
   await using d = await TestDaemon.start();
   const { c, id, socket } = await nativeSession(d, ["bash", "--norc", "--noprofile"], { env: { PS1: "own$ " } });

@@ -2,7 +2,7 @@
 // daemon: a session keeps its id, log, clients and size across both; dialects that name sessions
 // see the new name.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../src/client/index.ts";
@@ -99,6 +99,41 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   const cli = await d.cli(["restart", "r"]);
   expect(cli.stdout).toBe("r: running\n");
   expect((await c.call("session.info", { session: "r" })).state).toBe("running");
+});
+
+test("restart: its stop's exit event says a new run follows (attached terminals stay); a plain stop's and a failed restart's do not", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const cwd = mkdtempSync(join(tmpdir(), "termd-restart-"));
+  await c.call("session.create", { name: "r", cwd, command: ["cat"] });
+  const events: EventMessage[] = [];
+  const waiting: (() => void)[] = [];
+  await c.subscribe({ session: "r", events: ["state", "exit"] }, (e) => {
+    events.push(e);
+    for (const check of waiting.splice(0)) check();
+  });
+  /** Resolves once `n` events came. */
+  const told = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (events.length >= n ? resolve() : void waiting.push(check));
+      check();
+    });
+  const seen = () => events.map((e) => (e.type === "exit" ? `exit${e.data.restarting ? " restarting" : ""}` : `${e.data.state}`));
+
+  await c.call("session.restart", { session: "r", grace_ms: 500 });
+  await told(3);
+  expect(seen()).toEqual(["stopped", "exit restarting", "running"]);
+  await c.call("session.stop", { session: "r", grace_ms: 500 });
+  await told(5);
+  expect(seen().slice(3)).toEqual(["stopped", "exit"]);
+
+  // Running again, then its folder gone: the restart's stop says a run follows, which cannot start.
+  await c.call("session.restart", { session: "r" });
+  await told(6);
+  rmSync(cwd, { recursive: true });
+  expect(await c.call("session.restart", { session: "r", grace_ms: 500 }).catch((e: Error) => e.name)).toBe("SPAWN_FAILED");
+  await told(9);
+  expect(seen().slice(5)).toEqual(["running", "stopped", "exit restarting", "exit"]);
 });
 
 test("restart --all-lost brings back the sessions a killed daemon lost, as they were started", async () => {

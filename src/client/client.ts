@@ -26,6 +26,8 @@ export class Client {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<Listener>();
+  /** Told once the subscriptions were made again on a daemon that replaced the one they were made to. */
+  private readonly resumeListeners = new Set<() => void>();
   private splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
   /**
    * Why the connection closed: an error, or how to make one once something asks. A command-line
@@ -117,6 +119,7 @@ export class Client {
         const wantsOutput = (params.events ?? ["*"]).some((e) => e === "output" || e === "*");
         await this.send("session.subscribe", wantsOutput && to !== undefined ? { ...params, replay: to } : params);
       }
+      for (const l of this.resumeListeners) l();
       return true;
     } catch {
       this.closing = true;
@@ -264,6 +267,7 @@ export class Client {
     this.socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }) + "\n");
     if (method === "session.subscribe") void this.track(params as SubscribeInput, promise).catch(() => {});
     else if (method === "session.unsubscribe") this.untrack(params as { session?: string });
+    else if (method === "session.resize") void this.resized(params as ParamsOf<"session.resize">, promise).catch(() => {});
     return promise as Promise<ResultOf<M>>;
   }
 
@@ -299,6 +303,23 @@ export class Client {
       const { pid, started_at } = await this.send("system.ping");
       this.daemonStart = { pid, started_at };
     }
+  }
+
+  /**
+   * A resize on this connection: an attached terminal's new size (the daemon takes it as such),
+   * which its subscription is made again with, not the size it attached with.
+   */
+  private async resized(p: ParamsOf<"session.resize">, call: Promise<unknown>): Promise<void> {
+    await call;
+    this.subscribed.forEach((s, i) => {
+      if (s.size && s.session === p.session) this.subscribed[i] = { ...s, size: { rows: p.rows, cols: p.cols } };
+    });
+  }
+
+  /** Calls `fn` each time the subscriptions were made again on the daemon that replaced this one's in place (`termd daemon restart`). Returns the way to stop. */
+  onResume(fn: () => void): () => void {
+    this.resumeListeners.add(fn);
+    return () => this.resumeListeners.delete(fn);
   }
 
   /** An unsubscribe: the session's subscriptions are not made again on a resume. */

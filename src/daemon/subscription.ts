@@ -54,7 +54,7 @@ export class Subscription {
   /** Offset up to which output has been handed to the sink. */
   private sent: number;
   /** The exit event waits until every output byte before it has been sent. */
-  private exitPending: { exit_code: number | null; signal: string | null } | null = null;
+  private exitPending: { exit_code: number | null; signal: string | null; restarting?: boolean } | null = null;
   private readonly off: () => void;
   /** Set while this subscriber's output goes without the queries the daemon answers. */
   private stripped: StrippedOutput | null = null;
@@ -130,7 +130,7 @@ export class Subscription {
         this.emitLatest("hold", "hold", { held_by: e.hold?.held_by ?? null, held_since: e.hold?.held_since ?? null });
         break;
       case "exit":
-        this.exitPending = { exit_code: e.exit_code, signal: e.signal };
+        this.exitPending = { exit_code: e.exit_code, signal: e.signal, ...(e.restarting ? { restarting: true } : {}) };
         this.catchUp();
         break;
     }

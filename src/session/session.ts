@@ -57,6 +57,8 @@ export class Session implements ProgramStream, AttachedStream {
   ended = new Promise<void>((resolve) => (this.markEnded = resolve));
   private child: Child | null = null;
   private stopRequested = false;
+  /** A restart stops the program: its exit says a new run follows. */
+  private restarting = false;
   private readonly clients = new ClientSizes(this);
 
   private constructor(b: SessionBase, restored?: { lost: boolean }) {
@@ -202,10 +204,14 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop under way left. */
-  async stop(graceMs: number): Promise<void> {
+  /**
+   * SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop under way left.
+   * `restarting`: restart() follows, which its exit event says.
+   */
+  async stop(graceMs: number, restarting = false): Promise<void> {
     if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
       this.stopRequested = true;
+      this.restarting ||= restarting;
       await this.child.stop(graceMs);
     }
     await this.ended;
@@ -220,7 +226,11 @@ export class Session implements ProgramStream, AttachedStream {
     this.stream.emit({ type: "state", state: this.state });
     await this.stream.saveScreen();
     this.markEnded();
-    this.stream.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal });
+    this.emitExit();
+  }
+
+  private emitExit(): void {
+    this.stream.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal, ...(this.restarting ? { restarting: true } : {}) });
   }
 
   /** Runs an ended session's program again: same id, name, log, recording, subscribers and size; a line in the output marks it. */
@@ -228,7 +238,20 @@ export class Session implements ProgramStream, AttachedStream {
     if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
     rmSync(screenPathOf(this.stream.logPath), { force: true });
     // The marker comes through the worker, which writes the log: ahead of the program's output.
-    await this.start(spec, new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
+    try {
+      await this.start(
+        spec,
+        new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`),
+      );
+    } catch (err) {
+      // No new run after all: those its stop told one would follow are told the end stands.
+      if (this.restarting) {
+        this.restarting = false;
+        this.emitExit();
+      }
+      throw err;
+    }
+    this.restarting = false;
     Object.assign(this, { state: "running", exitCode: null, signal: null, error: null, endedAt: null, stopRequested: false });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
     this.stream.emit({ type: "state", state: "running" });

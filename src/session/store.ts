@@ -248,8 +248,10 @@ export class SessionStore {
    * (with the hooks of shell integration, and TERMD_SESSION its name now). A running one is stopped first.
    */
   async restart(s: Session, graceMs: number): Promise<void> {
-    if (s.running) await s.stop(graceMs);
-    await s.restart(this.startSpec(s, this.startOf(s)));
+    // Made before the stop, whose exit tells subscribers a new run follows.
+    const spec = this.startSpec(s, this.startOf(s));
+    if (s.running) await s.stop(graceMs, true);
+    await s.restart(spec);
     this.saveRecord(s);
   }
 

@@ -20,7 +20,8 @@ export type SessionEvent =
   | { type: "state"; state: SessionState }
   /** Someone took the session over (info) or gave it back (null). */
   | { type: "hold"; hold: HoldInfo | null }
-  | { type: "exit"; exit_code: number | null; signal: string | null };
+  /** `restarting`: a restart stopped the program and runs it again in this session next (attached terminals stay). */
+  | { type: "exit"; exit_code: number | null; signal: string | null; restarting?: boolean };
 
 /** The output as its readers see it (output-log.ts is one): offsets and holes, never the writing side. */
 export interface OutputBytes {

@@ -3,6 +3,7 @@
 // after some output reflects that output.
 import type { ScreenSnapshot } from "../protocol/schemas.ts";
 import type { ScreenState } from "./screen.ts";
+import type { PageAsk } from "./scrollback-page.ts";
 
 export type SnapshotFormat = "text" | "ansi" | "cells";
 
@@ -18,7 +19,7 @@ export type ToWorker =
    */
   | { t: "write"; id: number; data: Uint8Array; end: number; answer: boolean; clear?: boolean }
   | { t: "resize"; id: number; rows: number; cols: number }
-  | { t: "snapshot"; id: number; req: number; format: SnapshotFormat; scrollback: number }
+  | { t: "snapshot"; id: number; req: number; format: SnapshotFormat; scrollback: number; page: PageAsk }
   | { t: "close"; id: number };
 
 export type FromWorker =

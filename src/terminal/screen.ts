@@ -48,8 +48,8 @@ export interface ScreenState {
 /** A snapshot as the screen knows it: the session adds title, cwd, modes and offset. */
 type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
 
-/** What a row's ANSI may take more in the page than alone: the style the row before left, in full, and the line break. */
-const ROW_SLACK = 64;
+/** What a block of rows' ANSI may take more in the page than alone: the style the row before left, in full, and the line break. */
+const BLOCK_SLACK = 64;
 
 export class Screen {
   private readonly term: Terminal;
@@ -286,8 +286,7 @@ export class Screen {
         c +=
           jsonBytes(
             this.serializer.serialize({ range: { start: y(first + n - 1), end: y(first) }, excludeAltBuffer: true, excludeModes: true }),
-          ) +
-          n * ROW_SLACK;
+          ) + BLOCK_SLACK;
       return c;
     };
     let k = rowsThatFit(want, budget - base, cost);

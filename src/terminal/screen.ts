@@ -274,8 +274,8 @@ export class Screen {
     const budget = page.budget ?? Infinity;
     if (budget === Infinity) return build(want);
     const base = jsonBytes(build(0));
-    // Each row: its text and its runs as they are in the reply (a comma each), its ANSI measured
-    // alone, plus what it may take more in place (a style carried over, a line break).
+    // Rows first … first+n-1: their text and runs as they are in the reply (a comma each), their
+    // ANSI as one range, plus what the range may take more in place (a style carried over, a line break).
     const cost = (first: number, n: number) => {
       let c = 0;
       for (let i = first; i < first + n; i++) {

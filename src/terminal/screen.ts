@@ -272,8 +272,9 @@ export class Screen {
       return snap;
     };
     const budget = page.budget ?? Infinity;
-    if (budget === Infinity) return build(want);
-    const base = jsonBytes(build(0));
+    if (budget === Infinity || want === 0) return build(want);
+    const none = build(0);
+    const base = jsonBytes(none);
     // Rows first … first+n-1: their text and runs as they are in the reply (a comma each), their
     // ANSI as one range, plus what the range may take more in place (a style carried over, a line break).
     const cost = (first: number, n: number) => {
@@ -292,9 +293,10 @@ export class Screen {
     let k = rowsThatFit(want, budget - base, cost);
     // ANSI in place can still pass its estimate (a background carried over a row's blanks): cut in proportion, as session.cast does.
     for (;;) {
+      if (k === 0) return none;
       const snap = build(k);
-      const size = k === 0 ? base : jsonBytes(snap);
-      if (size <= budget || k === 0) return snap;
+      const size = jsonBytes(snap);
+      if (size <= budget) return snap;
       k = Math.max(0, Math.floor((k * (budget - base) * 0.98) / (size - base)));
     }
   }

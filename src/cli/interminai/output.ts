@@ -33,9 +33,10 @@ function parseTo(v: string | undefined): number | null {
  */
 async function withOlder(socket: string, req: Record<string, unknown>, from: number | "-" | undefined): Promise<Record<string, unknown>> {
   const data = await call(socket, req);
-  const oldest = from === "-" ? -Number(data.scrollback_available) : from;
+  const held = -Number(data.scrollback_available);
+  const oldest = from === "-" ? held : typeof from === "number" ? Math.max(from, held) : 0;
   let first = data.from;
-  while (typeof oldest === "number" && typeof first === "number" && first < 0 && oldest < first) {
+  while (typeof first === "number" && first < 0 && oldest < first) {
     const older = await call(socket, { ...req, to: first - 1 });
     if (typeof older.from !== "number" || older.from >= first) break;
     data.screen = `${older.screen}${data.screen}`;

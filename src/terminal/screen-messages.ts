@@ -1,14 +1,12 @@
 // What crosses between the daemon's thread and a screen worker. Every message names the screen it
 // is about; a worker handles its messages in the order they were posted, so a snapshot asked for
 // after some output reflects that output.
-import type { ScreenSnapshot } from "../protocol/schemas.ts";
-import type { ScreenState } from "./screen.ts";
+import type { ScreenPart, ScreenState } from "./screen.ts";
 import type { PageAsk } from "./scrollback-page.ts";
 
 export type SnapshotFormat = "text" | "ansi" | "cells";
 
-/** The part of a snapshot the screen itself knows (the session adds title, cwd, modes, offset). */
-export type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
+export type { ScreenPart };
 
 export type ToWorker =
   | { t: "open"; id: number; rows: number; cols: number; scrollback: number; version: string }

@@ -45,8 +45,8 @@ export interface ScreenState {
   ground: boolean;
 }
 
-/** A snapshot as the screen knows it: the session adds title, cwd, modes and offset. */
-type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
+/** The part of a snapshot the screen itself knows (the session adds title, cwd, modes, offset). */
+export type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
 
 /** What a block of rows' ANSI may take more in the page than alone: the style the row before left, in full, and the line break. */
 const BLOCK_SLACK = 64;

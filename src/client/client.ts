@@ -8,6 +8,7 @@ import { defaultSocketPath } from "../protocol/paths.ts";
 import type { EventMessage, SubscribeInput } from "../protocol/schemas.ts";
 import { connectWhenUp } from "./connect-when-up.ts";
 import { deferred } from "./deferred.ts";
+import { wholeScreen } from "./screen-pages.ts";
 import { isReplaced, RETRIES, RETRY_WITHIN_MS, sendsAgain, within, wireError } from "./replaced-retry.ts";
 import { openTransport, type TransportOptions } from "./transport.ts";
 import type { Transport } from "./transport-interface.ts";
@@ -282,6 +283,14 @@ export class Client {
   async screenshot(session: string, opts: { format?: "svg" | "png"; scale?: number } = {}): Promise<string | Uint8Array> {
     const r = await this.call("session.screenshot", { session, format: opts.format ?? "svg", scale: opts.scale });
     return r.format === "png" ? new Uint8Array(Buffer.from(r.base64!, "base64")) : r.svg!;
+  }
+
+  /**
+   * session.screen with all the `scrollback` it asks for: a reply holds the newest lines that fit
+   * its bound, so the older ones are read in pages and put back in order (screen-pages.ts).
+   */
+  screen(params: ParamsOf<"session.screen">): Promise<ResultOf<"session.screen">> {
+    return wholeScreen((p) => this.call("session.screen", p), params);
   }
 
   /** Every event notification this connection receives. Returns the way to stop listening. */

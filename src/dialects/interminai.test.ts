@@ -22,6 +22,7 @@ const screen = (lines: string[], above = 0, cursor = { row: 0, col: 0 }) => ({
   lines,
   scrollback_lines: above,
   scrollback_total: above,
+  scrollback_end: 0,
   cursor,
   size: { rows: 3, cols: 10 },
 });
@@ -44,7 +45,10 @@ describe("requests", () => {
     const answer = ({ method }: NativeCall) =>
       method === "session.info" ? info() : screen(["old   ", "one  ", "two", ""], 1, { row: 1, col: 10 });
     const { reply, native } = await ask({ type: "OUTPUT", from: -1, to: 2 }, answer);
-    expect(native.calls[1]).toEqual({ method: "session.screen", params: { session: "s1", format: "text", scrollback: 1 } });
+    expect(native.calls[1]).toEqual({
+      method: "session.screen",
+      params: { session: "s1", format: "text", scrollback: 1, scrollback_end: 0 },
+    });
     expect(reply).toEqual({
       status: "ok",
       data: {

@@ -89,13 +89,21 @@ async function output(msg: Msg, session: string, native: NativeCaller): Promise<
   // --emulator custom gives TERM=ansi, and its screen never carries colour.
   const ansi = field(msg, "format") === "ansi" && info.term !== "ansi";
   const scrollback = from === "-" ? Number.MAX_SAFE_INTEGER : isInt(from) && from < 0 ? -from : 0;
-  const snap = await native.call("session.screen", { session, format: ansi ? "cells" : "text", scrollback });
+  // A negative `to` ends the scrollback asked for there: the page starts its count that far up.
+  const skip = isInt(to) && to < 0 ? Math.min(-to - 1, scrollback) : 0;
+  const snap = await native.call("session.screen", {
+    session,
+    format: ansi ? "cells" : "text",
+    scrollback: scrollback - skip,
+    scrollback_end: skip,
+  });
   // Trailing blanks go in both forms (the screen keeps spaces the program wrote).
   const rows = ansi ? snap.cells!.map(renderRow) : snap.lines.map((l) => l.replace(/ +$/, ""));
-  const above = snap.scrollback_lines;
+  // The page holds the newest lines that fit its bound: `from` says where what it gives starts.
+  const above = snap.scrollback_lines + snap.scrollback_end;
   const picked: string[] = [];
   rows.forEach((row, i) => {
-    const n = i < above ? i - above : i - above + 1; // -k … -1, then 1 … rows: there is no line 0
+    const n = i < snap.scrollback_lines ? i - above : i - snap.scrollback_lines + 1; // -k … -1, then 1 … rows: there is no line 0
     if (isInt(to) && n > to) return;
     picked.push(row + "\n");
   });
@@ -103,7 +111,7 @@ async function output(msg: Msg, session: string, native: NativeCaller): Promise<
     screen: picked.join(""),
     cursor: { row: snap.cursor.row, col: Math.min(snap.cursor.col, snap.size.cols - 1) }, // pending wrap stays on the last column
     size: snap.size,
-    from: isInt(from) && from > 1 ? from : above > 0 ? -above : 1,
+    from: isInt(from) && from > 1 ? from : snap.scrollback_lines > 0 ? -above : 1,
     to: isInt(to) ? to : null,
     scrollback_available: snap.scrollback_total,
     scrollback_capacity: info.scrollback,

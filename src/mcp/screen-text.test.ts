@@ -7,6 +7,7 @@ function screen(lines: string[], cursor = { row: 0, col: 0, visible: true }, ext
     lines,
     scrollback_lines: 0,
     scrollback_total: 0,
+    scrollback_end: 0,
     cursor,
     size: { rows: lines.length, cols: 20 },
     title: "",

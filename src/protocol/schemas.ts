@@ -186,7 +186,10 @@ export type InputInput = v.InferOutput<typeof InputSchema>;
 export const ScreenSchema = v.object({
   session: SessionRef,
   format: v.optional(v.picklist(["text", "ansi", "cells"]), "text"),
+  /** Lines of scrollback above the screen, at most: the newest of them that fit MAX_PAGE_BODY with the screen (`scrollback_lines` says how many). */
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Where the page of scrollback ends, in lines above the screen: the newest this many are left out (tmux's capture-pane -E -N-1). */
+  scrollback_end: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Only the rows changed since this `seq` (an earlier snapshot's), in `changed`; `lines` is then empty. */
   since_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
@@ -396,9 +399,12 @@ export interface Modes {
 
 export interface ScreenSnapshot {
   lines: string[];
+  /** Lines of scrollback given, at the start of `lines`: the newest of those asked that fit MAX_PAGE_BODY with the screen. */
   scrollback_lines: number;
   /** Lines held above the screen (what scrollback: N can reach at most). */
   scrollback_total: number;
+  /** Where the scrollback given ends, in lines above the screen (the `scrollback_end` asked, at most `scrollback_total`): the next page back ends at this plus `scrollback_lines`. */
+  scrollback_end: number;
   cursor: { row: number; col: number; visible: boolean };
   size: Size;
   title: string;

@@ -12,16 +12,43 @@ export interface CastHeader {
   title?: string;
 }
 
-export function castHeader(h: CastHeader): string {
-  return JSON.stringify({
-    version: 2,
-    width: h.size.cols,
-    height: h.size.rows,
-    timestamp: Math.floor(h.startedAt.getTime() / 1000),
-    command: h.command.join(" "),
-    ...(h.title ? { title: h.title } : {}),
-    env: { TERM: h.term, SHELL: process.env.SHELL ?? "/bin/sh" },
-  });
+/**
+ * The header line. With `maxBytes`, a header longer than that as a reply carries it (a JSON
+ * string in JSON: a control character is 7 bytes there) has its text fields cut in proportion,
+ * each ending in "…": a command, a TERM or a title may be megabytes (a request line is up to 10
+ * MiB), and a page must hold its header and some output.
+ */
+export function castHeader(h: CastHeader, maxBytes = Infinity): string {
+  const text = { command: h.command.join(" "), title: h.title ?? "", term: h.term, shell: process.env.SHELL ?? "/bin/sh" };
+  for (;;) {
+    const line = JSON.stringify({
+      version: 2,
+      width: h.size.cols,
+      height: h.size.rows,
+      timestamp: Math.floor(h.startedAt.getTime() / 1000),
+      command: text.command,
+      ...(text.title ? { title: text.title } : {}),
+      env: { TERM: text.term, SHELL: text.shell },
+    });
+    const size = Buffer.byteLength(JSON.stringify(line));
+    if (size <= maxBytes) return line;
+    const keep = (maxBytes * 0.9) / size;
+    let shorter = false;
+    for (const k of Object.keys(text) as (keyof typeof text)[]) {
+      const was = text[k].length;
+      text[k] = cut(text[k], Math.floor(was * keep));
+      shorter ||= text[k].length < was;
+    }
+    if (!shorter) return line;
+  }
+}
+
+/** `s` in at most `n` UTF-16 units, "…" its last when it was cut (never half of a surrogate pair). */
+function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const end = Math.max(0, n - 1);
+  const code = s.charCodeAt(end - 1);
+  return s.slice(0, code >= 0xd800 && code < 0xdc00 ? end - 1 : end) + "…";
 }
 
 export type CastCode = "o" | "i" | "r";

@@ -13,7 +13,9 @@ import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import { faultText, TermdError } from "../terminal/errors.ts";
-import type { SnapshotFormat } from "../terminal/screen-messages.ts";
+import { MAX_PAGE_BODY } from "../protocol/framing.ts";
+import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
+import { jsonBytes, type PageAsk } from "../terminal/scrollback-page.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { DEFAULT_DEBUG_BUFFER, TapFacts, type TapState } from "../terminal/tap-facts.ts";
 import { VtTap } from "../terminal/vt-tap.ts";
@@ -339,14 +341,17 @@ export class Pipeline implements OutputStream {
 
   /**
    * The screen in any format, showing at least the output and resizes so far (waiting up to
-   * SNAPSHOT_SYNC_MS for the worker); from the worker when it needs styles or scrollback.
+   * SNAPSHOT_SYNC_MS for the worker); from the worker when it needs styles or scrollback. Its
+   * scrollback is the newest of the page asked that fit MAX_PAGE_BODY with the rest of the reply.
    */
-  async snapshot(format: SnapshotFormat = "text", scrollback = 0): Promise<ScreenSnapshot> {
+  async snapshot(format: SnapshotFormat = "text", scrollback = 0, page: Omit<PageAsk, "budget"> = {}): Promise<ScreenSnapshot> {
     await this.view.sync(SNAPSHOT_SYNC_MS);
     this.assertOpen();
-    if (format === "text" && scrollback === 0) return this.textSnapshot();
+    if (format === "text" && scrollback === 0 && !page.end) return this.textSnapshot();
+    // What the worker does not measure: the tap's fields (a title may be a long OSC string).
+    const budget = MAX_PAGE_BODY - jsonBytes(this.withTap({} as ScreenPart, Number.MAX_SAFE_INTEGER));
     try {
-      const { offset, ...part } = await this.view.snapshot(format, scrollback);
+      const { offset, ...part } = await this.view.snapshot(format, scrollback, { ...page, budget });
       return this.withTap(part, offset);
     } catch (err) {
       // Removed while the worker drew it: the screen it asked is closed.

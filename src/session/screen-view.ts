@@ -11,6 +11,7 @@
 import type { ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import type { ScreenState } from "../terminal/screen.ts";
 import type { ScreenPart, SnapshotFormat } from "../terminal/screen-messages.ts";
+import type { PageAsk } from "../terminal/scrollback-page.ts";
 import { ScreenReopened, type RemoteScreen, type ScreenOpening, type ScreenOwner } from "../terminal/remote-screen.ts";
 import type { ScreenPool } from "../terminal/screen-pool.ts";
 import { MIN_SKIP_BYTES, skipPoint } from "../terminal/fast-forward.ts";
@@ -433,6 +434,7 @@ export class ScreenView {
       lines: s.lines,
       scrollback_lines: 0,
       scrollback_total: s.scrollback_total,
+      scrollback_end: 0,
       cursor: s.cursor,
       size: s.size,
       alternate: s.alternate,
@@ -442,13 +444,13 @@ export class ScreenView {
   }
 
   /** A snapshot from the worker, of every byte sent so far; `offset` is the output it reflects. */
-  async snapshot(format: SnapshotFormat, scrollback: number): Promise<ScreenPart & Pick<ScreenSnapshot, "offset">> {
+  async snapshot(format: SnapshotFormat, scrollback: number, page: PageAsk = {}): Promise<ScreenPart & Pick<ScreenSnapshot, "offset">> {
     for (;;) {
       if (this.remote.parked) this.unpark();
       await this.rebuilt?.promise;
       const offset = this.sent;
       try {
-        return { ...(await this.remote.snapshot(format, scrollback)), seq: this.seq_, offset };
+        return { ...(await this.remote.snapshot(format, scrollback, page)), seq: this.seq_, offset };
       } catch (err) {
         if (!(err instanceof ScreenReopened)) throw err;
       }

@@ -5,6 +5,7 @@
 // or info.
 import type { Modes, ScreenSnapshot, SessionState, Size } from "../protocol/schemas.ts";
 import type { SnapshotFormat } from "../terminal/screen-messages.ts";
+import type { PageAsk } from "../terminal/scrollback-page.ts";
 import type { TapEvent, TapReading } from "../terminal/tap-facts.ts";
 import type { Hold, HoldInfo } from "./hold.ts";
 import type { ScreenView } from "./screen-view.ts";
@@ -49,7 +50,7 @@ export interface OutputStream {
   readOutput(from: number, max: number): Uint8Array;
   textSnapshot(): ScreenSnapshot;
   /** The screen in any format, showing the output so far. */
-  snapshot(format?: SnapshotFormat, scrollback?: number): Promise<ScreenSnapshot>;
+  snapshot(format?: SnapshotFormat, scrollback?: number, page?: Omit<PageAsk, "budget">): Promise<ScreenSnapshot>;
   on(fn: (e: SessionEvent) => void): () => void;
 }
 

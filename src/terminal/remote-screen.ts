@@ -4,6 +4,7 @@
 // reopened, blank, on another (moveTo), and its owner rebuilds it.
 import type { Size } from "../protocol/schemas.ts";
 import type { FromWorker, ScreenPart, SnapshotFormat, ToWorker } from "./screen-messages.ts";
+import type { PageAsk } from "./scrollback-page.ts";
 import type { ScreenState } from "./screen.ts";
 
 export interface ScreenOwner {
@@ -72,12 +73,12 @@ export class RemoteScreen {
     this.send({ t: "resize", id: this.id, rows: size.rows, cols: size.cols });
   }
 
-  snapshot(format: SnapshotFormat, scrollback: number): Promise<ScreenPart> {
+  snapshot(format: SnapshotFormat, scrollback: number, page: PageAsk = {}): Promise<ScreenPart> {
     if (this.disposed) return Promise.reject(new Error("the screen is closed"));
     const req = this.nextReq++;
     const { promise, resolve, reject } = Promise.withResolvers<ScreenPart>();
     this.pending.set(req, { resolve, reject });
-    this.send({ t: "snapshot", id: this.id, req, format, scrollback });
+    this.send({ t: "snapshot", id: this.id, req, format, scrollback, page });
     return promise;
   }
 

@@ -94,7 +94,7 @@ export class ScreenHost {
         const s = this.screens.get(m.id);
         if (!s) return this.post({ t: "snapshot", id: m.id, req: m.req, error: "no such screen" });
         try {
-          this.post({ t: "snapshot", id: m.id, req: m.req, snapshot: s.screen.snapshot(m.format, m.scrollback) });
+          this.post({ t: "snapshot", id: m.id, req: m.req, snapshot: s.screen.snapshot(m.format, m.scrollback, m.page) });
         } catch (err) {
           this.post({ t: "snapshot", id: m.id, req: m.req, error: (err as Error).message });
         }

@@ -1,13 +1,12 @@
 // What crosses between the daemon's thread and a screen worker. Every message names the screen it
 // is about; a worker handles its messages in the order they were posted, so a snapshot asked for
 // after some output reflects that output.
-import type { ScreenSnapshot } from "../protocol/schemas.ts";
-import type { ScreenState } from "./screen.ts";
+import type { ScreenPart, ScreenState } from "./screen.ts";
+import type { PageAsk } from "./scrollback-page.ts";
 
 export type SnapshotFormat = "text" | "ansi" | "cells";
 
-/** The part of a snapshot the screen itself knows (the session adds title, cwd, modes, offset). */
-export type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
+export type { ScreenPart };
 
 export type ToWorker =
   | { t: "open"; id: number; rows: number; cols: number; scrollback: number; version: string }
@@ -18,7 +17,7 @@ export type ToWorker =
    */
   | { t: "write"; id: number; data: Uint8Array; end: number; answer: boolean; clear?: boolean }
   | { t: "resize"; id: number; rows: number; cols: number }
-  | { t: "snapshot"; id: number; req: number; format: SnapshotFormat; scrollback: number }
+  | { t: "snapshot"; id: number; req: number; format: SnapshotFormat; scrollback: number; page: PageAsk }
   | { t: "close"; id: number };
 
 export type FromWorker =

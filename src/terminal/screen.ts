@@ -9,6 +9,7 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { boundCounts } from "./bounds.ts";
 import type { CellRun, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { rowRuns } from "./cells.ts";
+import { jsonBytes, type PageAsk, rowsThatFit } from "./scrollback-page.ts";
 import { patchXtermGaps } from "./xterm-gaps.ts";
 import { KittyKeyboard } from "./kitty.ts";
 import { isOscQuery, queryIds } from "./queries.ts";
@@ -43,6 +44,12 @@ export interface ScreenState {
   /** The parser is between sequences (not inside an escape sequence or string). */
   ground: boolean;
 }
+
+/** The part of a snapshot the screen itself knows (the session adds title, cwd, modes, offset). */
+export type ScreenPart = Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title">;
+
+/** What a block of rows' ANSI may take more in the page than alone: the style the row before left, in full, and the line break. */
+const BLOCK_SLACK = 64;
 
 export class Screen {
   private readonly term: Terminal;
@@ -186,23 +193,6 @@ export class Screen {
     return out;
   }
 
-  private scrollbackLines(n: number): string[] {
-    const buf = this.term.buffer.active;
-    const start = Math.max(0, buf.viewportY - n);
-    const out: string[] = [];
-    for (let y = start; y < buf.viewportY; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
-    return out;
-  }
-
-  /** The last `scrollback` lines above the screen and the screen's rows, as styled runs. */
-  private cells(scrollback: number): CellRun[][] {
-    const buf = this.term.buffer.active;
-    const cell = buf.getNullCell();
-    const out: CellRun[][] = [];
-    for (let y = buf.viewportY - scrollback; y < buf.viewportY + this.term.rows; y++) out.push(rowRuns(buf.getLine(y), cell));
-    return out;
-  }
-
   cursor(): { row: number; col: number; visible: boolean } {
     const buf = this.term.buffer.active;
     return { row: buf.cursorY, col: buf.cursorX, visible: !this.cursorHidden };
@@ -231,23 +221,84 @@ export class Screen {
     };
   }
 
-  /** The session adds the title, cwd and modes, from its tap, and the offset. */
-  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0): Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title"> {
+  /**
+   * The screen, and the page of scrollback `page` asks for (see scrollback-page.ts): the session
+   * adds the title, cwd and modes, from its tap, and the offset. The page that ends at the
+   * screen's top carries, in ansi, the screen's redraw, with history from the normal buffer (also
+   * under the alternate screen, where it shows again once the program leaves it); a page above it
+   * carries its own lines, each ending in CRLF, the style reset at its end, so pages written
+   * oldest first and that one last redraw the whole history.
+   */
+  snapshot(format: "text" | "ansi" | "cells" = "text", scrollback = 0, page: PageAsk = {}): ScreenPart {
+    const active = this.term.buffer.active;
     const visible = this.lines();
-    const above = scrollback > 0 ? this.scrollbackLines(scrollback) : [];
-    const snap: Omit<ScreenSnapshot, "offset" | "modes" | "current_cwd" | "title"> = {
-      lines: [...above, ...visible],
-      scrollback_lines: above.length,
-      scrollback_total: this.term.buffer.active.viewportY,
-      cursor: this.cursor(),
-      size: this.size,
-      alternate: this.term.buffer.active.type === "alternate",
-      seq: this.seq,
-      hash: this.hash(visible),
+    const total = active.viewportY;
+    const end = Math.min(page.end ?? 0, total);
+    const redraw = format === "ansi" && end === 0;
+    const history = redraw ? this.term.buffer.normal : active;
+    /** Are the history's rows in `lines` (not only in a redraw's ansi)? */
+    const inLines = history.type === active.type;
+    const top = history.length - this.term.rows - end;
+    const want = Math.max(0, Math.min(scrollback, top));
+    const cell = history.getNullCell();
+    const y = (i: number) => top - 1 - i;
+    const texts: string[] = [];
+    const runs: CellRun[][] = [];
+    const text = (i: number) => (texts[i] ??= history.getLine(y(i))?.translateToString(true) ?? "");
+    const runsOf = (i: number) => (runs[i] ??= rowRuns(history.getLine(y(i)), cell));
+    const ansiOf = (k: number) =>
+      redraw
+        ? this.serializer.serialize({ scrollback: k })
+        : k === 0
+          ? ""
+          : this.serializer.serialize({ range: { start: top - k, end: top - 1 }, excludeAltBuffer: true, excludeModes: true }) +
+            "\x1b[0m\r\n";
+    const screenCells = format === "cells" ? visible.map((_, r) => rowRuns(active.getLine(active.viewportY + r), cell)) : undefined;
+    const build = (k: number): ScreenPart => {
+      const above = inLines ? Array.from({ length: k }, (_, j) => text(k - 1 - j)) : [];
+      const snap: ScreenPart = {
+        lines: [...above, ...visible],
+        scrollback_lines: above.length,
+        scrollback_total: total,
+        scrollback_end: end,
+        cursor: this.cursor(),
+        size: this.size,
+        alternate: active.type === "alternate",
+        seq: this.seq,
+        hash: this.hash(visible),
+      };
+      if (format === "ansi") snap.ansi = ansiOf(k);
+      if (screenCells) snap.cells = [...above.map((_, j) => runsOf(k - 1 - j)), ...screenCells];
+      return snap;
     };
-    if (format === "ansi") snap.ansi = this.serializer.serialize({ scrollback });
-    if (format === "cells") snap.cells = this.cells(above.length);
-    return snap;
+    const budget = page.budget ?? Infinity;
+    if (budget === Infinity || want === 0) return build(want);
+    const none = build(0);
+    const base = jsonBytes(none);
+    // Rows first … first+n-1: their text and runs as they are in the reply (a comma each), their
+    // ANSI as one range, plus what the range may take more in place (a style carried over, a line break).
+    const cost = (first: number, n: number) => {
+      let c = 0;
+      for (let i = first; i < first + n; i++) {
+        if (inLines) c += jsonBytes(text(i)) + 1;
+        if (screenCells) c += jsonBytes(runsOf(i)) + 1;
+      }
+      if (format === "ansi")
+        c +=
+          jsonBytes(
+            this.serializer.serialize({ range: { start: y(first + n - 1), end: y(first) }, excludeAltBuffer: true, excludeModes: true }),
+          ) + BLOCK_SLACK;
+      return c;
+    };
+    let k = rowsThatFit(want, budget - base, cost);
+    // ANSI in place can still pass its estimate (a background carried over a row's blanks): cut in proportion, as session.cast does.
+    for (;;) {
+      if (k === 0) return none;
+      const snap = build(k);
+      const size = jsonBytes(snap);
+      if (size <= budget) return snap;
+      k = Math.max(0, Math.floor((k * (budget - base) * 0.98) / (size - base)));
+    }
   }
 
   dispose(): void {

@@ -217,9 +217,7 @@ export class Terminal {
 
   /** The screen now (it shows at least every byte the program wrote before the call); `scrollback` adds the lines above it. */
   screen(opts: { scrollback?: ScrollbackOption } = {}): Promise<Screen> {
-    return this.op(async () =>
-      toScreen(await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) })),
-    );
+    return this.op(async () => toScreen(await this.client.screen({ session: this.session, scrollback: scrollbackLines(opts.scrollback) })));
   }
 
   /** Row `n` of the screen (0-based), trailing blanks trimmed. */
@@ -276,9 +274,7 @@ export class Terminal {
       const timeout = opts.timeout ?? this.timeout;
       const deadline = performance.now() + timeout;
       for (;;) {
-        const s = toScreen(
-          await this.client.call("session.screen", { session: this.session, scrollback: scrollbackLines(opts.scrollback) }),
-        );
+        const s = toScreen(await this.client.screen({ session: this.session, scrollback: scrollbackLines(opts.scrollback) }));
         const r = await check(s);
         if (r !== undefined) return r;
         const left = Math.floor(deadline - performance.now());

@@ -50,6 +50,11 @@ async function firstLines(proc: { stdout: ReadableStream<Uint8Array> }, n: numbe
   return text;
 }
 
+/** A python program printing 5000 lines of 1000 columns, line i its number and backslashes, then `end`. */
+const WIDE_LINES =
+  'import sys\nfor i in range(5000): sys.stdout.write("%06d" % i + "\\\\" * 994 + "\\r\\n")\nsys.stdout.write("end")\nimport time; time.sleep(30)';
+const wideLine = (i: number) => String(i).padStart(6, "0") + "\\".repeat(994);
+
 describe("interminai socket dialect", () => {
   test("every example request of the protocol documents gets a reply of the documented shape", async () => {
     await using d = await TestDaemon.start();
@@ -208,6 +213,20 @@ describe("interminai socket dialect", () => {
     expect(r.data.from).toBe(-r.data.scrollback_available);
     expect(lines[0]).toBe("0".repeat(99) + "1");
     expect(lines).toContain("0".repeat(95) + "20000");
+  });
+
+  test("a scrollback over termd's page bound: the reply gives the newest lines, `from` says where they start, a `to` above them gives the older", async () => {
+    await using d = await TestDaemon.start();
+    // 5000 lines of 1000 backslashes, each two characters of JSON: about 10 MB of text.
+    const { c, id, socket } = await nativeSession(d, ["python3", "-c", WIDE_LINES], { rows: 5, cols: 1000, scrollback: 5000 });
+    await seen(c, id, "end");
+    const newest = (await ask(socket, '{"type":"OUTPUT","format":"ascii","from":"-"}')).data;
+    const given: string[] = newest.screen.split("\n").slice(0, -newest.from);
+    expect(newest.from).toBeGreaterThan(-newest.scrollback_available);
+    expect(given.at(-1)).toBe(wideLine(4995)); // the screen shows 4996 to 4999 and the end
+    const older = (await ask(socket, `{"type":"OUTPUT","format":"ascii","from":"-","to":${newest.from - 1}}`)).data;
+    expect(older.from).toBe(-newest.scrollback_available);
+    expect([...older.screen.split("\n").slice(0, -1), ...given]).toEqual(Array.from({ length: 4996 }, (_, i) => wideLine(i)));
   });
 
   test("on the daemon's main socket a request names its session (an extension)", async () => {
@@ -388,6 +407,20 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     expect((await o(["--from", "3", "-n"])).split("\n")[0]).toBe(" 3\t47"); // interminai starts the numbers at N
     const coloured = (await ia(d, bin, ["output", "--socket", socket, "-n"])).stdout;
     expect(coloured.split("\n")[0]).toBe(" 1\t47");
+  });
+
+  test("output --from - prints all the scrollback, in as many replies as termd's page bound takes, numbered from the oldest", async () => {
+    await using d = await TestDaemon.start();
+    const { c, id, socket } = await start(d, ["--size", "1000x5", "--scrollback", "5000", "--", "python3", "-c", WIDE_LINES]);
+    await seen(c, id, "end");
+    const out = await ia(d, bin, ["output", "--socket", socket, "--no-color", "--from", "-"]);
+    expect(out.stdout.split("\n")).toEqual([...Array.from({ length: 5000 }, (_, i) => wideLine(i)), "end", ""]);
+    const numbered = (await ia(d, bin, ["output", "--socket", socket, "--no-color", "--from", "-", "-n"])).stdout.split("\n");
+    expect([numbered[0], numbered[4995], numbered[4996]]).toEqual([
+      `-4996\t${wideLine(0)}`,
+      `-0001\t${wideLine(4995)}`,
+      ` 0001\t${wideLine(4996)}`,
+    ]);
   });
 
   test("numbering pads to the widest number: 24 rows give 01 to 24, 100 rows give 001 to 100", async () => {

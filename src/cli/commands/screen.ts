@@ -11,11 +11,12 @@ export default cliCommand({
   help: "Prints the screen as text (cells the program never wrote trimmed), or with colours and attributes (--ansi).",
   flags: {
     ansi: { kind: "boolean", help: "as a stream that redraws the screen on a terminal: modes, alternate screen, colours" },
-    scrollback: { kind: "number", help: "add up to N lines from above the screen" },
+    scrollback: { kind: "number", help: "add up to N lines from above the screen (all of them, read in pages when they are many)" },
     cursor: { kind: "boolean", help: "add the cursor position and the screen's hash" },
   },
   async run(a, ctx) {
-    const snap = await (await ctx.client()).call("session.screen", {
+    // All the scrollback asked for, in as many pages as its size takes.
+    const snap = await (await ctx.client()).screen({
       session: sessionArg(a),
       format: bool(a, "ansi") ? "ansi" : "text",
       scrollback: num(a, "scrollback"),

@@ -26,6 +26,25 @@ function parseTo(v: string | undefined): number | null {
   return Number(v);
 }
 
+/**
+ * The OUTPUT reply, with all the scrollback `from` asks for: termd's reply holds the newest lines
+ * that fit its bound, and says in `from` where they start, so the older ones are asked for again,
+ * each request ending (`to`) just above what came, and put before them.
+ */
+async function withOlder(socket: string, req: Record<string, unknown>, from: number | "-" | undefined): Promise<Record<string, unknown>> {
+  const data = await call(socket, req);
+  const held = -Number(data.scrollback_available);
+  const oldest = from === "-" ? held : typeof from === "number" ? Math.max(from, held) : 0;
+  let first = data.from;
+  while (typeof first === "number" && first < 0 && oldest < first) {
+    const older = await call(socket, { ...req, to: first - 1 });
+    if (typeof older.from !== "number" || older.from >= first) break;
+    data.screen = `${older.screen}${data.screen}`;
+    data.from = first = older.from;
+  }
+  return data;
+}
+
 export const output: Subcommand = {
   name: "output",
   about: "Get screen output from running session",
@@ -50,7 +69,7 @@ export const output: Subcommand = {
     const req: Record<string, unknown> = { type: "OUTPUT", format: a.flags.has("no-color") ? "ascii" : "ansi" };
     if (from !== undefined) req.from = from;
     if (to !== null) req.to = to;
-    const data = await call(a.values.get("socket")!, req);
+    const data = await withOlder(a.values.get("socket")!, req, from);
     const screen = typeof data.screen === "string" ? data.screen : "";
     const cursor = data.cursor as { row: number; col: number } | undefined;
     let lines = screen.split("\n");

@@ -7,6 +7,8 @@ import { sessionCommand } from "../command.ts";
 // Any session's output as asciicast v2, in pages of output bytes (the header comes with the
 // first page): timed by the journal beside the log, so sessions need not have been recorded.
 
+/** What of a page's room its header may take, at most: the rest is for the output. */
+const MAX_CAST_HEADER = MAX_PAGE_BODY / 2;
 /** Of its room, what a page cut to fit aims at: its events' own overhead does not shrink in proportion. */
 const AIM = 0.98;
 
@@ -20,13 +22,16 @@ export default sessionCommand({
     const first = journal.find((e) => e.kind === "r");
     const header =
       p.from === 0
-        ? castHeader({
-            size: first?.kind === "r" ? first.size : stream.size,
-            term: s.term,
-            command: s.command,
-            startedAt: s.createdAt,
-            title: stream.tap.title || undefined,
-          })
+        ? castHeader(
+            {
+              size: first?.kind === "r" ? first.size : stream.size,
+              term: s.term,
+              command: s.command,
+              startedAt: s.createdAt,
+              title: stream.tap.title || undefined,
+            },
+            MAX_CAST_HEADER,
+          )
         : undefined;
     const result = ({ lines, to }: CastPage) => ({
       ...(header ? { header } : {}),

@@ -61,10 +61,14 @@ function launchShell(name?: ShellName, opts: ShellOptions = {}): Promise<Termina
       new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`),
     );
   return (async () => {
-    const { argv, env } = shellCommand(shell, opts, (await daemon()).scratch);
-    const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
-    await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
-    return t;
+    const { argv, env, started } = shellCommand(shell, opts, (await daemon()).scratch);
+    try {
+      const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
+      await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
+      return t;
+    } finally {
+      started();
+    }
   })();
 }
 

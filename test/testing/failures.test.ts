@@ -112,6 +112,8 @@ test("a test that throws or times out still removes its session and ends its pro
   expect(r.output).toContain(`SOCKET ${d.socket}`);
   const c = await d.client();
   expect((await c.call("session.list")).sessions).toEqual([]);
+  // Nor is anything left in its temp dir (it made a folder there for each run, left empty).
+  expect(project.leftovers()).toEqual([]);
   // The timed-out test's terminal was closed after the test, with its artifacts.
   expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual([
     "terminal.cast",
@@ -134,5 +136,6 @@ test("the private daemon serves each session on a temp socket (TERMD_DEBUG says 
   );
   // Once the process is gone its daemon stops and its temp folder goes.
   expect(await eventually(() => !existsSync(join(socket!, "..")))).toBe(true);
+  expect(project.leftovers()).toEqual([]);
   expect(alive(Number(/PID (\d+)/.exec(r.output)?.[1]))).toBe(false);
 }, 20_000);

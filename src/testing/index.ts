@@ -12,7 +12,7 @@ else if (process.versions.bun) useRunner(await bunRunner());
 export { launch, type LaunchOptions, type ShellOptions } from "./launch.ts";
 export { configure, type TestingConfig } from "./config.ts";
 export { SHELLS, type ShellName } from "./shells.ts";
-export { Terminal, WaitError, type WaitForTextOptions } from "./terminal.ts";
+export { CutShortError, Terminal, WaitError, type WaitForTextOptions } from "./terminal.ts";
 export { expectTerminal, type TerminalAssertions } from "./assert.ts";
 export type { Screen, Match, ScrollbackOption } from "./screen.ts";
 export type { WaitFor, InputOptions } from "./wait-for.ts";

@@ -18,6 +18,18 @@ export interface Runner {
   readonly tellsOutcome: boolean;
   /** The runner's flag to rewrite snapshots (`-u`). */
   updateSnapshots(): boolean;
+  /** The current test's timeout as far as the runner tells it (ms; Infinity: none). */
+  testTimeout(): number;
+}
+
+/** A flag's value given as `--flag N` or `--flag=N` in `argv` (the last one given wins); undefined if absent or not a number. */
+export function numericFlag(argv: readonly string[], flag: string): number | undefined {
+  let found: number | undefined;
+  for (const [i, a] of argv.entries()) {
+    const v = a === flag ? argv[i + 1] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
+    if (v !== undefined && v.trim() !== "" && Number.isFinite(Number(v))) found = Number(v);
+  }
+  return found;
 }
 
 /**
@@ -29,6 +41,8 @@ const nodeTest: Runner = {
   afterTest: () => false,
   tellsOutcome: false,
   updateSnapshots: () => process.execArgv.includes("--test-update-snapshots"),
+  // node:test's tests have no timeout unless --test-timeout gives one (a test's own option is not told).
+  testTimeout: () => numericFlag(process.execArgv, "--test-timeout") ?? Number.POSITIVE_INFINITY,
 };
 
 let active: Runner = nodeTest;

@@ -68,6 +68,28 @@ test("fails to find text", async () => {
   expect(readFileSync(join(dir, "terminal.wait-2.txt"), "utf8")).toStartWith('# expected the screen to show "third"');
 }, 20_000);
 
+test("a wait's default timeout is shorter than the runner's test timeout: it fails with its own message, screen and artifacts", async () => {
+  using project = new TestProject();
+  project.write(
+    "slow.test.ts",
+    `import { test } from "bun:test";
+import { launch } from "LIBRARY";
+
+test("waits for what never shows", async () => {
+  await using t = await launch(["sh", "-c", "echo here; exec cat"], { rows: 5, cols: 30 });
+  await t.waitForText("never");
+});
+`,
+  );
+  // 60% of the run's 8 s test timeout.
+  const r = await project.bunTest("slow.test.ts", { args: ["--timeout", "8000"] });
+  expect(r.code).toBe(1);
+  expect(r.output).toContain('timed out after 4800 ms waiting for "never"');
+  expect(r.output).toMatch(/0│here\n/);
+  expect(r.output).not.toContain("this test timed out");
+  expect(readdirSync(join(project.dir, "test-results", "waits-for-what-never-shows"))).toContain("terminal.wait-1.txt");
+}, 30_000);
+
 const LEAKY = `import { test, expect } from "bun:test";
 import { launch } from "LIBRARY";
 import { connect } from "LIBRARY/../../client/index.ts";
@@ -105,6 +127,9 @@ test("a test that throws or times out still removes its session and ends its pro
   const r = await project.bunTest("leaky.test.ts", { env: { TERMD_SOCKET: d.socket } });
   expect(r.output).toContain("(fail) throws");
   expect(r.output).toContain("(fail) times out");
+  // The wait the test's end cut short says so, not that the program exited (the hangup its removal sent).
+  expect(r.output).toContain('the test ended (timed out) and closed its terminal while waiting for "never"');
+  expect(r.output).not.toContain("the program exited");
   expect(r.output).toContain("(pass) the sessions of both are gone, their programs too");
   const pid = Number(/PID (\d+)/.exec(r.output)?.[1]);
   expect(alive(pid)).toBe(false);

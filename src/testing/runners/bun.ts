@@ -4,7 +4,7 @@
 // process's command line, since bun hands a test no sign of its flags. bun:test is imported when
 // this runs, so a bundle of termd/testing for Node holds no import of it.
 import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
-import { commandLine, type Runner } from "../runner.ts";
+import { commandLine, numericFlag, type Runner } from "../runner.ts";
 import { wrapBuiltinMatchers } from "./bun-expect.ts";
 
 declare module "bun:test" {
@@ -19,6 +19,9 @@ declare module "bun:test" {
     toMatchScreenSnapshot(name?: string, opts?: SnapshotOptions): Promise<void>;
   }
 }
+
+/** `bun test`'s per-test timeout when --timeout gives none. */
+const BUN_TEST_TIMEOUT_MS = 5_000;
 
 export async function bunRunner(): Promise<Runner> {
   const { expect, onTestFinished } = await import("bun:test");
@@ -36,5 +39,7 @@ export async function bunRunner(): Promise<Runner> {
     },
     tellsOutcome: false,
     updateSnapshots: () => commandLine().some((a) => a === "-u" || a === "--update-snapshots" || a.startsWith("--update-snapshots=")),
+    // `bun test --timeout N`, else bun's default of 5 s; a test's own timeout and setDefaultTimeout() are not told.
+    testTimeout: () => numericFlag(commandLine(), "--timeout") ?? BUN_TEST_TIMEOUT_MS,
   };
 }

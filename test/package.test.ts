@@ -180,6 +180,68 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
   );
 
   test(
+    "TypeScript types the matchers termd/testing adds to expect, under bun:test, vitest 3 and vitest 4",
+    async () => {
+      const source = (runner: string) =>
+        [
+          `import { expect } from "${runner}";`,
+          `import { launch } from "termd/testing";`,
+          `export async function check(): Promise<void> {`,
+          `  await using t = await launch(["bash"]);`,
+          `  await expect(t).toShowText("$", { row: 0, timeout: 100 });`,
+          `  await expect(t).not.toShowText(/x/);`,
+          `  await expect(t).toHaveCursorAt(0, 2);`,
+          `  await expect(t).toHaveTitle("x");`,
+          `  await expect(t).toMatchScreenSnapshot("name", { style: true });`,
+          `  // @ts-expect-error a row is a number`,
+          `  await expect(t).toShowText("$", { row: "0" });`,
+          `}`,
+          ``,
+        ].join("\n");
+      /** tsc on `file` as a user's project compiles it: strict, NodeNext, lib checks on; its output. */
+      const typeCheck = async (file: string, types: string[], skipLibCheck = false) => {
+        writeFileSync(
+          join(app, `tsconfig.${file}.json`),
+          JSON.stringify({
+            compilerOptions: {
+              module: "nodenext",
+              moduleResolution: "nodenext",
+              target: "esnext",
+              strict: true,
+              noEmit: true,
+              skipLibCheck,
+              typeRoots: [join(ROOT, "node_modules", "@types")],
+              types,
+            },
+            files: [file],
+          }),
+        );
+        return await run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", `tsconfig.${file}.json`], {
+          env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` },
+        });
+      };
+      writeFileSync(join(app, "matchers-bun.ts"), source("bun:test"));
+      expect(await typeCheck("matchers-bun.ts", ["bun"])).toEqual({ code: 0, stdout: "", stderr: "" });
+      writeFileSync(join(app, "matchers-vitest.ts"), source("vitest"));
+      // vitest where the app would have it (each major's own folder, linked), with no Bun types about.
+      const link = join(app, "node_modules", "vitest");
+      // (vitest 3's declarations clash with the @types/chai it brings, 5.2: their own error, which only skipLibCheck hides.)
+      for (const [vitest, skipLibCheck] of [
+        [join(ROOT, "node_modules", "vitest"), true],
+        [await vitest4(), false],
+      ] as const) {
+        symlinkSync(vitest, link);
+        try {
+          expect(await typeCheck("matchers-vitest.ts", ["node"], skipLibCheck)).toEqual({ code: 0, stdout: "", stderr: "" });
+        } finally {
+          rmSync(link);
+        }
+      }
+    },
+    INSTALL_MS,
+  );
+
+  test(
     "vitest 4 runs a test file that imports termd/testing from the installed package",
     async () => {
       // vitest where the app would have it: its node_modules (vitest 4's own folder, linked).

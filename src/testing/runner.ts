@@ -6,8 +6,13 @@ import { readFileSync } from "node:fs";
 
 /** What the core asks of a test runner. */
 export interface Runner {
-  /** The test running now, when the runner says (vitest does); else it is found from the stack. */
-  current?(): { file: string; name: string } | undefined;
+  /**
+   * The test running now, when the runner says (vitest does: its full name, the describe blocks'
+   * titles and its own, formatted, and its id); else it is found from the stack.
+   */
+  current?(): { file: string; name: string; id?: string } | undefined;
+  /** The formatted title of the test.each case running now, where the runner formats it but does not say (bun). */
+  caseTitle?(): string | undefined;
   /**
    * Calls `end` once the current test is over, with `failed` when the runner tells the outcome
    * (vitest) or undefined when it does not (bun's onTestFinished); false when it cannot here

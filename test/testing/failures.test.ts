@@ -90,6 +90,62 @@ test("waits for what never shows", async () => {
   expect(readdirSync(join(project.dir, "test-results", "waits-for-what-never-shows"))).toContain("terminal.wait-1.txt");
 }, 30_000);
 
+test("each test's artifacts have a folder of its own: test.each cases by their formatted titles, tests in describe blocks by their full names", async () => {
+  using project = new TestProject();
+  project.write(
+    "names.test.ts",
+    `import { describe, expect, test } from "bun:test";
+import { launch } from "LIBRARY";
+import { test as wrapped } from "LIBRARY/../bun.ts";
+
+const fails = async (text: string) => {
+  await using t = await launch(["sh", "-c", \`echo \${text}; exec cat\`], { rows: 3, cols: 20 });
+  await expect(t).toShowText("never", { timeout: 100 });
+};
+
+// (Each body awaits: a body that returns fails(…) would call it as a tail call, leaving no frame of its own on the stack.)
+test.each(["bash", "zsh"])("shell %s", async (shell) => {
+  await fails(\`in-\${shell}\`);
+});
+wrapped.each([1, 2])("wrapped %d", async () => {
+  await fails("wrapped");
+});
+
+describe("one", () => {
+  test("same title", async () => {
+    await fails("in-one");
+  });
+});
+describe("two", () => {
+  describe("inner", () => {
+    wrapped("same title", async () => {
+      await fails("in-two");
+    });
+  });
+});
+
+test("twice", async () => {
+  await fails("first");
+});
+test("twice", async () => {
+  await fails("second");
+});
+`,
+  );
+  const r = await project.bunTest("names.test.ts");
+  expect(r.output).toContain('termd/testing: "shell bash" failed');
+  expect(r.output).toContain('termd/testing: "two > inner > same title" failed');
+  const results = join(project.dir, "test-results");
+  expect(readdirSync(results).sort().join(" ")).toBe(
+    "one-same-title shell-bash shell-zsh twice twice-2 two-inner-same-title wrapped-1 wrapped-2",
+  );
+  const screen = (folder: string) => readFileSync(join(results, folder, "terminal.screen.txt"), "utf8");
+  expect(screen("shell-zsh")).toContain("\nin-zsh\n");
+  expect(screen("one-same-title")).toContain("\nin-one\n");
+  expect(screen("two-inner-same-title")).toContain("\nin-two\n");
+  expect(screen("twice-2")).toContain("\nsecond\n");
+}, 30_000);
+
 const LEAKY = `import { test, expect } from "bun:test";
 import { launch } from "LIBRARY";
 import { connect } from "LIBRARY/../../client/index.ts";

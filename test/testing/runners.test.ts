@@ -23,7 +23,7 @@ test.each([3, 4] as const)(
     using project = new TestProject();
     project.write(
       "screen.test.ts",
-      `import { test, expect } from "vitest";
+      `import { describe, test, expect } from "vitest";
 import { launch } from "./lib/testing/index.js";
 
 test("passes", async () => {
@@ -49,6 +49,13 @@ test("waits with the default timeout", async () => {
   await using t = await launch(["sh", "-c", "echo waiting; exec cat"], { rows: 5, cols: 30 });
   await t.waitForText("never");
 });
+
+describe("group", () => {
+  test.each(["a", "b"])("case %s", async (x) => {
+    await using t = await launch(["sh", "-c", \`echo \${x}; exec cat\`], { rows: 5, cols: 30 });
+    await expect(t).toShowText("never", { timeout: 100 });
+  });
+});
 `,
     );
     obsoleteSnapshot(project.dir, "screen.test.ts");
@@ -64,9 +71,16 @@ test("waits with the default timeout", async () => {
     expect(r.output).toMatch(/0│here\n/);
     expect(r.output).toContain('timed out after 4800 ms waiting for "never"');
     expect(r.output).not.toContain("Test timed out");
-    expect(r.output).toContain("Tests  3 failed | 1 passed (4)");
+    expect(r.output).toContain("Tests  5 failed | 1 passed (6)");
     const results = join(project.dir, "test-results");
-    expect(readdirSync(results).sort()).toEqual(["fails-a-matcher", "throws-its-own-error", "waits-with-the-default-timeout"]);
+    // vitest's names: the describe blocks' titles and the test's, a test.each case's formatted.
+    expect(readdirSync(results).sort()).toEqual([
+      "fails-a-matcher",
+      "group-case-a",
+      "group-case-b",
+      "throws-its-own-error",
+      "waits-with-the-default-timeout",
+    ]);
     expect(readdirSync(join(results, "waits-with-the-default-timeout")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);

@@ -1,10 +1,12 @@
 // termd/testing under `bun test`: the matchers on bun:test's expect (bun's own matchers wrapped to
-// hear their results, bun-expect.ts), a test's end through onTestFinished (which says nothing of
-// the outcome, so test-context.ts judges it), and `-u`/`--update-snapshots` read from the
-// process's command line, since bun hands a test no sign of its flags. bun:test is imported when
-// this runs, so a bundle of termd/testing for Node holds no import of it.
+// hear their results, bun-expect.ts), test.each's cases told their formatted titles
+// (bun-each.ts), a test's end through onTestFinished (which says nothing of the outcome, so
+// test-context.ts judges it), and `-u`/`--update-snapshots` read from the process's command line,
+// since bun hands a test no sign of its flags. bun:test is imported when this runs, so a bundle
+// of termd/testing for Node holds no import of it.
 import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
 import { commandLine, numericFlag, type Runner } from "../runner.ts";
+import { caseTitle, patchEach } from "./bun-each.ts";
 import { wrapBuiltinMatchers } from "./bun-expect.ts";
 
 declare module "bun:test" {
@@ -24,10 +26,12 @@ declare module "bun:test" {
 const BUN_TEST_TIMEOUT_MS = 5_000;
 
 export async function bunRunner(): Promise<Runner> {
-  const { expect, onTestFinished } = await import("bun:test");
+  const { expect, onTestFinished, test } = await import("bun:test");
   wrapBuiltinMatchers(expect);
   expect.extend(matchers);
+  patchEach(test);
   return {
+    caseTitle,
     afterTest(end) {
       try {
         onTestFinished(() => end());

@@ -47,7 +47,10 @@ export async function vitestRunner(): Promise<Runner> {
   return {
     current() {
       const s = expect.getState();
-      return s.testPath && s.currentTestName !== undefined ? { file: s.testPath, name: s.currentTestName } : undefined;
+      const id = getCurrentTest()?.id;
+      return s.testPath && s.currentTestName !== undefined
+        ? { file: s.testPath, name: s.currentTestName, ...(id ? { id } : {}) }
+        : undefined;
     },
     afterTest(end) {
       try {

@@ -38,6 +38,12 @@ export class TestRun {
   /** The end will tell whether the test failed (a wrapped test, vitest): closing waits for it. */
   deferred = false;
 
+  /** The test file's absolute path. */
+  readonly file: string;
+  /** The test's own title ("" when not found); under vitest, its full name. */
+  readonly title: string;
+  /** Where the test starts in its file (1-based; 0 when the runner or a wrapper told the test). */
+  readonly line: number;
   /** The test's full name: the describe blocks' titles and its own, joined by " > ". */
   readonly name: string;
   /** What tells this test from every other: the runner's id, or its file, line and full name. */
@@ -50,13 +56,6 @@ export class TestRun {
     this.name = [...where.path, where.title].join(" > ");
     this.key = keyOf(where);
   }
-
-  /** The test file's absolute path. */
-  readonly file: string;
-  /** The test's own title ("" when not found); under vitest, its full name. */
-  readonly title: string;
-  /** Where the test starts in its file (1-based; 0 when the runner or a wrapper told the test). */
-  readonly line: number;
 
   /** A name for files: the full name without characters a path cannot carry, unique in this process. */
   get slug(): string {

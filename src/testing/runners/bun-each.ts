@@ -1,7 +1,8 @@
 // bun:test's `test.each` (and `it.each`, and theirs under `.concurrent`, `.serial` and
-// `.failing`; not `.only`'s: reading `test.only` under CI throws), patched so that a case's body runs knowing its formatted title: bun formats
-// "shell %s" into "shell bash" for its report but tells the test nothing of it (no
-// expect.getState(), no test context), and the title in the source is the same for every case.
+// `.failing`; not `.only`'s: reading `test.only` under CI throws), patched so that a case's body
+// runs knowing its formatted title: bun formats "shell %s" into "shell bash" for its report but
+// tells the test nothing of it (no expect.getState(), no test context), and the title in the
+// source is the same for every case.
 // The bodies run as before, with the same arguments and `this`; only the registration passes
 // through here. Patched in place, on the functions bun:test exports, since a test file's
 // `import { test } from "bun:test"` binding cannot be replaced.

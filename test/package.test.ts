@@ -23,7 +23,7 @@ import { hostTarget } from "../src/package/targets.ts";
 import { connect } from "../src/client/index.ts";
 import { ROOT } from "./harness.ts";
 import { alive, eventually } from "./testing/subprocess.ts";
-import { vitest4 } from "./testing/vitest4.ts";
+import { typescript5, vitest4 } from "./testing/locked-install.ts";
 
 const target = hostTarget();
 const INSTALL_MS = 300_000;
@@ -180,7 +180,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
   );
 
   test(
-    "TypeScript types the matchers termd/testing adds to expect, under bun:test, vitest 3 and vitest 4",
+    "TypeScript (5 and 7) types the matchers termd/testing adds to expect, under bun:test, vitest 3 and vitest 4",
     async () => {
       const source = (runner: string) =>
         [
@@ -198,7 +198,9 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
           `}`,
           ``,
         ].join("\n");
-      /** tsc on `file` as a user's project compiles it: strict, NodeNext, lib checks on; its output. */
+      // TypeScript 5, what most users have, and the checkout's 7.
+      const compilers = [join(await typescript5(), "bin", "tsc"), join(ROOT, "node_modules", ".bin", "tsc")];
+      /** `file` compiled as a user's project compiles it (strict, NodeNext, lib checks on), by each compiler: the outputs. */
       const typeCheck = async (file: string, types: string[], skipLibCheck = false) => {
         writeFileSync(
           join(app, `tsconfig.${file}.json`),
@@ -216,12 +218,14 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
             files: [file],
           }),
         );
-        return await run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", `tsconfig.${file}.json`], {
-          env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` },
-        });
+        const runs = compilers.map((tsc) =>
+          run([tsc, "-p", `tsconfig.${file}.json`], { env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` } }),
+        );
+        return await Promise.all(runs);
       };
+      const clean = compilers.map(() => ({ code: 0, stdout: "", stderr: "" }));
       writeFileSync(join(app, "matchers-bun.ts"), source("bun:test"));
-      expect(await typeCheck("matchers-bun.ts", ["bun"])).toEqual({ code: 0, stdout: "", stderr: "" });
+      expect(await typeCheck("matchers-bun.ts", ["bun"])).toEqual(clean);
       writeFileSync(join(app, "matchers-vitest.ts"), source("vitest"));
       // vitest where the app would have it (each major's own folder, linked), with no Bun types about.
       const link = join(app, "node_modules", "vitest");
@@ -232,7 +236,7 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
       ] as const) {
         symlinkSync(vitest, link);
         try {
-          expect(await typeCheck("matchers-vitest.ts", ["node"], skipLibCheck)).toEqual({ code: 0, stdout: "", stderr: "" });
+          expect(await typeCheck("matchers-vitest.ts", ["node"], skipLibCheck)).toEqual(clean);
         } finally {
           rmSync(link);
         }

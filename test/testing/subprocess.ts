@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildLibrary } from "../../scripts/pack.ts";
-import { vitest4 } from "./vitest4.ts";
+import { vitest4 } from "./locked-install.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 export const LIBRARY = join(ROOT, "src", "testing", "index.ts");
@@ -52,7 +52,7 @@ export class TestProject {
 
   /**
    * `vitest run FILE` under Node, with vitest `major`: 3 is this checkout's devDependency, 4 is
-   * installed from test/testing/vitest4's lock (vitest4.ts). The test file imports termd/testing as
+   * installed from test/testing/vitest4's lock (locked-install.ts). The test file imports termd/testing as
    * the published package ships it (`./lib/testing/index.js`, scripts/pack.ts), which finds vitest where
    * a user's project has it: in the project's node_modules, here a link to the one chosen.
    */

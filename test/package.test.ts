@@ -23,7 +23,7 @@ import { hostTarget } from "../src/package/targets.ts";
 import { connect } from "../src/client/index.ts";
 import { ROOT } from "./harness.ts";
 import { alive, eventually } from "./testing/subprocess.ts";
-import { vitest4 } from "./testing/vitest4.ts";
+import { typescript5, vitest4 } from "./testing/locked-install.ts";
 
 const target = hostTarget();
 const INSTALL_MS = 300_000;
@@ -175,6 +175,72 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
           env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` },
         }),
       ).toEqual({ code: 0, stdout: "", stderr: "" });
+    },
+    INSTALL_MS,
+  );
+
+  test(
+    "TypeScript (5 and 7) types the matchers termd/testing adds to expect, under bun:test, vitest 3 and vitest 4",
+    async () => {
+      const source = (runner: string) =>
+        [
+          `import { expect } from "${runner}";`,
+          `import { launch } from "termd/testing";`,
+          `export async function check(): Promise<void> {`,
+          `  await using t = await launch(["bash"]);`,
+          `  await expect(t).toShowText("$", { row: 0, timeout: 100 });`,
+          `  await expect(t).not.toShowText(/x/);`,
+          `  await expect(t).toHaveCursorAt(0, 2);`,
+          `  await expect(t).toHaveTitle("x");`,
+          `  await expect(t).toMatchScreenSnapshot("name", { style: true });`,
+          `  // @ts-expect-error a row is a number`,
+          `  await expect(t).toShowText("$", { row: "0" });`,
+          `}`,
+          ``,
+        ].join("\n");
+      // TypeScript 5, what most users have, and the checkout's 7.
+      const compilers = [join(await typescript5(), "bin", "tsc"), join(ROOT, "node_modules", ".bin", "tsc")];
+      /** `file` compiled as a user's project compiles it (strict, NodeNext, lib checks on), by each compiler: the outputs. */
+      const typeCheck = async (file: string, types: string[], skipLibCheck = false) => {
+        writeFileSync(
+          join(app, `tsconfig.${file}.json`),
+          JSON.stringify({
+            compilerOptions: {
+              module: "nodenext",
+              moduleResolution: "nodenext",
+              target: "esnext",
+              strict: true,
+              noEmit: true,
+              skipLibCheck,
+              typeRoots: [join(ROOT, "node_modules", "@types")],
+              types,
+            },
+            files: [file],
+          }),
+        );
+        const runs = compilers.map((tsc) =>
+          run([tsc, "-p", `tsconfig.${file}.json`], { env: { ...env, PATH: `${nodeBin}:/usr/bin:/bin` } }),
+        );
+        return await Promise.all(runs);
+      };
+      const clean = compilers.map(() => ({ code: 0, stdout: "", stderr: "" }));
+      writeFileSync(join(app, "matchers-bun.ts"), source("bun:test"));
+      expect(await typeCheck("matchers-bun.ts", ["bun"])).toEqual(clean);
+      writeFileSync(join(app, "matchers-vitest.ts"), source("vitest"));
+      // vitest where the app would have it (each major's own folder, linked), with no Bun types about.
+      const link = join(app, "node_modules", "vitest");
+      // (vitest 3's declarations clash with the @types/chai it brings, 5.2: their own error, which only skipLibCheck hides.)
+      for (const [vitest, skipLibCheck] of [
+        [join(ROOT, "node_modules", "vitest"), true],
+        [await vitest4(), false],
+      ] as const) {
+        symlinkSync(vitest, link);
+        try {
+          expect(await typeCheck("matchers-vitest.ts", ["node"], skipLibCheck)).toEqual(clean);
+        } finally {
+          rmSync(link);
+        }
+      }
     },
     INSTALL_MS,
   );

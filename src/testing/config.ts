@@ -12,7 +12,7 @@ const ConfigSchema = v.strictObject({
   rows: v.optional(Size),
   /** Columns of a new terminal (default 80). */
   cols: v.optional(Size),
-  /** Default timeout of waits and matchers, ms (default 10000). */
+  /** Default timeout of waits and matchers, ms (default: 10000, at most 60% of the runner's test timeout). */
   timeout: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** Added to every program's environment (a launch's own `env` is added on top). */
   env: v.optional(v.record(v.string(), v.string())),

@@ -38,7 +38,11 @@ export interface DaemonHandle {
   client: Client;
   /** A private daemon's pid (the guard's child is the daemon); undefined for TERMD_SOCKET's. */
   private: boolean;
-  /** A folder for this process's files, removed with the private daemon (a temp folder of its own for TERMD_SOCKET's). */
+  /**
+   * Where this process makes the temp files a launch needs: the private daemon's folder (its
+   * guard removes it), or for TERMD_SOCKET's the temp dir itself, since nothing would remove a
+   * folder made for the process (bun runs no exit handlers): each launch removes its own files.
+   */
   scratch: string;
 }
 
@@ -69,7 +73,7 @@ async function open(): Promise<DaemonHandle> {
       socket: given,
       client: await connect(given, { holdOnlyWhileBusy: true }),
       private: false,
-      scratch: mkdtempSync(join(tmpdir(), "termd-testing-")),
+      scratch: tmpdir(),
     };
   const dir = mkdtempSync(join(tmpdir(), "termd-testing-"));
   const socket = join(dir, "termd.sock");

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { settings, type Trace } from "./config.ts";
 import { daemon } from "./daemon.ts";
 import { isShellName, shellCommand, type ShellName, type ShellPreset } from "./shells.ts";
-import { DEFAULT_TIMEOUT_MS, Terminal } from "./terminal.ts";
+import { runner } from "./runner.ts";
+import { defaultTimeout, Terminal } from "./terminal.ts";
 import { testRunAt } from "./test-context.ts";
 
 export interface LaunchOptions {
@@ -23,7 +24,7 @@ export interface LaunchOptions {
   scrollback?: number;
   /** TERM (default xterm-256color). */
   term?: string;
-  /** Default timeout of this terminal's waits and matchers, ms (default 10000, or the project's). */
+  /** Default timeout of this terminal's waits and matchers, ms (default: 10000, at most 60% of the runner's test timeout; or the project's). */
   timeout?: number;
   /** Text a wait or matcher finds in more than one place fails, naming each (default false, or the project's). */
   strict?: boolean;
@@ -61,10 +62,14 @@ function launchShell(name?: ShellName, opts: ShellOptions = {}): Promise<Termina
       new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`),
     );
   return (async () => {
-    const { argv, env } = shellCommand(shell, opts, (await daemon()).scratch);
-    const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
-    await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
-    return t;
+    const { argv, env, started } = shellCommand(shell, opts, (await daemon()).scratch);
+    try {
+      const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
+      await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
+      return t;
+    } finally {
+      started();
+    }
   })();
 }
 
@@ -95,7 +100,7 @@ async function start(stack: string, command: string[] | string, opts: LaunchOpti
     session,
     label,
     run,
-    timeout: opts.timeout ?? project.timeout ?? DEFAULT_TIMEOUT_MS,
+    timeout: opts.timeout ?? project.timeout ?? defaultTimeout(runner().testTimeout()),
     strict: opts.strict ?? project.strict ?? false,
     trace: opts.trace ?? project.trace ?? "retain-on-failure",
   });

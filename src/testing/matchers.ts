@@ -1,9 +1,10 @@
 // The screen matchers on a Terminal, in the shape jest-style `expect.extend` takes (bun:test's and
 // vitest's, runners/), and what expectTerminal (assert.ts) calls for node:test. Each one retries
-// until it holds or its timeout (the terminal's, 10 s unless told) runs out, reading the screen
-// again whenever it changes; so they are awaited: `await expect(t).toShowText("ready")`. `.not`
-// waits for the opposite. A failure shows the whole screen with the cursor marked and the rows
-// that matter highlighted, and where the test's artifacts go.
+// until it holds or its timeout (the terminal's unless told: 10 s, less under a short test
+// timeout) runs out, reading the screen again whenever it changes; so they are awaited:
+// `await expect(t).toShowText("ready")`. `.not` waits for the opposite. A failure shows the whole
+// screen with the cursor marked and the rows that matter highlighted, and where the test's
+// artifacts go.
 import { dirname } from "node:path";
 import type { CellColor } from "../protocol/schemas.ts";
 import { findInCells, type Cell } from "./cells.ts";

@@ -6,8 +6,13 @@ import { readFileSync } from "node:fs";
 
 /** What the core asks of a test runner. */
 export interface Runner {
-  /** The test running now, when the runner says (vitest does); else it is found from the stack. */
-  current?(): { file: string; name: string } | undefined;
+  /**
+   * The test running now, when the runner says (vitest does: its full name, the describe blocks'
+   * titles and its own, formatted, and its id); else it is found from the stack.
+   */
+  current?(): { file: string; name: string; id?: string } | undefined;
+  /** The formatted title of the test.each case running now, where the runner formats it but does not say (bun). */
+  caseTitle?(): string | undefined;
   /**
    * Calls `end` once the current test is over, with `failed` when the runner tells the outcome
    * (vitest) or undefined when it does not (bun's onTestFinished); false when it cannot here
@@ -18,6 +23,18 @@ export interface Runner {
   readonly tellsOutcome: boolean;
   /** The runner's flag to rewrite snapshots (`-u`). */
   updateSnapshots(): boolean;
+  /** The current test's timeout as far as the runner tells it (ms; Infinity: none). */
+  testTimeout(): number;
+}
+
+/** A flag's value given as `--flag N` or `--flag=N` in `argv` (the last one given wins); undefined if absent or not a number. */
+export function numericFlag(argv: readonly string[], flag: string): number | undefined {
+  let found: number | undefined;
+  for (const [i, a] of argv.entries()) {
+    const v = a === flag ? argv[i + 1] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
+    if (v !== undefined && v.trim() !== "" && Number.isFinite(Number(v))) found = Number(v);
+  }
+  return found;
 }
 
 /**
@@ -29,6 +46,8 @@ const nodeTest: Runner = {
   afterTest: () => false,
   tellsOutcome: false,
   updateSnapshots: () => process.execArgv.includes("--test-update-snapshots"),
+  // node:test's tests have no timeout unless --test-timeout gives one (a test's own option is not told).
+  testTimeout: () => numericFlag(process.execArgv, "--test-timeout") ?? Number.POSITIVE_INFINITY,
 };
 
 let active: Runner = nodeTest;

@@ -6,7 +6,7 @@
 // - zsh: ZDOTDIR is a folder of ours whose .zshenv turns GLOBAL_RCS off, so no /etc/zsh/zshrc,
 //   no ~/.zshrc (zsh -f would also turn off termd's hooks, which live in a ZDOTDIR);
 // - fish: `--no-config`, with the prompt and an empty greeting set by `--init-command`.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export type ShellName = "bash" | "zsh" | "fish";
@@ -21,34 +21,45 @@ export interface ShellPreset {
   prompt?: string;
 }
 
-/** A ZDOTDIR in `scratch` whose .zshenv turns off the rc files after it and sets the prompt. */
+/**
+ * A ZDOTDIR of its own in `scratch` whose .zshenv turns off the rc files after it and sets the
+ * prompt. zsh reads it only as it starts: the launch removes it at the first prompt.
+ */
 function quietZdotdir(scratch: string): string {
-  const dir = join(scratch, "zsh");
-  if (!existsSync(join(dir, ".zshenv"))) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, ".zshenv"), "unsetopt GLOBAL_RCS\nPS1=$TERMD_TESTING_PROMPT\nunset TERMD_TESTING_PROMPT\n");
-  }
+  const dir = mkdtempSync(join(scratch, "termd-testing-zsh-"));
+  writeFileSync(join(dir, ".zshenv"), "unsetopt GLOBAL_RCS\nPS1=$TERMD_TESTING_PROMPT\nunset TERMD_TESTING_PROMPT\n");
   return dir;
 }
 
 const fishWord = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
 
-/** The argv and environment that start `name` as the preset does; `scratch`, a folder for files it needs. */
-export function shellCommand(name: ShellName, opts: ShellPreset, scratch: string): { argv: string[]; env: Record<string, string> } {
+export interface ShellCommand {
+  argv: string[];
+  env: Record<string, string>;
+  /** Removes the files the shell needed to start (call it once the shell is at its first prompt, or failed to get there). */
+  started(): void;
+}
+
+/** The argv and environment that start `name` as the preset does; `scratch`, where to make files it needs. */
+export function shellCommand(name: ShellName, opts: ShellPreset, scratch: string): ShellCommand {
   const prompt = opts.prompt ?? "$ ";
   if (name === "bash") {
     // PS1's backslash escapes and expansions, quoted away (`\$` would be `#` for root).
     const ps1 = prompt.replace(/[\\$`]/g, (c) => (c === "\\" ? "\\\\" : `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`));
-    return { argv: opts.rc ? ["bash"] : ["bash", "--norc", "--noprofile"], env: { PS1: ps1, HISTFILE: "" } };
+    return { argv: opts.rc ? ["bash"] : ["bash", "--norc", "--noprofile"], env: { PS1: ps1, HISTFILE: "" }, started() {} };
   }
   if (name === "zsh") {
     const ps1 = prompt.replaceAll("%", "%%");
-    return opts.rc
-      ? { argv: ["zsh"], env: { PS1: ps1 } }
-      : { argv: ["zsh"], env: { ZDOTDIR: quietZdotdir(scratch), TERMD_TESTING_PROMPT: ps1 } };
+    if (opts.rc) return { argv: ["zsh"], env: { PS1: ps1 }, started() {} };
+    const zdotdir = quietZdotdir(scratch);
+    return {
+      argv: ["zsh"],
+      env: { ZDOTDIR: zdotdir, TERMD_TESTING_PROMPT: ps1 },
+      started: () => rmSync(zdotdir, { recursive: true, force: true }),
+    };
   }
   const init = `set -g fish_greeting; function fish_prompt; printf '%s' ${fishWord(prompt)}; end`;
-  return { argv: ["fish", "--private", ...(opts.rc ? [] : ["--no-config"]), "--init-command", init], env: {} };
+  return { argv: ["fish", "--private", ...(opts.rc ? [] : ["--no-config"]), "--init-command", init], env: {}, started() {} };
 }
 
 export function isShellName(s: string | undefined): s is ShellName {

@@ -24,8 +24,14 @@ export function pointAtCaller(err: unknown, site: Error): void {
   Object.defineProperty(err, "stack", { value: `${err.name}: ${err.message}\n${frames.join("\n")}`, configurable: true, writable: true });
 }
 
-/** Where the code that called into the library stands, as its stack frame names it (a path or a file: URL), 1-based. */
+/**
+ * Where the code that called into the library stands, as its stack frame names it (a path or a
+ * file: URL), 1-based. Frames with no place (bun's `at unknown` for a Proxy's trap) are passed over.
+ */
 export function callSite(site: Error): { file: string; line: number; column: number } | undefined {
-  const m = /\(?([^\s()]+):(\d+):(\d+)\)?$/.exec(callerFrames(site)[0] ?? "");
-  return m ? { file: m[1]!, line: Number(m[2]), column: Number(m[3]) } : undefined;
+  for (const frame of callerFrames(site)) {
+    const m = /\(?([^\s()]+):(\d+):(\d+)\)?$/.exec(frame);
+    if (m) return { file: m[1]!, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
 }

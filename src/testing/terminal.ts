@@ -13,8 +13,18 @@ import { pointAtCaller } from "./stack.ts";
 import type { TestRun } from "./test-context.ts";
 import { describeWait, inputWait, type InputOptions } from "./wait-for.ts";
 
-/** How long a wait or a retrying matcher waits unless told (ms). */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The longest a wait or a retrying matcher waits unless told (ms). */
+const MAX_DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a wait or a retrying matcher waits unless told, given the runner's test timeout (ms):
+ * 10 s, but at most 60% of the test's timeout, so a wait that fails does so with its own message
+ * and screen before the runner ends the test (3 s under bun's and vitest's default 5 s; the
+ * proportion of Playwright's 5 s expect timeout in a 30 s test, more room than that).
+ */
+export function defaultTimeout(testTimeout: number): number {
+  return testTimeout > 0 ? Math.min(MAX_DEFAULT_TIMEOUT_MS, Math.floor(testTimeout * 0.6)) : MAX_DEFAULT_TIMEOUT_MS;
+}
 
 export interface WaitForTextOptions {
   timeout?: number;
@@ -37,6 +47,11 @@ export class WaitError extends Error {
     super(message);
     Object.defineProperty(this, "screen", { value: screen, enumerable: false });
   }
+}
+
+/** A call that was waiting when its terminal closed (the test ended, or close() was called). */
+export class CutShortError extends Error {
+  override name = "CutShortError";
 }
 
 export interface TerminalInit {
@@ -68,6 +83,8 @@ export class Terminal {
   private readonly timedOut: TimedOutWait[] = [];
   private pending = 0;
   private closing: Promise<void> | undefined;
+  /** Why the terminal closed while a call was waiting: what that call rejects with. */
+  private closedBy = "the terminal was closed";
 
   constructor(init: TerminalInit) {
     this.client = init.client;
@@ -91,8 +108,10 @@ export class Terminal {
       this.run?.ok();
       return r;
     } catch (err) {
-      pointAtCaller(this.failed(err), site);
-      throw err;
+      // A call the closing cut short fails with that, not with what the session's removal did (the program's hangup, a session gone).
+      const e = this.closing && !(err instanceof CutShortError) ? new CutShortError(`${this.closedBy} while a call was waiting`) : err;
+      pointAtCaller(this.failed(e), site);
+      throw e;
     } finally {
       this.pending--;
     }
@@ -149,6 +168,7 @@ export class Terminal {
   private outcome(r: WaitResult, what: string, timeout: number, exitOk: boolean): Match | undefined {
     if (r.outcome === "matched") return r.match;
     if (r.outcome === "changed" || r.outcome === "settled" || r.outcome === "activity") return undefined;
+    if (this.closing) throw this.cutShort(what);
     const screen = toScreen(r.screen);
     if (r.outcome === "exited" && exitOk) return undefined;
     const why =
@@ -286,6 +306,7 @@ export class Terminal {
           timeout_ms: Math.min(left, opts.poll ?? left),
         });
         if (w.outcome === "exited") {
+          if (this.closing) throw this.cutShort(what);
           const last = toScreen(w.screen);
           const r2 = await check(last);
           if (r2 !== undefined) return r2;
@@ -312,7 +333,13 @@ export class Terminal {
         timeout_ms: Math.max(1, Math.floor(Math.min(timeout, poll ?? timeout))),
       }),
     );
+    if (w.outcome === "exited" && this.closing) throw this.cutShort("the screen to change");
     return w.outcome !== "exited";
+  }
+
+  /** The error of a wait that the terminal's closing ended: what happened, not the hangup the program got then. */
+  private cutShort(what: string): CutShortError {
+    return new CutShortError(`${this.closedBy} while waiting for ${what}`);
   }
 
   /** @internal Keeps a failed wait's last screen for the artifacts (the matchers' timeouts). */
@@ -433,7 +460,10 @@ export class Terminal {
 
   /** @internal The test ended with this terminal still open: a timeout abandons the test mid-call. */
   async finish(run: TestRun): Promise<void> {
-    if (this.pending > 0) run.abandoned("the test ended (timed out) while a call was still waiting");
+    if (this.pending > 0) {
+      run.abandoned("the test ended (timed out) while a call was still waiting");
+      this.closedBy = "the test ended (timed out) and closed its terminal";
+    }
     await this.close();
   }
 

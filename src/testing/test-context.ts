@@ -5,7 +5,11 @@
 //   termd/testing/node's `test`), which also knows the outcome, a plain throw included;
 // - what the runner says (vitest's expect.getState());
 // - else found from the call's stack: the outermost frame in the test file (the file the runner
-//   was started on), and the nearest `test(` / `it(` call above that line gives its name.
+//   was started on), and the nearest `test(` / `it(` call above that line gives its title, the
+//   `describe(` blocks around it (by indentation) the titles before it, and a test.each case's
+//   title comes formatted from the runner (runners/bun-each.ts).
+// A test's artifacts go to a folder named after its full name, made unique in the process (a
+// second test of the same name gets `-2`), so no two tests share one.
 // Where no runner tells the outcome (bun's own `test`, node:test's), a test has failed when the
 // last thing it checked failed: an assertion (termd/testing's matchers, bun's built-in matchers,
 // which runners/bun-expect.ts wraps to report here) or a Terminal call (a wait that timed out), with no
@@ -34,28 +38,28 @@ export class TestRun {
   /** The end will tell whether the test failed (a wrapped test, vitest): closing waits for it. */
   deferred = false;
 
-  constructor(
-    /** The test file's absolute path. */
-    readonly file: string,
-    /** The test's title ("" when not found). */
-    readonly name: string,
-    /** Where the test starts in its file (1-based): with the file, what tells tests apart. */
-    readonly line: number,
-  ) {}
+  /** The test file's absolute path. */
+  readonly file: string;
+  /** The test's own title ("" when not found); under vitest, its full name. */
+  readonly title: string;
+  /** Where the test starts in its file (1-based; 0 when the runner or a wrapper told the test). */
+  readonly line: number;
+  /** The test's full name: the describe blocks' titles and its own, joined by " > ". */
+  readonly name: string;
+  /** What tells this test from every other: the runner's id, or its file, line and full name. */
+  readonly key: string;
 
-  get key(): string {
-    return runKey(this.file, this.line, this.name);
+  constructor(where: TestWhere) {
+    this.file = where.file;
+    this.title = where.title;
+    this.line = where.line;
+    this.name = [...where.path, where.title].join(" > ");
+    this.key = keyOf(where);
   }
 
-  /** A name for files: the title without characters a path cannot carry. */
+  /** A name for files: the full name without characters a path cannot carry, unique in this process. */
   get slug(): string {
-    const base = this.name || `line-${this.line}`;
-    return (
-      base
-        .replace(/[^A-Za-z0-9._-]+/g, "-")
-        .replace(/^-+|-+$/g, "")
-        .slice(0, 100) || `line-${this.line}`
-    );
+    return uniqueFolder(this.key, slugOf(this.name, this.line));
   }
 
   /** `test-results/<test name>/` under the directory `bun test` runs in. */
@@ -65,8 +69,9 @@ export class TestRun {
 
   /** The next default snapshot name in this test: its title, then title-2, title-3 … */
   nextSnapshotName(): string {
+    const base = slugOf(this.title, this.line);
     const n = ++this.snapshots;
-    return n === 1 ? this.slug : `${this.slug}-${n}`;
+    return n === 1 ? base : `${base}-${n}`;
   }
 
   nextLaunch(): number {
@@ -116,6 +121,44 @@ export class TestRun {
   }
 }
 
+/** Where a test is: its file, its title, the describe blocks around it, and its line or the runner's id for it. */
+export interface TestWhere {
+  file: string;
+  title: string;
+  path: readonly string[];
+  line: number;
+  id?: string;
+}
+
+function keyOf(w: TestWhere): string {
+  return `${w.file}:${w.id ?? w.line}:${[...w.path, w.title].join(" > ")}`;
+}
+
+/** `name` without characters a path cannot carry. */
+function slugOf(name: string, line: number): string {
+  return (
+    (name || `line-${line}`)
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 100) || `line-${line}`
+  );
+}
+
+/** Each test's artifacts folder, and the folders taken, in this process. */
+const folders = new Map<string, string>();
+const taken = new Set<string>();
+
+/** The folder for the test `key`: `base`, or `base-2`, `base-3` … when another test has it. */
+function uniqueFolder(key: string, base: string): string {
+  let folder = folders.get(key);
+  if (folder) return folder;
+  folder = base;
+  for (let n = 2; taken.has(folder); n++) folder = `${base}-${n}`;
+  taken.add(folder);
+  folders.set(key, folder);
+  return folder;
+}
+
 const runs = new Map<string, TestRun>();
 const sources = new Map<string, string[]>();
 
@@ -132,15 +175,42 @@ function sourceLines(file: string): string[] {
   return lines;
 }
 
-const TEST_CALL =
-  /\b(?:test|it)(?:\.(?:concurrent|serial|only|skip|todo|failing|if\([^)]*\)|skipIf\([^)]*\)|todoIf\([^)]*\)|each\([^)]*\)))*\s*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
+/** A call of `fns` (with modifiers: `.only`, `.each(…)` …) whose first argument is a string literal: group 2 is its text. */
+const call = (fns: string) =>
+  new RegExp(
+    `\\b(?:${fns})(?:\\.(?:concurrent|serial|only|skip|todo|failing|if\\([^)]*\\)|skipIf\\([^)]*\\)|todoIf\\([^)]*\\)|each\\([^)]*\\)))*\\s*\\(\\s*(["'\`])((?:\\\\.|(?!\\1).)*)\\1`,
+  );
+const TEST_CALL = call("test|it");
+const DESCRIBE_CALL = call("describe|suite");
+
+const unescaped = (s: string) => s.replace(/\\(.)/g, "$1");
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * The titles of the describe blocks around `line` of `file`, outermost first: going up, each line
+ * indented less than the last is the start of the block around it, a describe( call or not
+ * (as formatted code has it).
+ */
+function describePath(file: string, line: number): string[] {
+  const lines = sourceLines(file);
+  const path: string[] = [];
+  let indent = indentOf(lines[line - 1] ?? "");
+  for (let i = Math.min(line, lines.length) - 2; i >= 0 && indent > 0; i--) {
+    const l = lines[i]!;
+    if (l.trim() === "" || indentOf(l) >= indent) continue;
+    indent = indentOf(l);
+    const m = DESCRIBE_CALL.exec(l);
+    if (m) path.unshift(unescaped(m[2]!));
+  }
+  return path;
+}
 
 /** The test whose body holds `line` of `file`: the nearest test( or it( call above it. */
 function enclosingTest(file: string, line: number): { name: string; line: number } | undefined {
   const lines = sourceLines(file);
   for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
     const m = TEST_CALL.exec(lines[i]!);
-    if (m) return { name: m[2]!.replace(/\\(.)/g, "$1"), line: i + 1 };
+    if (m) return { name: unescaped(m[2]!), line: i + 1 };
   }
   return undefined;
 }
@@ -160,21 +230,24 @@ function testFrame(stack: string): { file: string; line: number } | undefined {
 export interface TestScope {
   file: string;
   name: string;
+  /** Where the test( call that registered it is (0: not known). */
+  line: number;
   run?: TestRun;
 }
 
 export const scopes = new AsyncLocalStorage<TestScope>();
 
 /** Where a test is, from the innermost of: a wrapped test's scope, the runner, the stack. */
-function locate(stack: string): { file: string; name: string; line: number; scope?: TestScope } | undefined {
+function locate(stack: string): (TestWhere & { scope?: TestScope }) | undefined {
   const scope = scopes.getStore();
-  if (scope) return { file: scope.file, name: scope.name, line: 0, scope };
+  if (scope) return { file: scope.file, title: scope.name, path: describePath(scope.file, scope.line), line: scope.line, scope };
   const told = runner().current?.();
-  if (told) return { ...told, line: 0 };
+  if (told) return { file: told.file, title: told.name, path: [], line: 0, ...(told.id ? { id: told.id } : {}) };
   const frame = testFrame(stack);
   if (!frame) return undefined;
   const t = enclosingTest(frame.file, frame.line);
-  return { file: frame.file, name: t?.name ?? "", line: t?.line ?? frame.line };
+  const line = t?.line ?? frame.line;
+  return { file: frame.file, title: runner().caseTitle?.() ?? t?.name ?? "", path: describePath(frame.file, line), line };
 }
 
 /**
@@ -186,10 +259,9 @@ export function testRunAt(stack: string, register = false): TestRun | undefined 
   const at = locate(stack);
   if (!at) return undefined;
   if (at.scope?.run) return at.scope.run;
-  const run0 = new TestRun(at.file, at.name, at.line);
-  let run = runs.get(run0.key);
+  let run = runs.get(keyOf(at));
   if (run) return run;
-  run = run0;
+  run = new TestRun(at);
   if (!register) return run;
   runs.set(run.key, run);
   const r = run;
@@ -213,9 +285,5 @@ export function registeredRunAt(stack: string): TestRun | undefined {
   const at = locate(stack);
   if (at?.scope) return at.scope.run;
   if (!at) return runs.size === 1 ? [...runs.values()][0] : undefined;
-  return runs.get(runKey(at.file, at.line, at.name));
-}
-
-function runKey(file: string, line: number, name: string): string {
-  return `${file}:${line}:${name}`;
+  return runs.get(keyOf(at));
 }

@@ -11,6 +11,7 @@
 // file has run reports the file's obsolete snapshots (snapshots.ts). A file where some test was
 // skipped, filtered out or not wrapped is never complete, so nothing is reported for it.
 import { testFileDone } from "./snapshots.ts";
+import { callSite } from "./stack.ts";
 import { scopes, type TestScope } from "./test-context.ts";
 
 export type AnyFn = (...args: unknown[]) => unknown;
@@ -53,13 +54,14 @@ export function wrapTestApi<T extends object>(
           const path = file();
           const f = fileOf(path);
           f.registered++;
+          // The line of the test( call: the describe blocks around it give the rest of the test's name.
+          const line = callSite(new Error())?.line ?? 0;
           if (body.length <= maxParams)
             args = args.with(
               i,
               wrapBody(
                 body,
-                file,
-                (a) => title(a, given),
+                (a) => ({ file: file(), name: title(a, given), line }),
                 () => f.ran++,
               ),
             );
@@ -83,10 +85,10 @@ export function wrapTestApi<T extends object>(
   return wrap(api as AnyFn, undefined) as T;
 }
 
-function wrapBody(body: AnyFn, file: () => string, title: (args: unknown[]) => string, ran: () => void): AnyFn {
+function wrapBody(body: AnyFn, where: (args: unknown[]) => TestScope, ran: () => void): AnyFn {
   const w = function (this: unknown, ...args: unknown[]) {
     ran();
-    const scope: TestScope = { file: file(), name: title(args) };
+    const scope = where(args);
     return scopes.run(scope, async () => {
       let r: unknown;
       try {

@@ -68,6 +68,84 @@ test("fails to find text", async () => {
   expect(readFileSync(join(dir, "terminal.wait-2.txt"), "utf8")).toStartWith('# expected the screen to show "third"');
 }, 20_000);
 
+test("a wait's default timeout is shorter than the runner's test timeout: it fails with its own message, screen and artifacts", async () => {
+  using project = new TestProject();
+  project.write(
+    "slow.test.ts",
+    `import { test } from "bun:test";
+import { launch } from "LIBRARY";
+
+test("waits for what never shows", async () => {
+  await using t = await launch(["sh", "-c", "echo here; exec cat"], { rows: 5, cols: 30 });
+  await t.waitForText("never");
+});
+`,
+  );
+  // 60% of the run's 8 s test timeout.
+  const r = await project.bunTest("slow.test.ts", { args: ["--timeout", "8000"] });
+  expect(r.code).toBe(1);
+  expect(r.output).toContain('timed out after 4800 ms waiting for "never"');
+  expect(r.output).toMatch(/0│here\n/);
+  expect(r.output).not.toContain("this test timed out");
+  expect(readdirSync(join(project.dir, "test-results", "waits-for-what-never-shows"))).toContain("terminal.wait-1.txt");
+}, 30_000);
+
+test("each test's artifacts have a folder of its own: test.each cases by their formatted titles, tests in describe blocks by their full names", async () => {
+  using project = new TestProject();
+  project.write(
+    "names.test.ts",
+    `import { describe, expect, test } from "bun:test";
+import { launch } from "LIBRARY";
+import { test as wrapped } from "LIBRARY/../bun.ts";
+
+const fails = async (text: string) => {
+  await using t = await launch(["sh", "-c", \`echo \${text}; exec cat\`], { rows: 3, cols: 20 });
+  await expect(t).toShowText("never", { timeout: 100 });
+};
+
+// (Each body awaits: a body that returns fails(…) would call it as a tail call, leaving no frame of its own on the stack.)
+test.each(["bash", "zsh"])("shell %s", async (shell) => {
+  await fails(\`in-\${shell}\`);
+});
+wrapped.each([1, 2])("wrapped %d", async () => {
+  await fails("wrapped");
+});
+
+describe("one", () => {
+  test("same title", async () => {
+    await fails("in-one");
+  });
+});
+describe("two", () => {
+  describe("inner", () => {
+    wrapped("same title", async () => {
+      await fails("in-two");
+    });
+  });
+});
+
+test("twice", async () => {
+  await fails("first");
+});
+test("twice", async () => {
+  await fails("second");
+});
+`,
+  );
+  const r = await project.bunTest("names.test.ts");
+  expect(r.output).toContain('termd/testing: "shell bash" failed');
+  expect(r.output).toContain('termd/testing: "two > inner > same title" failed');
+  const results = join(project.dir, "test-results");
+  expect(readdirSync(results).sort().join(" ")).toBe(
+    "one-same-title shell-bash shell-zsh twice twice-2 two-inner-same-title wrapped-1 wrapped-2",
+  );
+  const screen = (folder: string) => readFileSync(join(results, folder, "terminal.screen.txt"), "utf8");
+  expect(screen("shell-zsh")).toContain("\nin-zsh\n");
+  expect(screen("one-same-title")).toContain("\nin-one\n");
+  expect(screen("two-inner-same-title")).toContain("\nin-two\n");
+  expect(screen("twice-2")).toContain("\nsecond\n");
+}, 30_000);
+
 const LEAKY = `import { test, expect } from "bun:test";
 import { launch } from "LIBRARY";
 import { connect } from "LIBRARY/../../client/index.ts";
@@ -105,6 +183,9 @@ test("a test that throws or times out still removes its session and ends its pro
   const r = await project.bunTest("leaky.test.ts", { env: { TERMD_SOCKET: d.socket } });
   expect(r.output).toContain("(fail) throws");
   expect(r.output).toContain("(fail) times out");
+  // The wait the test's end cut short says so, not that the program exited (the hangup its removal sent).
+  expect(r.output).toContain('the test ended (timed out) and closed its terminal while waiting for "never"');
+  expect(r.output).not.toContain("the program exited");
   expect(r.output).toContain("(pass) the sessions of both are gone, their programs too");
   const pid = Number(/PID (\d+)/.exec(r.output)?.[1]);
   expect(alive(pid)).toBe(false);
@@ -112,6 +193,8 @@ test("a test that throws or times out still removes its session and ends its pro
   expect(r.output).toContain(`SOCKET ${d.socket}`);
   const c = await d.client();
   expect((await c.call("session.list")).sessions).toEqual([]);
+  // Nor is anything left in its temp dir (it made a folder there for each run, left empty).
+  expect(project.leftovers()).toEqual([]);
   // The timed-out test's terminal was closed after the test, with its artifacts.
   expect(readdirSync(join(project.dir, "test-results", "times-out")).sort()).toEqual([
     "terminal.cast",
@@ -134,5 +217,6 @@ test("the private daemon serves each session on a temp socket (TERMD_DEBUG says 
   );
   // Once the process is gone its daemon stops and its temp folder goes.
   expect(await eventually(() => !existsSync(join(socket!, "..")))).toBe(true);
+  expect(project.leftovers()).toEqual([]);
   expect(alive(Number(/PID (\d+)/.exec(r.output)?.[1]))).toBe(false);
 }, 20_000);

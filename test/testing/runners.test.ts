@@ -23,7 +23,7 @@ test.each([3, 4] as const)(
     using project = new TestProject();
     project.write(
       "screen.test.ts",
-      `import { test, expect } from "vitest";
+      `import { describe, test, expect } from "vitest";
 import { launch } from "./lib/testing/index.js";
 
 test("passes", async () => {
@@ -44,10 +44,23 @@ test("throws its own error", async () => {
   await t.waitForText("thrown");
   throw new Error("my own");
 });
+
+test("waits with the default timeout", async () => {
+  await using t = await launch(["sh", "-c", "echo waiting; exec cat"], { rows: 5, cols: 30 });
+  await t.waitForText("never");
+});
+
+describe("group", () => {
+  test.each(["a", "b"])("case %s", async (x) => {
+    await using t = await launch(["sh", "-c", \`echo \${x}; exec cat\`], { rows: 5, cols: 30 });
+    await expect(t).toShowText("never", { timeout: 100 });
+  });
+});
 `,
     );
     obsoleteSnapshot(project.dir, "screen.test.ts");
-    const r = await project.vitest("screen.test.ts", { major });
+    // The wait's default is 60% of the test's timeout: it fails first, with its own message.
+    const r = await project.vitest("screen.test.ts", { major, args: ["--testTimeout", "8000"] });
     expect(r.code).toBe(1);
     expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
       "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
@@ -56,9 +69,19 @@ test("throws its own error", async () => {
     expect(r.output).toMatch(/✓ passes/);
     expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
     expect(r.output).toMatch(/0│here\n/);
-    expect(r.output).toContain("Tests  2 failed | 1 passed (3)");
+    expect(r.output).toContain('timed out after 4800 ms waiting for "never"');
+    expect(r.output).not.toContain("Test timed out");
+    expect(r.output).toContain("Tests  5 failed | 1 passed (6)");
     const results = join(project.dir, "test-results");
-    expect(readdirSync(results).sort()).toEqual(["fails-a-matcher", "throws-its-own-error"]);
+    // vitest's names: the describe blocks' titles and the test's, a test.each case's formatted.
+    expect(readdirSync(results).sort()).toEqual([
+      "fails-a-matcher",
+      "group-case-a",
+      "group-case-b",
+      "throws-its-own-error",
+      "waits-with-the-default-timeout",
+    ]);
+    expect(readdirSync(join(results, "waits-with-the-default-timeout")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);
     expect(readFileSync(join(results, "throws-its-own-error", "terminal.screen.txt"), "utf8")).toContain("\nthrown\n");

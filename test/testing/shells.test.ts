@@ -2,9 +2,9 @@
 // termd's shell integration, and resolves at the first prompt, so a test types at once. The same
 // test runs in each shell (test.each), which is also how a test file runs across several shells.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { connect } from "../../src/client/index.ts";
 import { launch, SHELLS } from "../../src/testing/index.ts";
 
@@ -33,6 +33,8 @@ test("launch.shell takes its shell from TERMD_TEST_SHELL, and refuses a shell it
     await using t = await launch.shell(undefined, { prompt: "% ready " });
     await t.submit("echo $ZSH_NAME", { waitFor: /^zsh$/m });
     await expect(t).toShowText("% ready ");
+    // zsh read its quiet ZDOTDIR as it started; the launch removed it then (the private daemon's folder holds no zsh files).
+    expect(readdirSync(dirname(t.socket)).filter((f) => f.includes("zsh"))).toEqual([]);
     process.env.TERMD_TEST_SHELL = "tcsh";
     await expect(launch.shell()).rejects.toThrow('launch.shell: "tcsh" is not bash, zsh or fish (from TERMD_TEST_SHELL)');
   } finally {

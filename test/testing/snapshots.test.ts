@@ -119,6 +119,8 @@ test("a snapshot no test of its file compared is reported once the whole file ra
   expect(r.code).toBe(0);
   expect(r.output).toContain("termd/testing: removed 1 obsolete snapshot from __screens__/obsolete.test.ts: renamed-test.txt");
   expect(readdirSync(dir)).toEqual(["current.txt"]);
+  // TERMD_SOCKET's daemon leaves nothing in the runs' temp dir.
+  expect(project.leftovers()).toEqual([]);
 }, 90_000);
 
 test("a snapshot still at its former place (__screens__/NAME.txt, before a folder per test file) fails naming it, under CI or not, until moved", async () => {

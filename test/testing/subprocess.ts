@@ -2,11 +2,11 @@
 // --test`), in a temp folder (so its test-results/ and __screens__/ land there), for what only
 // shows from outside: failure output, artifacts, snapshots written, and what is left running
 // after the process ends.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildLibrary } from "../../scripts/pack.ts";
-import { vitest4 } from "./vitest4.ts";
+import { vitest4 } from "./locked-install.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 export const LIBRARY = join(ROOT, "src", "testing", "index.ts");
@@ -27,6 +27,17 @@ export interface RunOptions {
 
 export class TestProject {
   readonly dir = mkdtempSync(join(tmpdir(), "termd-testing-project-"));
+  /** The test process's temp dir (its TMPDIR): what a run leaves there, it left behind. */
+  readonly tmp = join(this.dir, "tmp");
+
+  constructor() {
+    mkdirSync(this.tmp);
+  }
+
+  /** What the runs left in their temp dir (a private daemon's folder goes once its guard saw the process end). */
+  leftovers(): string[] {
+    return readdirSync(this.tmp);
+  }
 
   /** Writes `name` with `source`; `LIBRARY` in it becomes the library's path. */
   write(name: string, source: string): string {
@@ -41,7 +52,7 @@ export class TestProject {
 
   /**
    * `vitest run FILE` under Node, with vitest `major`: 3 is this checkout's devDependency, 4 is
-   * installed from test/testing/vitest4's lock (vitest4.ts). The test file imports termd/testing as
+   * installed from test/testing/vitest4's lock (locked-install.ts). The test file imports termd/testing as
    * the published package ships it (`./lib/testing/index.js`, scripts/pack.ts), which finds vitest where
    * a user's project has it: in the project's node_modules, here a link to the one chosen.
    */
@@ -72,6 +83,7 @@ export class TestProject {
       TERMD_UPDATE_SNAPSHOTS: undefined,
       TERMD_BIN: undefined,
       CI: undefined,
+      TMPDIR: this.tmp,
       ...opts.env,
     };
     const p = Bun.spawn(argv, {

@@ -1,10 +1,12 @@
 // termd/testing under `bun test`: the matchers on bun:test's expect (bun's own matchers wrapped to
-// hear their results, bun-expect.ts), a test's end through onTestFinished (which says nothing of
-// the outcome, so test-context.ts judges it), and `-u`/`--update-snapshots` read from the
-// process's command line, since bun hands a test no sign of its flags. bun:test is imported when
-// this runs, so a bundle of termd/testing for Node holds no import of it.
+// hear their results, bun-expect.ts), test.each's cases told their formatted titles
+// (bun-each.ts), a test's end through onTestFinished (which says nothing of the outcome, so
+// test-context.ts judges it), and `-u`/`--update-snapshots` read from the process's command line,
+// since bun hands a test no sign of its flags. bun:test is imported when this runs, so a bundle
+// of termd/testing for Node holds no import of it.
 import { matchers, type RetryOptions, type ShowTextOptions, type SnapshotOptions } from "../matchers.ts";
-import { commandLine, type Runner } from "../runner.ts";
+import { commandLine, numericFlag, type Runner } from "../runner.ts";
+import { caseTitle, patchEach } from "./bun-each.ts";
 import { wrapBuiltinMatchers } from "./bun-expect.ts";
 
 declare module "bun:test" {
@@ -20,11 +22,16 @@ declare module "bun:test" {
   }
 }
 
+/** `bun test`'s per-test timeout when --timeout gives none. */
+const BUN_TEST_TIMEOUT_MS = 5_000;
+
 export async function bunRunner(): Promise<Runner> {
-  const { expect, onTestFinished } = await import("bun:test");
+  const { expect, onTestFinished, test } = await import("bun:test");
   wrapBuiltinMatchers(expect);
   expect.extend(matchers);
+  patchEach(test);
   return {
+    caseTitle,
     afterTest(end) {
       try {
         onTestFinished(() => end());
@@ -36,5 +43,7 @@ export async function bunRunner(): Promise<Runner> {
     },
     tellsOutcome: false,
     updateSnapshots: () => commandLine().some((a) => a === "-u" || a === "--update-snapshots" || a.startsWith("--update-snapshots=")),
+    // `bun test --timeout N`, else bun's default of 5 s; a test's own timeout and setDefaultTimeout() are not told.
+    testTimeout: () => numericFlag(commandLine(), "--timeout") ?? BUN_TEST_TIMEOUT_MS,
   };
 }

@@ -34,6 +34,7 @@ declare module "vitest" {
 
 export async function vitestRunner(): Promise<Runner> {
   const { afterAll, expect, onTestFinished } = await import("vitest");
+  const { getCurrentTest } = await import("vitest/suite");
   expect.extend(matchers);
   // vitest 3 calls an after-all hook with (suite), vitest 4 with (context, suite), and vitest 4
   // reads the hook's source for the fixtures its first parameter destructures, refusing any
@@ -46,7 +47,10 @@ export async function vitestRunner(): Promise<Runner> {
   return {
     current() {
       const s = expect.getState();
-      return s.testPath && s.currentTestName !== undefined ? { file: s.testPath, name: s.currentTestName } : undefined;
+      const id = getCurrentTest()?.id;
+      return s.testPath && s.currentTestName !== undefined
+        ? { file: s.testPath, name: s.currentTestName, ...(id ? { id } : {}) }
+        : undefined;
     },
     afterTest(end) {
       try {
@@ -60,6 +64,8 @@ export async function vitestRunner(): Promise<Runner> {
       }
     },
     tellsOutcome: true,
+    // The test's own timeout (its option, or testTimeout from the config); 0 is vitest's "none".
+    testTimeout: () => getCurrentTest()?.timeout || Number.POSITIVE_INFINITY,
     updateSnapshots: () =>
       (expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined)?._updateSnapshot === "all",
   };

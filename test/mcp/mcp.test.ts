@@ -141,9 +141,15 @@ test("run a command in a shell session: output and exit code; stop the session",
   // cd carried over in the live shell.
   expect((await m.call("run_command", { session: "w", command: "pwd" })).structured?.stdout).toBe("/tmp\n");
 
+  // The command as a shell would take it back: quoted where a word needs it.
+  await m.call("start_session", { name: "q", command: ["sh", "-c", "sleep 100", "my name"] });
+  const listed = await m.call("list_sessions");
+  expect(listed.text).toContain("  sh -c 'sleep 100' 'my name'");
+  expect(listed.structured?.sessions).toContainEqual(expect.objectContaining({ name: "q", command: "sh -c 'sleep 100' 'my name'" }));
+
   const stopped = await m.call("stop_session", { session: "w", remove: true });
   expect(stopped.text).toContain("session w stopped");
-  expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
+  expect((await (await d.client()).call("session.list")).sessions.map((x) => x.name)).toEqual(["q"]);
 });
 
 test("wait for a command done in a shell: its exit code and output", async () => {

@@ -389,6 +389,33 @@ test("start_session returns once the program is ready, with that screen; submit 
   expect(joined.text).toMatch(/^\s*1│42$/m);
 });
 
+test("run_command answers once the shell is back at its prompt, so a submit right after lands after it, with nothing to clear", async () => {
+  await using d = await TestDaemon.start({ bin: BIN });
+  await using m = await mcpClient(d);
+  // A prompt that takes a while to come (a slow PROMPT_COMMAND, as version-control prompts are).
+  await m.call("start_session", { name: "slow", command: SHELL, env: { PS1: "$ ", PROMPT_COMMAND: "sleep 0.3" } });
+  expect((await m.call("run_command", { session: "slow", command: "echo r0" })).structured?.stdout).toBe("r0\n");
+  const sent = await m.call("submit", { session: "slow", text: "echo s0" });
+  expect(sent.text).not.toContain("cleared");
+  // Interrupted by its timeout, the same.
+  expect((await m.call("run_command", { session: "slow", command: "sleep 30", timeout_ms: 300 })).structured?.timed_out).toBe(true);
+  expect((await m.call("submit", { session: "slow", text: "echo s1" })).text).not.toContain("cleared");
+  await m.call("wait_for", { session: "slow", command_done: true });
+  const { screen } = await (await d.client()).call("session.wait", { session: "slow", prompt: true });
+  // Each line typed after its prompt: none reads `echo s0$ echo s0`.
+  expect(screen.lines.filter((l) => l.trim() !== "")).toEqual([
+    "$ echo r0",
+    "r0",
+    "$ echo s0",
+    "s0",
+    "$ sleep 30",
+    "^C",
+    "$ echo s1",
+    "s1",
+    "$ ",
+  ]);
+});
+
 test("resize, signal, read_output, and press_keys returning the change it made", async () => {
   await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);

@@ -101,21 +101,21 @@ function markedPromptAfter(s: ProgramStream, commands: ShellCommands, since: num
 /**
  * exec.run's answer waits for this: the shell back at its prompt after the run's mark (which ends
  * at `markEnd`), so whatever is typed next comes after the prompt. A shell that marks no prompts
- * (sh, dash, a shell without termd's hooks) has drawn it once it wrote something after the mark
- * and went quiet (promptQuiet).
+ * (sh, dash, a shell without termd's hooks, or whose hooks never drew one) has drawn it once it
+ * wrote something after the mark and went quiet (promptQuiet).
  */
 export async function promptAfterRun(s: ProgramStream, commands: ShellCommands, markEnd: number): Promise<void> {
-  if (s.shellIntegration === null && !commands.drawsMarkedPrompts) await promptQuiet(s, markEnd);
-  else await markedPromptAfter(s, commands, markEnd);
+  if (commands.drawsMarkedPrompts) await markedPromptAfter(s, commands, markEnd);
+  else await promptQuiet(s, markEnd);
 }
 
 /**
- * A safe submit waits for this: a shell that marks its prompts and is between a command's end (or
- * its own start) and its next prompt has drawn that prompt. At once for a shell at its prompt, one
- * running a command (the line is that command's input), and any other program.
+ * A safe submit waits for this: a shell that marks its prompts and is between a command's end and
+ * its next prompt has drawn that prompt. At once for a shell at its prompt, one running a command
+ * (the line is that command's input), one that never marked a prompt (its first is
+ * `session.wait`'s `prompt`), and any other program.
  */
 export function promptBeforeLine(s: ProgramStream, commands: ShellCommands): Promise<void> {
-  const marks = s.shellIntegration !== null || commands.drawsMarkedPrompts;
-  if (!marks || !s.running || !commands.awaitingPrompt) return Promise.resolve();
+  if (!commands.drawsMarkedPrompts || !s.running || !commands.awaitingPrompt) return Promise.resolve();
   return markedPromptAfter(s, commands, s.stream.output.end);
 }

@@ -29,8 +29,9 @@ async function waitUntil(client: Client, p: Omit<ParamsOf<"session.wait">, "time
       const r = await client.call("session.wait", { ...p, timeout_ms });
       if (r.outcome !== "timeout" || Date.now() >= deadline) return r;
     } catch (err) {
-      // The daemon was replaced under the call: the client sends the next to the new image.
-      if (!isReplaced(err)) throw err;
+      // The daemon was replaced under the call: the client sends the next to the new image (past
+      // the deadline, the refusal is the answer).
+      if (!isReplaced(err) || Date.now() >= deadline) throw err;
     }
   }
 }

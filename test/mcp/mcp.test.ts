@@ -393,11 +393,12 @@ test("run_command answers once the shell is back at its prompt, so a submit righ
   await using d = await TestDaemon.start({ bin: BIN });
   await using m = await mcpClient(d);
   // A prompt that takes a while to come (a slow PROMPT_COMMAND, as version-control prompts are).
-  await m.call("start_session", { name: "slow", command: SHELL, env: { PS1: "$ ", PROMPT_COMMAND: "sleep 0.3" } });
+  await m.call("start_session", { name: "slow", command: SHELL, env: { PS1: "$ ", PROMPT_COMMAND: 'sleep "${SLOW:-0.3}"' } });
   expect((await m.call("run_command", { session: "slow", command: "echo r0" })).structured?.stdout).toBe("r0\n");
   const sent = await m.call("submit", { session: "slow", text: "echo s0" });
   expect(sent.text).not.toContain("cleared");
-  // Interrupted by its timeout, the same.
+  expect((await m.call("wait_for", { session: "slow", command_done: true })).structured).toMatchObject({ output: "s0\n" });
+  // Interrupted by its timeout, the same; and run right after a command_done, it waits for that prompt too.
   expect((await m.call("run_command", { session: "slow", command: "sleep 30", timeout_ms: 300 })).structured?.timed_out).toBe(true);
   expect((await m.call("submit", { session: "slow", text: "echo s1" })).text).not.toContain("cleared");
   await m.call("wait_for", { session: "slow", command_done: true });
@@ -414,6 +415,8 @@ test("run_command answers once the shell is back at its prompt, so a submit righ
     "s1",
     "$ ",
   ]);
+  // A prompt that never comes holds the answer only for a bounded time.
+  expect((await m.call("run_command", { session: "slow", command: "SLOW=1000" })).structured).toMatchObject({ exit_code: 0 });
 });
 
 test("resize, signal, read_output, and press_keys returning the change it made", async () => {

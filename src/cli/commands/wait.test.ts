@@ -33,7 +33,7 @@ test("wait --timeout: outcome timeout, exit 3; --json prints the whole result", 
   expect(r).toMatchObject({ outcome: "timeout", screen: { lines: expect.any(Array) } });
 });
 
-test("wait --timeout 0 waits for good, as exec.run's and MCP's 0 means, instead of timing out at once", async () => {
+test("wait --timeout 0 waits for good, as exec.run's and run_command's 0 means, instead of timing out at once", async () => {
   await s.c.call("session.create", { name: "forever", command: ["cat"], cwd: s.dir });
   const from = (await s.c.call("system.stats")).requests;
   const waited = s.d.run(["wait", "forever", "--text", "at last", "--timeout", "0"]);

@@ -709,10 +709,10 @@ test("a session's own socket reaches that session and nothing else", async () =>
   expect((await c.call("session.list")).sessions.map((s) => s.name).sort()).toEqual(["mine", "other"]);
 });
 
-test("a second daemon on another socket but the same state dir refuses to start", async () => {
+test("a second daemon on another socket but the same state dir refuses to start, with its own exit code (6)", async () => {
   await using d = await TestDaemon.start();
   const second = await d.cli(["daemon", "--socket", join(d.dir, "second.sock"), "--state-dir", d.stateDir]);
-  expect(second.code).toBe(5);
+  expect(second.code).toBe(6);
   expect(second.stderr).toContain(`another termd daemon (pid ${d.proc.pid}) uses the state dir`);
   expect((await (await d.client()).call("system.ping")).pid).toBe(d.proc.pid);
 });

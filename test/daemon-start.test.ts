@@ -5,10 +5,11 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DIST_BIN, TestDaemon } from "./harness.ts";
+import { DIST_BIN, SOURCE_BIN, TestDaemon } from "./harness.ts";
 import { run, startRaceRound } from "../scripts/start-race.ts";
 
 const DAEMON_RUNNING = 5;
+const STATE_DIR_HELD = 6;
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "termd-start-"));
@@ -47,6 +48,19 @@ test("a killed daemon's lock naming a pid that now belongs to another process do
   expect((await run([...DIST_BIN, "daemon", "stop"], env)).code).toBe(0);
   // Stopped cleanly, it leaves no lock behind.
   expect(existsSync(`${d.socket}.lock`)).toBe(false);
+});
+
+test("a client autostarting a daemon on a new socket whose state dir another daemon holds fails with that daemon's message instead of waiting for an answer", async () => {
+  await using d = await TestDaemon.start();
+  const env = { TERMD_SOCKET: join(d.dir, "other.sock"), TERMD_STATE_DIR: d.stateDir };
+  const ls = await run([...SOURCE_BIN, "ls"], env);
+  expect(ls.code).toBe(1);
+  expect(ls.stderr).toContain(
+    `termd ls: another termd daemon (pid ${d.proc.pid}) uses the state dir ${d.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`,
+  );
+  expect(ls.stderr).not.toContain("did not answer");
+  // The daemon that holds it was never disturbed.
+  expect((await d.cli(["ls"])).code).toBe(0);
 });
 
 test("daemons in fresh PID namespaces, one after another, each killed: every next one starts", async () => {
@@ -162,7 +176,7 @@ test("termd daemon --http beside a running daemon says how to run it in its plac
     );
     // On another socket, the state dir is what is taken: the message says so, and no restart would help.
     const elsewhere = await run([...DIST_BIN, "daemon", "--socket", join(dir, "other.sock"), "--http", "127.0.0.1:0"], env);
-    expect(elsewhere.code).toBe(DAEMON_RUNNING);
+    expect(elsewhere.code).toBe(STATE_DIR_HELD);
     expect(elsewhere.stderr).toContain(`uses the state dir ${join(dir, "state")}`);
     expect(elsewhere.stderr).not.toContain("termd daemon restart");
     // A restart that keeps the sessions keeps the daemon's argv: flags given to it are refused, not dropped.

@@ -104,6 +104,19 @@ export class TestDaemon {
     return c;
   }
 
+  /**
+   * Resolves once the daemon has had `n` more requests than `from` (system.stats' `requests`), not
+   * counting the ones this asks: how a test knows that a command it started has made its calls (a
+   * command line's first are its `system.ping` and the call it is for).
+   */
+  async requestsPast(from: number, n: number): Promise<void> {
+    const c = await this.client();
+    for (let asked = 1; ; asked++) {
+      if ((await c.call("system.stats")).requests - asked - from >= n) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   /** Runs `termd ARGS` against this daemon. */
   cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
     return runProcess([...this.bin, ...args], { stdin: opts.stdin, env: { ...this.env, ...opts.env } });

@@ -45,9 +45,12 @@ export async function startDaemon(given: string, opts: StartOptions = {}): Promi
     () => connect(socketPath),
     deadline,
     async () => {
+      // A daemon on another socket holds the state dir: no start here can succeed while it runs,
+      // and the daemon's own message says what to do (give this one its own state dir).
+      if (daemon.exited === EXIT.STATE_DIR_HELD) throw new Error(startFailure(node, logPath, daemon.logStart));
       if (daemon.exited === EXIT.DAEMON_RUNNING) {
-        // Another start won the race (or a daemon was still on its way out): the winner answers
-        // soon. If none does, the holder was leaving, and ours is started again.
+        // Another start won the race for this socket (or a daemon was still on its way out): the
+        // winner answers soon. If none does, the holder was leaving, and ours is started again.
         lostAt ??= Date.now();
         if (Date.now() - lostAt > RESTART_AFTER_LOST_MS) {
           daemon = spawnDaemon(node, socketPath, stateDir, logPath, opts);

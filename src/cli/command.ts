@@ -3,8 +3,12 @@
 import type { Client } from "../client/client.ts";
 import type { FlagSpec, Parsed } from "./args.ts";
 
-/** DAEMON_RUNNING: `termd daemon` found another live daemon holding its socket or state dir. */
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4, DAEMON_RUNNING: 5 } as const;
+/**
+ * DAEMON_RUNNING: `termd daemon` found another live daemon holding its socket (a start race an
+ * autostarting client lost: the winner answers there). STATE_DIR_HELD: one on another socket holds
+ * its state dir, which no waiting frees: the autostart gives up at once with the daemon's message.
+ */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, TIMEOUT: 3, NOT_FOUND: 4, DAEMON_RUNNING: 5, STATE_DIR_HELD: 6 } as const;
 
 export interface CliContext {
   /** The daemon's socket, or a remote daemon's URL (--url, $TERMD_URL). */

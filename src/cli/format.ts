@@ -1,6 +1,6 @@
 // Printing helpers shared by subcommands: JSON when asked, aligned tables otherwise.
 import type { SessionInfo } from "../protocol/schemas.ts";
-import { ownerOf, statusOf } from "../protocol/session-labels.ts";
+import { commandLine, ownerOf, statusOf } from "../protocol/session-labels.ts";
 import type { CliContext } from "./command.ts";
 
 export function printJson(ctx: CliContext, value: unknown): void {
@@ -32,7 +32,7 @@ export function describeSession(s: SessionInfo): string {
     ["id", s.id],
     ["state", statusOf(s)],
     ["pid", String(s.pid ?? "-")],
-    ["command", s.command.join(" ")],
+    ["command", commandLine(s.command)],
     ["cwd", s.cwd],
     ["size", `${s.size.rows}x${s.size.cols}`],
     ["title", s.title],

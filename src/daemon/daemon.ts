@@ -125,13 +125,14 @@ export class Daemon implements DaemonContext {
     prepareSocketDir(path);
     checkSocketDirWritable(path);
     return Daemon.startHolding(options, (held) => {
-      held.push(lock(`${path}.lock`, (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`));
+      held.push(lock(`${path}.lock`, "socket", (pid) => `a termd daemon (pid ${pid}) already runs on ${path}`));
       mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
       // One daemon per state dir: two sharing the records would each call the other's live
       // sessions lost.
       held.push(
         lock(
           join(options.stateDir, "daemon.lock"),
+          "state dir",
           (pid) =>
             `another termd daemon (pid ${pid}) uses the state dir ${options.stateDir}; give this one its own (--state-dir or TERMD_STATE_DIR)`,
         ),
@@ -308,12 +309,12 @@ export class Daemon implements DaemonContext {
   }
 }
 
-/** Takes a lock, or says who holds it (a DaemonStartError the autostart knows as a lost race). */
-function lock(path: string, inUse: (holder: string) => string): FileLock {
+/** Takes a lock, or says who holds it (a DaemonStartError naming what is held: the autostart waits for a held socket's daemon, not for a held state dir's). */
+function lock(path: string, what: "socket" | "state dir", inUse: (holder: string) => string): FileLock {
   try {
     return takeFileLock(path);
   } catch (err) {
-    if (err instanceof LockHeld) throw new DaemonStartError(inUse(err.holder === null ? "unknown" : String(err.holder)), true);
+    if (err instanceof LockHeld) throw new DaemonStartError(inUse(err.holder === null ? "unknown" : String(err.holder)), what);
     throw new DaemonStartError(`cannot create the lock ${path}: ${(err as Error).message}`);
   }
 }

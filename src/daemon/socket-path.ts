@@ -4,13 +4,21 @@
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from "node:fs";
 import { basename, dirname } from "node:path";
 
-/** Why a daemon could not start; `busy` when another live daemon holds what it needs. */
+/**
+ * Why a daemon could not start; `held`: what another live daemon holds that it needs. Its socket
+ * is a start race another client won (the winner answers there soon); its state dir, a daemon on
+ * another socket that no waiting makes way for (`termd daemon` exits apart for each, cli/command.ts).
+ */
 export class DaemonStartError extends Error {
   constructor(
     message: string,
-    readonly busy = false,
+    readonly held: "socket" | "state dir" | null = null,
   ) {
     super(message);
+  }
+
+  get busy(): boolean {
+    return this.held !== null;
   }
 }
 

@@ -7,7 +7,7 @@ import { parseSignal } from "../pty/signals.ts";
 import { TermdError } from "../terminal/errors.ts";
 import { FreshRun } from "./fresh-exec.ts";
 import type { ShellCommands } from "./shell-commands.ts";
-import { firstPrompt } from "./shell-ready.ts";
+import { firstPrompt, promptAfterRun, promptBeforeLine } from "./shell-ready.ts";
 import { type RunnerMark, ShellRun } from "./shell-run.ts";
 import type { ProgramStream } from "./stream.ts";
 
@@ -32,6 +32,8 @@ export class ExecRunner implements RunnerMark {
   private starting = false;
   /** Settles once the run that is `starting` has its first prompt (or gave up waiting for it). */
   private started: Promise<void> = Promise.resolve();
+  /** Settles once the shell run in progress has answered (its prompt back) and left the shell free. */
+  private answered: Promise<void> = Promise.resolve();
   /** exec.cancel came while starting: the run ends cancelled without typing its command. */
   private cancelledBeforeStart = false;
   /** Output offset just past the last mark: the prompt the shell draws after it comes later. */
@@ -71,6 +73,9 @@ export class ExecRunner implements RunnerMark {
     let cancelled = false;
     try {
       await firstPrompt(s, this.commands);
+      // Just after a command (one a safe submit typed): its prompt, whose PROMPT_COMMAND may have
+      // a job of its own in the foreground for a moment, which is no job of the user's.
+      await promptBeforeLine(s, this.commands);
     } finally {
       this.starting = false;
       cancelled = this.cancelledBeforeStart;
@@ -100,12 +105,20 @@ export class ExecRunner implements RunnerMark {
     this.current = run;
     this.count++;
     this.lastAt = new Date();
+    const answered = Promise.withResolvers<void>();
+    this.answered = answered.promise;
     try {
-      return await run.result;
+      const result = await run.result;
+      // The answer comes once the shell is back at its prompt: a line its caller types next (a
+      // safe submit, the next run) then lands after the prompt, not before it. A run that never
+      // finished (null) has no prompt to wait for.
+      if (result.exit_code !== null) await promptAfterRun(s, this.commands, this.markEnd);
+      return result;
     } finally {
       this.current = null;
       this.lastAt = new Date();
       run.dispose();
+      answered.resolve();
     }
   }
 
@@ -159,8 +172,10 @@ export class ExecRunner implements RunnerMark {
     }
     if (!run) return { cancelled: false, signal_sent: null };
     void run.interrupt("cancel", name);
-    // run() awaited the result first, so its finally (busy cleared) has run when this resumes.
+    // A fresh run's finally (busy cleared) has run when its result is in, as run() awaited it
+    // first; a shell run's once its prompt is back too (`answered`).
     await run.result;
+    await this.answered;
     return { cancelled: true, signal_sent: name };
   }
 }

@@ -41,14 +41,24 @@ export class ShellCommands {
   private started: { command: string | null; at: string; from: number } | null = null;
   /** Output offset just past the last prompt's mark (B, or A when the shell sends no B); null while a command runs. */
   private promptEnd: number | null = null;
+  /** Between a C mark (exec.run's own lines' too) and the D or the next prompt. */
+  private inCommand = false;
+  /** The shell has drawn a prompt with a mark (A or B): it draws each so. */
+  private marksPrompts = false;
   private readonly off: () => void;
 
   constructor(private readonly s: OutputStream) {
     this.off = s.on((e) => {
       if (e.type !== "mark") return;
       const m = e.mark;
-      if (m.kind === "A" || m.kind === "B") this.promptEnd = e.end;
+      if (m.kind === "A" || m.kind === "B") {
+        this.promptEnd = e.end;
+        this.inCommand = false;
+        this.marksPrompts = true;
+      }
+      if (m.kind === "D") this.inCommand = false;
       if (m.kind === "C") {
+        this.inCommand = true;
         this.started =
           m.command !== undefined && EXEC_LINE.test(m.command) ? null : { command: m.command ?? null, at: m.time, from: e.end };
         this.promptEnd = null;
@@ -70,6 +80,19 @@ export class ShellCommands {
   /** Has the program reported any command or prompt (a shell with integration of its own counts)? */
   get seen(): boolean {
     return this.done.length > 0 || this.started !== null || this.s.tap.marks.length > 0;
+  }
+
+  /** The shell draws its prompts with marks (it drew one so), so a prompt to come will be marked too. */
+  get drawsMarkedPrompts(): boolean {
+    return this.marksPrompts;
+  }
+
+  /**
+   * Between a command's end (its D, or the shell's start) and the next prompt's mark: no command
+   * runs and the prompt is not drawn yet, so a line typed now lands before it (shell-ready.ts).
+   */
+  get awaitingPrompt(): boolean {
+    return this.promptEnd === null && !this.inCommand;
   }
 
   /** Where the prompt the shell is at now was drawn (its mark's end), if it drew it after output offset `since`. */

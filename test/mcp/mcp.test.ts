@@ -141,9 +141,15 @@ test("run a command in a shell session: output and exit code; stop the session",
   // cd carried over in the live shell.
   expect((await m.call("run_command", { session: "w", command: "pwd" })).structured?.stdout).toBe("/tmp\n");
 
+  // The command as a shell would take it back: quoted where a word needs it.
+  await m.call("start_session", { name: "q", command: ["sh", "-c", "sleep 100", "my name"] });
+  const listed = await m.call("list_sessions");
+  expect(listed.text).toContain("  sh -c 'sleep 100' 'my name'");
+  expect(listed.structured?.sessions).toContainEqual(expect.objectContaining({ name: "q", command: "sh -c 'sleep 100' 'my name'" }));
+
   const stopped = await m.call("stop_session", { session: "w", remove: true });
   expect(stopped.text).toContain("session w stopped");
-  expect((await (await d.client()).call("session.list")).sessions).toEqual([]);
+  expect((await (await d.client()).call("session.list")).sessions.map((x) => x.name)).toEqual(["q"]);
 });
 
 test("wait for a command done in a shell: its exit code and output", async () => {
@@ -381,6 +387,36 @@ test("start_session returns once the program is ready, with that screen; submit 
   const joined = await m.call("submit", { session: "py", text: "7", clear_line: false, show_change: true });
   expect(joined.isError).toBe(false);
   expect(joined.text).toMatch(/^\s*1│42$/m);
+});
+
+test("run_command answers once the shell is back at its prompt, so a submit right after lands after it, with nothing to clear", async () => {
+  await using d = await TestDaemon.start({ bin: BIN });
+  await using m = await mcpClient(d);
+  // A prompt that takes a while to come (a slow PROMPT_COMMAND, as version-control prompts are).
+  await m.call("start_session", { name: "slow", command: SHELL, env: { PS1: "$ ", PROMPT_COMMAND: 'sleep "${SLOW:-0.3}"' } });
+  expect((await m.call("run_command", { session: "slow", command: "echo r0" })).structured?.stdout).toBe("r0\n");
+  const sent = await m.call("submit", { session: "slow", text: "echo s0" });
+  expect(sent.text).not.toContain("cleared");
+  expect((await m.call("wait_for", { session: "slow", command_done: true })).structured).toMatchObject({ output: "s0\n" });
+  // Interrupted by its timeout, the same; and run right after a command_done, it waits for that prompt too.
+  expect((await m.call("run_command", { session: "slow", command: "sleep 30", timeout_ms: 300 })).structured?.timed_out).toBe(true);
+  expect((await m.call("submit", { session: "slow", text: "echo s1" })).text).not.toContain("cleared");
+  await m.call("wait_for", { session: "slow", command_done: true });
+  const { screen } = await (await d.client()).call("session.wait", { session: "slow", prompt: true });
+  // Each line typed after its prompt: none reads `echo s0$ echo s0`.
+  expect(screen.lines.filter((l) => l.trim() !== "")).toEqual([
+    "$ echo r0",
+    "r0",
+    "$ echo s0",
+    "s0",
+    "$ sleep 30",
+    "^C",
+    "$ echo s1",
+    "s1",
+    "$ ",
+  ]);
+  // A prompt that never comes holds the answer only for a bounded time.
+  expect((await m.call("run_command", { session: "slow", command: "SLOW=1000" })).structured).toMatchObject({ exit_code: 0 });
 });
 
 test("resize, signal, read_output, and press_keys returning the change it made", async () => {

@@ -389,7 +389,7 @@ export const daemonCommand = (load?: () => Promise<Host>) =>
             `termd daemon: ${err.message}. To run one with this command's flags in its place: \`${restart}\` (it says first what happens to the running sessions); to run this one in the foreground: \`termd daemon stop\`, then this command again`,
           );
         }
-        return EXIT.DAEMON_RUNNING;
+        return err.held === "state dir" ? EXIT.STATE_DIR_HELD : EXIT.DAEMON_RUNNING;
       }
     },
   });

@@ -33,3 +33,15 @@ test("ls takes no arguments", async () => {
     stderr: expect.stringContaining("termd ls: unexpected argument a\nusage: termd ls"),
   });
 });
+
+test("ls and info show the command as a shell would take it back: words quoted where a space, a quote or an empty word needs it", async () => {
+  const argv = ["sh", "-c", "sleep 100; echo 'done'", "my name", ""];
+  await s.c.call("session.create", { name: "quoted", command: argv, cwd: s.dir });
+  const line = `sh -c 'sleep 100; echo '\\''done'\\''' 'my name' ''`;
+  const ls = await s.d.run(["ls"]);
+  expect(ls.stdout).toContain(`  ${line}\n`);
+  expect((await s.d.run(["info", "quoted"])).stdout).toContain(`command: ${line}\n`);
+  // A shell splits it back into the same argv.
+  const back = Bun.spawnSync(["sh", "-c", `printf '%s\\n' ${line.slice("sh -c ".length)}`]).stdout.toString();
+  expect(back).toBe(`${argv.slice(2).join("\n")}\n`);
+});

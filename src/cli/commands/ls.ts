@@ -1,6 +1,6 @@
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson, table } from "../format.ts";
-import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
+import { commandLine, ownerOf, statusOf } from "../../protocol/session-labels.ts";
 import { noMoreArgs } from "./shared.ts";
 
 export default cliCommand({
@@ -25,7 +25,7 @@ export default cliCommand({
           String(s.pid ?? "-"),
           ownerOf(s) ?? "-",
           `${s.size.rows}x${s.size.cols}`,
-          s.command.join(" "),
+          commandLine(s.command),
         ]);
       ctx.out(table(rows));
     }

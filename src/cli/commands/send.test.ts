@@ -54,3 +54,17 @@ test("send --submit types the text, then Enter once it shows", async () => {
   expect(await s.d.run(["send", "sh", "--submit", "echo sub-$((6*7))"])).toEqual({ code: 0, stdout: "", stderr: "" });
   expect((await s.c.call("session.wait", { session: "sh", regex: "^sub-42$" })).outcome).toBe("matched");
 });
+
+test("send --submit right after wait --command-done types once the shell drew its next prompt, not before it", async () => {
+  // A prompt that takes a while to come (a slow PROMPT_COMMAND, as version-control prompts are).
+  const env = { PS1: "$ ", PROMPT_COMMAND: "sleep 0.3" };
+  await s.c.call("session.create", { name: "slow", command: ["bash", "--norc", "--noprofile"], cwd: s.dir, env });
+  expect((await s.d.run(["wait", "slow", "--prompt"])).code).toBe(0);
+  for (const word of ["one", "two"]) {
+    expect((await s.d.run(["send", "slow", "--submit", `echo ${word}`])).code).toBe(0);
+    expect((await s.d.run(["wait", "slow", "--command-done"])).stdout).toBe(`command_done (code 0): echo ${word}\n${word}\n`);
+  }
+  const { screen } = await s.c.call("session.wait", { session: "slow", prompt: true });
+  // Not `echo two$ echo two`: the line typed before the prompt, then again after it.
+  expect(screen.lines.filter((l) => l.trim() !== "")).toEqual(["$ echo one", "one", "$ echo two", "two", "$ "]);
+});

@@ -1,6 +1,6 @@
 // termd wait, run as a user runs it, against a daemon of this file's: each outcome's line and exit code.
 import { expect, test } from "bun:test";
-import { sharedDaemon } from "../../../test/harness.ts";
+import { sharedDaemon, TestDaemon } from "../../../test/harness.ts";
 
 const s = sharedDaemon();
 
@@ -31,6 +31,29 @@ test("wait --timeout: outcome timeout, exit 3; --json prints the whole result", 
   expect(await s.d.run(["wait", "q", "--text", "never", "--timeout", "1"])).toEqual({ code: 3, stdout: "timeout\n", stderr: "" });
   const r = JSON.parse((await s.d.run(["wait", "q", "--text", "never", "--timeout", "1", "--json"])).stdout);
   expect(r).toMatchObject({ outcome: "timeout", screen: { lines: expect.any(Array) } });
+});
+
+test("wait --timeout 0 waits for good, as exec.run's and run_command's 0 means, instead of timing out at once", async () => {
+  await s.c.call("session.create", { name: "forever", command: ["cat"], cwd: s.dir });
+  const from = (await s.c.call("system.stats")).requests;
+  const waited = s.d.run(["wait", "forever", "--text", "at last", "--timeout", "0"]);
+  await s.d.requestsPast(from, 2);
+  await s.c.call("session.input", { session: "forever", text: "at last" });
+  expect(await waited).toEqual({ code: 0, stdout: "matched at 0,0: at last\n", stderr: "" });
+});
+
+test("waits in flight ride through termd daemon restart: sent again to the new daemon, they see what happens after it", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "build", command: ["sh", "-c", "read x; echo got-$x; exit 4"], cwd: d.dir });
+  const from = (await c.call("system.stats")).requests;
+  const text = d.cli(["wait", "build", "--text", "got-ZZZ", "--timeout", "60000"]);
+  const exit = d.cli(["wait", "build", "--exit", "--timeout", "60000"]);
+  await d.requestsPast(from, 4);
+  expect(await d.cli(["daemon", "restart"])).toMatchObject({ code: 0, stderr: "" });
+  await (await d.client()).call("session.input", { session: "build", text: "ZZZ\r" });
+  expect(await text).toEqual({ code: 0, stdout: "matched at 1,0: got-ZZZ\n", stderr: "" });
+  expect(await exit).toEqual({ code: 0, stdout: "exited (code 4)\n", stderr: "" });
 });
 
 test("wait --changed-from, --activity and --settle print their outcomes", async () => {

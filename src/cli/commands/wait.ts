@@ -1,7 +1,40 @@
+// termd wait: one session.wait, sent again as often as it takes to last the --timeout asked for.
+// A wait changes nothing, so it is safe to send again: across `termd daemon restart` (the call the
+// restart cut fails with DAEMON_REPLACED, and the client sends the next one once the new image
+// answers), and past the protocol's longest timeout (--timeout 0 waits for good).
+import type { ParamsOf } from "../../protocol/methods.ts";
+import type { WaitResult } from "../../protocol/schemas.ts";
+import type { Client } from "../../client/client.ts";
+import { isReplaced } from "../../client/replaced-retry.ts";
 import { bool, num, str } from "../args.ts";
 import { cliCommand, EXIT } from "../command.ts";
 import { printJson, rowsText } from "../format.ts";
 import { sessionArg } from "./shared.ts";
+
+/** --timeout's default, as session.wait's own. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** The longest timeout one session.wait takes (the protocol's bound): a longer wait is several calls. */
+const MAX_CALL_MS = 24 * 3600 * 1000;
+
+/**
+ * session.wait until it answers something other than a timeout or `deadline` (a Date.now() time;
+ * Infinity: none) passes. A text or regex still on the screen when the call is sent again matches
+ * it, so text that appeared while the daemon was being replaced is not missed (with `fresh`, the
+ * screen at the new call is the one it must be new against).
+ */
+async function waitUntil(client: Client, p: Omit<ParamsOf<"session.wait">, "timeout_ms">, deadline: number): Promise<WaitResult> {
+  for (;;) {
+    const timeout_ms = Math.max(0, Math.min(deadline - Date.now(), MAX_CALL_MS));
+    try {
+      const r = await client.call("session.wait", { ...p, timeout_ms });
+      if (r.outcome !== "timeout" || Date.now() >= deadline) return r;
+    } catch (err) {
+      // The daemon was replaced under the call: the client sends the next to the new image (past
+      // the deadline, the refusal is the answer).
+      if (!isReplaced(err) || Date.now() >= deadline) throw err;
+    }
+  }
+}
 
 export default cliCommand({
   name: "wait",
@@ -12,7 +45,8 @@ export default cliCommand({
     "Waits until the first of the conditions holds, then prints the outcome",
     "(matched, exited, activity, settled, changed, command_done, prompt, or timeout).",
     "Exit code: 0 when a condition held (or the session exited and --exit was asked), 3 on timeout,",
-    "1 when the session ended before any other condition held.",
+    "1 when the session ended before any other condition held. A wait rides through `termd daemon restart`:",
+    "it is sent again to the new daemon, within the same --timeout.",
   ].join("\n"),
   flags: {
     text: { kind: "string", value: "T", help: "until the screen shows T" },
@@ -33,11 +67,17 @@ export default cliCommand({
       help: "--text and --regex count only where they did not match already, at the call or just before the session's last input",
     },
     since: { kind: "number", value: "OFFSET", help: "--command-done and --prompt count from this output offset instead of the last input" },
-    timeout: { kind: "number", value: "MS", help: "give up after MS (default 10000): outcome timeout, exit code 3" },
+    timeout: {
+      kind: "number",
+      value: "MS",
+      help: `give up after MS (default ${DEFAULT_TIMEOUT_MS}; 0: never): outcome timeout, exit code 3`,
+    },
     screen: { kind: "boolean", help: "also print the screen" },
   },
   async run(a, ctx) {
-    const r = await (await ctx.client()).call("session.wait", {
+    const timeout = num(a, "timeout") ?? DEFAULT_TIMEOUT_MS;
+    const deadline = timeout === 0 ? Number.POSITIVE_INFINITY : Date.now() + timeout;
+    const params = {
       session: sessionArg(a),
       text: str(a, "text"),
       regex: str(a, "regex"),
@@ -50,8 +90,8 @@ export default cliCommand({
       prompt: bool(a, "prompt") || undefined,
       fresh: str(a, "fresh") as "call" | "input" | undefined,
       since: num(a, "since"),
-      timeout_ms: num(a, "timeout"),
-    });
+    };
+    const r = await waitUntil(await ctx.client(), params, deadline);
     if (ctx.json) printJson(ctx, r);
     else {
       let line = r.outcome;

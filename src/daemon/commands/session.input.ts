@@ -5,6 +5,7 @@ import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
 import { safeSubmit } from "../../session/submit.ts";
 import { baselineOf } from "../../session/baseline.ts";
+import { promptBeforeLine } from "../../session/shell-ready.ts";
 import type { ProgramStream } from "../../session/stream.ts";
 
 async function write(s: ProgramStream, p: InputInput, signal: AbortSignal): Promise<{ bytes: number; submit?: SubmitReport }> {
@@ -28,6 +29,9 @@ export default sessionCommand({
   target: { running: true, write: "input", typing: true },
   exec: async (p, ctx, s) => {
     const { signal } = ctx;
+    // A line submitted to a shell that has just finished a command goes once its prompt is drawn
+    // (and before the wait's baseline, which that prompt is then part of).
+    if (p.submit && p.text !== undefined) await promptBeforeLine(s, s.commands);
     if (!p.wait) return write(s, p, signal);
     const conditions = p.wait;
     // A wait like session.wait's, so it counts against the same limit (refused before any byte goes out).

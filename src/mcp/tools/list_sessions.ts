@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { tool, text } from "../tool.ts";
-import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
+import { commandLine, ownerOf, statusOf } from "../../protocol/session-labels.ts";
 
 export default tool({
   name: "list_sessions",
@@ -19,7 +19,7 @@ export default tool({
         name: s.name,
         id: s.id,
         state,
-        command: s.command.join(" "),
+        command: commandLine(s.command),
         owner,
         size: `${s.size.rows}x${s.size.cols}`,
         title: s.title,

@@ -22,7 +22,7 @@ export default tool({
   title: "Run a command in a shell session",
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   description: [
-    "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart.",
+    "Runs a shell command inside a shell session (bash, sh, zsh…) and returns its exit code, stdout and stderr, apart, once the shell is back at its prompt.",
     "It runs in the live shell, so cd, export and functions carry over to later commands and to what a person sees with termd attach;",
     "in bash and zsh the command shows on the session's screen and in its history as typed, with its output, as if a person had run it.",
     "stdout and stderr come back as plain text (escape sequences removed; output that clears the screen, like clear, clears the session's screen too).",

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { tool, text, type ToolContext } from "../tool.ts";
 import { SessionName, type WaitResult } from "../../protocol/schemas.ts";
+import { commandLine } from "../../protocol/session-labels.ts";
 import { screenText } from "../screen-text.ts";
 
 /** The longest start_session waits for a shell's first prompt. */
@@ -77,7 +78,7 @@ export default tool({
             ? ` Its screen is blank and it has been quiet for ${BLANK_QUIET_MS / 1000} s: it may wait for input without a prompt (cat), or be slow to start; wait_for what you expect before typing.`
             : "";
     return text(
-      `started session ${info.name} (id ${info.id}) running ${info.command.join(" ")} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`,
+      `started session ${info.name} (id ${info.id}) running ${commandLine(info.command)} in ${info.cwd}.${state}\n${screenText(info.name, w.screen)}`,
       {
         name: info.name,
         id: info.id,

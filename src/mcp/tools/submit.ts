@@ -7,6 +7,8 @@ import { Session, ShowChange, showChangeWait } from "./params.ts";
 
 /** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */
 const KILL_LINE = ["Ctrl+E", "Ctrl+U"];
+/** How long the line's judgement waits for a shell's prompt: one just after a command (run_command's, or a wait_for command_done's) comes at once. */
+const PROMPT_MS = 2000;
 
 export default tool({
   name: "submit",
@@ -38,7 +40,10 @@ export default tool({
     if (p.clear_line !== false) {
       const info = await ctx.call("session.info", { session: p.session });
       if (info.shell_integration !== null && info.running_command === null) {
-        const screen = await ctx.call("session.screen", { session: info.id });
+        // The prompt the shell is at, or the next one when it has just finished a command (since 0:
+        // any prompt still on its line counts): judged before that, the line is whatever the last
+        // command left, and the keys would land before the prompt. Past PROMPT_MS, the screen there is.
+        const { screen } = await ctx.call("session.wait", { session: info.id, prompt: true, since: 0, timeout_ms: PROMPT_MS });
         const beforeCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(0, screen.cursor.col).join("");
         const afterCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(screen.cursor.col).join("").trim();
         await ctx.call("session.input", { session: info.id, keys: KILL_LINE });

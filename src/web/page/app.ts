@@ -13,7 +13,7 @@ import { askNewSession, confirmAction } from "./dialogs.ts";
 import { FONT_FAMILY, loadFonts, onFontsLoaded } from "./fonts.ts";
 import { Rpc, RpcError } from "./rpc.ts";
 import type { EventMessage, SessionInfo, Size } from "../../protocol/schemas.ts";
-import { ownerOf, statusOf } from "../../protocol/session-labels.ts";
+import { commandLine, ownerOf, statusOf } from "../../protocol/session-labels.ts";
 
 const LIST_EVERY_MS = 2000;
 const RESIZE_DEBOUNCE_MS = 150;
@@ -302,7 +302,7 @@ function renderList(): void {
       const state = statusOf(s);
       // Who holds it goes on a line of its own, which leaves the name the room it needs.
       const held = s.held_by ? [`held by ${s.held_by}${s.held_since ? ` since ${new Date(s.held_since).toLocaleTimeString()}` : ""}`] : [];
-      const cells = [s.name, state, s.title || s.command.join(" "), ownerOf(s) ?? "", ...held];
+      const cells = [s.name, state, s.title || commandLine(s.command), ownerOf(s) ?? "", ...held];
       const classes = ["name", `state state-${s.state}`, "title", "owner", "held"];
       for (const [i, text] of cells.entries()) {
         const td = document.createElement("td");

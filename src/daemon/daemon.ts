@@ -43,6 +43,8 @@ export class Daemon implements DaemonContext {
   /** The sessions and their pools (session-layer.ts), made on first use; null until then. */
   private layer: SessionLayer | null = null;
   private readonly layerOptions: SessionLayerOptions;
+  /** close() has run. */
+  private closed = false;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
   /** Long request lines and HTTP bodies, parsed in a worker of its own. */
@@ -112,8 +114,17 @@ export class Daemon implements DaemonContext {
    * imported: its modules stay out of the memory of a daemon no client has asked for a session.
    */
   private sessions(): SessionLayer {
-    this.layer ??= (require("./session-layer.ts") as typeof import("./session-layer.ts")).makeSessionLayer(this.layerOptions);
+    if (!this.layer) {
+      this.layer = (require("./session-layer.ts") as typeof import("./session-layer.ts")).makeSessionLayer(this.layerOptions);
+      // Made after close() by a request still under way: its pools start no thread, as closed ones would not.
+      if (this.closed) this.closePools();
+    }
     return this.layer;
+  }
+
+  private closePools(): void {
+    this.layer?.screens.close();
+    this.layer?.ptys.close();
   }
 
   get store(): SessionStore {
@@ -304,10 +315,10 @@ export class Daemon implements DaemonContext {
   close(): void {
     // First: the journals' last lines are written (sessions killed now get no exit), the wait
     // answers still owed given while their connections are open, and every timer stopped.
+    this.closed = true;
     this.timers.close();
     this.layer?.store.killAll();
-    this.layer?.screens.close();
-    this.layer?.ptys.close();
+    this.closePools();
     this.rasterizer.close();
     this.lineParser.close();
     this.sessionSockets.closeAll();

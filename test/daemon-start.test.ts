@@ -86,9 +86,13 @@ test("daemons in fresh PID namespaces, one after another, each killed: every nex
       );
       await listening(ns, `round ${round}`);
       expect((await run([...DIST_BIN, "ls"], env)).code).toBe(0);
-      // kill -9 of the namespace's first process takes every process in it along.
+      // kill -9 of the namespace's first process takes every process in it along, the daemon a
+      // moment after unshare itself: the next round starts once the daemon's locks are let go
+      // (flock(1) waits for each), as it did not once on a loaded machine.
       ns.kill("SIGKILL");
       await ns.exited;
+      for (const lock of [`${env.TERMD_SOCKET}.lock`, join(env.TERMD_STATE_DIR, "daemon.lock")])
+        expect(await Bun.spawn(["flock", lock, "true"]).exited).toBe(0);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -217,3 +217,59 @@ test("a session is reached as a Session only by its store, its record and the da
   const importers = imports().filter((i) => i.to === "session/session.ts" && !owners.has(i.from) && !i.from.startsWith("daemon/"));
   expect(importers.map((i) => i.from)).toEqual([]);
 });
+
+/**
+ * The files of src/ that `file` loads as it is evaluated: its imports that are not type-only (an
+ * `import type`, or braces of `type` names only, is erased); `import()` and `require()` load later.
+ */
+function loadedWith(file: string, text = readFileSync(join(SRC, file), "utf8")): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+([^"'`;]*?)\s*from\s*["'](\.[^"']+)["']|^import\s+["'](\.[^"']+)["']/gm)) {
+    const names = m[1] ?? "";
+    const typeOnly = /^type\s/.test(names) || /^\{\s*(?:type\s+[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*)+\}$/.test(names);
+    if (!typeOnly) out.push(relative(SRC, resolve(dirname(join(SRC, file)), m[2] ?? m[3]!)));
+  }
+  return out;
+}
+
+/** Every file of src/ loaded with `entry`, by its imports' imports. */
+function loadedAtStart(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const next = [entry];
+  while (next.length > 0) {
+    const file = next.pop()!;
+    if (seen.has(file) || !file.endsWith(".ts")) continue;
+    seen.add(file);
+    next.push(...loadedWith(file));
+  }
+  return seen;
+}
+
+test("a daemon loads no session machinery at start: the store, the pools, the method table and subscriptions come with their first use", () => {
+  const machinery = [
+    "daemon/session-layer.ts",
+    "session/store.ts",
+    "session/session.ts",
+    "session/pipeline.ts",
+    "pty/pty-pool.ts",
+    "terminal/screen-pool.ts",
+    "daemon/commands/index.ts",
+    "daemon/subscription.ts",
+  ];
+  const start = loadedAtStart("server/daemon-host.ts");
+  expect(start.has("daemon/daemon.ts")).toBe(true);
+  expect(machinery.filter((f) => start.has(f))).toEqual([]);
+});
+
+test("what a file loads as it is evaluated leaves out type-only imports, import() and require()", () => {
+  const text = [
+    'import type { A } from "./a.ts";',
+    'import { type B, type C as D } from "./b.ts";',
+    'import { e, type F } from "./e.ts";',
+    'export { g } from "./g.ts";',
+    'import "./h.ts";',
+    'const i = () => import("./i.ts");',
+    'const j = require("./j.ts");',
+  ].join("\n");
+  expect(loadedWith("daemon/x.ts", text)).toEqual(["daemon/e.ts", "daemon/g.ts", "daemon/h.ts"]);
+});

@@ -3,9 +3,9 @@
 import { closeSync, mkdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { UnixSocketListener } from "bun";
-import { SessionStore } from "../session/store.ts";
-import { ScreenPool } from "../terminal/screen-pool.ts";
-import { PtyPool } from "../pty/pty-pool.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
+import type { PtyPool } from "../pty/pty-pool.ts";
 import { Timers } from "../platform/timers.ts";
 import { Rasterizer } from "../render/rasterizer.ts";
 import type { Session } from "../session/session.ts";
@@ -26,6 +26,7 @@ import type { DaemonContext, DaemonCounters } from "./daemon-context.ts";
 import type { DaemonOptions, SessionSocketOptions } from "./daemon-options.ts";
 import { reapChildLater, reapLeftovers, startTime } from "../pty/processes.ts";
 import type { DialectRegistry } from "../dialects/index.ts";
+import type { SessionLayer, SessionLayerOptions } from "./session-layer.ts";
 
 /** Eviction runs at most this often (and more often for short TTLs). */
 const EVICT_EVERY_MS = 60_000;
@@ -39,9 +40,11 @@ export class Daemon implements DaemonContext {
    * wait answers' turns. Its close ends them all in one call.
    */
   readonly timers = new Timers();
-  readonly store: SessionStore;
-  readonly screens: ScreenPool;
-  readonly ptys: PtyPool;
+  /** The sessions and their pools (session-layer.ts), made on first use; null until then. */
+  private layer: SessionLayer | null = null;
+  private readonly layerOptions: SessionLayerOptions;
+  /** close() has run. */
+  private closed = false;
   /** PNG screenshots, drawn off the event loop. */
   readonly rasterizer = new Rasterizer();
   /** Long request lines and HTTP bodies, parsed in a worker of its own. */
@@ -92,19 +95,48 @@ export class Daemon implements DaemonContext {
     // Like $TMUX: a termd command run inside a session talks to the daemon that owns it.
     baseEnv.TERMD_SOCKET = options.socketPath;
     this.records = new SqliteRecords(options.stateDir);
-    this.screens = new ScreenPool(this.timers, options.screenWorkers, options.screenParkMs);
-    this.ptys = new PtyPool(this.timers, options.ptyWorkers);
-    this.store = new SessionStore({
+    this.layerOptions = {
       timers: this.timers,
       stateDir: options.stateDir,
       baseEnv,
       records: this.records,
       debugBuffer: options.debugBuffer,
-      pool: this.screens,
-      ptys: this.ptys,
+      screenWorkers: options.screenWorkers,
+      screenParkMs: options.screenParkMs,
+      ptyWorkers: options.ptyWorkers,
       maxSessions: options.maxSessions,
       onRemove: (s) => this.forget(s),
-    });
+    };
+  }
+
+  /**
+   * The session layer, loaded and made the first time something asks for it. Required, not
+   * imported: its modules stay out of the memory of a daemon no client has asked for a session.
+   */
+  private sessions(): SessionLayer {
+    if (!this.layer) {
+      this.layer = (require("./session-layer.ts") as typeof import("./session-layer.ts")).makeSessionLayer(this.layerOptions);
+      // Made after close() by a request still under way: its pools start no thread, as closed ones would not.
+      if (this.closed) this.closePools();
+    }
+    return this.layer;
+  }
+
+  private closePools(): void {
+    this.layer?.screens.close();
+    this.layer?.ptys.close();
+  }
+
+  get store(): SessionStore {
+    return this.sessions().store;
+  }
+
+  get screens(): ScreenPool {
+    return this.sessions().screens;
+  }
+
+  get ptys(): PtyPool {
+    return this.sessions().ptys;
   }
 
   uptimeS(): number {
@@ -197,7 +229,8 @@ export class Daemon implements DaemonContext {
       if (activated !== null) checkInheritedSocket(activated, path);
       else if (!handover) await clearStaleSocket(path);
       if (handover) await this.adoptPrograms(handover);
-      this.store.restore();
+      // With no records (no database) there is nothing to restore, and nothing to load for it.
+      if (handover || this.records.exists) this.store.restore();
       // The sessions' own sockets crossed the exec listening: served again.
       for (const s of handover?.session_sockets ?? []) {
         try {
@@ -220,7 +253,7 @@ export class Daemon implements DaemonContext {
 
   /** Forgets sessions ended longer than the TTL ago. */
   private evict(): void {
-    this.store.evict(this.options.ttlMs);
+    this.layer?.store.evict(this.options.ttlMs);
   }
 
   /** `dialect`'s state for the session `ref` (made by `init` the first time); SESSION_NOT_FOUND for none. */
@@ -272,7 +305,7 @@ export class Daemon implements DaemonContext {
       // Bounded: a session that somehow never reports its end must not keep the daemon up.
       let timer: Timer | undefined;
       const deadline = new Promise<void>((r) => (timer = setTimeout(r, graceMs + SHUTDOWN_SLACK_MS)));
-      await Promise.race([this.store.stopAll(graceMs), deadline]);
+      await Promise.race([this.layer?.store.stopAll(graceMs), deadline]);
       clearTimeout(timer);
       this.close();
     })();
@@ -283,10 +316,10 @@ export class Daemon implements DaemonContext {
   close(): void {
     // First: the journals' last lines are written (sessions killed now get no exit), the wait
     // answers still owed given while their connections are open, and every timer stopped.
+    this.closed = true;
     this.timers.close();
-    this.store.killAll();
-    this.screens.close();
-    this.ptys.close();
+    this.layer?.store.killAll();
+    this.closePools();
     this.rasterizer.close();
     this.lineParser.close();
     this.sessionSockets.closeAll();

@@ -8,8 +8,18 @@ import { logFault, wireError } from "./errors.ts";
 import type { Session } from "../session/session.ts";
 import { notRunning } from "../session/session-errors.ts";
 import type { CallContext, Command } from "./command.ts";
-import { COMMANDS } from "./commands/index.ts";
 import { refuseFileParams } from "./file-params.ts";
+
+let table: ReadonlyMap<string, Command<any, any>> | null = null;
+
+/**
+ * The method table, loaded with the first call. Required, not imported: its handlers bring the
+ * session machinery's modules, which a daemon no client has called yet does not need.
+ */
+function commands(): ReadonlyMap<string, Command<any, any>> {
+  table ??= (require("./commands/index.ts") as typeof import("./commands/index.ts")).COMMANDS;
+  return table;
+}
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
@@ -66,7 +76,7 @@ function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext
  */
 export async function run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
   const started = performance.now();
-  const counted = COMMANDS.has(method) ? method : "unknown";
+  const counted = commands().has(method) ? method : "unknown";
   try {
     const result = await runMethod(method, params, ctx);
     ctx.daemon.metrics.observe(counted, (performance.now() - started) / 1000);
@@ -80,7 +90,7 @@ export async function run(method: string, params: unknown, ctx: CallContext): Pr
 }
 
 async function runMethod(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
-  const cmd = COMMANDS.get(method) as Command | undefined;
+  const cmd = commands().get(method) as Command | undefined;
   if (!cmd) {
     // On a session socket, in JSON-RPC's own words (ralph's clients read them).
     const message = ctx.peer.impliedSession !== undefined ? `Method not found: ${method}` : `unknown method ${JSON.stringify(method)}`;

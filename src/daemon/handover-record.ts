@@ -9,7 +9,7 @@
 import { readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import * as v from "valibot";
 import { BUILD, describeBuild } from "../protocol/version.ts";
-import { logPathOf } from "../session/pipeline.ts";
+import { logPathOf } from "../session/log-path.ts";
 import { readRecords } from "./persistence.ts";
 import { join } from "node:path";
 

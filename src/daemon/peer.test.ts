@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMessage } from "../protocol/schemas.ts";
-import { logPathOf } from "../session/pipeline.ts";
+import { logPathOf } from "../session/log-path.ts";
 import { Session } from "../session/session.ts";
 import { daemonParts } from "../../test/unit-fixtures.ts";
 import { Peer, type PeerOutlet } from "./peer.ts";

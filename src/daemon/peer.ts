@@ -6,7 +6,7 @@ import type { OutputFrame, OutputFraming } from "../protocol/output-frame.ts";
 import type { RpcError } from "../protocol/errors.ts";
 import type { EventMessage, EventType } from "../protocol/schemas.ts";
 import type { AttachedStream } from "../session/stream.ts";
-import { Subscription, type AttachOptions, type EventSink } from "./subscription.ts";
+import type { AttachOptions, EventSink, Subscription } from "./subscription.ts";
 
 /** After its session ended: how long a client may take to read its last events before it is closed anyway. */
 const FINAL_EVENTS_MS = 5000;
@@ -114,7 +114,10 @@ export class Peer implements EventSink {
       existing.add(events, opts, replayFrom);
       return existing;
     }
-    const sub = new Subscription(session, this, replayFrom);
+    // Required on the first subscription, not imported: its output framing and the VT parser it
+    // strips output with are memory a daemon no client subscribed to does not need.
+    const { Subscription: Made } = require("./subscription.ts") as typeof import("./subscription.ts");
+    const sub = new Made(session, this, replayFrom);
     this.subs.set(session.id, sub);
     sub.add(events, opts);
     return sub;

@@ -33,6 +33,11 @@ export class SqliteRecords implements RecordStore {
     if (existsSync(this.path)) this.open();
   }
 
+  /** There is a database (opened at start): records to restore. */
+  get exists(): boolean {
+    return this.opened !== null;
+  }
+
   private open(): Opened {
     if (this.opened) return this.opened;
     const path = this.path;

@@ -33,13 +33,26 @@ export function prepareSocketDir(socketPath: string): void {
   if (lstatOrNull(dir)?.isSymbolicLink() && !existsSync(dir))
     throw new DaemonStartError(`socket folder ${dir} is a symbolic link to nothing (${readlinkSync(dir)})`);
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
-  if (!created && !/^termd-\d+$/.test(basename(dir))) return;
+  if (!created && !isUidFolder(basename(dir))) return;
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new DaemonStartError(`socket folder ${dir} is a symbolic link; refusing to use it`);
   const uid = process.getuid?.() ?? 0;
   if (st.uid !== uid)
     throw new DaemonStartError(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing to use it`);
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * `termd-` and digits, the default folder's name (`termd-$UID`). A loop, not a regular expression:
+ * it would be the first one a daemon compiles, whose code (~0.4 MB) an idle daemon never needs.
+ */
+function isUidFolder(name: string): boolean {
+  if (!name.startsWith("termd-") || name.length === "termd-".length) return false;
+  for (let i = "termd-".length; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 const MAX_SOCKET_PATH_BYTES = 107;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { spawnedSessions } from "../../test/unit-fixtures.ts";
 import { ExecRunner } from "./exec-runner.ts";
 import { FreshRun, MAX_EXEC_OUTPUT } from "./fresh-exec.ts";
-import { logPathOf } from "./pipeline.ts";
+import { logPathOf } from "./log-path.ts";
 import { fromRecord } from "./record.ts";
 import { Session } from "./session.ts";
 

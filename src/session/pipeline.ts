@@ -9,7 +9,6 @@
 // gone) has no program: its output comes from the log and its screen is rebuilt from it.
 import { closeSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Modes, ScreenSnapshot, Size } from "../protocol/schemas.ts";
 import { VERSION } from "../protocol/version.ts";
 import { faultText, TermdError } from "../terminal/errors.ts";
@@ -58,10 +57,6 @@ const EXIT_SYNC_MS = 15_000;
 
 /** A lost session (its daemon died mid-run, no saved screen) is rebuilt from at most this much of its log's end. */
 const LOST_TAIL_BYTES = 4 * 1024 * 1024;
-
-export function logPathOf(logDir: string, id: string): string {
-  return join(logDir, `${id}.log`);
-}
 
 /** An ended session's final screen, serialized, beside its log: a restart never re-parses history. */
 export function screenPathOf(logPath: string): string {

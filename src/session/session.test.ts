@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnedSessions } from "../../test/unit-fixtures.ts";
-import { logPathOf } from "./pipeline.ts";
+import { logPathOf } from "./log-path.ts";
 import { fromRecord, recordOf, type SessionRecord } from "./record.ts";
 import { Session } from "./session.ts";
 import type { SessionEvent } from "./stream.ts";

@@ -1,6 +1,5 @@
-// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its
-// `stream`), with its lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits
-// and shell commands take stream.ts's interfaces.
+// One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its `stream`), with its
+// lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits and shell commands take stream.ts's interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { TermdError } from "../terminal/errors.ts";
@@ -10,7 +9,8 @@ import { endStateOf } from "./end-state.ts";
 import { ExecRunner } from "./exec-runner.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
-import { logPathOf, Pipeline, screenPathOf } from "./pipeline.ts";
+import { logPathOf } from "./log-path.ts";
+import { Pipeline, screenPathOf } from "./pipeline.ts";
 import { inputError, notRunning, removedError } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";

@@ -105,5 +105,5 @@ test("scrollback_end: the page ends that many lines above the screen, past the o
     scrollback_lines: 0,
     scrollback_end: 8,
   });
-  expect(shared.c.call("session.screen", { session: "short", since_seq: 0, scrollback_end: 1 })).rejects.toThrow(/since_seq/);
+  await expect(shared.c.call("session.screen", { session: "short", since_seq: 0, scrollback_end: 1 })).rejects.toThrow(/since_seq/);
 });

@@ -16,7 +16,8 @@ test("info prints one session's fields, aligned under their names, and --json it
       `id:      ${info.id}`,
       "state:   running",
       `pid:     ${info.pid}`,
-      "command: sh -c printf 'ab\\n'; exec sleep 100",
+      // Quoted as a shell reads it back (ls shows it so too).
+      "command: sh -c 'printf '\\''ab\\n'\\''; exec sleep 100'",
       `cwd:     ${s.dir}`,
       "size:    10x40",
     ].join("\n"),

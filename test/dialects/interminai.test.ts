@@ -449,6 +449,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     const st = (args: string[] = []) => ia(d, bin, ["status", "--socket", socket, ...args]);
     await ia(d, bin, ["input", "--socket", socket, "--text", "echo hi\n"]);
     await seen(c, id, /^hi$/);
+    // And the prompt after it: printed after the first status cleared the flag, it would set it again.
+    await seen(c, id, /[$#] $/);
     const first = await st();
     expect(first.code).toBe(0);
     expect(first.stdout).toBe("Running: true\nActivity: true\nSize: 40x10\nScrollback: 0/500\n");

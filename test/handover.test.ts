@@ -208,7 +208,8 @@ test("what a stop under way left waiting out its grace gets SIGKILL at the resta
   await using d = await TestDaemon.start();
   const c = await d.client();
   // The shell ends on the stop's hangup; its child, in a group of its own, shrugs off HUP and TERM.
-  await bash(c, "s", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!-end; wait');
+  // It prints its pid itself once its trap is set: the shell's echo of $! could come before the trap.
+  await bash(c, "s", 'set -m; (trap "" HUP TERM; echo child-$BASHPID-end; exec sleep 1000) & wait');
   const w = await c.call("session.wait", { session: "s", regex: "child-[0-9]+-end" });
   const child = Number(/child-([0-9]+)-end/.exec(w.match!.text)![1]);
   try {

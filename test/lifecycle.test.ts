@@ -105,11 +105,16 @@ test("every file in the state dir is the owner's alone (0600), the sqlite databa
 test("a daemon that starts after another died ends what that one's lost sessions left running, and nothing else", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();
-  // A shell whose nohup'ed child outlives the hangup the dead daemon's terminal gives it.
+  // A shell whose nohup'ed child outlives the hangup the dead daemon's terminal gives it. The child
+  // prints its pid itself once nohup ignores the hangup (the shell's echo of $! could come before,
+  // and the hangup then ended it), whole (a read that split the number cannot match).
   const s = await c.call("session.create", { command: ["bash", "--norc", "--noprofile"], env: { PS1: "$ " } });
-  await c.call("session.input", { session: s.id, text: "nohup sleep 1000 >/dev/null 2>&1 & echo child-$!\r" });
-  const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+", timeout_ms: 10_000 });
-  const child = Number(w.match!.text.slice("child-".length));
+  await c.call("session.input", {
+    session: s.id,
+    text: "nohup sh -c 'echo child-$$-end >/dev/tty; exec sleep 1000' >/dev/null 2>&1 &\r",
+  });
+  const w = await c.call("session.wait", { session: s.id, regex: "child-[0-9]+-end", timeout_ms: 10_000 });
+  const child = Number(/child-([0-9]+)-end/.exec(w.match!.text)![1]);
   // A process of another terminal session, started by us: a new daemon must not touch it.
   const bystander = Bun.spawn(["setsid", "sleep", "1000"], { stdio: ["ignore", "ignore", "ignore"] });
   try {

@@ -35,8 +35,11 @@ test("waits that time out or fail give their place back; a connection's limit is
   const c = await d.client();
   const other = await d.client();
   const s = await c.call("session.create", { command: ["cat"] });
+  const held = await c.call("session.create", { command: ["cat"] });
   const never = { session: s.id, text: "never shown" };
-  const short = [c.call("session.wait", { ...never, timeout_ms: 200 }), c.call("session.wait", { ...never, timeout_ms: 200 })];
+  // Two waits that end when told, not by a timeout that could run out before the refusals below.
+  const release = { session: held.id, text: "release-now" };
+  const pending = [c.call("session.wait", { ...release, timeout_ms: 60_000 }), c.call("session.wait", { ...release, timeout_ms: 60_000 })];
   await expect(c.call("session.wait", { ...never, timeout_ms: 200 })).rejects.toMatchObject({
     name: "LIMIT_REACHED",
     details: { max_waits: 2 },
@@ -47,6 +50,10 @@ test("waits that time out or fail give their place back; a connection's limit is
   });
   // The other connection has both of its own.
   const theirs = [other.call("session.wait", { ...never, timeout_ms: 200 }), other.call("session.wait", { ...never, timeout_ms: 200 })];
+  await other.call("session.input", { session: held.id, text: "release-now\r" });
+  expect((await Promise.all(pending)).map((r) => r.outcome)).toEqual(["matched", "matched"]);
+  // Two that time out: were their places kept, the input's wait below would be refused.
+  const short = [c.call("session.wait", { ...never, timeout_ms: 200 }), c.call("session.wait", { ...never, timeout_ms: 200 })];
   expect((await Promise.all([...short, ...theirs])).map((r) => r.outcome)).toEqual(["timeout", "timeout", "timeout", "timeout"]);
   const typed = await c.call("session.input", { session: s.id, text: "typed-second\r", wait: { text: "typed-second" } });
   expect(typed.wait?.outcome).toBe("matched");

@@ -60,9 +60,10 @@ for (const table of ["procfs", "ps"] as const) {
     test("a child that ignores SIGHUP and SIGTERM gets SIGKILL after the grace; stop returns once it is gone", async () => {
       await using d = await TestDaemon.start({ env });
       const c = await d.client();
-      // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM.
+      // The shell ends on the hangup; its child, in a group of its own, shrugs off HUP and TERM. It
+      // prints its pid itself once its trap is set: the shell's echo of $! could come before the trap.
       const s = await c.call("session.create", {
-        command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!-end; wait'],
+        command: ["bash", "-c", 'set -m; (trap "" HUP TERM; echo child-$BASHPID-end; exec sleep 1000) & wait'],
       });
       const child = await childPid(c, s.id);
       expect(alive(child)).toBe(true);
@@ -75,11 +76,15 @@ for (const table of ["procfs", "ps"] as const) {
     test("what a stop under way left waiting out its grace gets SIGKILL from a stop without grace, and from the daemon's close", async () => {
       await using d = await TestDaemon.start({ env });
       const c = await d.client();
-      /** A session whose program ends on the hangup of a stop with a long grace, leaving a child that ignores it; the child's pid. */
+      /**
+       * A session whose program ends on the hangup of a stop with a long grace, leaving a child that
+       * ignores it; the child's pid, printed by the child once its trap is set (were it printed by
+       * the shell as $!, the stop could come before the trap, and the hangup end the child).
+       */
       const leftBehind = async (name: string) => {
         await c.call("session.create", {
           name,
-          command: ["bash", "-c", 'set -m; (trap "" HUP TERM; exec sleep 1000) & echo child-$!-end; wait'],
+          command: ["bash", "-c", 'set -m; (trap "" HUP TERM; echo child-$BASHPID-end; exec sleep 1000) & wait'],
         });
         const child = await childPid(c, name);
         // Not awaited: with its long grace, it ends once what is below kills what is left (or the daemon goes).

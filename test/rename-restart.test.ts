@@ -80,7 +80,11 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   await c.call("session.wait", { session: "r", text: "run tagged" });
   const watcher = await d.client();
   const events: EventMessage[] = [];
-  await watcher.subscribe({ session: "r", events: ["state"] }, (e) => void events.push(e));
+  const twoExits = Promise.withResolvers<void>();
+  await watcher.subscribe({ session: "r", events: ["state", "exit"] }, (e) => {
+    events.push(e);
+    if (events.filter((x) => x.type === "exit").length === 2) twoExits.resolve();
+  });
 
   // Running: stopped first, then started again.
   const info = await c.call("session.restart", { session: "r", grace_ms: 500 });
@@ -99,6 +103,8 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   const cli = await d.cli(["restart", "r"]);
   expect(cli.stdout).toBe("r: running\n");
   expect((await c.call("session.info", { session: "r" })).state).toBe("running");
+  // A watcher that stays is told each run's end: the restart's stop's, then the stop's.
+  await twoExits.promise;
 });
 
 test("restart: its stop's exit event says a new run follows (attached terminals stay); a plain stop's and a failed restart's do not", async () => {

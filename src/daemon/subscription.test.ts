@@ -74,3 +74,21 @@ test("sinks with a framing get output as frames made once: the same object for e
   for (const { sub } of [...raw, ...lines]) sub.dispose();
   plain.dispose();
 });
+
+test("a subscriber made once the program ended, before its exit was told, gets the exit once", async () => {
+  const s = await run("echo bye; exit 3");
+  const events: EventMessage[] = [];
+  let sub: Subscription | null = null;
+  // Made as the state changes: the session has ended, and its exit is told once its screen is saved.
+  const off = s.stream.on((e) => {
+    if (e.type !== "state" || e.state === "running" || sub) return;
+    sub = new Subscription(s, { writable: true, sendEvent: (ev) => events.push(ev) }, 0);
+    sub.add(["output", "exit"]);
+  });
+  await s.ended;
+  off();
+  // Regression: the exit went out on subscribing, and again when the session told it.
+  expect(events.filter((e) => e.type === "exit").map((e) => e.data)).toEqual([{ exit_code: 3, signal: null }]);
+  expect(events.at(-1)?.type).toBe("exit");
+  sub!.dispose();
+});

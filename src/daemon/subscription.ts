@@ -55,6 +55,12 @@ export class Subscription {
   private sent: number;
   /** The exit event waits until every output byte before it has been sent. */
   private exitPending: { exit_code: number | null; signal: string | null; restarting?: boolean } | null = null;
+  /**
+   * The current run's exit is this subscriber's already (sent, or pending): the session ends (its
+   * state) before it tells its exit (once its screen is saved), so one that subscribed between the
+   * two has it from subscribing and must not get it again. A restart's next run ends anew.
+   */
+  private exitKnown = false;
   private readonly off: () => void;
   /** Set while this subscriber's output goes without the queries the daemon answers. */
   private stripped: StrippedOutput | null = null;
@@ -78,7 +84,10 @@ export class Subscription {
     this.frames = OutputFrames.of(session);
     this.off = session.stream.on((e) => this.onEvent(e));
     // Subscribing to a session that already ended still tells the subscriber how it ended.
-    if (!session.running) this.exitPending = { exit_code: session.exitCode, signal: session.signal };
+    if (!session.running) {
+      this.exitPending = { exit_code: session.exitCode, signal: session.signal };
+      this.exitKnown = true;
+    }
   }
 
   /**
@@ -124,12 +133,17 @@ export class Subscription {
         this.emitLatest(`mode:${e.mode}`, "mode", { mode: e.mode, value: e.value });
         break;
       case "state":
+        if (e.state === "running") this.exitKnown = false;
         this.emitLatest("state", "state", { state: e.state });
         break;
       case "hold":
         this.emitLatest("hold", "hold", { held_by: e.hold?.held_by ?? null, held_since: e.hold?.held_since ?? null });
         break;
       case "exit":
+        if (this.exitKnown) break;
+        // A restart's exit is not its run's last word: a restart that cannot start the program
+        // again sends a second exit, without the flag.
+        this.exitKnown = !e.restarting;
         this.exitPending = { exit_code: e.exit_code, signal: e.signal, ...(e.restarting ? { restarting: true } : {}) };
         this.catchUp();
         break;

@@ -155,10 +155,9 @@ describe("as context-pilot relies on it", () => {
       ).ok,
     ).toBe(true);
     await shared.c.call("session.wait", { session: "stubborn", text: "armed", timeout_ms: 10_000 });
-    const t0 = performance.now();
+    // The stop it asks for has the 100 ms grace, not the daemon's own (src/dialects/console.test.ts
+    // checks the grace it passes; a clock here would fail on a loaded machine): SIGKILL ended it.
     expect(await c.ask({ cmd: "kill", key: "stubborn" })).toEqual({ ok: true });
-    // The daemon's own grace here is 1000 ms: the console's kill does not wait it out.
-    expect(performance.now() - t0).toBeLessThan(900);
     expect(await c.ask({ cmd: "status", key: "stubborn" })).toEqual({ ok: true, status: "exited(137)", exit_code: 137 });
     // A program that heeds SIGTERM ends by it (or by the SIGHUP termd sends beside it).
     expect(

@@ -254,9 +254,9 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
 
   test("start in daemon mode prints PID, Socket, Auto-generated and returns at once; stop removes what it made", async () => {
     await using d = await TestDaemon.start();
-    const t0 = performance.now();
+    // It returns at all: stdout and stderr reached their end, nothing it started kept them open
+    // (bash runs on, so a pipe it held would keep this waiting for good).
     const r = await ia(d, bin, ["start", "--", "bash", "--norc", "--noprofile"]);
-    expect(performance.now() - t0).toBeLessThan(2000); // stdout and stderr at EOF: nothing kept them open
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines).toHaveLength(4);
@@ -441,10 +441,10 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
 
   test("--cursor prints the position first and marks the cell under the cursor", async () => {
     await using d = await TestDaemon.start();
-    const cursorOf = async (text: string, size = "10x5", extra: string[] = []) => {
+    const cursorOf = async (text: string, size = "10x5", extra: string[] = [], shown = "\\S") => {
       const { c, id, socket } = await start(d, ["--size", size, "--", "bash", "-c", `printf '${text}'; echo -n; sleep 30`]);
       // Shown first, then quiet: a settle alone passes before a slow bash has printed anything.
-      expect((await c.call("session.wait", { session: id, regex: "\\S", timeout_ms: 10_000 })).outcome).toBe("matched");
+      expect((await c.call("session.wait", { session: id, regex: shown, timeout_ms: 10_000 })).outcome).toBe("matched");
       await c.call("session.wait", { session: id, settle_ms: 50, timeout_ms: 5000 });
       const r = await ia(d, bin, ["output", "--socket", socket, ...extra]);
       await ia(d, bin, ["stop", "--socket", socket]);
@@ -459,7 +459,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
       "ABCDEFGHIJ",
       "K",
     ]);
-    expect((await cursorOf("ABCDEFGHIJ\\bX", "10x5", ["--cursor", "print"])).split("\n").slice(0, 2)).toEqual([
+    // The terminal writes a backspace apart from the text around it: the row as it ends, awaited whole.
+    expect((await cursorOf("ABCDEFGHIJ\\bX", "10x5", ["--cursor", "print"], "^ABCDEFGHXJ$")).split("\n").slice(0, 2)).toEqual([
       "Cursor: row 1, col 10",
       "ABCDEFGHXJ",
     ]);
@@ -482,6 +483,8 @@ describe.each(BINS)("interminai command line (%s)", (_label, bin) => {
     const st = (args: string[] = []) => ia(d, bin, ["status", "--socket", socket, ...args]);
     await ia(d, bin, ["input", "--socket", socket, "--text", "echo hi\n"]);
     await seen(c, id, /^hi$/);
+    // And the prompt after it: printed after the first status cleared the flag, it would set it again.
+    await seen(c, id, /[$#] $/);
     const first = await st();
     expect(first.code).toBe(0);
     expect(first.stdout).toBe("Running: true\nActivity: true\nSize: 40x10\nScrollback: 0/500\n");

@@ -324,12 +324,21 @@ test("wait_for counts only text new since the agent's last input, or since the c
   await m.call("start_session", { name: "c1", command: ["cat"] });
   const person = await d.client();
   await person.call("session.input", { session: "c1", text: "old news\r" });
-  // The terminal's echo, then cat's copy: both on the screen before the next call.
-  await person.call("session.wait", { session: "c1", regex: "^old news$", fresh: "input" });
-  await person.call("session.wait", { session: "c1", settle_ms: 200 });
+  // The terminal's echo, then cat's copy below it: both on the screen before the next call (a
+  // settle could pass before a cat held back on a loaded machine wrote its copy).
+  let screen = await person.call("session.screen", { session: "c1" });
+  while (screen.lines[1] !== "old news") screen = (await person.call("session.wait", { session: "c1", changed_from: screen.hash })).screen;
   expect((await m.call("wait_for", { session: "c1", text: "news", timeout_ms: 200 })).structured?.outcome).toBe("timeout");
+  // The call counts from when the daemon has it, by way of the MCP server: a line typed before
+  // then is old to it (typed once, the line often came first). So a line is typed until one answers.
   const later = m.call("wait_for", { session: "c1", text: "news" });
-  await person.call("session.input", { session: "c1", text: "fresh news\r" });
+  let answered = false;
+  void later.finally(() => (answered = true));
+  while (!answered) {
+    await person.call("session.input", { session: "c1", text: "fresh news\r" });
+    await Promise.race([later, person.call("session.wait", { session: "c1", changed_from: screen.hash })]);
+    screen = await person.call("session.screen", { session: "c1" });
+  }
   expect((await later).structured).toMatchObject({ outcome: "matched", match: { col: 6, text: "news" } });
 });
 

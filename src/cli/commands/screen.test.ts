@@ -17,7 +17,10 @@ test("screen prints every row as a line of text, a blank last one too; --cursor 
 test("screen --json prints the snapshot; --scrollback adds the lines above the screen", async () => {
   const program = "printf '\\033[?25l'; seq 1 6; exec sleep 100";
   await s.c.call("session.create", { name: "long", command: ["sh", "-c", program], cwd: s.dir, rows: 3, cols: 10 });
-  await s.c.call("session.wait", { session: "long", regex: "^6$" });
+  // Until the line end after the 6 is in too: the terminal writes it to the PTY apart from the 6.
+  let w = await s.c.call("session.wait", { session: "long", regex: "^6$" });
+  while (w.screen.cursor.row !== 2 || w.screen.lines[1] !== "6")
+    w = await s.c.call("session.wait", { session: "long", changed_from: w.screen.hash });
   const snap = JSON.parse((await s.d.run(["screen", "long", "--json", "--scrollback", "2"])).stdout);
   expect(snap).toMatchObject({
     lines: ["3", "4", "5", "6", ""],

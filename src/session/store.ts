@@ -250,8 +250,7 @@ export class SessionStore {
   async restart(s: Session, graceMs: number): Promise<void> {
     // Made before the stop, whose exit tells subscribers a new run follows.
     const spec = this.startSpec(s, this.startOf(s));
-    if (s.running) await s.stop(graceMs, true);
-    await s.restart(spec);
+    await s.restart(spec, graceMs);
     this.saveRecord(s);
   }
 

@@ -34,20 +34,21 @@ export class Restart {
   /** Stops the program (with `graceMs`) if it runs, then starts it again through `start`, the marker ahead of its output; the session then makes it its new run. */
   async run(graceMs: number, start: (prelude: Uint8Array) => Promise<void>): Promise<void> {
     const s = this.session;
-    if (s.running) {
-      this.announced = true;
-      await s.stop(graceMs);
-    }
-    if (s.running) throw new TermdError("SESSION_BUSY", `session ${s.name} is running: stop it first`, { session: s.name });
-    rmSync(screenPathOf(s.stream.logPath), { force: true });
-    // The marker comes through the worker, which writes the log: ahead of the program's output.
     try {
+      if (s.running) {
+        this.announced = true;
+        await s.stop(graceMs);
+      }
+      if (s.running) throw new TermdError("SESSION_BUSY", `session ${s.name} is running: stop it first`, { session: s.name });
+      rmSync(screenPathOf(s.stream.logPath), { force: true });
+      // The marker comes through the worker, which writes the log: ahead of the program's output.
       await start(new TextEncoder().encode(`\r\n[termd: ${s.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
     } catch (err) {
-      // No new run after all: those its stop told one would follow are told the end stands.
+      // No new run after all, whatever failed: those its stop told one would follow are told the end
+      // stands (a program still running will say so itself when it ends).
       if (this.announced) {
         this.announced = false;
-        this.tellExit();
+        if (!s.running) this.tellExit();
       }
       throw err;
     }

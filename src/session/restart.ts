@@ -4,6 +4,7 @@
 // restart that cannot start the program tells them, with a second exit event without it, that the
 // end stands.
 import { rmSync } from "node:fs";
+import { commandLine } from "../protocol/session-labels.ts";
 import { TermdError } from "../terminal/errors.ts";
 import { screenPathOf } from "./pipeline.ts";
 import type { SessionEvent } from "./stream.ts";
@@ -42,7 +43,7 @@ export class Restart {
       if (s.running) throw new TermdError("SESSION_BUSY", `session ${s.name} is running: stop it first`, { session: s.name });
       rmSync(screenPathOf(s.stream.logPath), { force: true });
       // The marker comes through the worker, which writes the log: ahead of the program's output.
-      await start(new TextEncoder().encode(`\r\n[termd: ${s.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`));
+      await start(new TextEncoder().encode(`\r\n[termd: ${commandLine(s.command)} restarted at ${new Date().toISOString()}]\r\n`));
     } catch (err) {
       // No new run after all, whatever failed: those its stop told one would follow are told the end
       // stands (a program still running will say so itself when it ends).

@@ -9,7 +9,7 @@ import { TermdError } from "../terminal/errors.ts";
 import { screenPathOf } from "./pipeline.ts";
 import type { SessionEvent } from "./stream.ts";
 
-/** What a restart reads of its session. */
+/** The session a restart acts on: what it reads, its stop, its stream's events. */
 interface Restarted {
   readonly name: string;
   readonly command: readonly string[];

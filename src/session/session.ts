@@ -1,5 +1,5 @@
 // One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its `stream`), with its
-// lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits and shell commands take stream.ts's interfaces.
+// lifecycle: started, ended (end-state.ts), restarted (restart.ts), disposed. Exec, waits and shell commands take stream.ts's interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
 import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";

@@ -48,6 +48,7 @@ const terminalText = () =>
 // page's Content-Security-Policy forbids.
 declare const document: any;
 declare const window: any;
+declare const MutationObserver: any;
 declare const localStorage: Record<string, string>;
 
 /** Waits until the take-over button says `text`. */

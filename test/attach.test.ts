@@ -252,6 +252,25 @@ test("termd attach to the session it runs in is refused: it would feed its own o
   expect(refused.screen.lines).toContain("code=2");
 });
 
+// Regression: the check compared TERMD_SESSION, the name when the program started, so after a
+// rename it let a terminal attach to itself and refused another session given the old name.
+test("after a rename, attach is still refused inside the session and lets it attach to another that took its old name", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await outerShell(c, "in", 24, 80);
+  await outerShell(c, "other", 24, 80);
+  await c.call("session.rename", { session: "in", name: "renamed" });
+  await c.call("session.rename", { session: "other", name: "in" });
+  await typeLine(c, "renamed", `clear; ${ATTACH} renamed; echo "code=$?"`);
+  const refused = await c.call("session.wait", { session: "renamed", regex: "^code=\\d+$" });
+  expect(refused.screen.lines.join("\n")).toContain("termd attach: renamed is the session this terminal is in");
+  expect(refused.screen.lines).toContain("code=2");
+  await typeLine(c, "renamed", `clear; ${ATTACH} in`);
+  expect((await c.call("session.wait", { session: "renamed", text: "other$ " })).outcome).toBe("matched");
+  await c.call("session.input", { session: "renamed", keys: ["C-\\"] });
+  expect((await c.call("session.wait", { session: "renamed", text: "[detached from in]" })).outcome).toBe("matched");
+});
+
 test("--take-over names the holder by the user's login name where $USER and $LOGNAME are unset", async () => {
   await using d = await TestDaemon.start();
   const c = await d.client();

@@ -265,6 +265,47 @@ test("a client attached with a size subscribes again after the restart with the 
   expect((await d.client().then((c2) => c2.call("session.info", { session: "sh" }))).size).toEqual({ rows: 20, cols: 70 });
 }, 60_000);
 
+// Regression: the client remembered a resize only when it named the session as the subscribe had
+// (and made the subscription again by its old name after a rename, which closed the client).
+test("a client attached by a session's name remembers a resize by its id, and one by its new name after a rename, for the restart", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const { id } = await c.call("session.create", { name: "sh", command: ["sleep", "1000"], rows: 40, cols: 120 });
+  const attached = await d.client();
+  await attached.subscribe({ session: "sh", events: ["state"], size: { rows: 30, cols: 100 } }, () => {});
+  await attached.call("session.resize", { session: id, rows: 25, cols: 90 });
+  await c.call("session.rename", { session: "sh", name: "renamed" });
+  const { promise: resumed, resolve } = Promise.withResolvers<void>();
+  attached.onResume(resolve);
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  await resumed;
+  expect((await attached.call("session.info", { session: id })).size).toEqual({ rows: 25, cols: 90 });
+
+  await attached.call("session.resize", { session: "renamed", rows: 20, cols: 70 });
+  const { promise: again, resolve: resolveAgain } = Promise.withResolvers<void>();
+  attached.onResume(resolveAgain);
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  await again;
+  expect((await attached.call("session.info", { session: id })).size).toEqual({ rows: 20, cols: 70 });
+}, 60_000);
+
+// Regression: a listener that threw ended the resume, and the client with it.
+test("an onResume listener that throws leaves the others told and the connection up", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  await c.call("session.create", { name: "sh", command: ["sleep", "1000"] });
+  const attached = await d.client();
+  await attached.subscribe({ session: "sh", events: ["state"] }, () => {});
+  attached.onResume(() => {
+    throw new Error("a listener's own bug");
+  });
+  const { promise: resumed, resolve } = Promise.withResolvers<void>();
+  attached.onResume(resolve);
+  expect((await d.cli(["daemon", "restart"])).code).toBe(0);
+  await resumed;
+  expect((await attached.call("session.info", { session: "sh" })).state).toBe("running");
+}, 60_000);
+
 test("a session's own socket (interminai's) listens across the restart, answering for its session", async () => {
   await using d = await TestDaemon.start();
   const { c, id, socket } = await nativeSession(d, ["bash", "--norc", "--noprofile"], { env: { PS1: "own$ " } });

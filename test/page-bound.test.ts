@@ -71,12 +71,14 @@ test("a session.cast first page leaves its header room: a long command's page is
 
 // Regression: a header over the bound by itself (a command of 1.44 MB of \x01, 10 MB of the
 // reply) made a first page over it, whatever the page left out.
-test("a session.cast header over the bound by itself has its command cut, ending in …, so its page fits", async () => {
+test("a session.cast header over the bound by itself has its command cut, ending in …, so its page fits; its TERM is whole", async () => {
   const { c } = shared;
   await wrote(c, "huge-command", 1000, "x", Array(12).fill("\x01".repeat(120_000)));
   const read = await pages((from) => c.call("session.cast", { session: "huge-command", from, max_bytes: MAX }));
-  const { command } = JSON.parse(read[0]!.header!) as { command: string };
-  expect(command).toStartWith(`sh -c head -c 1000 /dev/zero | tr '\\0' 'x' \x01`);
+  const { command, env } = JSON.parse(read[0]!.header!) as { command: string; env: { TERM: string } };
+  expect(command).toStartWith("sh -c 'head -c 1000 /dev/zero");
   expect(command).toEndWith("\x01…");
+  // The short fields stay whole: only the longest are cut.
+  expect(env.TERM).toBe("xterm-256color");
   expect(read.map(pageText).join("")).toBe("x".repeat(1000));
 }, 60_000);

@@ -2,10 +2,10 @@
 // daemon: a session keeps its id, log, clients and size across both; dialects that name sessions
 // see the new name.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EventMessage } from "../src/client/index.ts";
+import type { Client, EventMessage } from "../src/client/index.ts";
 import { TestDaemon } from "./harness.ts";
 import { Lines } from "./lines.ts";
 import { pidExit } from "./pid-exit.ts";
@@ -93,7 +93,8 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   await c.call("session.wait", { session: "r", regex: "size 30 100$" });
   const text = (await d.cli(["logs", "r"])).stdout;
   expect(text).toContain(`run tagged in ${cwd} size`);
-  expect(text).toMatch(/\[termd: sh -c .* restarted at \d{4}-/);
+  // The command as a shell would read it back, as ls and info show it.
+  expect(text).toContain(`[termd: sh -c 'echo "run $RUN_TAG in $PWD size $(stty size)"; exec cat' restarted at `);
   expect(text.indexOf("restarted at")).toBeGreaterThan(text.indexOf("run tagged"));
   expect(text.lastIndexOf("run tagged")).toBeGreaterThan(text.indexOf("restarted at"));
   expect(events.map((e) => e.data.state)).toContain("running");
@@ -107,24 +108,29 @@ test("restart: the command runs again with its cwd, env and size in the same ses
   await twoExits.promise;
 });
 
-test("restart: its stop's exit event says a new run follows (attached terminals stay); a plain stop's and a failed restart's do not", async () => {
-  await using d = await TestDaemon.start();
-  const c = await d.client();
-  const cwd = mkdtempSync(join(tmpdir(), "termd-restart-"));
-  await c.call("session.create", { name: "r", cwd, command: ["cat"] });
+/** A subscriber's state and exit events of `session`: `told(n)` resolves once `n` came; `seen()` reads them ("exit restarting" for a restart's stop). */
+async function endsOf(c: Client, session: string) {
   const events: EventMessage[] = [];
   const waiting: (() => void)[] = [];
-  await c.subscribe({ session: "r", events: ["state", "exit"] }, (e) => {
+  await c.subscribe({ session, events: ["state", "exit"] }, (e) => {
     events.push(e);
     for (const check of waiting.splice(0)) check();
   });
-  /** Resolves once `n` events came. */
   const told = (n: number) =>
     new Promise<void>((resolve) => {
       const check = () => (events.length >= n ? resolve() : void waiting.push(check));
       check();
     });
   const seen = () => events.map((e) => (e.type === "exit" ? `exit${e.data.restarting ? " restarting" : ""}` : `${e.data.state}`));
+  return { told, seen };
+}
+
+test("restart: its stop's exit event says a new run follows (attached terminals stay); a plain stop's and a failed restart's do not", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const cwd = mkdtempSync(join(tmpdir(), "termd-restart-"));
+  await c.call("session.create", { name: "r", cwd, command: ["cat"] });
+  const { told, seen } = await endsOf(c, "r");
 
   await c.call("session.restart", { session: "r", grace_ms: 500 });
   await told(3);
@@ -140,6 +146,19 @@ test("restart: its stop's exit event says a new run follows (attached terminals 
   expect(await c.call("session.restart", { session: "r", grace_ms: 500 }).catch((e: Error) => e.name)).toBe("SPAWN_FAILED");
   await told(9);
   expect(seen().slice(5)).toEqual(["running", "stopped", "exit restarting", "exit"]);
+});
+
+test("restart: a restart that fails before it starts the program (its old screen file cannot go) still tells the end stands", async () => {
+  await using d = await TestDaemon.start();
+  const c = await d.client();
+  const s = await c.call("session.create", { name: "r", command: ["cat"] });
+  const { told, seen } = await endsOf(c, "r");
+  // A folder where the screen file goes: the stop's save of the screen fails quietly, its removal throws.
+  mkdirSync(join(d.stateDir, "logs", `${s.id}.screen`, "in-the-way"), { recursive: true });
+  await expect(c.call("session.restart", { session: "r", grace_ms: 500 })).rejects.toBeDefined();
+  await told(3);
+  expect(seen()).toEqual(["stopped", "exit restarting", "exit"]);
+  expect((await c.call("session.info", { session: "r" })).state).toBe("stopped");
 });
 
 test("restart --all-lost brings back the sessions a killed daemon lost, as they were started", async () => {

@@ -19,6 +19,9 @@ type Listener = (e: EventMessage) => void;
 
 type DaemonStart = { pid: number; started_at?: string };
 
+/** A session.subscribe call made on this connection, and the id of the session it named (which a rename leaves alone). */
+type Tracked = { params: SubscribeInput; id?: string };
+
 export class ConnectionClosedError extends Error {}
 /** A call made on a connection that was already closed: it was never sent, so it may be sent again. */
 export class NotSentError extends ConnectionClosedError {}
@@ -47,7 +50,7 @@ export class Client {
    * start): resumed on a new connection when the daemon is replaced in place (same pid, a new
    * start: `termd daemon restart`), from the last output offset seen, so nothing is lost or doubled.
    */
-  private readonly subscribed: SubscribeInput[] = [];
+  private readonly subscribed: Tracked[] = [];
   private daemonStart: DaemonStart | null = null;
   /** The end of the last output event seen, by session name and id. */
   private readonly outputTo = new Map<string, number>();
@@ -115,12 +118,21 @@ export class Client {
       if (ping.started_at === before.started_at || ping.started_at === undefined) throw new Error("not replaced");
       this.daemonStart = ping;
       const calls = this.subscribed.splice(0);
-      for (const params of calls) {
-        const to = params.session !== undefined ? this.outputTo.get(params.session) : undefined;
+      for (const { params, id } of calls) {
+        // By its id where known: the session may have been renamed since.
+        const again = id !== undefined ? { ...params, session: id } : params;
+        const to = again.session !== undefined ? this.outputTo.get(again.session) : undefined;
         const wantsOutput = (params.events ?? ["*"]).some((e) => e === "output" || e === "*");
-        await this.send("session.subscribe", wantsOutput && to !== undefined ? { ...params, replay: to } : params);
+        await this.send("session.subscribe", wantsOutput && to !== undefined ? { ...again, replay: to } : again);
       }
-      for (const l of this.resumeListeners) l();
+      for (const l of this.resumeListeners) {
+        // A listener's throw is its own: the subscriptions are made already, the other listeners are
+        // still told, and the connection stays (the client reports errors only as a call's rejection,
+        // and no call is this listener's).
+        try {
+          l();
+        } catch {}
+      }
       return true;
     } catch {
       this.closing = true;
@@ -307,7 +319,10 @@ export class Client {
     await call;
     // The same call twice is made once again.
     const same = JSON.stringify(params);
-    if (!this.subscribed.some((p) => JSON.stringify(p) === same)) this.subscribed.push(params);
+    let tracked = this.subscribed.find((s) => JSON.stringify(s.params) === same);
+    // Tracked at once (a resume's listeners resize right after it), its id known a reply later.
+    if (!tracked) this.subscribed.push((tracked = { params }));
+    if (params.session !== undefined) tracked.id ??= await this.idOf(params.session);
     if (this.daemonStart === null) {
       const { pid, started_at } = await this.send("system.ping");
       this.daemonStart = { pid, started_at };
@@ -320,9 +335,21 @@ export class Client {
    */
   private async resized(p: ParamsOf<"session.resize">, call: Promise<unknown>): Promise<void> {
     await call;
-    this.subscribed.forEach((s, i) => {
-      if (s.size && s.session === p.session) this.subscribed[i] = { ...s, size: { rows: p.rows, cols: p.cols } };
-    });
+    if (!this.subscribed.some((s) => s.params.size)) return;
+    // The session by its id: the resize may name it otherwise than the subscribe did (by name, by id, renamed since).
+    const id = (await this.idOf(p.session)) ?? p.session;
+    for (const s of this.subscribed)
+      if (s.params.size && (s.id ?? s.params.session) === id) s.params = { ...s.params, size: { rows: p.rows, cols: p.cols } };
+  }
+
+  /** The id of the session `session` names: known when a tracked subscription has it, else the daemon's (undefined when it has no such session). */
+  private async idOf(session: string): Promise<string | undefined> {
+    if (this.subscribed.some((s) => s.id === session)) return session;
+    try {
+      return (await this.send("session.info", { session })).id;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Calls `fn` each time the subscriptions were made again on the daemon that replaced this one's in place (`termd daemon restart`). Returns the way to stop. */
@@ -333,7 +360,10 @@ export class Client {
 
   /** An unsubscribe: the session's subscriptions are not made again on a resume. */
   private untrack(params: { session?: string }): void {
-    for (let i = this.subscribed.length - 1; i >= 0; i--) if (this.subscribed[i]!.session === params.session) this.subscribed.splice(i, 1);
+    for (let i = this.subscribed.length - 1; i >= 0; i--) {
+      const s = this.subscribed[i]!;
+      if (s.params.session === params.session || (s.id !== undefined && s.id === params.session)) this.subscribed.splice(i, 1);
+    }
   }
 
   /** Subscribes and listens in one step; events arriving after the reply reach `fn`. */

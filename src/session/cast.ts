@@ -2,6 +2,7 @@
 // per event: [seconds, "o" | "i" | "r", data]. Used live by `record` (output, input, resizes) and
 // to export any session from its log and timing journal.
 import type { Size } from "../protocol/schemas.ts";
+import { commandLine } from "../protocol/session-labels.ts";
 import type { JournalEntry } from "./journal.ts";
 
 export interface CastHeader {
@@ -14,12 +15,13 @@ export interface CastHeader {
 
 /**
  * The header line. With `maxBytes`, a header longer than that as a reply carries it (a JSON
- * string in JSON: a control character is 7 bytes there) has its text fields cut in proportion,
- * each ending in "…": a command, a TERM or a title may be megabytes (a request line is up to 10
- * MiB), and a page must hold its header and some output.
+ * string in JSON: a control character is 7 bytes there) has its longest text fields cut to one
+ * length, each ending in "…", until it fits: a command or a title may be megabytes (a request line
+ * is up to 10 MiB), and a page must hold its header and some output, while the short ones (a TERM,
+ * a SHELL) stay whole.
  */
 export function castHeader(h: CastHeader, maxBytes = Infinity): string {
-  const text = { command: h.command.join(" "), title: h.title ?? "", term: h.term, shell: process.env.SHELL ?? "/bin/sh" };
+  const text = { command: commandLine(h.command), title: h.title ?? "", term: h.term, shell: process.env.SHELL ?? "/bin/sh" };
   for (;;) {
     const line = JSON.stringify({
       version: 2,
@@ -30,17 +32,39 @@ export function castHeader(h: CastHeader, maxBytes = Infinity): string {
       ...(text.title ? { title: text.title } : {}),
       env: { TERM: text.term, SHELL: text.shell },
     });
-    const size = Buffer.byteLength(JSON.stringify(line));
-    if (size <= maxBytes) return line;
-    const keep = (maxBytes * 0.9) / size;
+    const over = replyBytes(line) - maxBytes;
+    if (over <= 0) return line;
+    const level = levelSaving(Object.values(text), over);
     let shorter = false;
     for (const k of Object.keys(text) as (keyof typeof text)[]) {
       const was = text[k].length;
-      text[k] = cut(text[k], Math.floor(was * keep));
+      text[k] = cut(text[k], level);
       shorter ||= text[k].length < was;
     }
     if (!shorter) return line;
   }
+}
+
+/** The bytes `s` takes as a JSON string in a JSON reply. */
+function replyBytes(s: string): number {
+  return Buffer.byteLength(JSON.stringify(s));
+}
+
+/**
+ * The greatest length such that cutting every text longer than it to it saves about `over` reply
+ * bytes (each unit of a text counted at its text's average; the caller measures again).
+ */
+function levelSaving(texts: string[], over: number): number {
+  const costs = texts.map((t) => (t.length ? replyBytes(JSON.stringify(t)) / t.length : 0));
+  const saved = (level: number) => texts.reduce((sum, t, i) => sum + Math.max(0, t.length - level) * costs[i]!, 0);
+  let lo = 0;
+  let hi = Math.max(...texts.map((t) => t.length));
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (saved(mid) >= over) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** `s` in at most `n` UTF-16 units, "…" its last when it was cut (never half of a surrogate pair). */

@@ -1,8 +1,7 @@
 // One session: a program on a terminal (pty/child.ts) and the stream it writes (pipeline.ts, its `stream`), with its
-// lifecycle: started, ended (end-state.ts), restarted, disposed. Exec, waits and shell commands take stream.ts's interfaces.
+// lifecycle: started, ended (end-state.ts), restarted (restart.ts), disposed. Exec, waits and shell commands take stream.ts's interfaces.
 import { rmSync } from "node:fs";
 import type { SessionState, Size, Termios } from "../protocol/schemas.ts";
-import { TermdError } from "../terminal/errors.ts";
 import { type Adoption, Child, type ChildExit, type SignalTarget } from "../pty/child.ts";
 import { ClientSizes } from "./client-sizes.ts";
 import { endStateOf } from "./end-state.ts";
@@ -10,7 +9,8 @@ import { ExecRunner } from "./exec-runner.ts";
 import { Hold } from "./hold.ts";
 import { untilJobHasTerminal } from "./interrupt.ts";
 import { logPathOf } from "./log-path.ts";
-import { Pipeline, screenPathOf } from "./pipeline.ts";
+import { Pipeline } from "./pipeline.ts";
+import { Restart } from "./restart.ts";
 import { inputError, notRunning, removedError } from "./session-errors.ts";
 import type { PastRun, SessionBase, StartSpec } from "./session-spec.ts";
 import { ShellCommands } from "./shell-commands.ts";
@@ -57,8 +57,8 @@ export class Session implements ProgramStream, AttachedStream {
   ended = new Promise<void>((resolve) => (this.markEnded = resolve));
   private child: Child | null = null;
   private stopRequested = false;
-  /** A restart stops the program: its exit says a new run follows. */
-  private restarting = false;
+  /** A restart stops the program, then runs it again (restart.ts). */
+  private readonly restarts = new Restart(this);
   private readonly clients = new ClientSizes(this);
 
   private constructor(b: SessionBase, restored?: { lost: boolean }) {
@@ -204,14 +204,10 @@ export class Session implements ProgramStream, AttachedStream {
     return this.liveChild().sendSignal(sig, target);
   }
 
-  /**
-   * SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop under way left.
-   * `restarting`: restart() follows, which its exit event says.
-   */
-  async stop(graceMs: number, restarting = false): Promise<void> {
+  /** SIGHUP and SIGTERM to every process of the session, SIGKILL after `graceMs` (pty/child.ts); without grace, also to what an earlier stop under way left. */
+  async stop(graceMs: number): Promise<void> {
     if (this.child && (this.running || (this.stopRequested && graceMs <= 0))) {
       this.stopRequested = true;
-      this.restarting ||= restarting;
       await this.child.stop(graceMs);
     }
     await this.ended;
@@ -226,32 +222,12 @@ export class Session implements ProgramStream, AttachedStream {
     this.stream.emit({ type: "state", state: this.state });
     await this.stream.saveScreen();
     this.markEnded();
-    this.emitExit();
+    this.restarts.tellExit();
   }
 
-  private emitExit(): void {
-    this.stream.emit({ type: "exit", exit_code: this.exitCode, signal: this.signal, ...(this.restarting ? { restarting: true } : {}) });
-  }
-
-  /** Runs an ended session's program again: same id, name, log, recording, subscribers and size; a line in the output marks it. */
-  async restart(spec: StartSpec): Promise<void> {
-    if (this.running) throw new TermdError("SESSION_BUSY", `session ${this.name} is running: stop it first`, { session: this.name });
-    rmSync(screenPathOf(this.stream.logPath), { force: true });
-    // The marker comes through the worker, which writes the log: ahead of the program's output.
-    try {
-      await this.start(
-        spec,
-        new TextEncoder().encode(`\r\n[termd: ${this.command.join(" ")} restarted at ${new Date().toISOString()}]\r\n`),
-      );
-    } catch (err) {
-      // No new run after all: those its stop told one would follow are told the end stands.
-      if (this.restarting) {
-        this.restarting = false;
-        this.emitExit();
-      }
-      throw err;
-    }
-    this.restarting = false;
+  /** Runs the program again, stopped first with `graceMs` if it runs (restart.ts): same id, name, log, recording, subscribers and size. */
+  async restart(spec: StartSpec, graceMs: number): Promise<void> {
+    await this.restarts.run(graceMs, (prelude) => this.start(spec, prelude));
     Object.assign(this, { state: "running", exitCode: null, signal: null, error: null, endedAt: null, stopRequested: false });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
     this.stream.emit({ type: "state", state: "running" });

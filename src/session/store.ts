@@ -56,6 +56,14 @@ function checkDirectory(cwd: string): void {
   if (!isDir) throw new TermdError("SPAWN_FAILED", `cwd ${cwd} is not a directory`);
 }
 
+/**
+ * What termd sets in a session's environment to say which session it is: its name when its program
+ * started, and its id, which a rename leaves alone (`termd attach` inside it compares the id).
+ */
+function whoAmI(s: { id: string; name: string }): Record<string, string> {
+  return { TERMD_SESSION: s.name, TERMD_SESSION_ID: s.id };
+}
+
 /** Sessions a daemon holds at most unless told otherwise: each costs a PTY, a few files and threads' time. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
@@ -159,7 +167,7 @@ export class SessionStore {
     } catch (err) {
       throw new TermdError("BAD_ARGUMENT", `cannot record to ${p.record}: ${(err as Error).message}`);
     }
-    const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, TERMD_SESSION: name };
+    const env: Record<string, string> = { ...this.opts.baseEnv, ...p.env, ...whoAmI({ id, name }) };
     const command = p.command ?? [env.SHELL || "/bin/sh"];
     const cwd = p.cwd ?? env.HOME ?? "/";
     let hooks: ReturnType<typeof integrate>;
@@ -250,14 +258,13 @@ export class SessionStore {
   async restart(s: Session, graceMs: number): Promise<void> {
     // Made before the stop, whose exit tells subscribers a new run follows.
     const spec = this.startSpec(s, this.startOf(s));
-    if (s.running) await s.stop(graceMs, true);
-    await s.restart(spec);
+    await s.restart(spec, graceMs);
     this.saveRecord(s);
   }
 
   /** What a session's program is started with again: its command, its environment, the shell hooks, TERMD_SESSION its name now. */
-  private startSpec(s: { command: string[]; name: string }, start: StartSettings): StartSpec {
-    const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), TERMD_SESSION: s.name };
+  private startSpec(s: { command: string[]; id: string; name: string }, start: StartSettings): StartSpec {
+    const env: Record<string, string> = { ...(start.env ?? this.opts.baseEnv), ...whoAmI(s) };
     const hooks = start.integrate ? integrate(s.command, env, this.hooksDir) : null;
     return {
       argv: hooks?.argv ?? s.command,

@@ -47,6 +47,8 @@ const terminalText = () =>
 // These run in the page (the suite compiles without DOM types); strings would be eval, which the
 // page's Content-Security-Policy forbids.
 declare const document: any;
+declare const window: any;
+declare const MutationObserver: any;
 declare const localStorage: Record<string, string>;
 
 /** Waits until the take-over button says `text`. */
@@ -173,4 +175,28 @@ test("the session follows the window's size, and the recording downloads", async
       .join(""),
   ).toContain("typed-42");
   await keepScreenshot(page, "attach-page");
+});
+
+// Regression: the page ignored the restart's exit flag and state events, so after `termd
+// restart` it said "ended by SIGHUP" while the new run worked.
+test("termd restart: the page says the session restarts, then is live on the new run, typing included", async () => {
+  await page.click('tr[data-session="shell"]');
+  await untilShown(page, "web$");
+  await page.evaluate(() => {
+    const status = document.getElementById("status");
+    const seen: string[] = [];
+    window.statusesSeen = seen;
+    new MutationObserver((records: any[]) => {
+      for (const r of records) for (const n of r.addedNodes) seen.push(n.textContent);
+    }).observe(status, { childList: true, subtree: true, characterData: true });
+  });
+  await d.rpc("session.restart", { session: "shell", grace_ms: 2000 });
+  await untilShown(page, "restarted at");
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "live");
+  expect(await page.evaluate(() => window.statusesSeen)).toContain("ended by SIGHUP: restarting");
+  await page.click(".xterm");
+  await page.keyboard.type("echo new-run-$((3*3))");
+  await page.keyboard.press("Enter");
+  expect((await d.rpc("session.wait", { session: "shell", regex: "^new-run-9$" })).outcome).toBe("matched");
+  await untilShown(page, "new-run-9\n");
 });

@@ -28,15 +28,16 @@ async function holderName(): Promise<string> {
 }
 
 /**
- * Refuses to attach a terminal to the session it runs in (TERMD_SESSION names it, on the same
- * daemon's socket): the session's output would be its own input's echo, growing forever.
+ * Refuses to attach a terminal to the session it runs in (TERMD_SESSION_ID is its id, on the same
+ * daemon's socket): the session's output would be its own input's echo, growing forever. The id,
+ * as a rename leaves it; TERMD_SESSION, its name when its program started, only where no id was set.
  */
 function refuseNested(info: { id: string; name: string }, socketPath: string): void {
-  const { TERMD_SESSION: inside, TERMD_SOCKET: socket } = process.env;
-  if (!inside || !socket || resolve(socket) !== resolve(socketPath)) return;
-  if (inside === info.id || inside === info.name)
+  const { TERMD_SESSION_ID: id, TERMD_SESSION: name, TERMD_SOCKET: socket } = process.env;
+  if (!socket || resolve(socket) !== resolve(socketPath)) return;
+  if (id ? id === info.id : name === info.id || name === info.name)
     throw new UsageError(
-      `${info.name} is the session this terminal is in: attached to itself, its output would feed back forever (sessions should be nested with care; unset TERMD_SESSION if it is wrong)`,
+      `${info.name} is the session this terminal is in: attached to itself, its output would feed back forever (sessions should be nested with care; unset TERMD_SESSION_ID and TERMD_SESSION if it is wrong)`,
     );
 }
 

@@ -196,8 +196,17 @@ class Attachment {
       if (e.data.held_by && !this.takesOver)
         showStatus(`held by ${e.data.held_by} since ${e.data.held_since}: only they type until they give it back`);
       else if (!e.data.held_by) showStatus("live");
+    } else if (e.type === "state") {
+      this.info.state = e.data.state as SessionInfo["state"];
+      // `termd restart`'s new run: the page stays with it, live, at this window's size (a resize
+      // between the stop and the start found no program to take it).
+      if (e.data.state !== "running") return;
+      showStatus("live");
+      if (!this.readOnly && this.wanted) this.resize(this.wanted);
+      void refreshList();
     } else if (e.type === "exit") {
-      showStatus(e.data.signal ? `ended by ${e.data.signal}` : `exited with code ${e.data.exit_code}`);
+      const how = e.data.signal ? `ended by ${e.data.signal}` : `exited with code ${e.data.exit_code}`;
+      showStatus(e.data.restarting ? `${how}: restarting` : how);
       void refreshList();
     }
   }

@@ -49,7 +49,7 @@ export class WaitError extends Error {
   }
 }
 
-/** A call that was waiting when its terminal closed (the test ended, or close() was called). */
+/** A call that was waiting when its terminal closed (the test ended, or close() was called); `cause`: what the closing did to the call. */
 export class CutShortError extends Error {
   override name = "CutShortError";
 }
@@ -109,7 +109,10 @@ export class Terminal {
       return r;
     } catch (err) {
       // A call the closing cut short fails with that, not with what the session's removal did (the program's hangup, a session gone).
-      const e = this.closing && !(err instanceof CutShortError) ? new CutShortError(`${this.closedBy} while a call was waiting`) : err;
+      const e =
+        this.closing && !(err instanceof CutShortError)
+          ? new CutShortError(`${this.closedBy} while a call was waiting`, { cause: err })
+          : err;
       pointAtCaller(this.failed(e), site);
       throw e;
     } finally {

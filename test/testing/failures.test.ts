@@ -114,6 +114,10 @@ test.each(["bash", "zsh"])("shell %s", async (shell) => {
 wrapped.each([1, 2])("wrapped %d", async () => {
   await fails("wrapped");
 });
+// Equal rows: each case its own index.
+test.each([["x"], ["x"]])("row %# of %s", async (v) => {
+  await fails(\`row-\${v}\`);
+});
 
 describe("one", () => {
   test("same title", async () => {
@@ -139,9 +143,10 @@ test("twice", async () => {
   const r = await project.bunTest("names.test.ts");
   expect(r.output).toContain('termd/testing: "shell bash" failed');
   expect(r.output).toContain('termd/testing: "two > inner > same title" failed');
+  expect(r.output).toContain("(fail) row 1 of x");
   const results = join(project.dir, "test-results");
   expect(readdirSync(results).sort().join(" ")).toBe(
-    "one-same-title shell-bash shell-zsh twice twice-2 two-inner-same-title wrapped-1 wrapped-2",
+    "one-same-title row-0-of-x row-1-of-x shell-bash shell-zsh twice twice-2 two-inner-same-title wrapped-1 wrapped-2",
   );
   const screen = (folder: string) => readFileSync(join(results, folder, "terminal.screen.txt"), "utf8");
   expect(screen("shell-zsh")).toContain("\nin-zsh\n");

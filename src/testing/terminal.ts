@@ -64,6 +64,8 @@ export interface TerminalInit {
   timeout: number;
   strict: boolean;
   trace: Trace;
+  /** Called once the session is removed: what the program needed while it ran goes then. */
+  onClose?: () => void;
 }
 
 export class Terminal {
@@ -83,6 +85,7 @@ export class Terminal {
   private readonly timedOut: TimedOutWait[] = [];
   private pending = 0;
   private closing: Promise<void> | undefined;
+  private readonly onClose: (() => void) | undefined;
   /** Why the terminal closed while a call was waiting: what that call rejects with. */
   private closedBy = "the terminal was closed";
 
@@ -95,6 +98,7 @@ export class Terminal {
     this.timeout = init.timeout;
     this.strict = init.strict;
     this.trace = init.trace;
+    this.onClose = init.onClose;
     this.run?.track(this);
   }
 
@@ -458,6 +462,7 @@ export class Terminal {
       else if (this.run && this.trace !== "off") clearArtifacts(this.run);
     } finally {
       await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
+      this.onClose?.();
     }
   }
 

@@ -214,6 +214,30 @@ test("a test that throws or times out still removes its session and ends its pro
   expect(readFileSync(join(project.dir, "test-results", "times-out", "terminal.screen.txt"), "utf8")).toContain("\nwaiting\n");
 }, 20_000);
 
+test("a test process killed with a zsh preset open under TERMD_SOCKET leaves no files in its temp dir", async () => {
+  using project = new TestProject();
+  project.write(
+    "killed.test.ts",
+    `import { test } from "bun:test";
+import { launch } from "LIBRARY";
+
+test("killed", async () => {
+  const t = await launch.shell("zsh");
+  await t.submit('echo "dir=$ZDOTDIR"', { waitFor: /^dir=/m });
+  console.log((await t.screen()).text);
+  process.kill(process.pid, "SIGKILL");
+});
+`,
+  );
+  await using d = await TestDaemon.start();
+  const r = await project.bunTest("killed.test.ts", { env: { TERMD_SOCKET: d.socket } });
+  expect(r.code).not.toBe(0);
+  // The shell's ZDOTDIR was in a folder of the process's own in the temp dir, which its guard removes.
+  const zdotdir = /^dir=(\S+)$/m.exec(r.output)?.[1];
+  expect(zdotdir?.startsWith(`${project.tmp}/termd-testing-`)).toBe(true);
+  expect(await eventually(() => project.leftovers().length === 0)).toBe(true);
+}, 20_000);
+
 test("the private daemon serves each session on a temp socket (TERMD_DEBUG says which) and ends with the test process", async () => {
   using project = new TestProject();
   project.write("leaky.test.ts", LEAKY);

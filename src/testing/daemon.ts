@@ -61,7 +61,7 @@ export interface DaemonHandle {
 let current: Promise<DaemonHandle> | undefined;
 /** The FIFO's write end, open for the life of the process: it is what keeps the private daemon running. */
 let alive: number | undefined;
-/** TERMD_SOCKET's scratch folder, once made. */
+/** TERMD_SOCKET's scratch folder, once made (its guard's FIFO is held open, unclosed, for the life of the process). */
 let scratchDir: string | undefined;
 
 function guardedScratch(): string {

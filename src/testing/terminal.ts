@@ -49,7 +49,10 @@ export class WaitError extends Error {
   }
 }
 
-/** A call that was waiting when its terminal closed (the test ended, or close() was called); `cause`: what the closing did to the call. */
+/**
+ * A call that was waiting when its terminal closed (the test ended, or close() was called);
+ * `cause`: the error the call met itself as the session went (the session gone), if any.
+ */
 export class CutShortError extends Error {
   override name = "CutShortError";
 }

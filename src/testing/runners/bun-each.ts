@@ -4,12 +4,12 @@
 // tells the test nothing of it (no expect.getState(), no test context), and the title in the
 // source is the same for every case.
 // The bodies run as before, with the same arguments and `this`; only the registration passes
-// through here, each row registered on its own. `describe.each` is not patched: its body runs as
-// the file is collected, and its tests (plain `test` calls, which cannot be patched) would only
-// learn its row through an AsyncLocalStorage set then, which bun 1.4 carries into the tests it
-// registers but breaks them with (a synchronous body waits for a `done`, test.each throws
-// "bind() called on non-callable"). Patched in place, on the functions bun:test exports, since a test file's
-// `import { test } from "bun:test"` binding cannot be replaced.
+// through here, each row registered on its own. Patched in place, on the functions bun:test
+// exports, since a test file's `import { test } from "bun:test"` binding cannot be replaced.
+// `describe.each` is not patched: its body runs as the file is collected, and its tests (plain
+// `test` calls, which cannot be patched) could learn its row only through an AsyncLocalStorage
+// set then, which bun 1.4 carries into the tests registered under it but breaks them with (a
+// synchronous body waits for a `done`; test.each throws "bind() called on non-callable").
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { test as bunTest } from "bun:test";
 import { eachTitle, SPECIFIER } from "../each-title.ts";

@@ -7,7 +7,8 @@
 // still gets a title, and an artifacts folder, of its own.
 import { inspect } from "node:util";
 
-const SPECIFIER = /%[sdifjoOp#%]/g;
+/** A title's printf-style specifiers (`%%` one of them, so `%%#` is no index). */
+export const SPECIFIER = /%[sdifjoOp#%]/g;
 
 function show(v: unknown): string {
   return typeof v === "string" ? v : inspect(v, { breakLength: Number.POSITIVE_INFINITY, depth: 1 });

@@ -62,18 +62,21 @@ function launchShell(name?: ShellName, opts: ShellOptions = {}): Promise<Termina
       new Error(`launch.shell: ${JSON.stringify(shell)} is not bash, zsh or fish${name ? "" : " (from TERMD_TEST_SHELL)"}`),
     );
   return (async () => {
-    const { argv, env, started } = shellCommand(shell, opts, (await daemon()).scratch);
+    const { argv, env, removeFiles } = shellCommand(shell, opts, (await daemon()).scratch());
+    let t: Terminal;
     try {
-      const t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } });
-      await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
-      return t;
-    } finally {
-      started();
+      t = await start(stack, argv, { ...opts, env: { ...env, ...opts.env } }, removeFiles);
+    } catch (err) {
+      removeFiles();
+      throw err;
     }
+    await t.firstPrompt(opts.rc ? undefined : (opts.prompt ?? "$ "));
+    return t;
   })();
 }
 
-async function start(stack: string, command: string[] | string, opts: LaunchOptions): Promise<Terminal> {
+/** `onClose`: what to remove once the terminal closed (a shell preset's files). */
+async function start(stack: string, command: string[] | string, opts: LaunchOptions, onClose?: () => void): Promise<Terminal> {
   const run = testRunAt(stack, true);
   const project = settings();
   const argv = typeof command === "string" ? [opts.shell ?? project.shell ?? "/bin/sh", "-c", command] : command;
@@ -103,5 +106,6 @@ async function start(stack: string, command: string[] | string, opts: LaunchOpti
     timeout: opts.timeout ?? project.timeout ?? defaultTimeout(runner().testTimeout()),
     strict: opts.strict ?? project.strict ?? false,
     trace: opts.trace ?? project.trace ?? "retain-on-failure",
+    ...(onClose ? { onClose } : {}),
   });
 }

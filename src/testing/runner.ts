@@ -2,6 +2,7 @@
 // small interface that each adapter in runners/ fills in, node:test's being the default here. The
 // core never imports an adapter itself, so it loads under any runner (and under plain Node, where
 // `bun:test` does not exist).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 /** What the core asks of a test runner. */
@@ -66,11 +67,26 @@ export function mainFile(): string {
   return bun ? bun.main : (process.argv[1] ?? "");
 }
 
-/** The process's own command line (Linux's /proc; empty elsewhere): bun hands a test no other sign of its flags. */
+/** `pid`'s command line as `ps` shows it (macOS and the BSDs have no /proc), split at spaces; undefined if ps fails. */
+export function psCommandLine(pid: number): string[] | undefined {
+  const r = spawnSync("ps", ["-ww", "-o", "args=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const line = r.status === 0 ? r.stdout.trim() : "";
+  return line ? line.split(/\s+/) : undefined;
+}
+
+let ownCommandLine: string[] | undefined;
+
+/**
+ * The process's own command line: /proc/self/cmdline (Linux), else `ps` (an argument with a space
+ * in it comes apart, which no flag read here has). Bun hands a test no other sign of its flags:
+ * `process.argv` and `Bun.argv` hold only the runtime and the test file.
+ */
 export function commandLine(): string[] {
+  if (ownCommandLine) return ownCommandLine;
   try {
-    return readFileSync("/proc/self/cmdline", "utf8").split("\0");
+    ownCommandLine = readFileSync("/proc/self/cmdline", "utf8").split("\0");
   } catch {
-    return [];
+    ownCommandLine = psCommandLine(process.pid) ?? [];
   }
+  return ownCommandLine;
 }

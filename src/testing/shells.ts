@@ -23,11 +23,12 @@ export interface ShellPreset {
 
 /**
  * A ZDOTDIR of its own in `scratch` whose .zshenv turns off the rc files after it and sets the
- * prompt. zsh reads it only as it starts: the launch removes it at the first prompt.
+ * prompt. It stays as long as the shell: ZDOTDIR stays exported, so a zsh started inside the
+ * test's shell reads it too (and not the system's rc files).
  */
-function quietZdotdir(scratch: string): string {
+function quietZdotdir(scratch: string, ps1: string): string {
   const dir = mkdtempSync(join(scratch, "termd-testing-zsh-"));
-  writeFileSync(join(dir, ".zshenv"), "unsetopt GLOBAL_RCS\nPS1=$TERMD_TESTING_PROMPT\nunset TERMD_TESTING_PROMPT\n");
+  writeFileSync(join(dir, ".zshenv"), `unsetopt GLOBAL_RCS\nPS1='${ps1.replaceAll("'", "'\\''")}'\n`);
   return dir;
 }
 
@@ -36,8 +37,8 @@ const fishWord = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "
 export interface ShellCommand {
   argv: string[];
   env: Record<string, string>;
-  /** Removes the files the shell needed to start (call it once the shell is at its first prompt, or failed to get there). */
-  started(): void;
+  /** Removes the files the shell reads (call it when its terminal closes, or if it never started). */
+  removeFiles(): void;
 }
 
 /** The argv and environment that start `name` as the preset does; `scratch`, where to make files it needs. */
@@ -46,20 +47,16 @@ export function shellCommand(name: ShellName, opts: ShellPreset, scratch: string
   if (name === "bash") {
     // PS1's backslash escapes and expansions, quoted away (`\$` would be `#` for root).
     const ps1 = prompt.replace(/[\\$`]/g, (c) => (c === "\\" ? "\\\\" : `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`));
-    return { argv: opts.rc ? ["bash"] : ["bash", "--norc", "--noprofile"], env: { PS1: ps1, HISTFILE: "" }, started() {} };
+    return { argv: opts.rc ? ["bash"] : ["bash", "--norc", "--noprofile"], env: { PS1: ps1, HISTFILE: "" }, removeFiles() {} };
   }
   if (name === "zsh") {
     const ps1 = prompt.replaceAll("%", "%%");
-    if (opts.rc) return { argv: ["zsh"], env: { PS1: ps1 }, started() {} };
-    const zdotdir = quietZdotdir(scratch);
-    return {
-      argv: ["zsh"],
-      env: { ZDOTDIR: zdotdir, TERMD_TESTING_PROMPT: ps1 },
-      started: () => rmSync(zdotdir, { recursive: true, force: true }),
-    };
+    if (opts.rc) return { argv: ["zsh"], env: { PS1: ps1 }, removeFiles() {} };
+    const zdotdir = quietZdotdir(scratch, ps1);
+    return { argv: ["zsh"], env: { ZDOTDIR: zdotdir }, removeFiles: () => rmSync(zdotdir, { recursive: true, force: true }) };
   }
   const init = `set -g fish_greeting; function fish_prompt; printf '%s' ${fishWord(prompt)}; end`;
-  return { argv: ["fish", "--private", ...(opts.rc ? [] : ["--no-config"]), "--init-command", init], env: {}, started() {} };
+  return { argv: ["fish", "--private", ...(opts.rc ? [] : ["--no-config"]), "--init-command", init], env: {}, removeFiles() {} };
 }
 
 export function isShellName(s: string | undefined): s is ShellName {

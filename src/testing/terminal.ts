@@ -49,7 +49,10 @@ export class WaitError extends Error {
   }
 }
 
-/** A call that was waiting when its terminal closed (the test ended, or close() was called). */
+/**
+ * A call that was waiting when its terminal closed (the test ended, or close() was called);
+ * `cause`: the error the call met itself as the session went (the session gone), if any.
+ */
 export class CutShortError extends Error {
   override name = "CutShortError";
 }
@@ -64,6 +67,8 @@ export interface TerminalInit {
   timeout: number;
   strict: boolean;
   trace: Trace;
+  /** Called once the session is removed: what the program needed while it ran goes then. */
+  onClose?: () => void;
 }
 
 export class Terminal {
@@ -83,6 +88,7 @@ export class Terminal {
   private readonly timedOut: TimedOutWait[] = [];
   private pending = 0;
   private closing: Promise<void> | undefined;
+  private readonly onClose: (() => void) | undefined;
   /** Why the terminal closed while a call was waiting: what that call rejects with. */
   private closedBy = "the terminal was closed";
 
@@ -95,6 +101,7 @@ export class Terminal {
     this.timeout = init.timeout;
     this.strict = init.strict;
     this.trace = init.trace;
+    this.onClose = init.onClose;
     this.run?.track(this);
   }
 
@@ -109,7 +116,10 @@ export class Terminal {
       return r;
     } catch (err) {
       // A call the closing cut short fails with that, not with what the session's removal did (the program's hangup, a session gone).
-      const e = this.closing && !(err instanceof CutShortError) ? new CutShortError(`${this.closedBy} while a call was waiting`) : err;
+      const e =
+        this.closing && !(err instanceof CutShortError)
+          ? new CutShortError(`${this.closedBy} while a call was waiting`, { cause: err })
+          : err;
       pointAtCaller(this.failed(e), site);
       throw e;
     } finally {
@@ -455,6 +465,7 @@ export class Terminal {
       else if (this.run && this.trace !== "off") clearArtifacts(this.run);
     } finally {
       await this.client.call("session.remove", { session: this.session, force: true }).catch(() => {});
+      this.onClose?.();
     }
   }
 

@@ -23,7 +23,7 @@ test.each([3, 4] as const)(
     using project = new TestProject();
     project.write(
       "screen.test.ts",
-      `import { describe, test, expect } from "vitest";
+      `import { afterAll, beforeAll, describe, test, expect, vi } from "vitest";
 import { launch } from "./lib/testing/index.js";
 
 test("passes", async () => {
@@ -56,11 +56,25 @@ describe("group", () => {
     await expect(t).toShowText("never", { timeout: 100 });
   });
 });
+
+describe("launched in beforeAll", () => {
+  let t: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    // No test runs here: the default comes from the configured testTimeout, as vi.setConfig leaves it.
+    vi.setConfig({ testTimeout: 8000 });
+    t = await launch(["cat"], { rows: 5, cols: 30, trace: "off" });
+    vi.resetConfig();
+  });
+  afterAll(() => t.close());
+  test("waits 60% of the configured testTimeout", () => {
+    expect(t.timeout).toBe(4800);
+  });
+});
 `,
     );
     obsoleteSnapshot(project.dir, "screen.test.ts");
-    // The wait's default is 60% of the test's timeout: it fails first, with its own message.
-    const r = await project.vitest("screen.test.ts", { major, args: ["--testTimeout", "8000"] });
+    // The wait's default, 10 s, fails well within the 30 s test timeout, with its own message.
+    const r = await project.vitest("screen.test.ts", { major, args: ["--testTimeout", "30000"] });
     expect(r.code).toBe(1);
     expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
       "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
@@ -69,9 +83,10 @@ describe("group", () => {
     expect(r.output).toMatch(/✓ passes/);
     expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
     expect(r.output).toMatch(/0│here\n/);
-    expect(r.output).toContain('timed out after 4800 ms waiting for "never"');
+    expect(r.output).toContain('timed out after 10000 ms waiting for "never"');
+    expect(r.output).toMatch(/0│waiting\n/);
     expect(r.output).not.toContain("Test timed out");
-    expect(r.output).toContain("Tests  5 failed | 1 passed (6)");
+    expect(r.output).toContain("Tests  5 failed | 2 passed (7)");
     const results = join(project.dir, "test-results");
     // vitest's names: the describe blocks' titles and the test's, a test.each case's formatted.
     expect(readdirSync(results).sort()).toEqual([
@@ -82,6 +97,9 @@ describe("group", () => {
       "waits-with-the-default-timeout",
     ]);
     expect(readdirSync(join(results, "waits-with-the-default-timeout")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
+    expect(readFileSync(join(results, "waits-with-the-default-timeout", "terminal.wait-1.txt"), "utf8")).toStartWith(
+      '# timed out after 10000 ms waiting for "never"',
+    );
     expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);
     expect(readFileSync(join(results, "throws-its-own-error", "terminal.screen.txt"), "utf8")).toContain("\nthrown\n");

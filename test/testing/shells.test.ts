@@ -2,7 +2,7 @@
 // termd's shell integration, and resolves at the first prompt, so a test types at once. The same
 // test runs in each shell (test.each), which is also how a test file runs across several shells.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { connect } from "../../src/client/index.ts";
@@ -33,13 +33,29 @@ test("launch.shell takes its shell from TERMD_TEST_SHELL, and refuses a shell it
     await using t = await launch.shell(undefined, { prompt: "% ready " });
     await t.submit("echo $ZSH_NAME", { waitFor: /^zsh$/m });
     await expect(t).toShowText("% ready ");
-    // zsh read its quiet ZDOTDIR as it started; the launch removed it then (the private daemon's folder holds no zsh files).
-    expect(readdirSync(dirname(t.socket)).filter((f) => f.includes("zsh"))).toEqual([]);
     process.env.TERMD_TEST_SHELL = "tcsh";
     await expect(launch.shell()).rejects.toThrow('launch.shell: "tcsh" is not bash, zsh or fish (from TERMD_TEST_SHELL)');
   } finally {
     delete process.env.TERMD_TEST_SHELL;
   }
+});
+
+test("a zsh started in the zsh preset reads the preset's ZDOTDIR too, which goes when the terminal closes", async () => {
+  const t = await launch.shell("zsh", { env: { HOME: home } });
+  await t.submit('echo "dir=$ZDOTDIR level=$SHLVL"', { waitFor: /^dir=\S+ level=\d+$/m });
+  const [, zdotdir, level] = /^dir=(\S+) level=(\d+)$/m.exec((await t.screen()).text)!;
+  // In the private daemon's folder, which its guard removes even if this process is killed.
+  expect(dirname(zdotdir!)).toBe(dirname(t.socket));
+  await t.submit("zsh");
+  const nested = await t.submit("[[ -o globalrcs ]] || echo NO-GLOBAL-RCS; echo nested=$SHLVL", {
+    waitFor: `nested=${Number(level) + 1}`,
+  });
+  // The nested zsh read the preset's .zshenv: no /etc/zsh/zshrc, no ~/.zshrc.
+  expect(await t.line(nested!.row - 1)).toBe("NO-GLOBAL-RCS");
+  await expect(t).not.toShowText("RC-LOADED", { timeout: 50 });
+  expect(existsSync(zdotdir!)).toBe(true);
+  await t.close();
+  expect(existsSync(zdotdir!)).toBe(false);
 });
 
 test.each(SHELLS)("%s with rc: true loads its rc files after all", async (shell) => {

@@ -4,11 +4,15 @@
 // tells the test nothing of it (no expect.getState(), no test context), and the title in the
 // source is the same for every case.
 // The bodies run as before, with the same arguments and `this`; only the registration passes
-// through here. Patched in place, on the functions bun:test exports, since a test file's
-// `import { test } from "bun:test"` binding cannot be replaced.
+// through here, each row registered on its own. Patched in place, on the functions bun:test
+// exports, since a test file's `import { test } from "bun:test"` binding cannot be replaced.
+// `describe.each` is not patched: its body runs as the file is collected, and its tests (plain
+// `test` calls, which cannot be patched) could learn its row only through an AsyncLocalStorage
+// set then, which bun 1.4 carries into the tests registered under it but breaks them with (a
+// synchronous body waits for a `done`; test.each throws "bind() called on non-callable").
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { test as bunTest } from "bun:test";
-import { eachTitle } from "../each-title.ts";
+import { eachTitle, SPECIFIER } from "../each-title.ts";
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -22,27 +26,32 @@ export function caseTitle(): string | undefined {
   return current.getStore();
 }
 
-/** The index of the row a case's body got (`args`: an array row's items, or the row). */
-function rowIndex(rows: readonly unknown[], args: readonly unknown[]): number {
-  return rows.findIndex((r) => (Array.isArray(r) ? r.every((v, i) => Object.is(v, args[i])) : Object.is(r, args[0])));
-}
+/** `title` with `%#` written as `index` (`%%#` is a percent sign and a `#`). */
+const withIndex = (title: string, index: number) => title.replace(SPECIFIER, (spec) => (spec === "%#" ? String(index) : spec));
 
 function patch(api: Record<string | symbol, unknown>): void {
   const each = api.each as ((rows: unknown[]) => AnyFn) | undefined;
   if (typeof each !== "function" || api[PATCHED]) return;
   api[PATCHED] = true;
   api.each = function (this: unknown, rows: unknown[]) {
-    const register = Reflect.apply(each, this, [rows]) as AnyFn;
+    const table = (r: unknown[]) => Reflect.apply(each, this, [r]) as AnyFn;
     return (title: unknown, fn: unknown, ...rest: unknown[]) => {
-      if (typeof title !== "string" || typeof fn !== "function" || !Array.isArray(rows)) return register(title, fn, ...rest);
+      if (typeof title !== "string" || typeof fn !== "function" || !Array.isArray(rows) || rows.length === 0)
+        return table(rows)(title, fn, ...rest);
       const body = fn as AnyFn;
-      const named = function (this: unknown, ...args: unknown[]) {
-        const i = rowIndex(rows, args);
-        return current.run(eachTitle(title, i >= 0 ? rows[i] : args, Math.max(i, 0)), () => Reflect.apply(body, this, args));
-      };
-      // bun reads a body's parameter count (one more than the row's values takes `done`).
-      Object.defineProperty(named, "length", { value: body.length });
-      return register(title, named, ...rest);
+      // Each row as a table of its own, in order: a case knows its index however many rows are
+      // equal. bun (1.4) leaves `%#` as written, and would count from 0 in each table: it is
+      // written here, so bun's report shows the index too.
+      for (const [i, row] of rows.entries()) {
+        const formatted = eachTitle(title, row, i);
+        const named = function (this: unknown, ...args: unknown[]) {
+          return current.run(formatted, () => Reflect.apply(body, this, args));
+        };
+        // bun reads a body's parameter count (one more than the row's values takes `done`).
+        Object.defineProperty(named, "length", { value: body.length });
+        table([row])(withIndex(title, i), named, ...rest);
+      }
+      return undefined;
     };
   };
 }

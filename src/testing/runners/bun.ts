@@ -25,6 +25,11 @@ declare module "bun:test" {
 /** `bun test`'s per-test timeout when --timeout gives none. */
 const BUN_TEST_TIMEOUT_MS = 5_000;
 
+/** The test timeout `bun test` runs under, from its command line: `--timeout N`, else bun's default. */
+export function bunTestTimeout(argv: readonly string[]): number {
+  return numericFlag(argv, "--timeout") ?? BUN_TEST_TIMEOUT_MS;
+}
+
 export async function bunRunner(): Promise<Runner> {
   const { expect, onTestFinished, test } = await import("bun:test");
   wrapBuiltinMatchers(expect);
@@ -44,6 +49,6 @@ export async function bunRunner(): Promise<Runner> {
     tellsOutcome: false,
     updateSnapshots: () => commandLine().some((a) => a === "-u" || a === "--update-snapshots" || a.startsWith("--update-snapshots=")),
     // `bun test --timeout N`, else bun's default of 5 s; a test's own timeout and setDefaultTimeout() are not told.
-    testTimeout: () => numericFlag(commandLine(), "--timeout") ?? BUN_TEST_TIMEOUT_MS,
+    testTimeout: () => bunTestTimeout(commandLine()),
   };
 }

@@ -32,6 +32,24 @@ declare module "vitest" {
   interface Assertion<T> extends TerminalMatchers<T> {}
 }
 
+/** vitest's per-test timeout when its config gives none (in Node; its browser mode's is longer). */
+const VITEST_TEST_TIMEOUT_MS = 5_000;
+
+/** vitest's state in a test worker (`vi.setConfig()` writes its config): the config as resolved for this file, the same in vitest 3 and 4. */
+interface WorkerState {
+  config?: { testTimeout?: number };
+}
+
+/**
+ * The timeout of `test` (its own option, or testTimeout as it was when it was collected), else,
+ * outside a test (a beforeAll hook, a setup file), the configured testTimeout, else vitest's
+ * default; 0 is vitest's "none".
+ */
+export function vitestTestTimeout(test: { timeout?: number } | undefined, worker: WorkerState | undefined): number {
+  const ms = test?.timeout ?? worker?.config?.testTimeout ?? VITEST_TEST_TIMEOUT_MS;
+  return ms === 0 ? Number.POSITIVE_INFINITY : ms;
+}
+
 export async function vitestRunner(): Promise<Runner> {
   const { afterAll, expect, onTestFinished } = await import("vitest");
   const { getCurrentTest } = await import("vitest/suite");
@@ -64,8 +82,8 @@ export async function vitestRunner(): Promise<Runner> {
       }
     },
     tellsOutcome: true,
-    // The test's own timeout (its option, or testTimeout from the config); 0 is vitest's "none".
-    testTimeout: () => getCurrentTest()?.timeout || Number.POSITIVE_INFINITY,
+    // vitest has no public reader of its config: its worker state is where `vi.setConfig` writes it.
+    testTimeout: () => vitestTestTimeout(getCurrentTest(), (globalThis as { __vitest_worker__?: WorkerState }).__vitest_worker__),
     updateSnapshots: () =>
       (expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined)?._updateSnapshot === "all",
   };

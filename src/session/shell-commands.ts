@@ -33,6 +33,13 @@ function commandOutput(bytes: Uint8Array): string {
   return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
 }
 
+/**
+ * How long a shell with termd's hooks has to draw its first prompt, from its start (a slow rc file,
+ * a loaded machine): exec.run waits that long for it, and a shell that has marked no prompt by then
+ * is taken to mark none (its hooks did not load, or an rc file replaced them).
+ */
+export const FIRST_PROMPT_MS = 10_000;
+
 /** The line exec.run types to source a file of its run (shell-run.ts): its plumbing, no command of the user's. */
 const EXEC_LINE = /^ ?\. '[^']*\/termd-exec-[^/']+\/[wr]'$/;
 
@@ -45,10 +52,19 @@ export class ShellCommands {
   private inCommand = false;
   /** The shell has drawn a prompt with a mark (A or B): it draws each so. */
   private marksPrompts = false;
+  /** When the shell started (performance.now()): a session's restart runs a new one. */
+  private startedAt = performance.now();
   private readonly off: () => void;
 
-  constructor(private readonly s: OutputStream) {
+  constructor(
+    private readonly s: OutputStream,
+    private readonly firstPromptMs = FIRST_PROMPT_MS,
+  ) {
     this.off = s.on((e) => {
+      if (e.type === "exit" && e.restarting) {
+        this.startedAt = performance.now();
+        this.marksPrompts = false;
+      }
       if (e.type !== "mark") return;
       const m = e.mark;
       if (m.kind === "A" || m.kind === "B") {
@@ -85,6 +101,15 @@ export class ShellCommands {
   /** The shell draws its prompts with marks (it drew one so), so a prompt to come will be marked too. */
   get drawsMarkedPrompts(): boolean {
     return this.marksPrompts;
+  }
+
+  /**
+   * Milliseconds left before a shell that has marked no prompt is taken to mark none (the rest of
+   * its first-prompt time, FIRST_PROMPT_MS); 0 once that time is over; Infinity once it marked one.
+   */
+  firstPromptLeft(): number {
+    if (this.marksPrompts) return Number.POSITIVE_INFINITY;
+    return Math.max(0, this.startedAt + this.firstPromptMs - performance.now());
   }
 
   /**

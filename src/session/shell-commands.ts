@@ -52,14 +52,22 @@ export class ShellCommands {
   private inCommand = false;
   /** The shell has drawn a prompt with a mark (A or B): it draws each so. */
   private marksPrompts = false;
-  /** When the shell started (performance.now()): a session's restart runs a new one. */
-  private startedAt = performance.now();
+  /**
+   * When the shell started (performance.now()), as this daemon saw it: a session's restart runs a
+   * new one. null for one an earlier image of the daemon started (handover.ts), whose first prompt
+   * is long past and whose prompts so far this image did not see.
+   */
+  private startedAt: number | null;
+  private readonly firstPromptMs: number;
   private readonly off: () => void;
 
+  /** `adopted`: the shell runs since before this daemon (see startedAt). */
   constructor(
     private readonly s: OutputStream,
-    private readonly firstPromptMs = FIRST_PROMPT_MS,
+    opts: { adopted?: boolean; firstPromptMs?: number } = {},
   ) {
+    this.startedAt = opts.adopted ? null : performance.now();
+    this.firstPromptMs = opts.firstPromptMs ?? FIRST_PROMPT_MS;
     this.off = s.on((e) => {
       if (e.type === "exit" && e.restarting) {
         this.startedAt = performance.now();
@@ -103,13 +111,17 @@ export class ShellCommands {
     return this.marksPrompts;
   }
 
-  /**
-   * Milliseconds left before a shell that has marked no prompt is taken to mark none (the rest of
-   * its first-prompt time, FIRST_PROMPT_MS); 0 once that time is over; Infinity once it marked one.
-   */
+  /** Milliseconds left of the shell's first-prompt time (FIRST_PROMPT_MS from its start); 0 once it is over, and for an adopted shell. */
   firstPromptLeft(): number {
-    if (this.marksPrompts) return Number.POSITIVE_INFINITY;
-    return Math.max(0, this.startedAt + this.firstPromptMs - performance.now());
+    return this.startedAt === null ? 0 : Math.max(0, this.startedAt + this.firstPromptMs - performance.now());
+  }
+
+  /**
+   * Milliseconds before a shell that has marked no prompt is taken to mark none (0: it is, its
+   * first-prompt time is over); null while that cannot be told: it marked one, or it is adopted.
+   */
+  unmarkedIn(): number | null {
+    return this.marksPrompts || this.startedAt === null ? null : this.firstPromptLeft();
   }
 
   /**

@@ -121,9 +121,9 @@ export class WaitGroup {
       if (end !== null && (s.stream.view.parsed >= end || this.synced)) return this.answer({ outcome: "prompt" });
       if (end !== null) this.syncScreen();
       // A shell that has marked no prompt in its first-prompt time marks none: none will come.
-      const left = this.commands.firstPromptLeft();
+      const left = this.commands.unmarkedIn();
       if (left === 0 && s.running) return this.answer({ outcome: "timeout" });
-      if (left !== Number.POSITIVE_INFINITY && !this.promptTimer)
+      if (left !== null && left > 0 && !this.promptTimer)
         this.promptTimer = setTimeout(() => {
           this.promptTimer = undefined;
           this.check(frameOf(s));

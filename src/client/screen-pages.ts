@@ -19,15 +19,15 @@ const WALKS = 3;
  */
 export async function walkPages<P>(
   newest: () => Promise<P>,
-  older: (pages: readonly P[]) => Promise<P> | null,
+  older: (pages: readonly [P, ...P[]]) => Promise<P> | null,
   moved: (newest: P, page: P) => boolean,
-): Promise<P[]> {
+): Promise<[P, ...P[]]> {
   for (let walk = 1; ; walk++) {
-    const pages = [await newest()];
+    const pages: [P, ...P[]] = [await newest()];
     let next: Promise<P> | null;
     while ((next = older(pages)) !== null) {
       const page = await next;
-      if (walk < WALKS && moved(pages[0]!, page)) break;
+      if (walk < WALKS && moved(pages[0], page)) break;
       pages.push(page);
     }
     if (next === null) return pages;
@@ -44,7 +44,7 @@ export async function wholeScreen(call: ScreenCall, params: ScreenParams): Promi
   const [newest, ...older] = await walkPages(
     () => call(params),
     (pages) => {
-      const first = pages[0]!;
+      const first = pages[0];
       const got = pages.reduce((n, p) => n + p.scrollback_lines, 0);
       const end = first.scrollback_end + got;
       if (got >= want || end >= first.scrollback_total || pages.at(-1)!.scrollback_lines === 0) return null;
@@ -52,7 +52,7 @@ export async function wholeScreen(call: ScreenCall, params: ScreenParams): Promi
     },
     (first, page) => page.offset !== first.offset || page.size.rows !== first.size.rows || page.size.cols !== first.size.cols,
   );
-  return joined(older, newest!);
+  return joined(older, newest);
 }
 
 function joined(older: ScreenSnapshot[], newest: ScreenSnapshot): ScreenSnapshot {

@@ -86,7 +86,6 @@ export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
 
-/** The conditions session.wait and session.input's `wait` share. */
 /** session.wait's `timeout_ms` when none is given (and `termd wait --timeout`'s). */
 export const WAIT_TIMEOUT_MS = 10_000;
 
@@ -97,6 +96,7 @@ export const WAIT_TIMEOUT_MS = 10_000;
  */
 export const PROMPT_AFTER_MS = 2000;
 
+/** The conditions session.wait and session.input's `wait` share. */
 const WaitConditions = {
   text: v.optional(v.pipe(v.string(), v.minLength(1))),
   regex: v.optional(v.pipe(v.string(), v.minLength(1))),

@@ -48,7 +48,7 @@ export async function withOlder(
     () => call(req),
     (pages) => {
       const first = firstLine(pages.at(-1)!);
-      const held = -Number(pages[0]!.scrollback_available);
+      const held = -Number(pages[0].scrollback_available);
       const oldest = from === "-" ? held : typeof from === "number" ? Math.max(from, held) : 0;
       // A page that gave nothing above the one before it (a daemon that ignores `to`) ends the walk.
       const gained = pages.length === 1 || (first !== null && first < firstLine(pages.at(-2)!)!);
@@ -60,14 +60,14 @@ export async function withOlder(
       page.scrollback_available !== newest.scrollback_available ||
       JSON.stringify(page.size) !== JSON.stringify(newest.size),
   );
-  let first = firstLine(data!);
+  let first = firstLine(data);
   for (const page of older) {
     const from = firstLine(page);
     if (from === null || first === null || from >= first) break;
-    data!.screen = `${page.screen}${data!.screen}`;
-    data!.from = first = from;
+    data.screen = `${page.screen}${data.screen}`;
+    data.from = first = from;
   }
-  return data!;
+  return data;
 }
 
 export const output: Subcommand = {

@@ -3,10 +3,12 @@
 // SESSION_HELD; a fresh exec.run, reading and watching still work. The hold ends on give back,
 // on detach, and when the holder's connection closes.
 import { expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { RpcError, type Client } from "../src/client/index.ts";
 import type { EventMessage } from "../src/protocol/schemas.ts";
 import { TestDaemon } from "./harness.ts";
-import { shell } from "./shell-session.ts";
+import { run, shell } from "./shell-session.ts";
 
 const PERSON = "alice at the browser page";
 
@@ -135,4 +137,49 @@ test("take_over needs one session and is not read-only", async () => {
   expect((await refusal(c.call("session.subscribe", { take_over: true }))).name).toBe("INVALID_PARAMS");
   expect((await refusal(c.call("session.subscribe", { session: "sh", take_over: true, read_only: true }))).name).toBe("INVALID_PARAMS");
   expect((await c.call("session.info", { session: "sh" })).held_by).toBeNull();
+});
+
+test("a safe submit that waits for the shell's next prompt types nothing if the session was taken over meanwhile, or its caller went away", async () => {
+  await using d = await TestDaemon.start();
+  const agent = await d.client();
+  // While the file HOLD exists, the shell's PROMPT_COMMAND keeps it between a command's end and its next prompt.
+  const hold = join(d.dir, "hold");
+  await shell(agent, "sh", { env: { PS1: "$ ", HOLD: hold, PROMPT_COMMAND: 'while [ -e "$HOLD" ]; do sleep 0.01; done' } });
+  expect((await agent.call("session.wait", { session: "sh", prompt: true, since: 0 })).outcome).toBe("prompt");
+  const untilPromptHeld = async () => {
+    writeFileSync(hold, "");
+    await run(agent, "sh", "true");
+    expect((await agent.call("session.wait", { session: "sh", command_done: true })).outcome).toBe("command_done");
+  };
+
+  // Taken over while the submit waits for the prompt: refused as it would have been before the wait.
+  await untilPromptHeld();
+  let from = (await agent.call("system.stats")).requests;
+  const submitted = agent.call("session.input", { session: "sh", text: "echo agent-typed", submit: true });
+  await d.requestsPast(from, 1);
+  const person = await d.client();
+  await person.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, holder: PERSON });
+  rmSync(hold);
+  expect((await refusal(submitted)).name).toBe("SESSION_HELD");
+  await person.call("session.unsubscribe", { session: "sh", events: ["*"] });
+  expect((await agent.call("session.info", { session: "sh" })).held_by).toBeNull();
+
+  // The caller goes away while its submit waits (it held the session: its hold ends with it, which says the daemon saw it go).
+  await untilPromptHeld();
+  const leaving = await d.client();
+  await leaving.call("session.subscribe", { session: "sh", events: ["state"], take_over: true, holder: "leaving" });
+  from = (await agent.call("system.stats")).requests;
+  void leaving.call("session.input", { session: "sh", text: "echo for-nobody", submit: true }).catch(() => {});
+  await d.requestsPast(from, 1);
+  const given = holdEvent(agent, (e) => e.data.held_by === null);
+  await agent.subscribe({ session: "sh", events: ["hold"] }, () => {});
+  leaving.close();
+  await given;
+  rmSync(hold);
+  expect((await agent.call("session.wait", { session: "sh", prompt: true })).outcome).toBe("prompt");
+  await agent.call("session.input", { session: "sh", text: "echo after", submit: true });
+  expect((await agent.call("session.wait", { session: "sh", command_done: true })).command?.command).toBe("echo after");
+  const screen = (await agent.call("session.screen", { session: "sh" })).lines.join("\n");
+  expect(screen).not.toContain("agent-typed");
+  expect(screen).not.toContain("for-nobody");
 });

@@ -11,39 +11,48 @@ type ScreenCall = (params: ScreenParams) => Promise<ScreenSnapshot>;
 const WALKS = 3;
 
 /**
- * The snapshot `params` asks for, with all of its `scrollback`: the newest page's screen, cursor
- * and hash, the older pages' lines (and cells, and ANSI) before its own. A session that writes
- * all the while is read again, up to WALKS times; the last walk is taken as it is.
+ * One read of a session's lines in pages, newest first, that no output tore: `newest` reads the
+ * first page, `older(pages)` the one above the last of those read (null: there is none to read),
+ * and a page that `moved` from the newest (the session wrote in between, so the lines counted from
+ * the newest moved with it) starts the walk again, up to WALKS times; the last walk is taken as it
+ * is. Any client's paging (this module's, `interminai output`'s) walks so.
  */
-export async function wholeScreen(call: ScreenCall, params: ScreenParams): Promise<ScreenSnapshot> {
+export async function walkPages<P>(
+  newest: () => Promise<P>,
+  older: (pages: readonly [P, ...P[]]) => Promise<P> | null,
+  moved: (newest: P, page: P) => boolean,
+): Promise<[P, ...P[]]> {
   for (let walk = 1; ; walk++) {
-    const snap = await call(params);
-    const older = await olderPages(call, params, snap, walk < WALKS);
-    if (older) return joined(older, snap);
+    const pages: [P, ...P[]] = [await newest()];
+    let next: Promise<P> | null;
+    while ((next = older(pages)) !== null) {
+      const page = await next;
+      if (walk < WALKS && moved(pages[0], page)) break;
+      pages.push(page);
+    }
+    if (next === null) return pages;
   }
 }
 
-/** The pages above `newest`, newest first; null if `steady` and the output or the size changed while they were read. */
-async function olderPages(
-  call: ScreenCall,
-  params: ScreenParams,
-  newest: ScreenSnapshot,
-  steady: boolean,
-): Promise<ScreenSnapshot[] | null> {
+/**
+ * The snapshot `params` asks for, with all of its `scrollback`: the newest page's screen, cursor
+ * and hash, the older pages' lines (and cells, and ANSI) before its own. A session that writes
+ * all the while is read again (walkPages).
+ */
+export async function wholeScreen(call: ScreenCall, params: ScreenParams): Promise<ScreenSnapshot> {
   const want = params.scrollback ?? 0;
-  const pages: ScreenSnapshot[] = [];
-  let got = newest.scrollback_lines;
-  let end = newest.scrollback_end + got;
-  let last = newest;
-  while (got < want && end < newest.scrollback_total && last.scrollback_lines > 0) {
-    last = await call({ ...params, scrollback: want - got, scrollback_end: end });
-    const moved = last.offset !== newest.offset || last.size.rows !== newest.size.rows || last.size.cols !== newest.size.cols;
-    if (moved && steady) return null;
-    pages.push(last);
-    got += last.scrollback_lines;
-    end += last.scrollback_lines;
-  }
-  return pages;
+  const [newest, ...older] = await walkPages(
+    () => call(params),
+    (pages) => {
+      const first = pages[0];
+      const got = pages.reduce((n, p) => n + p.scrollback_lines, 0);
+      const end = first.scrollback_end + got;
+      if (got >= want || end >= first.scrollback_total || pages.at(-1)!.scrollback_lines === 0) return null;
+      return call({ ...params, scrollback: want - got, scrollback_end: end });
+    },
+    (first, page) => page.offset !== first.offset || page.size.rows !== first.size.rows || page.size.cols !== first.size.cols,
+  );
+  return joined(older, newest);
 }
 
 function joined(older: ScreenSnapshot[], newest: ScreenSnapshot): ScreenSnapshot {

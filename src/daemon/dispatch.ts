@@ -6,8 +6,8 @@ import * as v from "valibot";
 import { RpcError } from "../protocol/errors.ts";
 import { logFault, wireError } from "./errors.ts";
 import type { Session } from "../session/session.ts";
-import { notRunning } from "../session/session-errors.ts";
 import type { CallContext, Command } from "./command.ts";
+import { checkTarget } from "./target.ts";
 import { refuseFileParams } from "./file-params.ts";
 
 let table: ReadonlyMap<string, Command<any, any>> | null = null;
@@ -53,20 +53,11 @@ function confine(method: string, params: unknown, implied: string, ctx: CallCont
   throw new RpcError("UNAUTHORIZED", `${method}: this socket serves only its own session`);
 }
 
-/**
- * The session a call acts on, found, with the checks its command declares made in one order for
- * every method: attached read-only, held by another client, then not running.
- */
+/** The session a call acts on, found, with the checks its command declares made (target.ts). */
 function findTarget(cmd: Command, params: { session?: string }, ctx: CallContext): Session | undefined {
   if (!cmd.target || params.session === undefined) return undefined;
   const s = ctx.daemon.store.get(params.session);
-  const t = typeof cmd.target === "function" ? cmd.target(params) : cmd.target;
-  if (t.write !== undefined) {
-    const sub = ctx.peer.subscription(s);
-    if (t.typing && sub?.readOnly) throw new RpcError("UNAUTHORIZED", `this connection is attached to ${s.name} read-only`);
-    s.hold.check(sub, t.write);
-  }
-  if (t.running && !s.running) throw notRunning(s);
+  checkTarget(typeof cmd.target === "function" ? cmd.target(params) : cmd.target, s, ctx);
   return s;
 }
 

@@ -115,6 +115,9 @@ async function output(msg: Msg, session: string, native: NativeCaller): Promise<
     to: isInt(to) ? to : null,
     scrollback_available: snap.scrollback_total,
     scrollback_capacity: info.scrollback,
+    // termd's own: the output offset the page was read at, so a client reading the scrollback in
+    // pages sees output that came between two of them, with the scrollback full too.
+    offset: snap.offset,
   });
 }
 

@@ -86,6 +86,16 @@ export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
 
+/** session.wait's `timeout_ms` when none is given (and `termd wait --timeout`'s). */
+export const WAIT_TIMEOUT_MS = 10_000;
+
+/**
+ * The longest the daemon waits for the prompt a shell that marks its prompts draws after a command
+ * (a slow PROMPT_COMMAND, a loaded machine) before it types a safe submit's line or answers
+ * exec.run anyway; MCP's submit gives a prompt no longer before it judges the input line.
+ */
+export const PROMPT_AFTER_MS = 2000;
+
 /** The conditions session.wait and session.input's `wait` share. */
 const WaitConditions = {
   text: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -98,7 +108,7 @@ const WaitConditions = {
   command_done: v.optional(v.boolean()),
   /** A shell with shell integration drew its prompt (OSC 133 A/B) after the last input, and the screen shows it. */
   prompt: v.optional(v.boolean()),
-  timeout_ms: v.optional(Ms, 10_000),
+  timeout_ms: v.optional(Ms, WAIT_TIMEOUT_MS),
 };
 
 /** What a wait waits for: every shared key but its bound. */

@@ -69,7 +69,8 @@ export class Session implements ProgramStream, AttachedStream {
     this.cwd = b.cwd;
     this.createdAt = b.createdAt;
     this.term = b.term;
-    this.commands = new ShellCommands(this.stream);
+    // A restored or adopted session's program did not start under this daemon.
+    this.commands = new ShellCommands(this.stream, { adopted: restored !== undefined });
     this.waits = new Waits(this, this.commands, b.answers);
     this.exec = new ExecRunner(this, this.commands, b.execTimeoutMs);
   }

@@ -33,6 +33,13 @@ function commandOutput(bytes: Uint8Array): string {
   return plainText(new TextEncoder().encode(raw.replace(PROMPT_SP, "$1")));
 }
 
+/**
+ * How long a shell with termd's hooks has to draw its first prompt, from its start (a slow rc file,
+ * a loaded machine): exec.run waits that long for it, and a shell that has marked no prompt by then
+ * is taken to mark none (its hooks did not load, or an rc file replaced them).
+ */
+export const FIRST_PROMPT_MS = 10_000;
+
 /** The line exec.run types to source a file of its run (shell-run.ts): its plumbing, no command of the user's. */
 const EXEC_LINE = /^ ?\. '[^']*\/termd-exec-[^/']+\/[wr]'$/;
 
@@ -45,10 +52,27 @@ export class ShellCommands {
   private inCommand = false;
   /** The shell has drawn a prompt with a mark (A or B): it draws each so. */
   private marksPrompts = false;
+  /**
+   * When the shell started (performance.now()), as this daemon saw it: a session's restart runs a
+   * new one. null for one an earlier image of the daemon started (handover.ts), whose first prompt
+   * is long past and whose prompts so far this image did not see.
+   */
+  private startedAt: number | null;
+  private readonly firstPromptMs: number;
   private readonly off: () => void;
 
-  constructor(private readonly s: OutputStream) {
+  /** `adopted`: the shell runs since before this daemon (see startedAt). */
+  constructor(
+    private readonly s: OutputStream,
+    opts: { adopted?: boolean; firstPromptMs?: number } = {},
+  ) {
+    this.startedAt = opts.adopted ? null : performance.now();
+    this.firstPromptMs = opts.firstPromptMs ?? FIRST_PROMPT_MS;
     this.off = s.on((e) => {
+      if (e.type === "exit" && e.restarting) {
+        this.startedAt = performance.now();
+        this.marksPrompts = false;
+      }
       if (e.type !== "mark") return;
       const m = e.mark;
       if (m.kind === "A" || m.kind === "B") {
@@ -85,6 +109,19 @@ export class ShellCommands {
   /** The shell draws its prompts with marks (it drew one so), so a prompt to come will be marked too. */
   get drawsMarkedPrompts(): boolean {
     return this.marksPrompts;
+  }
+
+  /** Milliseconds left of the shell's first-prompt time (FIRST_PROMPT_MS from its start); 0 once it is over, and for an adopted shell. */
+  firstPromptLeft(): number {
+    return this.startedAt === null ? 0 : Math.max(0, this.startedAt + this.firstPromptMs - performance.now());
+  }
+
+  /**
+   * Milliseconds before a shell that has marked no prompt is taken to mark none (0: it is, its
+   * first-prompt time is over); null while that cannot be told: it marked one, or it is adopted.
+   */
+  unmarkedIn(): number | null {
+    return this.marksPrompts || this.startedAt === null ? null : this.firstPromptLeft();
   }
 
   /**

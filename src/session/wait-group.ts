@@ -44,6 +44,8 @@ export class WaitGroup {
   private readonly textKey: string;
   private readonly regexKey: string;
   private settleTimer: Timer | undefined;
+  /** prompt: set for the end of the shell's first-prompt time, while it has marked none. */
+  private promptTimer: Timer | undefined;
   /** command_done: a finished command waits for the screen to parse it; this one sync is pending. */
   private syncing = false;
   private synced = false;
@@ -118,6 +120,14 @@ export class WaitGroup {
       const end = this.commands.promptAfter(this.commandSince);
       if (end !== null && (s.stream.view.parsed >= end || this.synced)) return this.answer({ outcome: "prompt" });
       if (end !== null) this.syncScreen();
+      // A shell that has marked no prompt in its first-prompt time marks none: none will come.
+      const left = this.commands.unmarkedIn();
+      if (left === 0 && s.running) return this.answer({ outcome: "timeout" });
+      if (left !== null && left > 0 && !this.promptTimer)
+        this.promptTimer = setTimeout(() => {
+          this.promptTimer = undefined;
+          this.check(frameOf(s));
+        }, left);
     }
     if (p.settle_ms !== undefined) {
       // Inside ?2026h … ?2026l the app is between frames: what the screen shows is half drawn.
@@ -161,6 +171,7 @@ export class WaitGroup {
   /** The last member left: nothing more to check or time. */
   dispose(): void {
     clearTimeout(this.settleTimer);
+    clearTimeout(this.promptTimer);
   }
 }
 

@@ -81,9 +81,10 @@ afterEach(() => {
 });
 
 let n = 0;
-async function program(shown = "") {
+/** `shell`: the shell's first-prompt time, and whether an earlier daemon started it (ShellCommands'). */
+async function program(shown = "", shell: ConstructorParameters<typeof ShellCommands>[1] = {}) {
   const p = new Program(`w${++n}`);
-  const commands = new ShellCommands(p.stream);
+  const commands = new ShellCommands(p.stream, shell);
   const waits = new Waits(p, commands, answers);
   made.push({ p, waits, commands });
   if (shown) p.print(shown);
@@ -272,5 +273,41 @@ describe("session.wait", () => {
     const r = await done;
     expect(r.outcome).toBe("command_done");
     expect(r.command).toMatchObject({ exit_code: 2, output: expect.stringContaining("built") });
+  });
+
+  test("prompt, from a shell that marked no prompt in its first-prompt time, answers timeout at once; one that marks them is waited for", async () => {
+    // A shell that reports its commands (C, D) but draws its prompts unmarked: none will come marked.
+    const { p, wait } = await program("", { firstPromptMs: 0 });
+    p.print("\x1b]133;C\x07\x1b]133;D;0\x07$ ");
+    await p.stream.view.sync();
+    const r = await wait({ prompt: true, since: 0, timeout_ms: 24 * 3600 * 1000 });
+    expect(r.outcome).toBe("timeout");
+    expect(r.screen.lines[0]).toBe("$ ");
+    // Once it marks one, a prompt wait waits for the next however old the shell is.
+    p.print("\x1b]133;A\x07$ \x1b]133;B\x07");
+    const next = wait({ prompt: true });
+    p.print("ls\r\n\x1b]133;C\x07\x1b]133;D;0\x07");
+    expect(await settled(next)).toBe(false);
+    p.print("\x1b]133;A\x07$ \x1b]133;B\x07");
+    expect((await next).outcome).toBe("prompt");
+  });
+
+  test("prompt, within the shell's first-prompt time, waits for its first prompt and answers timeout once the time is over", async () => {
+    // (A D mark: the stand-in program says it reports commands, as a shell with termd's hooks does.)
+    const { p, wait } = await program("\x1b]133;D;0\x07", { firstPromptMs: 60_000 });
+    const first = wait({ prompt: true, since: 0 });
+    expect(await settled(first)).toBe(false);
+    p.print("\x1b]133;A\x07$ \x1b]133;B\x07");
+    expect((await first).outcome).toBe("prompt");
+    const short = await program("", { firstPromptMs: 1 });
+    short.p.print("\x1b]133;D;0\x07");
+    expect((await short.wait({ prompt: true, since: 0, timeout_ms: 24 * 3600 * 1000 })).outcome).toBe("timeout");
+    // A shell an earlier daemon started (a handover): its marked prompts were not seen here, so it is waited for.
+    const adopted = await program("\x1b]133;D;0\x07", { firstPromptMs: 0, adopted: true });
+    const next = adopted.wait({ prompt: true });
+    await adopted.p.stream.view.sync();
+    expect(await settled(next)).toBe(false);
+    adopted.p.print("\x1b]133;A\x07$ \x1b]133;B\x07");
+    expect((await next).outcome).toBe("prompt");
   });
 });

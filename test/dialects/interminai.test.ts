@@ -79,6 +79,7 @@ describe("interminai socket dialect", () => {
       to: null,
       scrollback_available: 0,
       scrollback_capacity: 1000,
+      offset: expect.any(Number),
     });
     expect(ascii.data.screen.split("\n")).toHaveLength(11); // ten rows, each ending in \n
     expect(ascii.data.screen).toStartWith("ihello^[:wq\n"); // the terminal's echo shows ESC as ^[

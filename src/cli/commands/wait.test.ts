@@ -1,6 +1,9 @@
 // termd wait, run as a user runs it, against a daemon of this file's: each outcome's line and exit code.
 import { expect, test } from "bun:test";
 import { sharedDaemon, TestDaemon } from "../../../test/harness.ts";
+import { RpcError } from "../../protocol/errors.ts";
+import type { WaitResult } from "../../protocol/schemas.ts";
+import { waitUntil } from "./wait.ts";
 
 const s = sharedDaemon();
 
@@ -54,6 +57,42 @@ test("waits in flight ride through termd daemon restart: sent again to the new d
   await (await d.client()).call("session.input", { session: "build", text: "ZZZ\r" });
   expect(await text).toEqual({ code: 0, stdout: "matched at 1,0: got-ZZZ\n", stderr: "" });
   expect(await exit).toEqual({ code: 0, stdout: "exited (code 4)\n", stderr: "" });
+});
+
+/**
+ * A daemon replaced under the first session.wait (it fails DAEMON_REPLACED, as a cut call does),
+ * whose next image answers its ping only once `back()` holds; every later wait times out.
+ */
+function replacedDaemon(back: () => boolean) {
+  const sent: { method: string; timeout_ms?: number }[] = [];
+  const call = async (method: string, params?: { timeout_ms?: number }): Promise<unknown> => {
+    sent.push({ method, timeout_ms: params?.timeout_ms });
+    if (method === "system.ping") {
+      while (!back()) await Bun.sleep(1);
+      return {};
+    }
+    if (sent.length === 1) throw new RpcError("DAEMON_REPLACED", "the daemon is being replaced");
+    return { outcome: "timeout" } as WaitResult;
+  };
+  return { client: { call } as Parameters<typeof waitUntil>[0], sent };
+}
+
+test("a wait the restart cut at its deadline answers the timeout (exit 3), not the cut (exit 1)", async () => {
+  const { client, sent } = replacedDaemon(() => true);
+  expect((await waitUntil(client, { session: "s", text: "x" }, Date.now() - 1)).outcome).toBe("timeout");
+  expect(sent).toEqual([
+    { method: "session.wait", timeout_ms: 0 },
+    { method: "system.ping", timeout_ms: undefined },
+    { method: "session.wait", timeout_ms: 0 },
+  ]);
+});
+
+test("a wait the restart cut is sent again with the time left once the new daemon answers: none, when it came back past the deadline", async () => {
+  const deadline = Date.now() + 20;
+  const { client, sent } = replacedDaemon(() => Date.now() > deadline);
+  expect((await waitUntil(client, { session: "s", exit: true }, deadline)).outcome).toBe("timeout");
+  expect(sent.map((c) => c.method)).toEqual(["session.wait", "system.ping", "session.wait"]);
+  expect(sent[2]!.timeout_ms).toBe(0);
 });
 
 test("wait --changed-from, --activity and --settle print their outcomes", async () => {

@@ -1,9 +1,9 @@
 // termd wait: one session.wait, sent again as often as it takes to last the --timeout asked for.
 // A wait changes nothing, so it is safe to send again: across `termd daemon restart` (the call the
-// restart cut fails with DAEMON_REPLACED, and the client sends the next one once the new image
-// answers), and past the protocol's longest timeout (--timeout 0 waits for good).
+// restart cut fails with DAEMON_REPLACED; once the new image answers, the next is sent with what is
+// left of the time), and past the protocol's longest timeout (--timeout 0 waits for good).
 import type { ParamsOf } from "../../protocol/methods.ts";
-import type { WaitResult } from "../../protocol/schemas.ts";
+import { WAIT_TIMEOUT_MS, type WaitResult } from "../../protocol/schemas.ts";
 import type { Client } from "../../client/client.ts";
 import { isReplaced } from "../../client/replaced-retry.ts";
 import { bool, num, str } from "../args.ts";
@@ -11,8 +11,6 @@ import { cliCommand, EXIT } from "../command.ts";
 import { printJson, rowsText } from "../format.ts";
 import { sessionArg } from "./shared.ts";
 
-/** --timeout's default, as session.wait's own. */
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** The longest timeout one session.wait takes (the protocol's bound): a longer wait is several calls. */
 const MAX_CALL_MS = 24 * 3600 * 1000;
 
@@ -22,16 +20,22 @@ const MAX_CALL_MS = 24 * 3600 * 1000;
  * it, so text that appeared while the daemon was being replaced is not missed (with `fresh`, the
  * screen at the new call is the one it must be new against).
  */
-async function waitUntil(client: Client, p: Omit<ParamsOf<"session.wait">, "timeout_ms">, deadline: number): Promise<WaitResult> {
+export async function waitUntil(
+  client: Pick<Client, "call">,
+  p: Omit<ParamsOf<"session.wait">, "timeout_ms">,
+  deadline: number,
+): Promise<WaitResult> {
   for (;;) {
     const timeout_ms = Math.max(0, Math.min(deadline - Date.now(), MAX_CALL_MS));
     try {
       const r = await client.call("session.wait", { ...p, timeout_ms });
       if (r.outcome !== "timeout" || Date.now() >= deadline) return r;
     } catch (err) {
-      // The daemon was replaced under the call: the client sends the next to the new image (past
-      // the deadline, the refusal is the answer).
-      if (!isReplaced(err) || Date.now() >= deadline) throw err;
+      if (!isReplaced(err)) throw err;
+      // The daemon was replaced under the call: once the new image answers (the client waits for
+      // it, a while at most), the wait is sent again with the time left then; none left, it gets
+      // timeout_ms 0, and answers the screen as it is (a timeout, unless a condition holds now).
+      await client.call("system.ping");
     }
   }
 }
@@ -70,12 +74,12 @@ export default cliCommand({
     timeout: {
       kind: "number",
       value: "MS",
-      help: `give up after MS (default ${DEFAULT_TIMEOUT_MS}; 0: never): outcome timeout, exit code 3`,
+      help: `give up after MS (default ${WAIT_TIMEOUT_MS}; 0: never): outcome timeout, exit code 3`,
     },
     screen: { kind: "boolean", help: "also print the screen" },
   },
   async run(a, ctx) {
-    const timeout = num(a, "timeout") ?? DEFAULT_TIMEOUT_MS;
+    const timeout = num(a, "timeout") ?? WAIT_TIMEOUT_MS;
     const deadline = timeout === 0 ? Number.POSITIVE_INFINITY : Date.now() + timeout;
     const params = {
       session: sessionArg(a),

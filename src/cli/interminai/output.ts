@@ -6,6 +6,7 @@ import { UsageError } from "../args.ts";
 import { call } from "./request.ts";
 import { markCursor, numberLines } from "./render.ts";
 import { writeOut } from "../closed-stdout.ts";
+import { walkPages } from "../../client/screen-pages.ts";
 
 /** --from: an integer (negative: scrollback) or "-" (all of it). */
 function parseFrom(v: string | undefined): number | "-" | undefined {
@@ -26,21 +27,45 @@ function parseTo(v: string | undefined): number | null {
   return Number(v);
 }
 
+type OutputReply = Record<string, unknown>;
+
+/** Where a reply's lines start (negative: in the scrollback), if it says. */
+const firstLine = (r: OutputReply): number | null => (typeof r.from === "number" ? r.from : null);
+
 /**
- * The OUTPUT reply, with all the scrollback `from` asks for: termd's reply holds the newest lines
- * that fit its bound, and says in `from` where they start, so the older ones are asked for again,
- * each request ending (`to`) just above what came, and put before them.
+ * The OUTPUT reply, with all the scrollback `from` asks for: a reply holds the newest lines that
+ * fit its bound, and says in `from` where they start, so the older ones are asked for again, each
+ * request ending (`to`) just above what came, and put before them. Output between two requests
+ * moves the lines counted from the screen: the pages are read again (termd's client/screen-pages.ts
+ * walk), told by termd's `offset` or, from interminai's own daemon, `scrollback_available`.
  */
-async function withOlder(socket: string, req: Record<string, unknown>, from: number | "-" | undefined): Promise<Record<string, unknown>> {
-  const data = await call(socket, req);
-  const held = -Number(data.scrollback_available);
-  const oldest = from === "-" ? held : typeof from === "number" ? Math.max(from, held) : 0;
-  let first = data.from;
-  while (typeof first === "number" && first < 0 && oldest < first) {
-    const older = await call(socket, { ...req, to: first - 1 });
-    if (typeof older.from !== "number" || older.from >= first) break;
-    data.screen = `${older.screen}${data.screen}`;
-    data.from = first = older.from;
+export async function withOlder(
+  call: (req: OutputReply) => Promise<OutputReply>,
+  req: OutputReply,
+  from: number | "-" | undefined,
+): Promise<OutputReply> {
+  const [data, ...older] = await walkPages(
+    () => call(req),
+    (pages) => {
+      const first = firstLine(pages.at(-1)!);
+      const held = -Number(pages[0].scrollback_available);
+      const oldest = from === "-" ? held : typeof from === "number" ? Math.max(from, held) : 0;
+      // A page that gave nothing above the one before it (a daemon that ignores `to`) ends the walk.
+      const gained = pages.length === 1 || (first !== null && first < firstLine(pages.at(-2)!)!);
+      if (!gained || first === null || first >= 0 || oldest >= first) return null;
+      return call({ ...req, to: first - 1 });
+    },
+    (newest, page) =>
+      page.offset !== newest.offset ||
+      page.scrollback_available !== newest.scrollback_available ||
+      JSON.stringify(page.size) !== JSON.stringify(newest.size),
+  );
+  let first = firstLine(data);
+  for (const page of older) {
+    const from = firstLine(page);
+    if (from === null || first === null || from >= first) break;
+    data.screen = `${page.screen}${data.screen}`;
+    data.from = first = from;
   }
   return data;
 }
@@ -69,7 +94,8 @@ export const output: Subcommand = {
     const req: Record<string, unknown> = { type: "OUTPUT", format: a.flags.has("no-color") ? "ascii" : "ansi" };
     if (from !== undefined) req.from = from;
     if (to !== null) req.to = to;
-    const data = await withOlder(a.values.get("socket")!, req, from);
+    const socket = a.values.get("socket")!;
+    const data = await withOlder((r) => call(socket, r), req, from);
     const screen = typeof data.screen === "string" ? data.screen : "";
     const cursor = data.cursor as { row: number; col: number } | undefined;
     let lines = screen.split("\n");

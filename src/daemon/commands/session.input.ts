@@ -1,5 +1,6 @@
 import { InputSchema, type InputInput, type SubmitReport } from "../../protocol/schemas.ts";
-import { sessionCommand } from "../command.ts";
+import { sessionCommand, type Target } from "../command.ts";
+import { checkTarget } from "../target.ts";
 import { asPendingWait } from "../connection-limits.ts";
 import { encodeKeys, pasteBytes } from "../../terminal/keys.ts";
 import { encodeMouse } from "../../terminal/mouse.ts";
@@ -23,15 +24,22 @@ async function write(s: ProgramStream, p: InputInput, signal: AbortSignal): Prom
   return { bytes: await s.input(data, p.timeout_ms, signal, p.secret === true) };
 }
 
+const TARGET: Target = { running: true, write: "input", typing: true };
+
 export default sessionCommand({
   name: "session.input",
   params: InputSchema,
-  target: { running: true, write: "input", typing: true },
+  target: TARGET,
   exec: async (p, ctx, s) => {
     const { signal } = ctx;
     // A line submitted to a shell that has just finished a command goes once its prompt is drawn
-    // (and before the wait's baseline, which that prompt is then part of).
-    if (p.submit && p.text !== undefined) await promptBeforeLine(s, s.commands);
+    // (and before the wait's baseline, which that prompt is then part of). Meanwhile the caller
+    // may have gone (nothing is typed for nobody), the program ended, or a person taken it over.
+    if (p.submit && p.text !== undefined) {
+      await promptBeforeLine(s, s.commands, signal);
+      signal.throwIfAborted();
+      checkTarget(TARGET, s, ctx);
+    }
     if (!p.wait) return write(s, p, signal);
     const conditions = p.wait;
     // A wait like session.wait's, so it counts against the same limit (refused before any byte goes out).

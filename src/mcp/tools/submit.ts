@@ -3,12 +3,11 @@ import { ToolError, tool, text } from "../tool.ts";
 import { screenReply } from "../screen-reply.ts";
 import { unsentLine } from "../unsent-line.ts";
 import { enterNote } from "../../protocol/submit-notes.ts";
+import { PROMPT_AFTER_MS } from "../../protocol/schemas.ts";
 import { Session, ShowChange, showChangeWait } from "./params.ts";
 
 /** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */
 const KILL_LINE = ["Ctrl+E", "Ctrl+U"];
-/** How long the line's judgement waits for a shell's prompt: one just after a command (run_command's, or a wait_for command_done's) comes at once. */
-const PROMPT_MS = 2000;
 
 export default tool({
   name: "submit",
@@ -42,8 +41,10 @@ export default tool({
       if (info.shell_integration !== null && info.running_command === null) {
         // The prompt the shell is at, or the next one when it has just finished a command (since 0:
         // any prompt still on its line counts): judged before that, the line is whatever the last
-        // command left, and the keys would land before the prompt. Past PROMPT_MS, the screen there is.
-        const { screen } = await ctx.call("session.wait", { session: info.id, prompt: true, since: 0, timeout_ms: PROMPT_MS });
+        // command left, and the keys would land before the prompt. Past PROMPT_AFTER_MS (the
+        // daemon's own bound on such a prompt), or at once from a shell that marks no prompts, the
+        // screen there is.
+        const { screen } = await ctx.call("session.wait", { session: info.id, prompt: true, since: 0, timeout_ms: PROMPT_AFTER_MS });
         const beforeCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(0, screen.cursor.col).join("");
         const afterCursor = [...(screen.lines[screen.cursor.row] ?? "")].slice(screen.cursor.col).join("").trim();
         await ctx.call("session.input", { session: info.id, keys: KILL_LINE });

@@ -48,11 +48,16 @@ export class TestDaemon {
     const dir = mkdtempSync(join(tmpdir(), "termd-test-"));
     const socket = opts.socket ?? join(dir, "run", "termd.sock");
     const stateDir = opts.stateDir ?? join(dir, "state");
+    // The sessions' home (and their default cwd): an empty one, so a shell reads none of the user's
+    // rc files. A slow one makes a test wait for it, and one of this machine's (pyenv's rehash)
+    // takes a lock a killed shell leaves behind: every shell after it waited 60 s for it.
+    const home = join(dir, "home");
+    mkdirSync(home);
     const proc = Bun.spawn([...bin, ...daemonArgs(socket, stateDir, opts.args)], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, ...opts.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
+      env: { ...process.env, HOME: home, ...opts.env, TERMD_SOCKET: socket, TERMD_STATE_DIR: stateDir },
     });
     let seen: string;
     try {

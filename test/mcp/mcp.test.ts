@@ -208,7 +208,8 @@ test("click sends the mouse report the program asked for; a program without mous
     name: "mouse",
     command: ["python3", join(import.meta.dir, "..", "fixtures", "mouse-echo.py"), "1000", "1006"],
   });
-  await m.call("wait_for", { session: "mouse", text: "ready" });
+  // Shown already when start_session returned: anywhere, or the wait counts only what comes after it.
+  await m.call("wait_for", { session: "mouse", text: "ready", anywhere: true });
   expect((await m.call("click", { session: "mouse", row: 2, col: 4 })).isError).toBe(false);
   // SGR reports are 1-based: press and release of the left button at column 5, row 3.
   expect((await m.call("wait_for", { session: "mouse", text: "[<0;5;3M\\x1b[<0;5;3m" })).structured?.outcome).toBe("matched");
@@ -260,7 +261,7 @@ test("type_secret: with elicitation, the user's answer goes to the program, not 
     record: cast,
     command: ["bash", "--norc", "--noprofile", "-c", 'read -s -p "Password: " pw; echo; echo "length ${#pw}"'],
   });
-  await m.call("wait_for", { session: "login", text: "Password:" });
+  expect((await m.call("wait_for", { session: "login", text: "Password:", anywhere: true })).structured?.outcome).toBe("matched");
   const r = await m.call("type_secret", { session: "login", prompt: "sudo password" });
   expect(r.isError).toBe(false);
   expect(asked).toContain("sudo password");

@@ -68,29 +68,31 @@ test("fails to find text", async () => {
   expect(readFileSync(join(dir, "terminal.wait-2.txt"), "utf8")).toStartWith('# expected the screen to show "third"');
 }, 20_000);
 
-test("a wait's default timeout is shorter than the runner's test timeout: it fails with its own message, screen and artifacts", async () => {
+test("a wait's default timeout is 60% of the runner's test timeout; a wait that fails says so with its screen and artifacts, before the runner's timeout", async () => {
   using project = new TestProject();
   project.write(
     "slow.test.ts",
-    `import { test } from "bun:test";
+    `import { expect, test } from "bun:test";
 import { launch } from "LIBRARY";
 
 test("waits for what never shows", async () => {
   await using t = await launch(["sh", "-c", "echo here; exec cat"], { rows: 5, cols: 30 });
-  await t.waitForText("never");
+  expect(t.timeout).toBe(9000);
+  await t.waitForText("never", { timeout: 300 });
 });
 `,
   );
-  // The default wait, 10 s, leaves the rest of the 30 s test timeout to start the daemon and the
-  // program however loaded the machine (the 60% rule itself: src/testing/terminal.test.ts).
-  const r = await project.bunTest("slow.test.ts", { args: ["--timeout", "30000"] });
+  // The default is read from bun's --timeout: 60% of 15 s (the rule itself:
+  // src/testing/terminal.test.ts). The wait that fails is given a short one, so the run does not
+  // sit it out, and the rest of the 15 s starts the daemon and the program however loaded the machine.
+  const r = await project.bunTest("slow.test.ts", { args: ["--timeout", "15000"] });
   expect(r.code).toBe(1);
-  expect(r.output).toContain('timed out after 10000 ms waiting for "never"');
+  expect(r.output).toContain('timed out after 300 ms waiting for "never"');
   expect(r.output).toMatch(/0│here\n/);
-  expect(r.output).not.toContain("timed out after 30000ms");
+  expect(r.output).not.toContain("timed out after 15000ms");
   const dir = join(project.dir, "test-results", "waits-for-what-never-shows");
   expect(readFileSync(join(dir, "terminal.wait-1.txt"), "utf8")).toStartWith(
-    '# timed out after 10000 ms waiting for "never"\n# termd screen 5x30, cursor 1,0\nhere\n',
+    '# timed out after 300 ms waiting for "never"\n# termd screen 5x30, cursor 1,0\nhere\n',
   );
 }, 60_000);
 

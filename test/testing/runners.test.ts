@@ -47,7 +47,8 @@ test("throws its own error", async () => {
 
 test("waits with the default timeout", async () => {
   await using t = await launch(["sh", "-c", "echo waiting; exec cat"], { rows: 5, cols: 30 });
-  await t.waitForText("never");
+  expect(t.timeout).toBe(9000);
+  await t.waitForText("never", { timeout: 300 });
 });
 
 describe("group", () => {
@@ -73,8 +74,9 @@ describe("launched in beforeAll", () => {
 `,
     );
     obsoleteSnapshot(project.dir, "screen.test.ts");
-    // The wait's default, 10 s, fails well within the 30 s test timeout, with its own message.
-    const r = await project.vitest("screen.test.ts", { major, args: ["--testTimeout", "30000"] });
+    // The waits' default is 60% of the 15 s test timeout; the one that fails is given 300 ms, and
+    // fails well within the test timeout, with its own message.
+    const r = await project.vitest("screen.test.ts", { major, args: ["--testTimeout", "15000"] });
     expect(r.code).toBe(1);
     expect(readFileSync(join(project.dir, "__screens__", "screen.test.ts", "passes.txt"), "utf8")).toBe(
       "# termd screen 5x30, cursor 1,0\nhello\n\n\n\n\n",
@@ -83,7 +85,7 @@ describe("launched in beforeAll", () => {
     expect(r.output).toMatch(/✓ passes/);
     expect(r.output).toContain('expected the screen to show "nowhere" (waited 200 of 200 ms)');
     expect(r.output).toMatch(/0│here\n/);
-    expect(r.output).toContain('timed out after 10000 ms waiting for "never"');
+    expect(r.output).toContain('timed out after 300 ms waiting for "never"');
     expect(r.output).toMatch(/0│waiting\n/);
     expect(r.output).not.toContain("Test timed out");
     expect(r.output).toContain("Tests  5 failed | 2 passed (7)");
@@ -98,7 +100,7 @@ describe("launched in beforeAll", () => {
     ]);
     expect(readdirSync(join(results, "waits-with-the-default-timeout")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readFileSync(join(results, "waits-with-the-default-timeout", "terminal.wait-1.txt"), "utf8")).toStartWith(
-      '# timed out after 10000 ms waiting for "never"',
+      '# timed out after 300 ms waiting for "never"',
     );
     expect(readdirSync(join(results, "fails-a-matcher")).sort()).toEqual([...ARTIFACTS, "terminal.wait-1.txt"]);
     expect(readdirSync(join(results, "throws-its-own-error")).sort()).toEqual(ARTIFACTS);

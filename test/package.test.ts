@@ -326,13 +326,18 @@ describe.skipIf(!target || !which("npm"))("the npm packages, installed from thei
         if (done) throw new Error(`the daemon did not start: ${log}`);
         log += new TextDecoder().decode(value);
       }
-      reader.releaseLock();
+      // The rest of the daemon's log is kept: a stop that goes wrong says why in the failure.
+      const rest = (async () => {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) log += new TextDecoder().decode(r.value);
+      })();
       const c = await connect(own);
       const { pid } = await c.call("system.ping");
       expect(pid).not.toBe(p.pid); // the binary, not the launcher
       c.close();
       p.kill("SIGTERM");
-      expect(await p.exited).toBe(0);
+      const code = await p.exited;
+      await rest;
+      expect({ code, log }).toMatchObject({ code: 0 });
       expect(await eventually(() => !alive(pid), 5000)).toBe(true);
     },
     INSTALL_MS,

@@ -1,6 +1,7 @@
 // The params of every native method, validated with valibot before anything touches state, and
 // the shapes of what the daemon returns. Names follow valibot's FooSchema / FooInput convention.
 import * as v from "valibot";
+import { WAIT_TIMEOUT_MS } from "./wait-limits.ts";
 
 const SessionRef = v.pipe(v.string(), v.minLength(1, "session must be a non-empty id or name"));
 const Dim = (name: string, max: number) => v.pipe(v.number(), v.integer(`${name} must be an integer`), v.minValue(1), v.maxValue(max));
@@ -85,16 +86,6 @@ export const CreateSchema = v.optional(
 export type CreateInput = v.InferOutput<typeof CreateSchema>;
 
 export const SessionOnlySchema = v.object({ session: SessionRef });
-
-/** session.wait's `timeout_ms` when none is given (and `termd wait --timeout`'s). */
-export const WAIT_TIMEOUT_MS = 10_000;
-
-/**
- * The longest the daemon waits for the prompt a shell that marks its prompts draws after a command
- * (a slow PROMPT_COMMAND, a loaded machine) before it types a safe submit's line or answers
- * exec.run anyway; MCP's submit gives a prompt no longer before it judges the input line.
- */
-export const PROMPT_AFTER_MS = 2000;
 
 /** The conditions session.wait and session.input's `wait` share. */
 const WaitConditions = {

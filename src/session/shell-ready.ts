@@ -3,7 +3,7 @@
 // the last command is drawn; and when exec.run answers: once the shell is back at its prompt.
 // A line typed sooner lands before the prompt: the terminal echoes it, then the shell draws its
 // prompt and the line again after it, so the screen reads `echo s0$ echo s0`.
-import { PROMPT_AFTER_MS } from "../protocol/schemas.ts";
+import { PROMPT_AFTER_MS } from "../protocol/wait-limits.ts";
 import type { ShellCommands } from "./shell-commands.ts";
 import type { ProgramStream, SessionEvent } from "./stream.ts";
 

@@ -3,7 +3,8 @@
 // restart cut fails with DAEMON_REPLACED; once the new image answers, the next is sent with what is
 // left of the time), and past the protocol's longest timeout (--timeout 0 waits for good).
 import type { ParamsOf } from "../../protocol/methods.ts";
-import { WAIT_TIMEOUT_MS, type WaitResult } from "../../protocol/schemas.ts";
+import type { WaitResult } from "../../protocol/schemas.ts";
+import { WAIT_TIMEOUT_MS } from "../../protocol/wait-limits.ts";
 import type { Client } from "../../client/client.ts";
 import { isReplaced } from "../../client/replaced-retry.ts";
 import { bool, num, str } from "../args.ts";

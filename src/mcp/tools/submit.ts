@@ -3,7 +3,7 @@ import { ToolError, tool, text } from "../tool.ts";
 import { screenReply } from "../screen-reply.ts";
 import { unsentLine } from "../unsent-line.ts";
 import { enterNote } from "../../protocol/submit-notes.ts";
-import { PROMPT_AFTER_MS } from "../../protocol/schemas.ts";
+import { PROMPT_AFTER_MS } from "../../protocol/wait-limits.ts";
 import { Session, ShowChange, showChangeWait } from "./params.ts";
 
 /** What clears a shell's input line, whatever the cursor's place in it: end of line, then kill back to its start (bash, zsh, fish). */

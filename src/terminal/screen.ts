@@ -254,6 +254,9 @@ export class Screen {
           : this.serializer.serialize({ range: { start: top - k, end: top - 1 }, excludeAltBuffer: true, excludeModes: true }) +
             "\x1b[0m\r\n";
     const screenCells = format === "cells" ? visible.map((_, r) => rowRuns(active.getLine(active.viewportY + r), cell)) : undefined;
+    // The same in every page tried: reckoned once.
+    const cursor = this.cursor();
+    const hash = this.hash(visible);
     const build = (k: number): ScreenPart => {
       const above = inLines ? Array.from({ length: k }, (_, j) => text(k - 1 - j)) : [];
       const snap: ScreenPart = {
@@ -261,11 +264,11 @@ export class Screen {
         scrollback_lines: above.length,
         scrollback_total: total,
         scrollback_end: end,
-        cursor: this.cursor(),
+        cursor,
         size: this.size,
         alternate: active.type === "alternate",
         seq: this.seq,
-        hash: this.hash(visible),
+        hash,
       };
       if (format === "ansi") snap.ansi = ansiOf(k);
       if (screenCells) snap.cells = [...above.map((_, j) => runsOf(k - 1 - j)), ...screenCells];
@@ -291,7 +294,7 @@ export class Screen {
       return c;
     };
     let k = rowsThatFit(want, budget - base, cost);
-    // ANSI in place can still pass its estimate (a background carried over a row's blanks): cut in proportion, as session.cast does.
+    // ANSI in place can still pass its estimate (a background carried over a row's blanks): fewer rows, in proportion to the excess.
     for (;;) {
       if (k === 0) return none;
       const snap = build(k);
